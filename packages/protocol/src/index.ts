@@ -1,0 +1,14 @@
+export * from './errors.js';
+export * from './events.js';
+export * from './limits.js';
+export * from './openapi/build.js';
+export { COMPONENT_SCHEMAS } from './openapi/components.js';
+export * from './openapi/endpoints.js';
+export * from './rules.js';
+export * from './schemas/common.js';
+export * from './schemas/error-envelope.js';
+export * from './schemas/gateway-events.js';
+export * from './schemas/records.js';
+export * from './schemas/requests.js';
+export * from './schemas/responses.js';
+export * from './validate.js';

@@ -1,0 +1,207 @@
+import type { TSchema } from '@sinclair/typebox';
+import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { GATEWAY_EVENTS } from '../events.js';
+import { API_PREFIX, IDEMPOTENCY_KEY_PATTERN, LIMITS } from '../limits.js';
+import { COMPONENT_SCHEMAS } from './components.js';
+import { commonErrors, ENDPOINTS, type EndpointSpec } from './endpoints.js';
+
+/** A plain JSON object of the OpenAPI document. */
+export type OpenApiDocument = Record<string, unknown> & {
+  openapi: '3.1.0';
+  paths: Record<string, Record<string, unknown>>;
+};
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const names = new Set(Object.keys(COMPONENT_SCHEMAS));
+
+// TypeBox schemas carry symbols and nested copies of named records; the document wants plain JSON
+// with `$ref` to components, so nested schemas with a registered `title` become references.
+function toJson(schema: TSchema, root: boolean): Json {
+  const plain = JSON.parse(JSON.stringify(schema)) as Json;
+  const walk = (node: Json, top: boolean): Json => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, false));
+    if (node === null || typeof node !== 'object') return node;
+    const title = node.title;
+    if (!top && typeof title === 'string' && names.has(title)) return ref(title);
+    const out: { [k: string]: Json } = {};
+    for (const [k, v] of Object.entries(node)) out[k] = walk(v, false);
+    return out;
+  };
+  return walk(plain, root);
+}
+
+const PARAMETERS: Record<EndpointSpec['params'][number], Json> = {
+  boardId: {
+    name: 'boardId',
+    in: 'path',
+    required: true,
+    description: 'Board id; a malformed UUID is `400 validation_failed`.',
+    schema: ref('Uuid'),
+  },
+  messageId: { name: 'messageId', in: 'path', required: true, description: 'Message id (UUID).', schema: ref('Uuid') },
+  userId: { name: 'userId', in: 'path', required: true, description: 'User id (UUID).', schema: ref('Uuid') },
+  token: {
+    name: 'token',
+    in: 'path',
+    required: true,
+    description: 'Interaction token: opaque base64url of at least 32 random bytes. It is the credential of this call.',
+    schema: { type: 'string', minLength: 1 },
+  },
+  before: {
+    name: 'before',
+    in: 'query',
+    required: false,
+    description: 'Return only messages whose `seq` is strictly below this value.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  limit: {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    description: 'Most messages returned.',
+    schema: { type: 'integer', minimum: 1, maximum: LIMITS.listMax, default: LIMITS.listDefault },
+  },
+  idempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Same key from the same credential within 24 h replays the first response; reused with another body is `422`; while the first is in flight `409`.',
+    schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
+  },
+};
+
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
+function errorResponse(status: number, codes: ErrorCode[]): Json {
+  const headers: { [k: string]: Json } = { ...RATE_HEADERS };
+  if (status === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+  if (status === 401) headers['WWW-Authenticate'] = { $ref: '#/components/headers/WWW-Authenticate' };
+  return {
+    description: codes.map((c) => `\`${c}\`: ${ERROR_DESCRIPTIONS[c]}`).join(' '),
+    headers,
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [
+            ref('ErrorEnvelope'),
+            { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
+          ],
+        },
+      },
+    },
+  };
+}
+
+function operation(e: EndpointSpec): Json {
+  const responses: { [k: string]: Json } = {};
+  if (e.n === 13) {
+    responses['200'] = {
+      description:
+        'The event stream: `retry: 1000`, then a `ready` frame, then events with increasing `id`s and `: keep-alive` comments when idle. Each frame carries one `data:` line of JSON `{ "type": <event>, ...payload }`.',
+      headers: { ...RATE_HEADERS, 'Cache-Control': { schema: { type: 'string', const: 'no-cache' } } },
+      content: { 'text/event-stream': { schema: { type: 'string' } } },
+    };
+  } else if (e.success.schema === null) {
+    responses[String(e.success.status)] = { description: 'Done; no body.', headers: RATE_HEADERS };
+  } else {
+    responses[String(e.success.status)] = {
+      description: 'Success.',
+      headers: RATE_HEADERS,
+      content: { 'application/json': { schema: ref(e.success.schema) } },
+    };
+  }
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...e.errors, ...commonErrors(e)]) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    responses[String(status)] = errorResponse(status, codes);
+  }
+  const op: { [k: string]: Json } = {
+    operationId: e.operationId,
+    summary: e.summary,
+    description: `Endpoint ${e.n} of the app API.`,
+    tags: [e.path.split('/')[1] ?? 'app'],
+    parameters: e.params.map((p) => PARAMETERS[p]),
+    responses,
+    security: e.auth ? [{ bearerAuth: [] }] : [],
+  };
+  if (e.n === 13) op['x-gateway-events'] = Object.fromEntries(GATEWAY_EVENTS.map((n) => [n, ref(eventComponent(n))]));
+  if (e.body) op.requestBody = { required: true, content: { 'application/json': { schema: ref(e.body) } } };
+  return op;
+}
+
+function eventComponent(name: string): string {
+  return {
+    ready: 'ReadyEvent',
+    'message.create': 'MessageCreateEvent',
+    'message.edit': 'MessageEditEvent',
+    'message.delete': 'MessageDeleteEvent',
+    'interaction.create': 'InteractionCreateEvent',
+  }[name] as string;
+}
+
+/**
+ * Builds the OpenAPI 3.1 document of the app API from the protocol schemas: the 13 endpoints,
+ * bearer security on all but `POST /interactions/{token}`, every status of the contract with its
+ * error envelope, and the rate-limit headers on every response.
+ *
+ * @param serverUrl - The base URL to list under `servers`.
+ * @defaultValue serverUrl `http://127.0.0.1:8787/api/v1`
+ */
+export function buildOpenApiDocument(serverUrl = `http://127.0.0.1:8787${API_PREFIX}`): OpenApiDocument {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const e of ENDPOINTS) {
+    paths[e.path] ??= {};
+    (paths[e.path] as Record<string, unknown>)[e.method] = operation(e);
+  }
+  const schemas = Object.fromEntries(Object.entries(COMPONENT_SCHEMAS).map(([k, s]) => [k, toJson(s, true)]));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Board platform app API',
+      version: '1',
+      description:
+        'The app API of the board-based chat platform, as pinned down by the boardbot contract. Every response carries the three `X-RateLimit-*` headers; `X-RateLimit-Reset` is the number of seconds until the window resets, decimal with up to 3 places.',
+    },
+    servers: [{ url: serverUrl }],
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'App (bot) token.' } },
+      headers: {
+        'X-RateLimit-Limit': {
+          description: 'Requests allowed per window.',
+          required: true,
+          schema: { type: 'integer', minimum: 1 },
+        },
+        'X-RateLimit-Remaining': {
+          description: 'Requests left in the current window.',
+          required: true,
+          schema: { type: 'integer', minimum: 0 },
+        },
+        'X-RateLimit-Reset': {
+          description: 'Seconds until the window resets, decimal with up to 3 places (e.g. `0.734`).',
+          required: true,
+          schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,3})?$' },
+        },
+        'Retry-After': {
+          description: 'Whole seconds to wait, rounded up.',
+          required: true,
+          schema: { type: 'integer', minimum: 0 },
+        },
+        'WWW-Authenticate': { description: 'Always `Bearer`.', required: true, schema: { type: 'string' } },
+      },
+      schemas,
+    },
+  };
+}
