@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './events.js';
+export * from './logger.js';
 export * from './limits.js';
 export * from './openapi/build.js';
 export { COMPONENT_SCHEMAS } from './openapi/components.js';
