@@ -1,0 +1,204 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Message } from '../api/types.js';
+import { type AvailableCommand, matchCommands } from '../commands/available.js';
+import { snippet } from '../format.js';
+import { CommandSuggestions, suggestionId } from './command-suggestions.js';
+
+/** Props of {@link Composer}. */
+export interface ComposerProps {
+  boardName: string;
+  commands: readonly AvailableCommand[];
+  replyTo: { message: Message; author: string } | undefined;
+  /** Longest content the emulator accepts. */
+  maxLength: number;
+  /** The person is not a member of the board: offer to join instead of a failing send. */
+  notMember: boolean;
+  personName: string;
+  onJoin(): Promise<void>;
+  onCancelReply(): void;
+  onSend(content: string): Promise<void>;
+  onPickCommand(entry: AvailableCommand): void;
+  /** Changes whenever something asks the composer to take the focus (a reply was chosen). */
+  focusToken: number;
+}
+
+const LIST_ID = 'command-suggestions';
+
+/**
+ * Writes messages and replies (Enter sends, Shift+Enter breaks the line) and opens the slash-command
+ * picker: typing `/` lists the board's commands, arrows move, Enter or Tab picks, Escape closes.
+ */
+export function Composer(props: ComposerProps) {
+  const [text, setText] = useState('');
+  const [active, setActive] = useState(0);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const matches = matchCommands(props.commands, text);
+  const open = matches !== undefined;
+  const tooLong = text.length > props.maxLength;
+
+  useEffect(() => {
+    if (props.focusToken > 0) input.current?.focus();
+  }, [props.focusToken]);
+
+  const pick = (entry: AvailableCommand) => {
+    setText('');
+    setActive(0);
+    props.onPickCommand(entry);
+  };
+
+  const send = async () => {
+    const content = text;
+    if (content.trim() === '' || busy) return;
+    if (tooLong) {
+      setError(`A message holds at most ${props.maxLength} characters.`);
+      return;
+    }
+    setBusy(true);
+    try {
+      await props.onSend(content);
+      setText('');
+      setError(undefined);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+      input.current?.focus();
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (open && matches.length > 0) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        const step = e.key === 'ArrowDown' ? 1 : -1;
+        setActive((i) => (i + step + matches.length) % matches.length);
+        return;
+      }
+      if (e.key === 'Enter' || e.key === 'Tab') {
+        e.preventDefault();
+        const entry = matches[Math.min(active, matches.length - 1)];
+        if (entry) pick(entry);
+        return;
+      }
+    }
+    if (open && e.key === 'Escape') {
+      e.preventDefault();
+      setText('');
+      return;
+    }
+    if (e.key === 'Escape' && props.replyTo) {
+      props.onCancelReply();
+      return;
+    }
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  if (props.notMember) {
+    return (
+      <div class="composer is-join">
+        <p>
+          {props.personName} is not a member of #{props.boardName}.
+        </p>
+        <button type="button" class="primary" onClick={() => void props.onJoin().catch((e) => setError(String(e)))}>
+          Join #{props.boardName}
+        </button>
+        {error && (
+          <p class="field-error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <form
+      class="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
+      {open && (
+        <CommandSuggestions
+          id={LIST_ID}
+          matches={matches}
+          active={Math.min(active, Math.max(0, matches.length - 1))}
+          showApp={new Set(props.commands.map((c) => c.app.id)).size > 1}
+          onPick={pick}
+        />
+      )}
+      {props.replyTo && (
+        <p class="reply-banner">
+          <span>
+            Replying to <strong>{props.replyTo.author}</strong>:{' '}
+            <q class="reply-quote">{snippet(props.replyTo.message, 60)}</q>
+          </span>
+          <button type="button" class="icon" aria-label="Cancel the reply" onClick={props.onCancelReply}>
+            ×
+          </button>
+        </p>
+      )}
+      <div class="composer-row">
+        <button
+          type="button"
+          class="icon command-button"
+          aria-label="Slash commands"
+          title="Slash commands"
+          aria-expanded={open}
+          aria-controls={open ? LIST_ID : undefined}
+          onClick={() => {
+            setText(open ? '' : '/');
+            setActive(0);
+            input.current?.focus();
+          }}
+        >
+          /
+        </button>
+        <label class="visually-hidden" for="composer-input">
+          {props.replyTo ? `Reply in #${props.boardName}` : `Message #${props.boardName}`}
+        </label>
+        <textarea
+          id="composer-input"
+          ref={input}
+          rows={1}
+          value={text}
+          placeholder={`Message #${props.boardName} — type / for commands`}
+          // A textarea keeps its textbox role; these still tie it to the suggestion list.
+          aria-autocomplete="list"
+          aria-controls={open ? LIST_ID : undefined}
+          aria-activedescendant={open && matches.length > 0 ? suggestionId(LIST_ID, active) : undefined}
+          aria-invalid={error || tooLong ? true : undefined}
+          aria-describedby={error ? 'composer-error' : undefined}
+          onInput={(e) => {
+            setText(e.currentTarget.value);
+            setActive(0);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <button type="submit" class="primary" disabled={busy || text.trim() === '' || (open && matches.length > 0)}>
+          Send
+        </button>
+      </div>
+      {(error || text.length > props.maxLength * 0.9) && (
+        <p class="composer-foot">
+          {error && (
+            <span class="field-error" id="composer-error" role="alert">
+              {error}
+            </span>
+          )}
+          {text.length > props.maxLength * 0.9 && (
+            <span class={tooLong ? 'counter is-over' : 'counter'}>
+              {text.length} / {props.maxLength}
+            </span>
+          )}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,28 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+// The playground page: built into the emulator package (`dist/playground/`), which the emulator serves
+// at `/`. `base: './'` keeps asset URLs relative, so the page loads wherever it is mounted.
+const here = fileURLToPath(new URL('.', import.meta.url));
+// `vite --config packages/emulator/playground/vite.config.ts` serves the page with hot reload and
+// proxies the control API to a running emulator (default port; override with BOARDBOT_EMULATOR_URL).
+const emulator = process.env.BOARDBOT_EMULATOR_URL ?? 'http://127.0.0.1:8787';
+
+export default defineConfig({
+  root: here,
+  base: './',
+  publicDir: false,
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  build: {
+    outDir: fileURLToPath(new URL('../dist/playground/', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    // One small page: no preload polyfill (every supported browser has modulepreload).
+    modulePreload: { polyfill: false },
+    reportCompressedSize: false,
+  },
+  server: {
+    host: '127.0.0.1',
+    proxy: { '/_emulator': { target: emulator, changeOrigin: false } },
+  },
+});
