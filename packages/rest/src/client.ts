@@ -1,0 +1,244 @@
+import type {
+  App,
+  Board,
+  Command,
+  CommandDefinition,
+  EditMessageBody,
+  InteractionResponseBody,
+  Member,
+  Message,
+  SendMessageBody,
+  UserProfile,
+} from '@boardbot/protocol';
+import { Agent, type Dispatcher } from 'undici';
+import { AbortedError } from './errors.js';
+import { RestEventEmitter, type RestEventListener, type RestEvents } from './events.js';
+import { type RequestOptions, type ResolvedRestOptions, type RestClientOptions, resolveOptions } from './options.js';
+import { type IterateMessagesOptions, iterateMessages } from './paging.js';
+import { Buckets } from './ratelimit/buckets.js';
+import type { Call } from './request/call.js';
+import { Executor } from './request/executor.js';
+import { listOf, recordOf } from './request/shape.js';
+import { Sleeper } from './retry/sleeper.js';
+import * as routes from './routes.js';
+import { userAgent } from './user-agent.js';
+
+// Keep idle sockets long enough to be reused between a bot's bursts, not forever.
+const KEEP_ALIVE_MS = 30_000;
+
+/**
+ * The client of the platform's app API (CONTRACT "Endpoints" 1–12): typed calls over undici with
+ * keep-alive, a per-credential rate-limit queue that never sends a request known to be limited,
+ * retries with back-off and an automatic `Idempotency-Key` on every POST, and typed errors.
+ * @example
+ * const rest = new RestClient({ token: process.env.BOARDBOT_TOKEN });
+ * const [general] = await rest.listBoards();
+ * await rest.sendMessage(general.id, { content: 'hello' });
+ * await rest.close();
+ */
+export class RestClient {
+  /** The options in force, defaults filled in. */
+  readonly options: Readonly<ResolvedRestOptions>;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly emitter: RestEventEmitter;
+  private readonly buckets: Buckets;
+  private readonly sleeper = new Sleeper();
+  private readonly executor: Executor;
+  private closed = false;
+  private closing: Promise<void> | undefined;
+
+  /** @param options - token, base URL, dispatcher, logger, timeouts, retry and queue bounds */
+  constructor(options: RestClientOptions = {}) {
+    const o = resolveOptions(options);
+    this.options = o;
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: KEEP_ALIVE_MS });
+    this.emitter = new RestEventEmitter(o.logger);
+    this.buckets = new Buckets({
+      now: o.now,
+      maxWaitMs: o.maxRateLimitWaitMs,
+      maxQueued: o.maxQueued,
+      queued: 0,
+      emitter: this.emitter,
+    });
+    const url = new URL(o.baseUrl);
+    this.executor = new Executor({
+      dispatcher: this.dispatcher,
+      origin: url.origin,
+      basePath: url.pathname.replace(/\/+$/, ''),
+      token: options.token,
+      options: o,
+      buckets: this.buckets,
+      sleeper: this.sleeper,
+      emitter: this.emitter,
+      userAgent: userAgent(o.userAgentSuffix),
+      isClosed: () => this.closed,
+    });
+  }
+
+  /**
+   * Listens to `rateLimited` (the queue waits), `retry` (an attempt failed and will be retried) or
+   * `response` (an answer arrived). Payloads never carry a token.
+   * @param name - the event
+   * @param listener - called with its payload
+   */
+  on<K extends keyof RestEvents>(name: K, listener: RestEventListener<K>): this {
+    this.emitter.on(name, listener);
+    return this;
+  }
+
+  /**
+   * Removes a listener.
+   * @param name - the event
+   * @param listener - the function given to `on`
+   */
+  off<K extends keyof RestEvents>(name: K, listener: RestEventListener<K>): this {
+    this.emitter.off(name, listener);
+    return this;
+  }
+
+  private async json(call: Call, o: RequestOptions | undefined): Promise<unknown> {
+    return this.executor.run(call, o);
+  }
+
+  /** Boards the app is installed on (1). @param o - per-call options */
+  async listBoards(o?: RequestOptions): Promise<Board[]> {
+    const call = routes.listBoards();
+    return listOf<Board>(await this.json(call, o), 'boards', errorContext(call));
+  }
+
+  /** One board (2). @param boardId - the board @param o - per-call options */
+  async getBoard(boardId: string, o?: RequestOptions): Promise<Board> {
+    const call = routes.getBoard(boardId);
+    return recordOf<Board>(await this.json(call, o), errorContext(call));
+  }
+
+  /** A board's members (3). @param boardId - the board @param o - per-call options */
+  async listMembers(boardId: string, o?: RequestOptions): Promise<Member[]> {
+    const call = routes.listMembers(boardId);
+    return listOf<Member>(await this.json(call, o), 'members', errorContext(call));
+  }
+
+  /**
+   * One page of a board's messages, highest `seq` first (4).
+   * @param boardId - the board
+   * @param query - `before` (exclusive seq cursor) and `limit` (1..100, server default 50)
+   * @param o - per-call options
+   */
+  async listMessages(boardId: string, query: routes.ListMessagesQuery = {}, o?: RequestOptions): Promise<Message[]> {
+    const call = routes.listMessages(boardId, query);
+    return listOf<Message>(await this.json(call, o), 'messages', errorContext(call));
+  }
+
+  /**
+   * Every message of a board, newest first, fetched page by page as the loop asks for more.
+   * @param boardId - the board
+   * @param options - `before`, `pageSize` (≤ 100, default 100), `untilSeq` (exclusive lower bound), `max`
+   * @param o - per-call options, used for every page
+   * @example for await (const m of rest.iterateMessages(boardId, { untilSeq: lastSeen })) handle(m);
+   */
+  iterateMessages(
+    boardId: string,
+    options: IterateMessagesOptions = {},
+    o?: RequestOptions,
+  ): AsyncIterableIterator<Message> {
+    const ctx = errorContext(routes.listMessages(boardId));
+    return iterateMessages((query) => this.listMessages(boardId, query, o), options, ctx);
+  }
+
+  /**
+   * Sends a message as the app (5). Carries an `Idempotency-Key`, so retries never post twice.
+   * @param boardId - the board
+   * @param body - `content`, `embeds`, `replyTo`
+   * @param o - per-call options (give `idempotencyKey` to make a send idempotent across restarts)
+   */
+  async sendMessage(boardId: string, body: SendMessageBody, o?: RequestOptions): Promise<Message> {
+    const call = routes.sendMessage(boardId, body, this.options.validateRequests);
+    return recordOf<Message>(await this.json(call, o), errorContext(call));
+  }
+
+  /**
+   * Edits one of the app's messages (6).
+   * @param boardId - the board
+   * @param messageId - the message
+   * @param body - `{ content }`
+   * @param o - per-call options
+   */
+  async editMessage(boardId: string, messageId: string, body: EditMessageBody, o?: RequestOptions): Promise<Message> {
+    const call = routes.editMessage(boardId, messageId, body, this.options.validateRequests);
+    return recordOf<Message>(await this.json(call, o), errorContext(call));
+  }
+
+  /**
+   * Deletes one of the app's messages (7); deleting twice is fine (CONTRACT: idempotent 204).
+   * @param boardId - the board
+   * @param messageId - the message
+   * @param o - per-call options
+   */
+  async deleteMessage(boardId: string, messageId: string, o?: RequestOptions): Promise<void> {
+    await this.json(routes.deleteMessage(boardId, messageId), o);
+  }
+
+  /** A user's public profile (8). @param userId - the user @param o - per-call options */
+  async getUser(userId: string, o?: RequestOptions): Promise<UserProfile> {
+    const call = routes.getUser(userId);
+    return recordOf<UserProfile>(await this.json(call, o), errorContext(call));
+  }
+
+  /** The app the token belongs to (9); its `bot_user_id` authors the app's messages. @param o - per-call options */
+  async getApp(o?: RequestOptions): Promise<App> {
+    const call = routes.getApp();
+    return recordOf<App>(await this.json(call, o), errorContext(call));
+  }
+
+  /** The app's registered commands (10). @param o - per-call options */
+  async listCommands(o?: RequestOptions): Promise<Command[]> {
+    const call = routes.listCommands();
+    return listOf<Command>(await this.json(call, o), 'commands', errorContext(call));
+  }
+
+  /**
+   * Replaces the app's whole command set (11) and returns it as registered.
+   * @param commands - every command the app should have
+   * @param o - per-call options
+   */
+  async replaceCommands(commands: readonly CommandDefinition[], o?: RequestOptions): Promise<Command[]> {
+    const call = routes.replaceCommands(commands, this.options.validateRequests);
+    return listOf<Command>(await this.json(call, o), 'commands', errorContext(call));
+  }
+
+  /**
+   * Answers an interaction (12): the first answer is the reply, later ones follow-ups. Sent without
+   * the app token; the interaction token is the credential and never appears in errors or logs.
+   * @param interactionToken - `interaction.token` from the gateway event
+   * @param body - `content` and `embeds`
+   * @param o - per-call options
+   */
+  async answerInteraction(
+    interactionToken: string,
+    body: InteractionResponseBody,
+    o?: RequestOptions,
+  ): Promise<Message> {
+    const call = routes.answerInteraction(interactionToken, body, this.options.validateRequests);
+    return recordOf<Message>(await this.json(call, o), errorContext(call));
+  }
+
+  /**
+   * Stops the client: calls waiting for the rate limit or a back-off fail with `AbortedError`
+   * (`BOARDBOT_ABORTED`), attempts in flight finish, and the client's own dispatcher closes its
+   * sockets (a dispatcher passed in options is left open). Safe to call twice.
+   */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
+    this.closed = true;
+    this.buckets.close((call) => new AbortedError('closed', call));
+    this.sleeper.cancelAll();
+    this.closing = this.ownsDispatcher ? this.dispatcher.close() : Promise.resolve();
+    return this.closing;
+  }
+}
+
+function errorContext(call: Call) {
+  return { method: call.method, path: call.logPath };
+}

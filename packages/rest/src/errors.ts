@@ -1,0 +1,292 @@
+import type { ErrorDetail } from '@boardbot/protocol';
+
+/**
+ * Stable codes of every error the REST client throws. Match on `error.code`, not on the class or the
+ * message: codes never change between versions, messages may.
+ */
+export const REST_ERROR_CODES = [
+  'BOARDBOT_API_ERROR',
+  'BOARDBOT_UNAUTHORIZED',
+  'BOARDBOT_RATE_LIMITED',
+  'BOARDBOT_TIMEOUT',
+  'BOARDBOT_NETWORK',
+  'BOARDBOT_ABORTED',
+  'BOARDBOT_QUEUE_FULL',
+  'BOARDBOT_INVALID_RESPONSE',
+  'BOARDBOT_INVALID_ARGUMENT',
+] as const;
+
+/** A stable error code of `@boardbot/rest`. */
+export type RestErrorCode = (typeof REST_ERROR_CODES)[number];
+
+/** The call an error belongs to. `path` is relative to the base URL, with credentials redacted. */
+export interface ErrorContext {
+  /** HTTP method, e.g. `POST`; empty for errors raised before any call (bad constructor options). */
+  method: string;
+  /** Path such as `/boards/{id}/messages` or `/interactions/:token`; empty when there was no call. */
+  path: string;
+}
+
+const NO_CALL: ErrorContext = { method: '', path: '' };
+
+/**
+ * Base class of every error of the REST client. Carries a stable `code` and the call it belongs to;
+ * never a token (interaction tokens in paths are replaced by `:token`).
+ */
+export class BoardbotRestError extends Error {
+  /** Stable machine-readable code, e.g. `BOARDBOT_RATE_LIMITED`. */
+  readonly code: RestErrorCode;
+  /** HTTP method of the call, or `''` when the error was raised outside a call. */
+  readonly method: string;
+  /** Redacted path of the call, or `''` when the error was raised outside a call. */
+  readonly path: string;
+
+  /**
+   * @param code - the stable code
+   * @param message - what happened and, where possible, how to fix it
+   * @param context - the call (method and redacted path)
+   * @param cause - the underlying error, if any
+   */
+  constructor(code: RestErrorCode, message: string, context: ErrorContext = NO_CALL, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.method = context.method;
+    this.path = context.path;
+  }
+}
+
+/** What the server said in a non-2xx answer, as far as it could be read. */
+export interface ApiErrorInit {
+  status: number;
+  /** The contract's `error.code`, kept as is even when this version does not know it. */
+  apiCode: string;
+  /** The server's `error.message` (or a bounded excerpt of a body that was not an envelope). */
+  serverMessage: string;
+  details?: readonly ErrorDetail[] | undefined;
+  /** `error.retry_after` in seconds, when the server sent one. */
+  retryAfter?: number | undefined;
+}
+
+/**
+ * A non-2xx answer from the platform. `apiCode` is the contract's error code (for example
+ * `unknown_board`), or `http_<status>` when the body was not an error envelope (an HTML 502 page).
+ */
+export class ApiError extends BoardbotRestError {
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** The contract error code (`error.code`), unknown codes included. */
+  readonly apiCode: string;
+  /** The server's own message (`error.message`). */
+  readonly serverMessage: string;
+  /** Problems listed by a `validation_failed` answer; empty otherwise. */
+  readonly details: readonly ErrorDetail[];
+  /** `error.retry_after` in seconds, when present. */
+  readonly retryAfter?: number;
+
+  /**
+   * @param init - status, code and message read from the answer
+   * @param context - the call
+   * @param code - the stable code; subclasses narrow it
+   */
+  constructor(init: ApiErrorInit, context: ErrorContext, code: RestErrorCode = 'BOARDBOT_API_ERROR') {
+    super(code, describeApiError(init, context), context);
+    this.status = init.status;
+    this.apiCode = init.apiCode;
+    this.serverMessage = init.serverMessage;
+    this.details = init.details ?? [];
+    if (init.retryAfter !== undefined) this.retryAfter = init.retryAfter;
+  }
+}
+
+function describeApiError(init: ApiErrorInit, context: ErrorContext): string {
+  const details = (init.details ?? [])
+    .slice(0, 5)
+    .map((d) => `${d.path}: ${d.message}`)
+    .join('; ');
+  const text = init.serverMessage ? `: ${init.serverMessage}` : '';
+  return `${context.method} ${context.path} failed with ${init.status} ${init.apiCode}${text}${details ? ` (${details})` : ''}`;
+}
+
+/** `401 unauthorized`: the app token is missing, wrong or revoked. */
+export class UnauthorizedError extends ApiError {
+  /**
+   * @param init - status, code and message read from the answer
+   * @param context - the call
+   */
+  constructor(init: ApiErrorInit, context: ErrorContext) {
+    super(init, context, 'BOARDBOT_UNAUTHORIZED');
+    this.message = `${this.message}. Check the app token (the RestClient \`token\` option, usually BOARDBOT_TOKEN): it is missing, wrong or revoked.`;
+  }
+}
+
+/** Why a call gave up on the rate limit. */
+export type RateLimitReason = 'max_wait' | 'too_many_429';
+
+/**
+ * The call would have to wait longer than `maxRateLimitWaitMs` (or was answered 429 too many times).
+ * Nothing was sent for the wait that was refused.
+ */
+export class RateLimitError extends BoardbotRestError {
+  /** How long the call would have had to wait, in milliseconds (clamped, never negative). */
+  readonly retryAfterMs: number;
+  /** Which credential's bucket is limited. */
+  readonly bucket: 'app' | 'interaction';
+  /** The limit per window when known. */
+  readonly limit: number | undefined;
+  /** Why the call gave up. */
+  readonly reason: RateLimitReason;
+
+  /**
+   * @param init - the wait, bucket, limit and reason
+   * @param context - the call
+   */
+  constructor(
+    init: { retryAfterMs: number; bucket: 'app' | 'interaction'; limit?: number | undefined; reason: RateLimitReason },
+    context: ErrorContext,
+  ) {
+    const why =
+      init.reason === 'max_wait'
+        ? `would wait ${Math.round(init.retryAfterMs)} ms for the rate limit, longer than maxRateLimitWaitMs`
+        : 'was answered 429 rate_limited too many times in a row';
+    super(
+      'BOARDBOT_RATE_LIMITED',
+      `${context.method} ${context.path} ${why}; raise maxRateLimitWaitMs or send fewer requests`,
+      context,
+    );
+    this.retryAfterMs = init.retryAfterMs;
+    this.bucket = init.bucket;
+    this.limit = init.limit;
+    this.reason = init.reason;
+  }
+}
+
+/** An attempt got no complete answer within `timeoutMs`, and no retry was left. */
+export class TimeoutError extends BoardbotRestError {
+  /** The per-attempt timeout that expired. */
+  readonly timeoutMs: number;
+  /** Attempts made, the last one included. */
+  readonly attempts: number;
+
+  /**
+   * @param init - the timeout and the attempt count
+   * @param context - the call
+   * @param cause - the transport's timeout error
+   */
+  constructor(init: { timeoutMs: number; attempts: number }, context: ErrorContext, cause?: unknown) {
+    super(
+      'BOARDBOT_TIMEOUT',
+      `${context.method} ${context.path} timed out after ${init.timeoutMs} ms (${init.attempts} attempt(s)); is the platform reachable, or should timeoutMs be larger?`,
+      context,
+      cause,
+    );
+    this.timeoutMs = init.timeoutMs;
+    this.attempts = init.attempts;
+  }
+}
+
+/** The connection failed (refused, reset, closed mid-answer) and no retry was left. */
+export class NetworkError extends BoardbotRestError {
+  /** Attempts made, the last one included. */
+  readonly attempts: number;
+  /** The transport's error code, e.g. `ECONNREFUSED` or `UND_ERR_SOCKET`, when there is one. */
+  readonly causeCode: string | undefined;
+
+  /**
+   * @param init - the attempt count and the transport's error code
+   * @param context - the call
+   * @param cause - the transport error
+   */
+  constructor(init: { attempts: number; causeCode?: string | undefined }, context: ErrorContext, cause?: unknown) {
+    super(
+      'BOARDBOT_NETWORK',
+      `${context.method} ${context.path} failed: network error${init.causeCode ? ` ${init.causeCode}` : ''} (${init.attempts} attempt(s)); check baseUrl and that the platform is running`,
+      context,
+      cause,
+    );
+    this.attempts = init.attempts;
+    this.causeCode = init.causeCode;
+  }
+}
+
+/** The call was cancelled by its `AbortSignal`, or by `close()`, while queued, waiting or in flight. */
+export class AbortedError extends BoardbotRestError {
+  /**
+   * @param why - what cancelled it
+   * @param context - the call
+   * @param cause - the signal's reason, if any
+   */
+  constructor(why: 'signal' | 'closed', context: ErrorContext, cause?: unknown) {
+    super(
+      'BOARDBOT_ABORTED',
+      why === 'closed'
+        ? `${context.method} ${context.path} was cancelled because the RestClient was closed`
+        : `${context.method} ${context.path} was aborted by its signal`,
+      context,
+      cause,
+    );
+  }
+}
+
+/** The rate-limit queue already holds `maxQueued` calls; the new one was refused, not queued. */
+export class QueueFullError extends BoardbotRestError {
+  /** The bound that was reached. */
+  readonly maxQueued: number;
+
+  /**
+   * @param maxQueued - the bound
+   * @param context - the refused call
+   */
+  constructor(maxQueued: number, context: ErrorContext) {
+    super(
+      'BOARDBOT_QUEUE_FULL',
+      `${context.method} ${context.path} refused: ${maxQueued} calls are already waiting for the rate limit; slow down or raise maxQueued`,
+      context,
+    );
+    this.maxQueued = maxQueued;
+  }
+}
+
+/** A 2xx answer whose body is not what the contract says (not JSON, truncated, wrong shape). */
+export class InvalidResponseError extends BoardbotRestError {
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** A bounded excerpt of the body, for diagnosis. */
+  readonly excerpt: string;
+
+  /**
+   * @param init - status, what was wrong, and a bounded excerpt of the body
+   * @param context - the call
+   * @param cause - the parse error, if any
+   */
+  constructor(init: { status: number; problem: string; excerpt: string }, context: ErrorContext, cause?: unknown) {
+    super(
+      'BOARDBOT_INVALID_RESPONSE',
+      `${context.method} ${context.path} answered ${init.status} with an invalid body: ${init.problem}`,
+      context,
+      cause,
+    );
+    this.status = init.status;
+    this.excerpt = init.excerpt;
+  }
+}
+
+/** Bad input from the caller (an option, an id, a body): rejected before anything is sent. */
+export class InvalidArgumentError extends BoardbotRestError {
+  /** Each problem, in the contract's `validation_failed` shape. */
+  readonly details: readonly ErrorDetail[];
+
+  /**
+   * @param message - what is wrong and how to fix it
+   * @param details - each problem with its path
+   * @param context - the call, when there is one
+   */
+  constructor(message: string, details: readonly ErrorDetail[] = [], context?: ErrorContext) {
+    const list = details
+      .slice(0, 5)
+      .map((d) => `${d.path}: ${d.message}`)
+      .join('; ');
+    super('BOARDBOT_INVALID_ARGUMENT', list ? `${message} (${list})` : message, context);
+    this.details = details;
+  }
+}

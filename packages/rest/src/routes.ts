@@ -1,0 +1,201 @@
+import {
+  type CommandDefinition,
+  checkerFor,
+  commandSetIssues,
+  type EditMessageBody,
+  EditMessageBody as EditMessageBodySchema,
+  type ErrorDetail,
+  type InteractionResponseBody,
+  InteractionResponseBody as InteractionResponseBodySchema,
+  LIMITS,
+  messageBodyIssues,
+  ReplaceCommandsBody,
+  type SendMessageBody,
+  SendMessageBody as SendMessageBodySchema,
+} from '@boardbot/protocol';
+import { InvalidArgumentError } from './errors.js';
+import type { Call, HttpMethod } from './request/call.js';
+
+// The typed calls of CONTRACT "Endpoints" 1–12 as plain descriptions; RestClient runs them.
+
+const checkSend = checkerFor(SendMessageBodySchema);
+const checkEdit = checkerFor(EditMessageBodySchema);
+const checkAnswer = checkerFor(InteractionResponseBodySchema);
+const checkCommands = checkerFor(ReplaceCommandsBody);
+
+/**
+ * One path segment from a caller's id: a non-empty string, never `.` or `..` (which would walk the
+ * path), percent-encoded.
+ * @param name - the parameter's name, for the error
+ * @param value - the id
+ * @param method - for the error context
+ */
+function segment(name: string, value: unknown, method: HttpMethod): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 512 || value === '.' || value === '..') {
+    throw new InvalidArgumentError(
+      `Invalid ${name}: expected a non-empty id string`,
+      [{ path: `/${name}`, message: 'Expected an id' }],
+      {
+        method,
+        path: '',
+      },
+    );
+  }
+  return encodeURIComponent(value);
+}
+
+function body(value: unknown, issues: ErrorDetail[], method: HttpMethod, path: string): string {
+  if (issues.length > 0) {
+    throw new InvalidArgumentError(`Invalid body for ${method} ${path}; nothing was sent`, issues, { method, path });
+  }
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = undefined;
+  }
+  if (typeof value !== 'object' || value === null || text === undefined) {
+    throw new InvalidArgumentError(`Invalid body for ${method} ${path}: expected a JSON object or array`, [], {
+      method,
+      path,
+    });
+  }
+  return text;
+}
+
+function call(method: HttpMethod, path: string, expect: Call['expect'] = 'json'): Call {
+  return { method, path, logPath: path, expect };
+}
+
+/** `GET /boards` (1). */
+export const listBoards = (): Call => call('GET', '/boards');
+
+/** `GET /boards/{boardId}` (2). @param boardId - the board */
+export const getBoard = (boardId: string): Call => call('GET', `/boards/${segment('boardId', boardId, 'GET')}`);
+
+/** `GET /boards/{boardId}/members` (3). @param boardId - the board */
+export const listMembers = (boardId: string): Call =>
+  call('GET', `/boards/${segment('boardId', boardId, 'GET')}/members`);
+
+/** Query of {@link listMessages}. */
+export interface ListMessagesQuery {
+  /** Only messages whose `seq` is strictly below this (an integer ≥ 1). */
+  before?: number | undefined;
+  /** How many, 1..100. @defaultValue 50 (the server's default) */
+  limit?: number | undefined;
+}
+
+/**
+ * `GET /boards/{boardId}/messages?before&limit` (4); bounds checked here so a bad cursor fails early.
+ * @param boardId - the board
+ * @param query - cursor and page size
+ */
+export function listMessages(boardId: string, query: ListMessagesQuery = {}): Call {
+  const issues: ErrorDetail[] = [];
+  const params: string[] = [];
+  const { before, limit } = query;
+  if (before !== undefined) {
+    if (!Number.isInteger(before) || before < 1) issues.push({ path: '/before', message: 'Expected an integer ≥ 1' });
+    params.push(`before=${before}`);
+  }
+  if (limit !== undefined) {
+    if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.listMax) {
+      issues.push({ path: '/limit', message: `Expected an integer from 1 to ${LIMITS.listMax}` });
+    }
+    params.push(`limit=${limit}`);
+  }
+  const path = `/boards/${segment('boardId', boardId, 'GET')}/messages`;
+  if (issues.length > 0)
+    throw new InvalidArgumentError(`Invalid query for GET ${path}`, issues, { method: 'GET', path });
+  return call('GET', params.length > 0 ? `${path}?${params.join('&')}` : path);
+}
+
+/**
+ * `POST /boards/{boardId}/messages` (5).
+ * @param boardId - the board
+ * @param message - content, embeds, replyTo
+ * @param validate - check the body against the protocol first
+ */
+export function sendMessage(boardId: string, message: SendMessageBody, validate: boolean): Call {
+  const c = call('POST', `/boards/${segment('boardId', boardId, 'POST')}/messages`);
+  const issues = validate ? schemaThen(checkSend.check(message), messageBodyIssues) : [];
+  c.body = body(message, issues, c.method, c.path);
+  return c;
+}
+
+/**
+ * `PATCH /boards/{boardId}/messages/{messageId}` (6).
+ * @param boardId - the board
+ * @param messageId - the app's own message
+ * @param edit - the new content
+ * @param validate - check the body against the protocol first
+ */
+export function editMessage(boardId: string, messageId: string, edit: EditMessageBody, validate: boolean): Call {
+  const c = call(
+    'PATCH',
+    `/boards/${segment('boardId', boardId, 'PATCH')}/messages/${segment('messageId', messageId, 'PATCH')}`,
+  );
+  const checked = checkEdit.check(edit);
+  c.body = body(edit, validate && !checked.ok ? checked.issues : [], c.method, c.path);
+  return c;
+}
+
+/**
+ * `DELETE /boards/{boardId}/messages/{messageId}` (7); answers 204.
+ * @param boardId - the board
+ * @param messageId - the app's own message
+ */
+export const deleteMessage = (boardId: string, messageId: string): Call =>
+  call(
+    'DELETE',
+    `/boards/${segment('boardId', boardId, 'DELETE')}/messages/${segment('messageId', messageId, 'DELETE')}`,
+    'empty',
+  );
+
+/** `GET /users/{userId}` (8). @param userId - the user */
+export const getUser = (userId: string): Call => call('GET', `/users/${segment('userId', userId, 'GET')}`);
+
+/** `GET /app` (9). */
+export const getApp = (): Call => call('GET', '/app');
+
+/** `GET /app/commands` (10). */
+export const listCommands = (): Call => call('GET', '/app/commands');
+
+/**
+ * `PUT /app/commands` (11): the whole new set.
+ * @param commands - every command the app should have
+ * @param validate - check the set against the protocol first
+ */
+export function replaceCommands(commands: readonly CommandDefinition[], validate: boolean): Call {
+  const c = call('PUT', '/app/commands');
+  const issues = validate ? schemaThen(checkCommands.check(commands), commandSetIssues) : [];
+  c.body = body(commands, issues, c.method, c.path);
+  return c;
+}
+
+/**
+ * `POST /interactions/{token}` (12). The token is the credential: it is never in `logPath`.
+ * @param token - the interaction token
+ * @param answer - content and embeds
+ * @param validate - check the body against the protocol first
+ */
+export function answerInteraction(token: string, answer: InteractionResponseBody, validate: boolean): Call {
+  const logPath = '/interactions/:token';
+  const path = `/interactions/${segment('interactionToken', token, 'POST')}`;
+  const issues = validate ? schemaThen(checkAnswer.check(answer), messageBodyIssues) : [];
+  return {
+    method: 'POST',
+    path,
+    logPath,
+    expect: 'json',
+    interactionToken: token,
+    body: body(answer, issues, 'POST', logPath),
+  };
+}
+
+function schemaThen<T>(
+  checked: { ok: true; value: T } | { ok: false; issues: ErrorDetail[] },
+  rules: (v: T) => ErrorDetail[],
+): ErrorDetail[] {
+  return checked.ok ? rules(checked.value) : checked.issues;
+}

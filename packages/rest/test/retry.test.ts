@@ -1,0 +1,238 @@
+import { ApiError, NetworkError, RestClient, type RetryEvent, UnauthorizedError } from '@boardbot/rest';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  BOARD_ID,
+  envelope,
+  fakeMessage,
+  type LoopbackServer,
+  rateLimitHeaders,
+  type Script,
+  sendJson,
+  startLoopbackServer,
+} from './support/loopback-server.js';
+
+const TOKEN = 'secret-app-token-0123456789';
+const RL = rateLimitHeaders(1000, 999, 1);
+
+let server: LoopbackServer | undefined;
+let client: RestClient | undefined;
+
+async function setup(script: Script, options: Partial<ConstructorParameters<typeof RestClient>[0]> = {}) {
+  server = await startLoopbackServer(script);
+  client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, retryBaseMs: 1, retryMaxMs: 5, ...options });
+  return { server, client };
+}
+
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+describe('retries', () => {
+  it.each([500, 502, 503, 504])('retries a %i and returns the answer that follows', async (status) => {
+    const { server, client } = await setup((_req, res, n) => {
+      if (n === 0) sendJson(res, status, envelope(status === 503 ? 'unavailable' : 'internal_error'), RL);
+      else sendJson(res, 200, { id: 'app', name: 'dev-bot' }, RL);
+    });
+    const retries: RetryEvent[] = [];
+    client.on('retry', (e) => retries.push(e));
+    const app = await client.getApp();
+    expect(app).toEqual({ id: 'app', name: 'dev-bot' });
+    expect(server.received).toHaveLength(2);
+    expect(retries).toEqual([
+      expect.objectContaining({ method: 'GET', path: '/app', attempt: 1, reason: 'status', status }),
+    ]);
+  });
+
+  it('gives up after `retries` retries with the last ApiError', async () => {
+    const { server, client } = await setup(
+      (_req, res) => sendJson(res, 503, envelope('unavailable', 'shutting down'), RL),
+      {
+        retries: 2,
+      },
+    );
+    const err = await client.getApp().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({
+      code: 'BOARDBOT_API_ERROR',
+      status: 503,
+      apiCode: 'unavailable',
+      method: 'GET',
+      path: '/app',
+    });
+    expect(server.received).toHaveLength(3);
+  });
+
+  it('honours a short Retry-After on 503 as the back-off', async () => {
+    const { client } = await setup(
+      (_req, res, n) => {
+        if (n === 0) sendJson(res, 503, envelope('unavailable'), { ...RL, 'retry-after': '0' });
+        else sendJson(res, 200, { id: 'app' }, RL);
+      },
+      { retryBaseMs: 5_000, retryMaxMs: 10_000 },
+    );
+    const retries: RetryEvent[] = [];
+    client.on('retry', (e) => retries.push(e));
+    await expect(client.getApp()).resolves.toEqual({ id: 'app' });
+    expect(retries[0]?.delayMs).toBe(0);
+  });
+
+  it.each([
+    [400, 'validation_failed'],
+    [403, 'forbidden'],
+    [404, 'unknown_board'],
+    [409, 'idempotency_in_progress'],
+    [410, 'interaction_expired'],
+    [422, 'idempotency_key_reused'],
+  ])('never retries a %i %s', async (status, code) => {
+    const { server, client } = await setup((_req, res) =>
+      sendJson(res, status, envelope(code, 'nope', { details: [{ path: '/content', message: 'too long' }] }), RL),
+    );
+    const err = await client.sendMessage(BOARD_ID, { content: 'hi' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({
+      status,
+      apiCode: code,
+      serverMessage: 'nope',
+      method: 'POST',
+      path: `/boards/${BOARD_ID}/messages`,
+    });
+    expect((err as ApiError).details).toEqual([{ path: '/content', message: 'too long' }]);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('raises UnauthorizedError on 401, saying to check the token and never showing it', async () => {
+    const { server, client } = await setup((_req, res) =>
+      sendJson(res, 401, envelope('unauthorized', `unknown token ${TOKEN}`), { ...RL, 'www-authenticate': 'Bearer' }),
+    );
+    const err = await client.listBoards().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnauthorizedError);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ code: 'BOARDBOT_UNAUTHORIZED', status: 401, apiCode: 'unauthorized' });
+    expect((err as Error).message).toMatch(/check the app token/i);
+    expect(JSON.stringify({ ...(err as object), message: (err as Error).message })).not.toContain(TOKEN);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('parses an error code this version does not know', async () => {
+    const { client } = await setup((_req, res) => sendJson(res, 418, envelope('teapot_overheated', 'too hot'), RL));
+    await expect(client.getApp()).rejects.toMatchObject({
+      code: 'BOARDBOT_API_ERROR',
+      status: 418,
+      apiCode: 'teapot_overheated',
+    });
+  });
+
+  it('turns a huge HTML 502 page into a bounded ApiError after the retries', async () => {
+    const page = `<html><body><h1>502 Bad Gateway</h1>${'<p>upstream exploded</p>'.repeat(60_000)}</body></html>`;
+    const { server, client } = await setup(
+      (_req, res) => {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.end(page);
+      },
+      { retries: 1 },
+    );
+    const err = (await client.getApp().catch((e: unknown) => e)) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(502);
+    expect(err.apiCode).toBe('http_502');
+    expect(err.serverMessage).toMatch(/^502 Bad Gateway upstream exploded/);
+    expect(err.serverMessage.length).toBeLessThanOrEqual(201);
+    expect(err.message.length).toBeLessThan(400);
+    expect(server.received).toHaveLength(2);
+  });
+
+  it('raises NetworkError with the attempt count when nothing listens', async () => {
+    const { server, client } = await setup(() => {}, { retries: 2 });
+    const closedUrl = server.baseUrl;
+    await server.close();
+    const lonely = new RestClient({ token: TOKEN, baseUrl: closedUrl, retries: 2, retryBaseMs: 1, retryMaxMs: 2 });
+    try {
+      const err = await lonely.getApp().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(NetworkError);
+      expect(err).toMatchObject({
+        code: 'BOARDBOT_NETWORK',
+        attempts: 3,
+        causeCode: 'ECONNREFUSED',
+        method: 'GET',
+        path: '/app',
+      });
+    } finally {
+      await lonely.close();
+    }
+    void client;
+  });
+});
+
+describe('idempotency keys', () => {
+  it('sends one key per POST call and reuses it on every retry of that call', async () => {
+    const { server, client } = await setup((_req, res, n) => {
+      if (n === 0 || n === 2) sendJson(res, 502, envelope('internal_error'), RL);
+      else sendJson(res, 200, fakeMessage(n), RL);
+    });
+    await client.sendMessage(BOARD_ID, { content: 'one' });
+    await client.sendMessage(BOARD_ID, { content: 'two' });
+    const keys = server.received.map((r) => r.headers['idempotency-key']);
+    expect(keys).toHaveLength(4);
+    expect(keys[0]).toMatch(/^[\x21-\x7E]{1,255}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[3]).toBe(keys[2]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
+  it('uses the caller’s key, and sends no key on GET, PATCH, PUT or DELETE', async () => {
+    const { server, client } = await setup((req, res, n) => {
+      if (req.method === 'DELETE') {
+        res.writeHead(204, RL);
+        res.end();
+      } else if (req.url.endsWith('/commands')) sendJson(res, 200, { commands: [] }, RL);
+      else sendJson(res, 200, fakeMessage(n + 1), RL);
+    });
+    await client.sendMessage(BOARD_ID, { content: 'x' }, { idempotencyKey: 'my-key-1' });
+    await client.editMessage(BOARD_ID, 'm1', { content: 'y' });
+    await client.deleteMessage(BOARD_ID, 'm1');
+    await client.replaceCommands([]);
+    await client.getApp();
+    expect(server.received.map((r) => r.headers['idempotency-key'])).toEqual([
+      'my-key-1',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('stores exactly one message when the connection is reset after the server committed the POST', async () => {
+    // A server with the contract's idempotency store: the first attempt is committed, then its
+    // connection is cut before the answer; the retry with the same key replays the stored message.
+    const stored = new Map<string, Record<string, unknown>>();
+    const { server, client } = await setup((req, res) => {
+      const key = String(req.headers['idempotency-key']);
+      const replay = stored.get(key);
+      if (replay) return sendJson(res, 200, replay, RL);
+      const message = fakeMessage(stored.size + 1, { content: (JSON.parse(req.body) as { content: string }).content });
+      stored.set(key, message);
+      res.socket?.destroy();
+    });
+    const retries: RetryEvent[] = [];
+    client.on('retry', (e) => retries.push(e));
+    const message = await client.sendMessage(BOARD_ID, { content: 'exactly once' });
+    expect(message.content).toBe('exactly once');
+    expect(stored.size).toBe(1);
+    expect(server.received).toHaveLength(2);
+    expect(retries).toEqual([expect.objectContaining({ reason: 'network', attempt: 1 })]);
+  });
+
+  it('asks again when its own retry meets the first attempt still in progress (409)', async () => {
+    const { server, client } = await setup((_req, res, n) => {
+      if (n === 0) res.socket?.destroy();
+      else if (n === 1) sendJson(res, 409, envelope('idempotency_in_progress'), RL);
+      else sendJson(res, 200, fakeMessage(1), RL);
+    });
+    await expect(client.sendMessage(BOARD_ID, { content: 'x' })).resolves.toMatchObject({ seq: 1 });
+    expect(server.received).toHaveLength(3);
+    expect(new Set(server.received.map((r) => r.headers['idempotency-key'])).size).toBe(1);
+  });
+});
