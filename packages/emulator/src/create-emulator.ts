@@ -1,0 +1,124 @@
+import type { FastifyInstance } from 'fastify';
+import { randomToken } from './auth/tokens.js';
+import { EmulatorOptionsError, EmulatorStateError } from './errors.js';
+import { resolveLogger } from './logging.js';
+import { type EmulatorOptions, type ResolvedEmulatorOptions, resolveOptions } from './options.js';
+import { Platform } from './platform/platform.js';
+import { loadSeed } from './platform/seed.js';
+import { buildServer } from './server.js';
+import { openStore } from './store/store.js';
+import { type EmulatorUrls, emulatorUrls } from './urls.js';
+
+/** Where to listen. */
+export interface ListenOptions {
+  /** Interface to bind. @defaultValue `'127.0.0.1'` */
+  host?: string;
+  /** Port; 0 picks a free one. @defaultValue 8787 */
+  port?: number;
+}
+
+/** A running emulator: the platform of SPEC.md and CONTRACT.md as a real server. */
+export interface Emulator {
+  /** The Fastify instance (use `inject` in tests that need no socket). */
+  readonly app: FastifyInstance;
+  /** The control API's admin key. */
+  readonly adminKey: string;
+  /** The seeded `dev-bot` app's token. */
+  readonly devToken: string;
+  /** The URLs, once `listen()` resolved. */
+  readonly urls: EmulatorUrls | undefined;
+  /** The platform state and write path (for the control API and white-box tests). */
+  readonly platform: Platform;
+  /** Starts listening; resolves with the URLs. */
+  listen(options?: ListenOptions): Promise<EmulatorUrls>;
+  /** Ends the gateway and activity streams, waits for in-flight requests, closes the database. */
+  close(): Promise<void>;
+}
+
+function checkOptions(o: ResolvedEmulatorOptions): void {
+  const positive: [string, number][] = [
+    ['rateLimit.requests', o.rateLimit.requests],
+    ['rateLimit.windowMs', o.rateLimit.windowMs],
+    ['keepAliveMs', o.keepAliveMs],
+    ...Object.entries(o.limits).map(([k, v]): [string, number] => [`limits.${k}`, v]),
+  ];
+  for (const [name, value] of positive) {
+    if (!Number.isFinite(value) || value <= 0) {
+      throw new EmulatorOptionsError(`Option ${name} must be a positive number, got ${value}`);
+    }
+  }
+  if (o.devToken.length === 0) throw new EmulatorOptionsError('Option devToken must not be empty');
+  if (o.adminKey !== undefined && o.adminKey.length === 0) {
+    throw new EmulatorOptionsError('Option adminKey must not be empty (omit it to get a random key)');
+  }
+}
+
+/**
+ * Creates an emulator: opens (and migrates) its database, loads the default seed unless `seed` is
+ * false, and builds the server. Call `listen()` to serve over HTTP, or use `app.inject()`.
+ *
+ * @example
+ * const emu = await createEmulator({ db: ':memory:', logger: false });
+ * const { apiUrl } = await emu.listen({ port: 0 });
+ * // BOARDBOT_TOKEN=dev-token, base URL apiUrl
+ * await emu.close();
+ */
+export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const o = resolveOptions(options);
+  checkOptions(o);
+  const logger = resolveLogger(o.logger).child({ name: 'boardbot-emulator' });
+  const adminKey = o.adminKey ?? randomToken(24);
+  const store = openStore(o.db);
+  const platform = new Platform(store, o.now, o.limits, logger);
+  let closing: Promise<void> | undefined;
+  let urls: EmulatorUrls | undefined;
+  try {
+    if (o.seed) loadSeed(platform, o.devToken);
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  const { app, limiter } = buildServer({
+    platform,
+    options: o,
+    adminKey,
+    devToken: o.devToken,
+    logger,
+    isClosing: () => closing !== undefined,
+    urls: () => urls,
+  });
+  platform.onReset(() => limiter.clear());
+  await app.ready();
+
+  return {
+    app,
+    adminKey,
+    devToken: o.devToken,
+    platform,
+    get urls() {
+      return urls;
+    },
+    async listen(listen = {}) {
+      if (closing) throw new EmulatorStateError('The emulator is closed: create a new one');
+      if (urls) throw new EmulatorStateError('The emulator is already listening');
+      await app.listen({ host: listen.host ?? '127.0.0.1', port: listen.port ?? 8787 });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : listen.port;
+      const host = listen.host ?? '127.0.0.1';
+      const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+      urls = emulatorUrls(`http://${shown}:${port}`, adminKey);
+      return urls;
+    },
+    close() {
+      closing ??= (async () => {
+        // Streams first: they never end by themselves, and Fastify waits for open requests.
+        platform.gateway.endAll();
+        platform.activity.endAll();
+        await app.close();
+        platform.dispose();
+        store.close();
+      })();
+      return closing;
+    },
+  };
+}

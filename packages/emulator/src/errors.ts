@@ -1,0 +1,87 @@
+import { ERROR_STATUS, type ErrorCode, type ErrorDetail, type ErrorEnvelope } from '@boardbot/protocol';
+
+/**
+ * An error answer of the emulator's HTTP APIs: thrown anywhere in a request, it becomes the
+ * contract's envelope `{ error: { code, message, details?, retry_after? } }` with the code's status,
+ * through the one error handler of the server.
+ *
+ * @example
+ * throw new PlatformError('unknown_board', 'No board with this id is visible to the app');
+ */
+export class PlatformError extends Error {
+  /** Stable code of this class; match `apiCode` for the wire code. */
+  readonly code = 'BOARDBOT_EMULATOR_API_ERROR';
+  /** The contract's error code sent on the wire. */
+  readonly apiCode: ErrorCode;
+  /** HTTP status of `apiCode` (Fastify reads `statusCode`). */
+  readonly statusCode: number;
+  /** The problems of a `validation_failed` error. */
+  readonly details: ErrorDetail[] | undefined;
+  /** Seconds to wait, for `rate_limited`. */
+  readonly retryAfter: number | undefined;
+
+  /**
+   * @param apiCode - The contract's error code; its status comes from `ERROR_STATUS`.
+   * @param message - A sentence for people, saying what was wrong and, where possible, the fix.
+   * @param extra - `details` for `validation_failed`, `retryAfter` (seconds) for `rate_limited`.
+   */
+  constructor(apiCode: ErrorCode, message: string, extra: { details?: ErrorDetail[]; retryAfter?: number } = {}) {
+    super(message);
+    this.name = 'PlatformError';
+    this.apiCode = apiCode;
+    this.statusCode = ERROR_STATUS[apiCode];
+    this.details = extra.details;
+    this.retryAfter = extra.retryAfter;
+  }
+
+  /** The error envelope of this error. */
+  toEnvelope(): ErrorEnvelope {
+    const error: ErrorEnvelope['error'] = { code: this.apiCode, message: this.message };
+    if (this.details !== undefined) error.details = this.details;
+    if (this.retryAfter !== undefined) error.retry_after = this.retryAfter;
+    return { error };
+  }
+}
+
+/** A `400 validation_failed` with one or more `{ path, message }` problems. */
+export function validationFailed(details: ErrorDetail[], message = 'The request is invalid'): PlatformError {
+  const first = details[0];
+  const summary = first ? `${message}: ${first.path} ${first.message}` : message;
+  return new PlatformError('validation_failed', summary, { details });
+}
+
+/** The emulator was given options it cannot run with; the message names the option and the fix. */
+export class EmulatorOptionsError extends Error {
+  /** Stable code of this error. */
+  readonly code = 'BOARDBOT_EMULATOR_OPTIONS';
+  /** @param message - What is wrong and how to fix it. */
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmulatorOptionsError';
+  }
+}
+
+/** The database cannot be opened or migrated (for example, it was written by a newer emulator). */
+export class EmulatorStorageError extends Error {
+  /** Stable code of this error. */
+  readonly code = 'BOARDBOT_EMULATOR_STORAGE';
+  /**
+   * @param message - What failed and how to fix it.
+   * @param options - The underlying cause.
+   */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EmulatorStorageError';
+  }
+}
+
+/** `listen()` was called twice, or after `close()`. */
+export class EmulatorStateError extends Error {
+  /** Stable code of this error. */
+  readonly code = 'BOARDBOT_EMULATOR_STATE';
+  /** @param message - What was called out of order. */
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmulatorStateError';
+  }
+}

@@ -1,0 +1,60 @@
+import type { SseStream } from './sse-stream.js';
+
+/** A stream registered under a key (an app id, or the activity stream's key), with its mode. */
+export interface HubMember {
+  stream: SseStream;
+  /** While true, live frames are skipped: the stream is replaying the log, which holds them too. */
+  replaying: boolean;
+}
+
+/** Open streams grouped by key; pushes one frame text to every stream of a key. */
+export class StreamHub {
+  private readonly byKey = new Map<string, Set<HubMember>>();
+
+  /** Number of open streams under `key`. */
+  count(key: string): number {
+    return this.byKey.get(key)?.size ?? 0;
+  }
+
+  /** Number of open streams in all. */
+  get size(): number {
+    let n = 0;
+    for (const set of this.byKey.values()) n += set.size;
+    return n;
+  }
+
+  /** Registers a member under `key`. */
+  add(key: string, member: HubMember): void {
+    let set = this.byKey.get(key);
+    if (!set) {
+      set = new Set();
+      this.byKey.set(key, set);
+    }
+    set.add(member);
+  }
+
+  /** Unregisters a member. */
+  remove(key: string, member: HubMember): void {
+    const set = this.byKey.get(key);
+    if (!set) return;
+    set.delete(member);
+    if (set.size === 0) this.byKey.delete(key);
+  }
+
+  /** Pushes `text` to every live stream under `key`. */
+  push(key: string, text: string): void {
+    const set = this.byKey.get(key);
+    if (!set) return;
+    for (const m of set) if (!m.replaying) m.stream.push(text);
+  }
+
+  /** Ends every stream under `key` (an app was removed). */
+  endKey(key: string): void {
+    for (const m of [...(this.byKey.get(key) ?? [])]) m.stream.end();
+  }
+
+  /** Ends every stream (shutdown, reset). */
+  endAll(): void {
+    for (const key of [...this.byKey.keys()]) this.endKey(key);
+  }
+}

@@ -1,0 +1,105 @@
+import type { ServerResponse } from 'node:http';
+import type { Logger } from '@boardbot/protocol';
+
+/** Settings of one server-sent event stream. */
+export interface SseStreamOptions {
+  /** Interval of the `: keep-alive` comment when nothing else was written. */
+  keepAliveMs: number;
+  /** Queued bytes past which a live stream is dropped as a slow consumer. */
+  bufferBytes: number;
+  logger: Logger;
+  /** Called once when the stream ends, whoever ended it. */
+  onClose: () => void;
+}
+
+/** The frame text of one event (CONTRACT: `id:`, `event:` and one `data:` line of JSON). */
+export function frame(id: number, name: string, data: string): string {
+  return `id: ${id}\nevent: ${name}\ndata: ${data}\n\n`;
+}
+
+/**
+ * One open `text/event-stream` response: writes frames, sends a keep-alive comment when idle, and
+ * drops itself when its client stops reading (its socket buffer passes `bufferBytes`), so one slow
+ * consumer never holds memory or delays the others. A dropped client reconnects and resumes.
+ */
+export class SseStream {
+  private closed = false;
+  private wroteSinceTick = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    readonly res: ServerResponse,
+    private readonly options: SseStreamOptions,
+  ) {
+    this.timer = setInterval(() => this.tick(), options.keepAliveMs);
+    this.timer.unref();
+    res.on('close', () => this.finish());
+    res.on('error', () => this.finish());
+  }
+
+  /** Whether the stream has ended. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Bytes written but not yet taken by the client's socket. */
+  get queuedBytes(): number {
+    return this.res.writableLength;
+  }
+
+  /** Writes text; returns false when the socket buffer is full (wait for `drain`). */
+  write(text: string): boolean {
+    if (this.closed) return false;
+    this.wroteSinceTick = true;
+    return this.res.write(text);
+  }
+
+  /** Writes a live frame, dropping the stream if its client has fallen too far behind. */
+  push(text: string): void {
+    if (this.closed) return;
+    if (this.res.writableLength > this.options.bufferBytes) {
+      this.options.logger.warn(
+        { queuedBytes: this.res.writableLength },
+        'gateway: dropping a slow stream (its client stopped reading); it can resume with Last-Event-ID',
+      );
+      this.res.destroy();
+      this.finish();
+      return;
+    }
+    this.write(text);
+  }
+
+  /** Resolves when the socket buffer drained, or the stream ended. */
+  drained(): Promise<void> {
+    if (this.closed || this.res.writableLength === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
+  }
+
+  /** Ends the stream cleanly (the client sees the end and reconnects with back-off). */
+  end(): void {
+    if (this.closed) return;
+    this.res.end();
+    this.finish();
+  }
+
+  private tick(): void {
+    // CONTRACT: `: keep-alive` every 15 s (configurable) when idle.
+    if (!this.wroteSinceTick) this.write(': keep-alive\n\n');
+    this.wroteSinceTick = false;
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    this.options.onClose();
+  }
+}

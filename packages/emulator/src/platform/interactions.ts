@@ -1,0 +1,58 @@
+import type { Embed, Interaction, Message } from '@boardbot/protocol';
+import { PlatformError } from '../errors.js';
+import type { InteractionRow, StoredInteraction } from '../store/interactions.js';
+import { createMessage, type MessageResult } from './messages.js';
+import type { Outbox } from './outbox.js';
+import type { Platform } from './platform.js';
+
+/** An interaction as the control API shows it: without its token, with its answers. */
+export interface InteractionView {
+  interaction: StoredInteraction;
+  status: 'pending' | 'answered' | 'expired';
+  answers: Message[];
+}
+
+/** The control API's view of a stored interaction. */
+export function interactionView(p: Platform, row: InteractionRow): InteractionView {
+  const answers = p.store.interactions.answersJson(row.id).map((j) => JSON.parse(j) as Message);
+  const status = answers.length > 0 ? 'answered' : p.now() >= row.expires_at_ms ? 'expired' : 'pending';
+  return { interaction: JSON.parse(row.json) as StoredInteraction, status, answers };
+}
+
+/**
+ * Answers an interaction with a message in its board (inside a write): the first answer is the
+ * reply, later ones are follow-ups. CONTRACT: up to 5 answers, within 15 minutes of the invocation;
+ * past either bound the token is spent and the answer is `410 interaction_expired`.
+ */
+export function answerInteraction(
+  p: Platform,
+  out: Outbox,
+  row: InteractionRow,
+  body: { content?: string; embeds?: Embed[] },
+): MessageResult {
+  if (p.now() >= row.expires_at_ms) {
+    throw new PlatformError('interaction_expired', 'The interaction token expired 15 minutes after the invocation');
+  }
+  if (row.answers >= p.limits.interactionAnswers) {
+    throw new PlatformError(
+      'interaction_expired',
+      `The interaction token is used up: it accepts ${p.limits.interactionAnswers} answers`,
+    );
+  }
+  const app = p.store.apps.byId(row.app_id);
+  if (!app || !p.store.boards.isMember(row.board_id, app.bot_user_id)) {
+    // The app was removed from the board after the invocation: the interaction can no longer be answered.
+    throw new PlatformError('unknown_interaction', 'The app is no longer installed on the interaction’s board');
+  }
+  const stored = JSON.parse(row.json) as Omit<Interaction, 'token'>;
+  const result = createMessage(p, out, {
+    boardId: row.board_id,
+    author: app.bot_user_id,
+    ...body,
+    interaction: { id: row.id, name: stored.command.name, user_id: stored.user.id },
+  });
+  p.store.interactions.addAnswer(row.id, row.board_id, result.message.seq);
+  const updated = p.store.interactions.byId(row.id);
+  if (updated) out.activityEvent('interaction.update', { interaction: interactionView(p, updated) });
+  return result;
+}

@@ -1,0 +1,29 @@
+/** An event of one app's log, ready to be framed and pushed to that app's gateway streams. */
+export interface AppEvent {
+  appId: string;
+  id: number;
+  name: string;
+  /** The `data:` JSON, `{ "type": name, ...payload }`. */
+  data: string;
+}
+
+/** An event of the control API's activity stream (the playground's view of everything). */
+export interface ActivityEvent {
+  name: string;
+  /** The `data:` JSON, `{ "type": name, ...payload }`. */
+  data: string;
+}
+
+/**
+ * Events produced by one write. They are stored in the same transaction as the write and pushed to
+ * the streams only after it commits, so a stream never shows something that was rolled back.
+ */
+export class Outbox {
+  readonly appEvents: AppEvent[] = [];
+  readonly activity: ActivityEvent[] = [];
+
+  /** Queues an activity event; `payload` is merged after `type`. */
+  activityEvent(name: string, payload: object): void {
+    this.activity.push({ name, data: JSON.stringify({ type: name, ...payload }) });
+  }
+}

@@ -1,0 +1,96 @@
+import type { Logger } from '@boardbot/protocol';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { requireAdmin } from './auth/admin-auth.js';
+import { PlatformError } from './errors.js';
+import { installAppApiGate, isAppApiUrl } from './http/app-api-gate.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { installJsonParser } from './http/json-parser.js';
+import { addMethodNotAllowedRoutes, collectRoutes } from './http/method-not-allowed.js';
+import { typeboxValidatorCompiler } from './http/validation.js';
+import { InFlightKeys } from './idempotency/in-flight.js';
+import { redactUrl, toFastifyLogger } from './logging.js';
+import type { ResolvedEmulatorOptions } from './options.js';
+import type { Platform } from './platform/platform.js';
+import { playgroundRoutes } from './playground.js';
+import { FixedWindowLimiter } from './ratelimit/fixed-window.js';
+import { appRoutes } from './routes/app.js';
+import { boardRoutes } from './routes/boards.js';
+import { controlRoutes } from './routes/control/index.js';
+import { gatewayRoutes } from './routes/gateway.js';
+import { interactionRoutes } from './routes/interactions.js';
+import { messageRoutes } from './routes/messages.js';
+import { userRoutes } from './routes/users.js';
+import type { EmulatorUrls } from './urls.js';
+
+/** What the server is built from. */
+export interface ServerDeps {
+  platform: Platform;
+  options: ResolvedEmulatorOptions;
+  adminKey: string;
+  devToken: string;
+  logger: Logger;
+  /** True once `close()` began: new requests get `503 unavailable`. */
+  isClosing: () => boolean;
+  /** The URLs once listening (for the control API's `/info`). */
+  urls: () => EmulatorUrls | undefined;
+}
+
+/** The pieces of the server that the emulator keeps a hand on. */
+export interface BuiltServer {
+  app: FastifyInstance;
+  limiter: FixedWindowLimiter;
+}
+
+/**
+ * Builds the Fastify app: the JSON-only body parser, TypeBox validation through the protocol's
+ * checkers, one error handler for the contract's envelope, the app API gate (auth, rate limit,
+ * idempotency), the 13 app API endpoints, the control API, the playground, `/healthz`, and `405`
+ * answers for known paths with another method.
+ */
+export function buildServer(deps: ServerDeps): BuiltServer {
+  const { platform: p, options, logger } = deps;
+  const app = Fastify({
+    loggerInstance: toFastifyLogger(logger),
+    // Requests are logged below with their URLs redacted (tokens, admin key), never by Fastify.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: options.limits.bodyBytes,
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    routerOptions: { maxParamLength: 1000 },
+  });
+  app.setValidatorCompiler(typeboxValidatorCompiler);
+  installJsonParser(app);
+  installErrorHandler(app, logger);
+  const routes = collectRoutes(app);
+
+  const limiter = new FixedWindowLimiter(options.rateLimit.requests, options.rateLimit.windowMs, options.now);
+  installAppApiGate(app, p, { limiter, inFlight: new InFlightKeys(), isClosing: deps.isClosing });
+  app.addHook('onRequest', async (request) => {
+    if (isAppApiUrl(request.url)) return;
+    if (deps.isClosing()) throw new PlatformError('unavailable', 'The emulator is shutting down: retry shortly');
+    if (request.routeOptions.config.auth === 'admin') requireAdmin(request, deps.adminKey);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    logger.info(
+      {
+        method: request.method,
+        url: redactUrl(request.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
+  });
+
+  boardRoutes(app, p);
+  messageRoutes(app, p);
+  userRoutes(app, p);
+  appRoutes(app, p);
+  interactionRoutes(app, p);
+  gatewayRoutes(app, p, options.keepAliveMs);
+  controlRoutes(app, p, deps);
+  app.get('/healthz', { config: { auth: 'none' } }, async () => ({ ok: true }));
+  playgroundRoutes(app);
+  addMethodNotAllowedRoutes(app, routes);
+  return { app, limiter };
+}

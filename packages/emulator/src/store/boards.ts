@@ -1,0 +1,152 @@
+import type { Board, Member, UserProfile } from '@boardbot/protocol';
+import type { Db } from './db.js';
+
+interface BoardRow {
+  id: string;
+  name: string;
+  description: string | null;
+  created_at: string;
+  member_count: number;
+}
+
+interface MemberRow {
+  role: Member['role'];
+  joined_at: string;
+  id: string;
+  username: string;
+  display_name: string;
+  avatar_url: string | null;
+  is_bot: number;
+  created_at: string;
+}
+
+const BOARD_COLUMNS =
+  'b.id, b.name, b.description, b.created_at, (SELECT count(*) FROM members m WHERE m.board_id = b.id) AS member_count';
+
+const toBoard = (r: BoardRow): Board => ({ ...r });
+
+const toMember = (r: MemberRow): Member => {
+  const user: UserProfile = {
+    id: r.id,
+    username: r.username,
+    display_name: r.display_name,
+    avatar_url: r.avatar_url,
+    is_bot: r.is_bot === 1,
+    created_at: r.created_at,
+  };
+  return { user, role: r.role, joined_at: r.joined_at };
+};
+
+/** Boards, their memberships and their `seq` counters. */
+export class BoardRepository {
+  private readonly insertStmt;
+  private readonly byIdStmt;
+  private readonly byNameStmt;
+  private readonly allStmt;
+  private readonly ofUserStmt;
+  private readonly idsOfUserStmt;
+  private readonly isMemberStmt;
+  private readonly membersStmt;
+  private readonly memberStmt;
+  private readonly upsertMemberStmt;
+  private readonly removeMemberStmt;
+  private readonly nextSeqStmt;
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare(
+      'INSERT INTO boards (id, name, description, created_at) VALUES (@id, @name, @description, @created_at)',
+    );
+    this.byIdStmt = db.prepare<[string], BoardRow>(`SELECT ${BOARD_COLUMNS} FROM boards b WHERE b.id = ?`);
+    this.byNameStmt = db.prepare<[string], BoardRow>(
+      `SELECT ${BOARD_COLUMNS} FROM boards b WHERE b.name = ? ORDER BY b.rowid LIMIT 1`,
+    );
+    this.allStmt = db.prepare<[], BoardRow>(`SELECT ${BOARD_COLUMNS} FROM boards b ORDER BY b.rowid`);
+    this.ofUserStmt = db.prepare<[string], BoardRow>(
+      `SELECT ${BOARD_COLUMNS} FROM boards b JOIN members mm ON mm.board_id = b.id WHERE mm.user_id = ? ORDER BY b.rowid`,
+    );
+    this.idsOfUserStmt = db
+      .prepare<[string], string>(
+        'SELECT b.id FROM boards b JOIN members m ON m.board_id = b.id WHERE m.user_id = ? ORDER BY b.rowid',
+      )
+      .pluck();
+    this.isMemberStmt = db.prepare<[string, string], { one: number }>(
+      'SELECT 1 AS one FROM members WHERE board_id = ? AND user_id = ?',
+    );
+    const memberSelect =
+      'SELECT m.role, m.joined_at, u.id, u.username, u.display_name, u.avatar_url, u.is_bot, u.created_at FROM members m JOIN users u ON u.id = m.user_id';
+    this.membersStmt = db.prepare<[string], MemberRow>(
+      `${memberSelect} WHERE m.board_id = ? ORDER BY m.joined_at, u.rowid`,
+    );
+    this.memberStmt = db.prepare<[string, string], MemberRow>(`${memberSelect} WHERE m.board_id = ? AND m.user_id = ?`);
+    this.upsertMemberStmt = db.prepare(
+      'INSERT INTO members (board_id, user_id, role, joined_at) VALUES (?, ?, ?, ?) ON CONFLICT (board_id, user_id) DO UPDATE SET role = excluded.role',
+    );
+    this.removeMemberStmt = db.prepare('DELETE FROM members WHERE board_id = ? AND user_id = ?');
+    this.nextSeqStmt = db
+      .prepare<[string], number>('UPDATE boards SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq')
+      .pluck();
+  }
+
+  /** Stores a new board. */
+  insert(board: { id: string; name: string; description: string | null; created_at: string }): void {
+    this.insertStmt.run(board);
+  }
+
+  /** The board with this id. */
+  byId(id: string): Board | undefined {
+    const row = this.byIdStmt.get(id);
+    return row && toBoard(row);
+  }
+
+  /** The oldest board with this name (the seed finds its boards by name). */
+  byName(name: string): Board | undefined {
+    const row = this.byNameStmt.get(name);
+    return row && toBoard(row);
+  }
+
+  /** Every board, oldest first. */
+  all(): Board[] {
+    return this.allStmt.all().map(toBoard);
+  }
+
+  /** The boards `userId` is a member of, oldest first (for a bot user: where its app is installed). */
+  ofUser(userId: string): Board[] {
+    return this.ofUserStmt.all(userId).map(toBoard);
+  }
+
+  /** Ids of the boards `userId` is a member of. */
+  idsOfUser(userId: string): string[] {
+    return this.idsOfUserStmt.all(userId);
+  }
+
+  /** Whether `userId` is a member of `boardId`. */
+  isMember(boardId: string, userId: string): boolean {
+    return this.isMemberStmt.get(boardId, userId) !== undefined;
+  }
+
+  /** Members of a board, in joining order. */
+  members(boardId: string): Member[] {
+    return this.membersStmt.all(boardId).map(toMember);
+  }
+
+  /** One membership. */
+  member(boardId: string, userId: string): Member | undefined {
+    const row = this.memberStmt.get(boardId, userId);
+    return row && toMember(row);
+  }
+
+  /** Adds a member, or changes the role of an existing one (keeping `joined_at`). */
+  upsertMember(boardId: string, userId: string, role: Member['role'], joinedAt: string): void {
+    this.upsertMemberStmt.run(boardId, userId, role, joinedAt);
+  }
+
+  /** Removes a membership; whether there was one. */
+  removeMember(boardId: string, userId: string): boolean {
+    return this.removeMemberStmt.run(boardId, userId).changes > 0;
+  }
+
+  /** Takes the board's next `seq` (CONTRACT: per board, from 1, strictly increasing, never reused). */
+  nextSeq(boardId: string): number {
+    return this.nextSeqStmt.get(boardId) as number;
+  }
+}

@@ -1,0 +1,30 @@
+import type { Command } from '@boardbot/protocol';
+import type { Db } from './db.js';
+
+/** Registered slash commands, in the order the app gave them. */
+export class CommandRepository {
+  private readonly listStmt;
+  private readonly clearStmt;
+  private readonly insertStmt;
+
+  constructor(db: Db) {
+    this.listStmt = db
+      .prepare<[string], string>('SELECT json FROM commands WHERE app_id = ? ORDER BY position')
+      .pluck();
+    this.clearStmt = db.prepare('DELETE FROM commands WHERE app_id = ?');
+    this.insertStmt = db.prepare('INSERT INTO commands (id, app_id, position, name, json) VALUES (?, ?, ?, ?, ?)');
+  }
+
+  /** The app's commands. */
+  list(appId: string): Command[] {
+    return this.listStmt.all(appId).map((j) => JSON.parse(j) as Command);
+  }
+
+  /** Replaces the app's whole set (call inside a transaction). */
+  replace(appId: string, commands: readonly Command[]): void {
+    this.clearStmt.run(appId);
+    commands.forEach((c, i) => {
+      this.insertStmt.run(c.id, appId, i, c.name, JSON.stringify(c));
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import type { Db } from './db.js';
+
+/** One entry of an app's event log: the frame's id, name and `data:` JSON. */
+export interface EventRow {
+  id: number;
+  name: string;
+  data: string;
+}
+
+/** The durable per-app event log the gateway replays from (`Last-Event-ID`). */
+export class EventRepository {
+  private readonly insertStmt;
+  private readonly afterStmt;
+  private readonly pruneBoundStmt;
+  private readonly pruneStmt;
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare('INSERT INTO events (app_id, id, name, data, created_at_ms) VALUES (?, ?, ?, ?, ?)');
+    this.afterStmt = db.prepare<[string, number, number], EventRow>(
+      'SELECT id, name, data FROM events WHERE app_id = ? AND id > ? ORDER BY id LIMIT ?',
+    );
+    this.pruneBoundStmt = db
+      .prepare<[string, number, number], number | null>(
+        'SELECT max(id) FROM events WHERE app_id = ? AND id <= ? AND created_at_ms < ?',
+      )
+      .pluck();
+    this.pruneStmt = db.prepare('DELETE FROM events WHERE app_id = ? AND id <= ?');
+  }
+
+  /** Appends an event (its id was taken from the app's counter in the same transaction). */
+  insert(appId: string, id: number, name: string, data: string, nowMs: number): void {
+    this.insertStmt.run(appId, id, name, data, nowMs);
+  }
+
+  /** Up to `limit` events of the app with an id above `afterId`, in order. */
+  after(appId: string, afterId: number, limit: number): EventRow[] {
+    return this.afterStmt.all(appId, afterId, limit);
+  }
+
+  /**
+   * Removes the app's events that are both older than `keepSinceMs` and not among its last
+   * `keepCount` (CONTRACT: at least the last 10,000 events or 24 h are retained); returns the
+   * highest removed id, or 0.
+   */
+  prune(appId: string, lastId: number, keepCount: number, keepSinceMs: number): number {
+    const bound = this.pruneBoundStmt.get(appId, lastId - keepCount, keepSinceMs) ?? 0;
+    if (bound > 0) this.pruneStmt.run(appId, bound);
+    return bound;
+  }
+}

@@ -1,0 +1,68 @@
+import type { UserProfile } from '@boardbot/protocol';
+import type { Db } from './db.js';
+
+interface UserRow {
+  id: string;
+  username: string;
+  display_name: string;
+  avatar_url: string | null;
+  is_bot: number;
+  created_at: string;
+}
+
+const toProfile = (r: UserRow): UserProfile => ({
+  id: r.id,
+  username: r.username,
+  display_name: r.display_name,
+  avatar_url: r.avatar_url,
+  is_bot: r.is_bot === 1,
+  created_at: r.created_at,
+});
+
+/** People and bot users. */
+export class UserRepository {
+  private readonly insertStmt;
+  private readonly byIdStmt;
+  private readonly byUsernameStmt;
+  private readonly allStmt;
+  private readonly sharesBoardStmt;
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare(
+      'INSERT INTO users (id, username, display_name, avatar_url, is_bot, created_at) VALUES (@id, @username, @display_name, @avatar_url, @is_bot, @created_at)',
+    );
+    this.byIdStmt = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
+    this.byUsernameStmt = db.prepare<[string], UserRow>('SELECT * FROM users WHERE username = ?');
+    this.allStmt = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY rowid');
+    this.sharesBoardStmt = db.prepare<[string, string], { one: number }>(
+      'SELECT 1 AS one FROM members a JOIN members b ON a.board_id = b.board_id WHERE a.user_id = ? AND b.user_id = ? LIMIT 1',
+    );
+  }
+
+  /** Stores a new user. */
+  insert(user: UserProfile): void {
+    this.insertStmt.run({ ...user, is_bot: user.is_bot ? 1 : 0 });
+  }
+
+  /** The user with this id. */
+  byId(id: string): UserProfile | undefined {
+    const row = this.byIdStmt.get(id);
+    return row && toProfile(row);
+  }
+
+  /** The user with this username. */
+  byUsername(username: string): UserProfile | undefined {
+    const row = this.byUsernameStmt.get(username);
+    return row && toProfile(row);
+  }
+
+  /** Every user, oldest first. */
+  all(): UserProfile[] {
+    return this.allStmt.all().map(toProfile);
+  }
+
+  /** Whether the two users are members of at least one common board. */
+  shareABoard(a: string, b: string): boolean {
+    return this.sharesBoardStmt.get(a, b) !== undefined;
+  }
+}
