@@ -3,6 +3,7 @@ import { randomToken } from './auth/tokens.js';
 import { EmulatorOptionsError, EmulatorStateError } from './errors.js';
 import { resolveLogger } from './logging.js';
 import { type EmulatorOptions, type ResolvedEmulatorOptions, resolveOptions } from './options.js';
+import { watchInteractionExpiry } from './platform/expiry-watcher.js';
 import { Platform } from './platform/platform.js';
 import { loadSeed } from './platform/seed.js';
 import { buildServer } from './server.js';
@@ -88,6 +89,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     urls: () => urls,
   });
   platform.onReset(() => limiter.clear());
+  platform.onDispose(watchInteractionExpiry(platform));
   await app.ready();
 
   return {

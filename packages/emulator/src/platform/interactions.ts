@@ -54,5 +54,6 @@ export function answerInteraction(
   p.store.interactions.addAnswer(row.id, row.board_id, result.message.seq);
   const updated = p.store.interactions.byId(row.id);
   if (updated) out.activityEvent('interaction.update', { interaction: interactionView(p, updated) });
+  out.afterCommit.push(() => p.answerWaiters.notify(row.id));
   return result;
 }

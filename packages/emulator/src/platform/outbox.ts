@@ -21,6 +21,8 @@ export interface ActivityEvent {
 export class Outbox {
   readonly appEvents: AppEvent[] = [];
   readonly activity: ActivityEvent[] = [];
+  /** Work to do once the write committed (waking waiters). */
+  readonly afterCommit: (() => void)[] = [];
 
   /** Queues an activity event; `payload` is merged after `type`. */
   activityEvent(name: string, payload: object): void {

@@ -4,6 +4,7 @@ import { StreamHub } from '../gateway/hub.js';
 import { frame } from '../gateway/sse-stream.js';
 import type { EmulatorLimits } from '../options.js';
 import type { Store } from '../store/store.js';
+import { AnswerWaiters } from './answer-waiters.js';
 import { Outbox } from './outbox.js';
 
 /** Key of the control API's activity stream in its hub. */
@@ -22,9 +23,12 @@ export class Platform {
   readonly gateway = new StreamHub();
   /** Open activity streams of the control API. */
   readonly activity = new StreamHub();
+  /** Callers waiting for interaction answers. */
+  readonly answerWaiters = new AnswerWaiters();
   private activitySeq = 0;
   private readonly resetListeners: (() => void)[] = [];
   private readonly disposers: (() => void)[] = [];
+  private disposed = false;
 
   constructor(
     readonly store: Store,
@@ -51,6 +55,7 @@ export class Platform {
     const out = new Outbox();
     const result = this.store.transaction(() => fn(out));
     this.publish(out);
+    for (const fn of out.afterCommit) fn();
     return result;
   }
 
@@ -92,9 +97,26 @@ export class Platform {
     this.disposers.push(fn);
   }
 
+  /** Whether the emulator closed (long waits stop). */
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
   /** Releases timers; the store is closed by its owner. */
   dispose(): void {
+    this.disposed = true;
+    this.answerWaiters.releaseAll();
     for (const fn of this.disposers.splice(0)) fn();
+  }
+
+  /** The id of the last activity frame, the cursor of a new activity stream's `ready` frame. */
+  get activityCursor(): number {
+    return this.activitySeq;
+  }
+
+  /** Pushes an activity event outside of a write (for example, a token that expired). */
+  pushActivity(out: Outbox): void {
+    this.publish(out);
   }
 
   private publish(out: Outbox): void {

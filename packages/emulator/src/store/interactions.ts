@@ -25,7 +25,7 @@ export class InteractionRepository {
   private readonly answersStmt;
   private readonly listStmt;
   private readonly listByBoardStmt;
-  private readonly pendingStmt;
+  private readonly expiredStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
@@ -48,8 +48,8 @@ export class InteractionRepository {
     this.listByBoardStmt = db.prepare<[string, number], InteractionRow>(
       'SELECT * FROM interactions WHERE board_id = ? ORDER BY rowid DESC LIMIT ?',
     );
-    this.pendingStmt = db.prepare<[number], InteractionRow>(
-      'SELECT * FROM interactions WHERE answers = 0 AND expires_at_ms > ? ORDER BY expires_at_ms',
+    this.expiredStmt = db.prepare<[number, number], InteractionRow>(
+      'SELECT * FROM interactions WHERE answers = 0 AND expires_at_ms > ? AND expires_at_ms <= ? ORDER BY expires_at_ms',
     );
   }
 
@@ -92,8 +92,8 @@ export class InteractionRepository {
     return boardId === undefined ? this.listStmt.all(limit) : this.listByBoardStmt.all(boardId, limit);
   }
 
-  /** Unanswered interactions that have not expired at `nowMs`, soonest expiry first. */
-  pending(nowMs: number): InteractionRow[] {
-    return this.pendingStmt.all(nowMs);
+  /** Unanswered interactions whose token expired in `(fromMs, toMs]`, in expiry order. */
+  expiredBetween(fromMs: number, toMs: number): InteractionRow[] {
+    return this.expiredStmt.all(fromMs, toMs);
   }
 }

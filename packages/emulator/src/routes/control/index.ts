@@ -1,6 +1,59 @@
+import { LIMITS } from '@boardbot/protocol';
 import type { FastifyInstance } from 'fastify';
+import { Outbox } from '../../platform/outbox.js';
 import type { Platform } from '../../platform/platform.js';
+import { loadSeed } from '../../platform/seed.js';
 import type { ServerDeps } from '../../server.js';
+import { emulatorUrls } from '../../urls.js';
+import { EMULATOR_VERSION } from '../../version.js';
+import { controlDirectoryRoutes } from './directory.js';
+import { controlEventRoutes } from './events.js';
+import { controlInteractionRoutes } from './interactions.js';
+import { controlMessageRoutes } from './messages.js';
+import { ADMIN, appInfo, ctl } from './shared.js';
 
-/** The control API under `/_emulator/v1` (docs/control-api.md). */
-export function controlRoutes(_app: FastifyInstance, _p: Platform, _deps: ServerDeps): void {}
+/** The control API under `/_emulator/v1` (docs/control-api.md), behind the admin key. */
+export function controlRoutes(app: FastifyInstance, p: Platform, deps: ServerDeps): void {
+  app.get(ctl('/info'), ADMIN, (request) => {
+    const urls = deps.urls() ?? emulatorUrls(`${request.protocol}://${request.host}`, deps.adminKey);
+    return {
+      version: EMULATOR_VERSION,
+      api_url: urls.apiUrl,
+      playground_url: urls.playgroundUrl,
+      limits: {
+        ...LIMITS,
+        ...p.limits,
+        rateLimitRequests: deps.options.rateLimit.requests,
+        rateLimitWindowMs: deps.options.rateLimit.windowMs,
+        keepAliveMs: deps.options.keepAliveMs,
+      },
+    };
+  });
+
+  app.get(ctl('/state'), ADMIN, () => ({
+    users: p.store.users.all(),
+    boards: p.store.boards.all(),
+    apps: p.store.apps.all().map((a) => appInfo(p, a)),
+  }));
+
+  app.post(ctl('/reset'), ADMIN, (_request, reply) => {
+    // Every app is gone, so are their streams; activity streams stay and are told.
+    p.store.clear();
+    p.gateway.endAll();
+    p.notifyReset();
+    const out = new Outbox();
+    out.activityEvent('reset', {});
+    p.pushActivity(out);
+    return reply.code(204).send();
+  });
+
+  app.post(ctl('/seed'), ADMIN, () => {
+    const seed = loadSeed(p, deps.devToken);
+    return { users: seed.users, boards: seed.boards, apps: seed.apps.map((a) => appInfo(p, a)) };
+  });
+
+  controlDirectoryRoutes(app, p);
+  controlMessageRoutes(app, p);
+  controlInteractionRoutes(app, p);
+  controlEventRoutes(app, p, deps.options.keepAliveMs);
+}

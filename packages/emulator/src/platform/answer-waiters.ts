@@ -1,0 +1,39 @@
+/**
+ * Callers waiting for an interaction's next answer (the control API's `/interactions/{id}/wait`).
+ * Each wait ends at the next answer, at its timeout, or when the emulator closes.
+ */
+export class AnswerWaiters {
+  private readonly waiting = new Map<string, Set<() => void>>();
+
+  /** Resolves at the next answer to `interactionId`, or after `timeoutMs`, whichever comes first. */
+  next(interactionId: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.waiting.get(interactionId);
+      if (!set) {
+        set = new Set();
+        this.waiting.set(interactionId, set);
+      }
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        const s = this.waiting.get(interactionId);
+        s?.delete(done);
+        if (s?.size === 0) this.waiting.delete(interactionId);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      signal?.addEventListener('abort', done);
+      set.add(done);
+    });
+  }
+
+  /** Wakes everyone waiting on `interactionId`. */
+  notify(interactionId: string): void {
+    for (const done of [...(this.waiting.get(interactionId) ?? [])]) done();
+  }
+
+  /** Wakes everyone (shutdown). */
+  releaseAll(): void {
+    for (const id of [...this.waiting.keys()]) this.notify(id);
+  }
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { PlatformError } from '../../errors.js';
+import { interactionView } from '../../platform/interactions.js';
+import { type Invocation, invokeCommand } from '../../platform/invoke.js';
+import type { Platform } from '../../platform/platform.js';
+import type { InteractionRow } from '../../store/interactions.js';
+import { IdParams, InteractionListQuery, InvokeBody, WaitQuery } from './schemas.js';
+import { ADMIN, ctl } from './shared.js';
+
+const DEFAULT_WAIT_MS = 5000;
+
+/** Slash commands as a person: invoke, list, read, and wait for answers. */
+export function controlInteractionRoutes(app: FastifyInstance, p: Platform): void {
+  const find = (id: string): InteractionRow => {
+    const row = p.store.interactions.byId(id);
+    if (!row) throw new PlatformError('unknown_interaction', 'No interaction with this id');
+    return row;
+  };
+
+  app.post<{ Body: Invocation }>(ctl('/interactions'), { ...ADMIN, schema: { body: InvokeBody } }, (request, reply) => {
+    const interaction = p.write((out) => invokeCommand(p, out, request.body));
+    // The token is the app's credential: the control API never shows it.
+    const { token: _token, ...shown } = interaction;
+    return reply.code(201).send({ interaction: shown });
+  });
+
+  app.get<{ Querystring: typeof InteractionListQuery.static }>(
+    ctl('/interactions'),
+    { ...ADMIN, schema: { querystring: InteractionListQuery } },
+    (request) => {
+      const { board_id, limit = 50 } = request.query;
+      return { interactions: p.store.interactions.list(limit, board_id).map((r) => interactionView(p, r)) };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(ctl('/interactions/:id'), { ...ADMIN, schema: { params: IdParams } }, (request) =>
+    interactionView(p, find(request.params.id)),
+  );
+
+  app.get<{ Params: { id: string }; Querystring: typeof WaitQuery.static }>(
+    ctl('/interactions/:id/wait'),
+    { ...ADMIN, schema: { params: IdParams, querystring: WaitQuery } },
+    async (request) => {
+      const { id } = request.params;
+      const { answers = 1, timeout_ms = DEFAULT_WAIT_MS } = request.query;
+      const deadline = Date.now() + timeout_ms;
+      const gone = new AbortController();
+      request.raw.once('close', () => gone.abort());
+      let view = interactionView(p, find(id));
+      while (view.answers.length < answers && Date.now() < deadline && !gone.signal.aborted && !p.isDisposed) {
+        await p.answerWaiters.next(id, deadline - Date.now(), gone.signal);
+        const row = p.store.interactions.byId(id);
+        if (!row) break;
+        view = interactionView(p, row);
+      }
+      return view;
+    },
+  );
+}

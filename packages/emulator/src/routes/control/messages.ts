@@ -1,0 +1,72 @@
+import { EditMessageBody, LIMITS, messageBodyIssues } from '@boardbot/protocol';
+import type { FastifyInstance } from 'fastify';
+import { validationFailed } from '../../errors.js';
+import { assertNoIssues } from '../../http/validation.js';
+import { findBoard, findUser } from '../../platform/directory.js';
+import { createMessage, deleteMessage, editMessage } from '../../platform/messages.js';
+import type { Platform } from '../../platform/platform.js';
+import { sendJsonText } from '../shared.js';
+import { BoardIdParams, BoardMessageParams, ControlListQuery, PersonMessageBody } from './schemas.js';
+import { ADMIN, ctl } from './shared.js';
+
+type MessageParams = { boardId: string; messageId: string };
+
+/** Messages as a person or a webhook; they raise the same gateway events as app messages. */
+export function controlMessageRoutes(app: FastifyInstance, p: Platform): void {
+  app.get<{ Params: { boardId: string }; Querystring: typeof ControlListQuery.static }>(
+    ctl('/boards/:boardId/messages'),
+    { ...ADMIN, schema: { params: BoardIdParams, querystring: ControlListQuery } },
+    (request, reply) => {
+      const { boardId } = request.params;
+      findBoard(p, boardId);
+      const page = p.store.messages.pageJson(boardId, request.query.limit ?? LIMITS.listDefault, request.query.before);
+      return sendJsonText(reply, 200, `{"messages":[${page.join(',')}]}`);
+    },
+  );
+
+  app.post<{ Params: { boardId: string }; Body: typeof PersonMessageBody.static }>(
+    ctl('/boards/:boardId/messages'),
+    { ...ADMIN, schema: { params: BoardIdParams, body: PersonMessageBody } },
+    (request, reply) => {
+      const { boardId } = request.params;
+      const { user_id, webhook_name, ...body } = request.body;
+      if ((user_id === undefined) === (webhook_name === undefined)) {
+        throw validationFailed([{ path: '/', message: 'Expected exactly one of user_id or webhook_name' }]);
+      }
+      assertNoIssues(messageBodyIssues(body));
+      findBoard(p, boardId);
+      if (user_id !== undefined) {
+        findUser(p, user_id);
+        if (!p.store.boards.isMember(boardId, user_id)) {
+          throw validationFailed([{ path: '/user_id', message: 'The user is not a member of the board' }]);
+        }
+      }
+      const author =
+        user_id === undefined ? { author: null, webhookName: webhook_name as string } : { author: user_id };
+      const { json } = p.write((out) => createMessage(p, out, { boardId, ...author, ...body }));
+      return sendJsonText(reply, 200, json);
+    },
+  );
+
+  app.patch<{ Params: MessageParams; Body: EditMessageBody }>(
+    ctl('/boards/:boardId/messages/:messageId'),
+    { ...ADMIN, schema: { params: BoardMessageParams, body: EditMessageBody } },
+    (request, reply) => {
+      const { boardId, messageId } = request.params;
+      findBoard(p, boardId);
+      const { json } = p.write((out) => editMessage(p, out, boardId, messageId, request.body.content, 'admin'));
+      return sendJsonText(reply, 200, json);
+    },
+  );
+
+  app.delete<{ Params: MessageParams }>(
+    ctl('/boards/:boardId/messages/:messageId'),
+    { ...ADMIN, schema: { params: BoardMessageParams } },
+    (request, reply) => {
+      const { boardId, messageId } = request.params;
+      findBoard(p, boardId);
+      p.write((out) => deleteMessage(p, out, boardId, messageId, 'admin'));
+      return reply.code(204).send();
+    },
+  );
+}
