@@ -1,1 +1,3 @@
-export {};
+export * from './commands/emulator.js';
+export * from './io.js';
+export * from './program.js';
