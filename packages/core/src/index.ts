@@ -1,1 +1,30 @@
-export {};
+// Decorator metadata needs the Reflect API before any decorator runs: loaded once, here.
+import 'reflect-metadata';
+
+export * from './commands/derive-commands.js';
+export * from './commands/format-plan.js';
+export * from './commands/plan.js';
+export * from './commands/sync.js';
+export type * from './context/types.js';
+export * from './decorators/command.js';
+export * from './decorators/cooldown.js';
+export * from './decorators/injectable.js';
+export * from './decorators/on-error.js';
+export * from './decorators/on-event.js';
+export * from './decorators/on-message.js';
+export * from './decorators/option.js';
+export * from './decorators/subcommand.js';
+export * from './decorators/use-guards.js';
+export type { Provider } from './di/container.js';
+export type { BotEvent } from './dispatch/dispatcher.js';
+export * from './dispatch/guard.js';
+export type { Middleware } from './dispatch/middleware.js';
+export * from './errors.js';
+export type { LoggerInput } from './logging/create-logger.js';
+export type * from './metadata/types.js';
+export type { Bot, BotState } from './runtime/bot.js';
+export type { Clock } from './runtime/clock.js';
+export * from './runtime/create-bot.js';
+export * from './runtime/options.js';
+export type * from './runtime/ports.js';
+export type { SignalSource } from './runtime/signals.js';

@@ -1,0 +1,12 @@
+import { INJECTABLE_KEY } from '../metadata/keys.js';
+
+/**
+ * Marks a provider (or a handler without other class decorators) whose constructor takes other
+ * providers. TypeScript only records constructor parameter types (`design:paramtypes`) for
+ * decorated classes, so a class with dependencies needs some class decorator; this is the one.
+ */
+export function Injectable(): ClassDecorator {
+  return (target) => {
+    Reflect.defineMetadata(INJECTABLE_KEY, true, target);
+  };
+}

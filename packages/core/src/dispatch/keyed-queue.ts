@@ -1,0 +1,96 @@
+interface Entry {
+  seq: number;
+  key: string | undefined;
+  task: () => Promise<void>;
+}
+
+/**
+ * A FIFO run by at most `concurrency` workers. Tasks start in arrival order, except that a task
+ * whose key (an interaction or message id) already has a task queued or running waits for it, so
+ * the events of one message are handled in order while unrelated events run side by side.
+ */
+export class KeyedQueue {
+  private readonly ready: Entry[] = [];
+  private readonly blocked = new Map<string, Entry[]>();
+  private readonly busy = new Set<string>();
+  private readonly idleWaiters: (() => void)[] = [];
+  private seq = 0;
+  private active = 0;
+
+  /**
+   * @param concurrency - most tasks running at once
+   * @param onError - hears about a task that threw (tasks are expected to catch their own errors)
+   */
+  constructor(
+    private readonly concurrency: number,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** Tasks queued or running. */
+  get size(): number {
+    let blocked = 0;
+    for (const list of this.blocked.values()) blocked += list.length;
+    return this.ready.length + blocked + this.active;
+  }
+
+  /**
+   * Queues a task.
+   * @param key - tasks with the same key run one after the other; undefined: no ordering constraint
+   * @param task - the work; it should not throw
+   */
+  push(key: string | undefined, task: () => Promise<void>): void {
+    const entry: Entry = { seq: this.seq++, key, task };
+    if (key !== undefined) {
+      if (this.busy.has(key)) {
+        const list = this.blocked.get(key);
+        if (list) list.push(entry);
+        else this.blocked.set(key, [entry]);
+        return;
+      }
+      this.busy.add(key);
+    }
+    this.ready.push(entry);
+    this.pump();
+  }
+
+  /** Resolves once nothing is queued or running. */
+  idle(): Promise<void> {
+    if (this.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private pump(): void {
+    while (this.active < this.concurrency && this.ready.length > 0) {
+      const entry = this.ready.shift() as Entry;
+      this.active++;
+      void this.run(entry);
+    }
+  }
+
+  private async run(entry: Entry): Promise<void> {
+    try {
+      await entry.task();
+    } catch (error) {
+      this.onError(error);
+    }
+    this.active--;
+    this.release(entry.key);
+    this.pump();
+    if (this.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  private release(key: string | undefined): void {
+    if (key === undefined) return;
+    const list = this.blocked.get(key);
+    const next = list?.shift();
+    if (!next) {
+      this.busy.delete(key);
+      return;
+    }
+    if (list?.length === 0) this.blocked.delete(key);
+    // The waiting task arrived before most of the ready ones: put it back in arrival order.
+    let i = this.ready.length;
+    while (i > 0 && (this.ready[i - 1] as Entry).seq > next.seq) i--;
+    this.ready.splice(i, 0, next);
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Stable codes of the errors `@boardbot/core` throws. Match on `error.code`, never on the message:
+ * messages say how to fix the problem and may be reworded.
+ */
+export const CORE_ERROR_CODES = [
+  'BOARDBOT_MISSING_METADATA',
+  'BOARDBOT_MISSING_PROVIDER',
+  'BOARDBOT_CIRCULAR_DEPENDENCY',
+  'BOARDBOT_INVALID_HANDLER',
+  'BOARDBOT_INVALID_OPTION',
+  'BOARDBOT_INVALID_COMMANDS',
+  'BOARDBOT_COMMANDS_DRIFT',
+  'BOARDBOT_HANDLER_TIMEOUT',
+  'BOARDBOT_INVALID_REPLY',
+  'BOARDBOT_INVALID_CONFIG',
+  'BOARDBOT_BOT_STATE',
+] as const;
+
+/** A stable error code of `@boardbot/core`. */
+export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
+
+/** Base of every error `@boardbot/core` throws; `code` is stable. */
+export class BoardbotCoreError extends Error {
+  /** Stable code to match on. */
+  readonly code: CoreErrorCode;
+
+  /**
+   * @param code - the stable code
+   * @param message - what went wrong and, where possible, how to fix it
+   * @param options - the underlying cause, if any
+   */
+  constructor(code: CoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** How to make TypeScript emit decorator metadata; part of every missing-metadata message. */
+export const METADATA_FIX =
+  'compile with tsc or vitest and set "experimentalDecorators": true and "emitDecoratorMetadata": true in ' +
+  'tsconfig.json (esbuild and tsx do not emit decorator metadata)';
+
+/**
+ * Decorator metadata (`design:type`, `design:paramtypes`) is missing, so a type cannot be inferred.
+ * Thrown when the code was compiled without `emitDecoratorMetadata` (esbuild, tsx).
+ */
+export class MissingMetadataError extends BoardbotCoreError {
+  /**
+   * @param what - what lacks metadata, e.g. `RollOptions.sides`
+   * @param explicitFix - the explicit alternative, e.g. `give @Option({ type: 'integer' })`
+   */
+  constructor(what: string, explicitFix: string) {
+    super(
+      'BOARDBOT_MISSING_METADATA',
+      `${what} has no decorator metadata (design:type / design:paramtypes), so its type is unknown. ` +
+        `Fix: ${METADATA_FIX}; or ${explicitFix}.`,
+    );
+  }
+}
+
+/** A constructor parameter names a class that is not among the providers, or no class at all. */
+export class MissingProviderError extends BoardbotCoreError {
+  /**
+   * @param consumer - the class being constructed
+   * @param dependency - name of the missing class, or undefined when the parameter has no class type
+   * @param index - zero-based constructor parameter index
+   */
+  constructor(consumer: string, dependency: string | undefined, index: number) {
+    super(
+      'BOARDBOT_MISSING_PROVIDER',
+      dependency === undefined
+        ? `${consumer}'s constructor parameter ${index + 1} has no class type (an interface, a union or a ` +
+            'type-only import): inject a class, and import it as a value.'
+        : `${consumer} needs ${dependency} (constructor parameter ${index + 1}), which is not a provider: ` +
+            `add it to createBot({ providers: [${dependency}] }).`,
+    );
+  }
+}
+
+/** Providers depend on each other in a cycle, so none of them can be built first. */
+export class CircularDependencyError extends BoardbotCoreError {
+  /** @param chain - class names along the cycle, first and last equal */
+  constructor(chain: readonly string[]) {
+    super(
+      'BOARDBOT_CIRCULAR_DEPENDENCY',
+      `Circular dependency: ${chain.join(' -> ')}. Break the cycle, e.g. by moving shared state into a third provider.`,
+    );
+  }
+}
+
+/** A handler class is declared in a way the runtime cannot use. */
+export class InvalidHandlerError extends BoardbotCoreError {
+  /** @param message - what is wrong and how to fix it */
+  constructor(message: string) {
+    super('BOARDBOT_INVALID_HANDLER', message);
+  }
+}
+
+/** An `@Option` property cannot be turned into a command option. */
+export class InvalidOptionError extends BoardbotCoreError {
+  /** @param message - what is wrong and how to fix it */
+  constructor(message: string) {
+    super('BOARDBOT_INVALID_OPTION', message);
+  }
+}
+
+/** The derived command set breaks the platform's rules (CONTRACT.md "Limits" and command-set decisions). */
+export class InvalidCommandsError extends BoardbotCoreError {
+  /** Each problem, naming the class and property it comes from. */
+  readonly problems: readonly string[];
+
+  /** @param problems - one line per problem */
+  constructor(problems: readonly string[]) {
+    super('BOARDBOT_INVALID_COMMANDS', `The declared commands are invalid:\n  - ${problems.join('\n  - ')}`);
+    this.problems = problems;
+  }
+}
+
+/** `commandSync: 'check'` found registered commands that differ from the declared ones. */
+export class CommandsDriftError extends BoardbotCoreError {
+  /** @param plan - the formatted sync plan */
+  constructor(plan: string) {
+    super(
+      'BOARDBOT_COMMANDS_DRIFT',
+      `The registered commands differ from the declared ones (commandSync: 'check'):\n${plan}\n` +
+        `Fix: run \`boardbot commands sync\` (or start once with commandSync: 'sync').`,
+    );
+  }
+}
+
+/** A handler did not settle within `handlerTimeoutMs`; its slot was freed, the promise not cancelled. */
+export class HandlerTimeoutError extends BoardbotCoreError {
+  /**
+   * @param handler - `Class.method` of the handler
+   * @param ms - the timeout that passed
+   */
+  constructor(handler: string, ms: number) {
+    super(
+      'BOARDBOT_HANDLER_TIMEOUT',
+      `${handler} did not finish within ${ms} ms; it keeps running but no longer holds a worker. ` +
+        'Raise handlerTimeoutMs if this work is expected to be slow.',
+    );
+  }
+}
+
+/** A handler tried to send a message body the platform would refuse (checked before any request). */
+export class InvalidReplyError extends BoardbotCoreError {
+  /** @param problems - one line per problem */
+  constructor(problems: readonly string[]) {
+    super('BOARDBOT_INVALID_REPLY', `The message body is invalid: ${problems.join('; ')}`);
+  }
+}
+
+/** `createBot` options are missing or invalid. */
+export class InvalidConfigError extends BoardbotCoreError {
+  /** @param message - what is wrong and how to fix it */
+  constructor(message: string) {
+    super('BOARDBOT_INVALID_CONFIG', message);
+  }
+}
+
+/** A lifecycle method was called in the wrong state (e.g. `start()` twice). */
+export class BotStateError extends BoardbotCoreError {
+  /** @param message - what was called in which state */
+  constructor(message: string) {
+    super('BOARDBOT_BOT_STATE', message);
+  }
+}

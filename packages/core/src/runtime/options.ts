@@ -1,0 +1,80 @@
+import type { CommandSyncMode } from '../commands/sync.js';
+import type { ErrorHook } from '../decorators/on-error.js';
+import type { Provider } from '../di/container.js';
+import type { LoggerInput } from '../logging/create-logger.js';
+import type { Class } from '../metadata/types.js';
+import type { Clock } from './clock.js';
+import type { BotGateway, BotRest, GatewayFactoryOptions } from './ports.js';
+import type { SignalSource } from './signals.js';
+
+/** Options of `createBot`. Only `token` and `handlers` are required. */
+export interface BotOptions {
+  /** The app token (`BOARDBOT_TOKEN`). Never logged. */
+  token: string;
+  /**
+   * Base URL of the app API, version prefix included.
+   * @defaultValue `process.env.BOARDBOT_API_URL`, else `'http://127.0.0.1:8787/api/v1'` (the emulator)
+   */
+  apiUrl?: string;
+  /** Classes with `@Command`, `@OnMessage`, `@OnEvent`... decorators; built once by the container. */
+  handlers: readonly Class[];
+  /** Classes (or values) the handlers' constructors may ask for. @defaultValue `[]` */
+  providers?: readonly Provider[];
+  /**
+   * A logger (pino fits), pino options, or `false`. @defaultValue pino at `LOG_LEVEL` (else `info`)
+   * with tokens redacted, pretty-printed when stdout is a terminal
+   */
+  logger?: LoggerInput;
+  /** How `start()` treats registered commands. @defaultValue `'sync'` */
+  commandSync?: CommandSyncMode;
+  /** Handlers running at once (events of one message or interaction stay in order). @defaultValue 16 */
+  concurrency?: number;
+  /** After this long a handler is reported as hung and its slot freed. @defaultValue 30_000 */
+  handlerTimeoutMs?: number;
+  /** How long `stop()` waits for in-flight handlers. @defaultValue 10_000 */
+  shutdownTimeoutMs?: number;
+  /** Most messages backfilled per board after a gateway gap. @defaultValue 500 */
+  backfillLimit?: number;
+  /** Told to the person when a handler fails; `false` says nothing. @defaultValue a short apology */
+  errorReply?: string | false;
+  /** Hears about every handler failure, after the class's `@OnError` hook. @defaultValue none */
+  onError?: ErrorHook | undefined;
+  /** Stop gracefully on SIGINT/SIGTERM and exit with code 0. @defaultValue true */
+  handleSignals?: boolean;
+  /** Where signals come from. @defaultValue `process` */
+  signals?: SignalSource;
+  /** How the process exits after a signal. @defaultValue `process.exit` */
+  exit?: (code: number) => void;
+  /** The REST client to use (it stays yours: `stop()` does not close it). @defaultValue a `RestClient` */
+  rest?: BotRest | undefined;
+  /** Builds the gateway client. @defaultValue a `GatewayClient` */
+  gateway?: ((options: GatewayFactoryOptions) => BotGateway) | undefined;
+  /** The clock. @defaultValue the system clock */
+  clock?: Clock;
+}
+
+/** Defaults of the optional {@link BotOptions} that have a plain value. */
+export const DEFAULT_BOT_OPTIONS = {
+  apiUrl: 'http://127.0.0.1:8787/api/v1',
+  providers: [],
+  commandSync: 'sync',
+  concurrency: 16,
+  handlerTimeoutMs: 30_000,
+  shutdownTimeoutMs: 10_000,
+  backfillLimit: 500,
+  errorReply: 'Sorry, something went wrong while handling that. It has been logged.',
+  handleSignals: true,
+} as const satisfies Required<
+  Pick<
+    BotOptions,
+    | 'apiUrl'
+    | 'providers'
+    | 'commandSync'
+    | 'concurrency'
+    | 'handlerTimeoutMs'
+    | 'shutdownTimeoutMs'
+    | 'backfillLimit'
+    | 'errorReply'
+    | 'handleSignals'
+  >
+>;

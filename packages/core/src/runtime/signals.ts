@@ -1,0 +1,46 @@
+import type { Logger } from '@boardbot/protocol';
+
+/** Something that emits process signals (the real `process`, or an emitter in tests). */
+export interface SignalSource {
+  on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+  off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+}
+
+/**
+ * On the first SIGINT or SIGTERM, stops the bot gracefully and exits with code 0 (1 if stopping
+ * failed); a second signal exits at once with 130, for a person who does not want to wait.
+ *
+ * @param stop - the bot's graceful stop
+ * @param options - signal source, exit function and logger
+ * @returns removes the listeners
+ */
+export function handleShutdownSignals(
+  stop: () => Promise<void>,
+  options: { source: SignalSource; exit: (code: number) => void; log: Logger },
+): () => void {
+  const { source, exit, log } = options;
+  let stopping = false;
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => () => {
+    if (stopping) {
+      log.warn({ signal }, 'second signal: exiting without waiting');
+      exit(130);
+      return;
+    }
+    stopping = true;
+    log.info({ signal }, 'stopping gracefully');
+    stop().then(
+      () => exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'graceful stop failed');
+        exit(1);
+      },
+    );
+  };
+  const listeners = { SIGINT: onSignal('SIGINT'), SIGTERM: onSignal('SIGTERM') } as const;
+  source.on('SIGINT', listeners.SIGINT);
+  source.on('SIGTERM', listeners.SIGTERM);
+  return () => {
+    source.off('SIGINT', listeners.SIGINT);
+    source.off('SIGTERM', listeners.SIGTERM);
+  };
+}

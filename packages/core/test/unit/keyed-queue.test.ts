@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { KeyedQueue } from '../../src/dispatch/keyed-queue.js';
+
+/** A task the test finishes by hand. */
+function gate() {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+}
+
+describe('KeyedQueue', () => {
+  it('starts tasks in arrival order and never runs more than the concurrency', async () => {
+    const q = new KeyedQueue(2, () => {});
+    const started: number[] = [];
+    const gates = [gate(), gate(), gate(), gate()];
+    for (const [i, g] of gates.entries()) {
+      q.push(undefined, async () => {
+        started.push(i);
+        await g.opened;
+      });
+    }
+    await Promise.resolve();
+    expect(started).toEqual([0, 1]);
+    gates[1]?.open();
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual([0, 1, 2]);
+    for (const g of gates) g.open();
+    await q.idle();
+    expect(started).toEqual([0, 1, 2, 3]);
+    expect(q.size).toBe(0);
+  });
+
+  it('keeps the order of tasks with the same key while other keys run', async () => {
+    const q = new KeyedQueue(4, () => {});
+    const log: string[] = [];
+    const first = gate();
+    q.push('m1', async () => {
+      log.push('m1:create:start');
+      await first.opened;
+      log.push('m1:create:end');
+    });
+    q.push('m1', async () => {
+      log.push('m1:edit');
+    });
+    q.push('m2', async () => {
+      log.push('m2:create');
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(log).toEqual(['m1:create:start', 'm2:create']);
+    first.open();
+    await q.idle();
+    expect(log).toEqual(['m1:create:start', 'm2:create', 'm1:create:end', 'm1:edit']);
+  });
+
+  it('a throwing task is reported and does not stop the next ones', async () => {
+    const errors: unknown[] = [];
+    const q = new KeyedQueue(1, (e) => errors.push(e));
+    const ran: string[] = [];
+    q.push('k', async () => {
+      throw new Error('boom');
+    });
+    q.push('k', async () => {
+      ran.push('second');
+    });
+    await q.idle();
+    expect(ran).toEqual(['second']);
+    expect(errors).toEqual([expect.objectContaining({ message: 'boom' })]);
+  });
+
+  it('idle() resolves at once when nothing is queued', async () => {
+    await expect(new KeyedQueue(1, () => {}).idle()).resolves.toBeUndefined();
+  });
+});

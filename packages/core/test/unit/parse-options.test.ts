@@ -1,0 +1,70 @@
+import { Option } from '@boardbot/core';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Length, Max, Min } from 'class-validator';
+import { describe, expect, it } from 'vitest';
+import { deriveOptions } from '../../src/options/derive-options.js';
+import { parseOptions } from '../../src/options/parse-options.js';
+
+class RollOptions {
+  @Option({ description: 'Sides' }) @IsOptional() @IsInt() @Min(2) @Max(1000) sides = 6;
+  @Option({ description: 'Label', name: 'label-text' }) @Length(1, 5) label!: string;
+  @Option({ description: 'Mode' }) @IsOptional() @IsIn(['fair', 'loaded']) mode?: string;
+  @Option({ description: 'Loud' }) @IsOptional() loud?: boolean;
+  @Option({ description: 'Shout' })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.toUpperCase() : value))
+  shout?: string;
+}
+const derived = deriveOptions(RollOptions);
+const parse = (raw: Record<string, string | number | boolean>) => parseOptions(RollOptions, derived, raw);
+
+describe('parseOptions', () => {
+  it('converts into an instance of the options class, keeping defaults for absent options', async () => {
+    const result = await parse({ 'label-text': 'abc' });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.value).toBeInstanceOf(RollOptions);
+    expect(result.value).toMatchObject({ sides: 6, label: 'abc' });
+  });
+
+  it('applies class-transformer decorators', async () => {
+    const result = await parse({ 'label-text': 'abc', shout: 'hey' });
+    expect(result.ok && result.value).toMatchObject({ shout: 'HEY' });
+  });
+
+  it('explains each violated constraint in one line naming the wire option', async () => {
+    const result = await parse({ sides: 5000, 'label-text': 'too long text', mode: 'weird' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toEqual([
+      'sides must not be greater than 1000',
+      'label-text must be shorter than or equal to 5 characters',
+      'mode must be one of the following values: fair, loaded',
+    ]);
+  });
+
+  it('reports a missing required option and a wrongly typed value', async () => {
+    const result = await parse({ sides: 2.5, loud: 'yes' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toEqual([
+      'label-text is required',
+      'sides must be an integer',
+      'loud must be true or false',
+    ]);
+  });
+
+  it('accepts numbers and booleans typed as text, as a form sends them', async () => {
+    const result = await parse({ sides: '20', 'label-text': 'a', loud: 'true' });
+    expect(result.ok && result.value).toMatchObject({ sides: 20, loud: true });
+  });
+
+  it('lists unknown options without failing', async () => {
+    const result = await parse({ 'label-text': 'a', extra: 1 });
+    expect(result).toMatchObject({ ok: true, unknown: ['extra'] });
+  });
+
+  it('a command without an options class gets an empty object', async () => {
+    expect(await parseOptions(undefined, [], { x: 1 })).toEqual({ ok: true, value: {}, unknown: ['x'] });
+  });
+});
