@@ -22,7 +22,7 @@ export interface QueueShared {
 
 interface Waiter {
   call: QueuedCall;
-  resolve(): void;
+  resolve(generation: number): void;
   reject(err: Error): void;
   onAbort: (() => void) | undefined;
 }
@@ -37,6 +37,7 @@ export class RateLimitQueue {
   readonly state = new BucketState();
   private readonly waiters: Waiter[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private timerDue = 0;
 
   /**
    * @param bucket - which kind of credential this queue serves (for events and errors)
@@ -48,23 +49,23 @@ export class RateLimitQueue {
   ) {}
 
   /**
-   * Takes a slot for `call`: at once when nobody waits and the window has room (then `undefined`, no
-   * promise is made), else a promise that resolves when the call may go.
+   * Takes a slot for `call`: at once when nobody waits and the window has room (then the window
+   * generation itself, no promise is made), else a promise of it that resolves when the call may go.
    * @param call - the call, its signal and logger
    * @param first - put it at the head (a retry after a 429 keeps its place)
    */
-  acquire(call: QueuedCall, first = false): Promise<void> | undefined {
-    if (this.waiters.length === 0 && this.state.tryTake(this.shared.now()) === 0) return undefined;
+  acquire(call: QueuedCall, first = false): number | Promise<number> {
+    if (this.waiters.length === 0 && this.state.tryTake(this.shared.now()) === 0) return this.state.generation;
     return this.enqueue(call, first);
   }
 
-  private enqueue(call: QueuedCall, first: boolean): Promise<void> {
+  private enqueue(call: QueuedCall, first: boolean): Promise<number> {
     const { signal } = call;
     if (signal?.aborted) return Promise.reject(new AbortedError('signal', call, signal.reason));
     if (this.shared.queued >= this.shared.maxQueued) {
       return Promise.reject(new QueueFullError(this.shared.maxQueued, call));
     }
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<number>((resolve, reject) => {
       const waiter: Waiter = { call, resolve, reject, onAbort: undefined };
       if (signal) {
         waiter.onAbort = () => {
@@ -101,7 +102,7 @@ export class RateLimitQueue {
       if (wait === 0) {
         const waiter = this.waiters.shift() as Waiter;
         this.leave(waiter);
-        waiter.resolve();
+        waiter.resolve(this.state.generation);
         continue;
       }
       if (wait === WAIT_FOR_ANSWER) {
@@ -120,11 +121,19 @@ export class RateLimitQueue {
   }
 
   private arm(wait: number, now: number): void {
-    if (this.timer) return;
+    const due = now + wait;
+    if (this.timer) {
+      // An answer can bring the reset closer (a guessed window end replaced by the server's).
+      if (due >= this.timerDue) return;
+      clearTimeout(this.timer);
+    }
+    const announce = this.timer === undefined;
+    this.timerDue = due;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.drain();
     }, Math.ceil(wait));
+    if (!announce) return;
     const head = (this.waiters[0] as Waiter).call;
     const event = {
       bucket: this.bucket,
@@ -162,9 +171,10 @@ export class RateLimitQueue {
   /**
    * Gives back the slot of a finished attempt and lets the next calls go.
    * @param info - the answer's rate-limit headers; `undefined` if it had none; `null` if no answer came
+   * @param generation - what `acquire` gave for this request
    */
-  settle(info: RateLimitInfo | undefined | null): void {
-    this.state.settle(info, this.shared.now());
+  settle(info: RateLimitInfo | undefined | null, generation: number): void {
+    this.state.settle(info, this.shared.now(), generation);
     if (this.waiters.length > 0) this.drain();
   }
 

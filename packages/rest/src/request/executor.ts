@@ -104,10 +104,10 @@ export class Executor {
     let limited = 0;
     try {
       for (;;) {
-        const wait = queue.acquire(queued, attempt > 0);
-        if (wait) await wait;
+        const slot = queue.acquire(queued, attempt > 0);
+        const generation = typeof slot === 'number' ? slot : await slot;
         if (deps.isClosed()) {
-          queue.settle(null);
+          queue.settle(null, generation);
           throw new AbortedError('closed', ctx);
         }
         attempt++;
@@ -125,7 +125,7 @@ export class Executor {
             bodyTimeout: options.timeoutMs,
           });
         } catch (err) {
-          queue.settle(null);
+          queue.settle(null, generation);
           const failure = classifyTransportError(err, signal);
           const error = this.transportError(failure, attempt, ctx);
           if (failure.kind === 'aborted' || failure.kind === 'closed' || retriesUsed >= options.retries) throw error;
@@ -135,7 +135,7 @@ export class Executor {
         }
         const status = res.statusCode;
         const now = options.now();
-        queue.settle(readRateLimitHeaders(res.headers, now));
+        queue.settle(readRateLimitHeaders(res.headers, now), generation);
         if (deps.emitter.has('response')) {
           const event = {
             method: call.method,
