@@ -1,0 +1,137 @@
+import type { GatewayError } from '../errors.js';
+import type { GatewayDispatch } from '../types.js';
+import { EventIterator, type EventIteratorOwner } from './event-iterator.js';
+import { Fifo } from './fifo.js';
+
+/** What delivery needs from the client. */
+export interface DeliveryConfig {
+  maxBufferedEvents: number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  /** Hands one event to the listeners; called in stream order, once per event. */
+  deliver(event: GatewayDispatch): void;
+}
+
+/**
+ * Moves accepted events to the listeners and the `events()` iterators, in order, and tells the
+ * connection when to stop reading: while an iterator is full (a slow consumer), and for one macrotask
+ * after each `ready`, so that code written `await gw.connect(); for await (const e of gw.events())`
+ * gets its iterator before the replayed events that follow `ready` are delivered.
+ */
+export class EventDelivery implements EventIteratorOwner {
+  readonly #config: DeliveryConfig;
+  readonly #pending = new Fifo<GatewayDispatch>();
+  readonly #iterators = new Set<EventIterator>();
+  #hold: unknown;
+  #holding = false;
+  #draining = false;
+  #closed = false;
+  #gate: { promise: Promise<void>; release: () => void } | undefined;
+
+  /** @param config - Buffer bound, timers, and the listener hand-off. */
+  constructor(config: DeliveryConfig) {
+    this.#config = config;
+  }
+
+  /** Events accepted but not yet delivered (at most one network chunk's worth). */
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  /** @param event - The next accepted event, in stream order. */
+  accept(event: GatewayDispatch): void {
+    if (this.#closed) return;
+    this.#pending.push(event);
+    this.#drain();
+  }
+
+  /** A new iterator over the events delivered from now on. */
+  iterate(): EventIterator {
+    const iterator = new EventIterator(this.#config.maxBufferedEvents, this);
+    if (this.#closed) iterator.end();
+    else this.#iterators.add(iterator);
+    return iterator;
+  }
+
+  /**
+   * A promise while the reader must wait (pending events, a full iterator, the hold after `ready`);
+   * undefined when it may read on.
+   */
+  gate(): Promise<void> | undefined {
+    if (this.#closed || !this.#blocked()) return undefined;
+    if (!this.#gate) {
+      let release = () => {};
+      const promise = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      this.#gate = { promise, release };
+    }
+    return this.#gate.promise;
+  }
+
+  /** Ends delivery: iterators yield what they hold, then end (or throw `error`). */
+  close(error?: GatewayError): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#holding) this.#config.clearTimeout(this.#hold);
+    this.#holding = false;
+    this.#pending.clear();
+    for (const iterator of this.#iterators) iterator.end(error);
+    this.#iterators.clear();
+    this.#releaseGate();
+  }
+
+  pulled(iterator: EventIterator): void {
+    // Only the step from full to not-full can unblock anything.
+    if (iterator.size === this.#config.maxBufferedEvents - 1) this.#drain();
+  }
+
+  detached(iterator: EventIterator): void {
+    this.#iterators.delete(iterator);
+    this.#drain();
+  }
+
+  #blocked(): boolean {
+    if (this.#pending.size > 0 || this.#holding) return true;
+    for (const iterator of this.#iterators) if (iterator.full) return true;
+    return false;
+  }
+
+  #canDeliver(): boolean {
+    if (this.#holding || this.#closed) return false;
+    for (const iterator of this.#iterators) if (iterator.full) return false;
+    return true;
+  }
+
+  #drain(): void {
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      while (this.#pending.size > 0 && this.#canDeliver()) {
+        const event = this.#pending.shift() as GatewayDispatch;
+        // Iterators first: a listener that calls close() must not rob them of the current event.
+        for (const iterator of this.#iterators) iterator.push(event);
+        this.#config.deliver(event);
+        if (event.name === 'ready') this.#startHold();
+      }
+    } finally {
+      this.#draining = false;
+    }
+    if (!this.#blocked()) this.#releaseGate();
+  }
+
+  #startHold(): void {
+    if (this.#closed || this.#holding) return;
+    this.#holding = true;
+    this.#hold = this.#config.setTimeout(() => {
+      this.#holding = false;
+      this.#drain();
+    }, 0);
+  }
+
+  #releaseGate(): void {
+    const gate = this.#gate;
+    this.#gate = undefined;
+    gate?.release();
+  }
+}

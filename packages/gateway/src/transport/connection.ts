@@ -1,0 +1,223 @@
+import type { Logger } from '@boardbot/protocol';
+import type { EventSourceFetchInit, FetchLikeResponse } from 'eventsource';
+import {
+  GatewayContentTypeError,
+  type GatewayError,
+  GatewayFrameTooLargeError,
+  GatewayKeepAliveTimeoutError,
+  GatewayNetworkError,
+  GatewayStreamEndedError,
+} from '../errors.js';
+import { KeepAliveWatchdog, type WatchdogClock } from '../watchdog/keep-alive-watchdog.js';
+import type { GatewayBodyReader, GatewayFetch, GatewayFetchResponse } from './fetch-types.js';
+import { httpFailure } from './http-failure.js';
+import { RetryFieldScanner } from './retry-field-scanner.js';
+import { isCommentOnly, TrailingCrResolver } from './stream-bytes.js';
+import { TappedEventSource } from './tapped-event-source.js';
+
+/** What one connection needs from the client. */
+export interface ConnectionConfig {
+  url: string;
+  token: string;
+  fetch: GatewayFetch;
+  /** Sent as `Last-Event-ID` when defined. */
+  lastEventId: string | undefined;
+  keepAliveTimeoutMs: number;
+  maxFrameBytes: number;
+  clock: WatchdogClock & { wallNow(): number };
+  logger: Logger;
+}
+
+/** How one connection reports back, in stream order. */
+export interface ConnectionHandlers {
+  open(): void;
+  frame(name: string, data: string, id: string): void;
+  retry(ms: number): void;
+  /** Called exactly once, unless `stop()` ended the connection first. */
+  end(reason: GatewayError): void;
+  /** A promise while the consumer cannot take more events: the socket is not read until it settles. */
+  gate(): Promise<void> | undefined;
+}
+
+const LF = 10;
+const CR = 13;
+
+/**
+ * One attempt at the stream: an `EventSource` that never reconnects by itself (the client owns every
+ * reconnect, so there is one back-off policy), a fetch that adds the bearer token and `Last-Event-ID`,
+ * and an observed body that feeds the keep-alive watchdog, reads `retry:`, bounds frames, and stops
+ * reading while the consumer is behind.
+ */
+export class GatewayConnection {
+  readonly #config: ConnectionConfig;
+  readonly #handlers: ConnectionHandlers;
+  readonly #watchdog: KeepAliveWatchdog;
+  readonly #scanner = new RetryFieldScanner();
+  readonly #crs = new TrailingCrResolver();
+  #es: TappedEventSource | undefined;
+  #done = false;
+  #failure: GatewayError | undefined;
+  #frameBytes = 0;
+  #atLineStart = true;
+  #inFlight = new Set<Promise<unknown>>();
+
+  /**
+   * @param config - Where and how to connect.
+   * @param handlers - Receives the connection's events.
+   */
+  constructor(config: ConnectionConfig, handlers: ConnectionHandlers) {
+    this.#config = config;
+    this.#handlers = handlers;
+    this.#watchdog = new KeepAliveWatchdog(config.keepAliveTimeoutMs, config.clock, () => {
+      this.#end(new GatewayKeepAliveTimeoutError(config.keepAliveTimeoutMs), true);
+    });
+  }
+
+  /** Opens the stream. The watchdog also covers a server that accepts the socket but never answers. */
+  start(): void {
+    this.#watchdog.start();
+    this.#es = new TappedEventSource(
+      this.#config.url,
+      { fetch: this.#fetch },
+      {
+        open: () => {
+          if (!this.#done) this.#handlers.open();
+        },
+        frame: (name, data, id) => {
+          if (this.#done) return;
+          this.#frameBytes = 0;
+          this.#handlers.frame(name, data, id);
+        },
+        error: (message) => this.#onError(message),
+      },
+    );
+  }
+
+  /**
+   * Ends the connection without reporting it (the client is closing).
+   *
+   * @returns Resolves once the request and the body read have settled, so no socket is left.
+   */
+  async stop(): Promise<void> {
+    this.#done = true;
+    this.#watchdog.stop();
+    this.#es?.close();
+    await Promise.allSettled([...this.#inFlight]);
+  }
+
+  /** Remembers a pending request or read until it settles, so `stop()` can wait for it. */
+  #track<T>(promise: Promise<T>): Promise<T> {
+    this.#inFlight.add(promise);
+    const forget = () => this.#inFlight.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  #onError(message: string | undefined): void {
+    const reason =
+      this.#failure ??
+      (message ? new GatewayNetworkError(this.#config.url, message) : new GatewayStreamEndedError(this.#config.url));
+    // The package sets its own reconnect timer right after this event; closing in a microtask
+    // clears that timer, so no timer outlives the connection.
+    this.#end(reason, false);
+  }
+
+  #end(reason: GatewayError, closeNow: boolean): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#watchdog.stop();
+    const es = this.#es;
+    if (closeNow) es?.close();
+    else queueMicrotask(() => es?.close());
+    this.#handlers.end(reason);
+  }
+
+  readonly #fetch = (url: string | URL, init: EventSourceFetchInit): Promise<FetchLikeResponse> =>
+    this.#track(this.#open(String(url), init.signal as AbortSignal));
+
+  async #open(url: string, signal: AbortSignal): Promise<FetchLikeResponse> {
+    const headers: Record<string, string> = {
+      Accept: 'text/event-stream',
+      'Cache-Control': 'no-cache',
+      Authorization: `Bearer ${this.#config.token}`,
+    };
+    // CONTRACT: resume replays every retained event with id > Last-Event-ID.
+    if (this.#config.lastEventId !== undefined) headers['Last-Event-ID'] = this.#config.lastEventId;
+    let response: GatewayFetchResponse;
+    try {
+      response = await this.#config.fetch(url, { method: 'GET', headers, signal });
+    } catch (err) {
+      if (!signal.aborted) this.#failure ??= new GatewayNetworkError(url, err);
+      throw err;
+    }
+    this.#watchdog.touch();
+    const base = { status: response.status, url: response.url, redirected: response.redirected };
+    if (response.status !== 200) {
+      this.#failure ??= await httpFailure(response, url, this.#config.clock.wallNow());
+      return { ...base, headers: response.headers, body: null };
+    }
+    const contentType = response.headers.get('content-type') ?? '';
+    if (!contentType.startsWith('text/event-stream')) {
+      this.#failure ??= new GatewayContentTypeError(url, contentType);
+      await response.body?.getReader().cancel();
+      return { ...base, headers: response.headers, body: null };
+    }
+    const body = response.body;
+    if (!body) {
+      this.#failure ??= new GatewayNetworkError(url, 'the answer had no body');
+      return { ...base, headers: response.headers, body: null };
+    }
+    return { ...base, headers: response.headers, body: { getReader: () => this.#observe(body.getReader()) } };
+  }
+
+  #observe(reader: GatewayBodyReader): GatewayBodyReader {
+    return {
+      read: () => this.#track(this.#read(reader)),
+      cancel: (reason) => reader.cancel(reason),
+    };
+  }
+
+  async #read(reader: GatewayBodyReader): Promise<Awaited<ReturnType<GatewayBodyReader['read']>>> {
+    const wait = this.#handlers.gate();
+    if (wait) {
+      // The consumer, not the network, is slow: silence while waiting is not a dead socket.
+      this.#watchdog.stop();
+      await wait;
+      if (!this.#done) this.#watchdog.start();
+    }
+    if (this.#done) {
+      await reader.cancel().catch(() => {});
+      return { done: true };
+    }
+    // Checked before the next read, after the parser has dispatched every event of the last chunk,
+    // so only bytes of an unfinished event count against the bound.
+    if (this.#frameBytes > this.#config.maxFrameBytes) {
+      const error = new GatewayFrameTooLargeError(this.#config.maxFrameBytes);
+      this.#failure ??= error;
+      await reader.cancel(error).catch(() => {});
+      throw error;
+    }
+    let result: Awaited<ReturnType<GatewayBodyReader['read']>>;
+    try {
+      result = await reader.read();
+    } catch (err) {
+      if (!this.#done) this.#failure ??= new GatewayNetworkError(this.#config.url, err);
+      throw err;
+    }
+    if (result.done) return result;
+    const value = this.#crs.resolve(result.value);
+    this.#observeChunk(value);
+    return { done: false, value };
+  }
+
+  #observeChunk(chunk: Uint8Array): void {
+    this.#watchdog.touch();
+    const retry = this.#scanner.scan(chunk);
+    if (retry !== undefined) this.#handlers.retry(retry);
+    // Keep-alive comments do not grow the parser's pending event, so they do not count: an idle
+    // stream that lives for weeks must never trip the bound.
+    if (!(this.#atLineStart && isCommentOnly(chunk))) this.#frameBytes += chunk.length;
+    const last = chunk[chunk.length - 1];
+    this.#atLineStart = chunk.length === 0 ? this.#atLineStart : last === LF || last === CR;
+  }
+}

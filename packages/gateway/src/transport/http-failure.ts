@@ -1,0 +1,68 @@
+import {
+  type GatewayError,
+  GatewayForbiddenError,
+  GatewayHttpError,
+  GatewayRateLimitedError,
+  type GatewayRequestContext,
+  GatewayServerError,
+  GatewayUnauthorizedError,
+} from '../errors.js';
+import { parseRetryAfter } from '../reconnect/backoff.js';
+import type { GatewayFetchResponse } from './fetch-types.js';
+
+// An error body is a small JSON envelope; anything longer is not read further.
+const MAX_ERROR_BODY = 16 * 1024;
+
+async function readErrorCode(response: GatewayFetchResponse): Promise<string | undefined> {
+  const body = response.body;
+  if (!body) return undefined;
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < MAX_ERROR_BODY) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    // Releases the socket whether or not the whole body was read.
+    await reader.cancel().catch(() => {});
+  }
+  try {
+    const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { error?: { code?: unknown } };
+    const code = envelope.error?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Classifies a non-200 answer of `GET /gateway`: 401 and 403 are fatal (retrying the same token
+ * cannot help), 429, 408 and 5xx are retried with back-off and their `Retry-After`, anything else is
+ * fatal because it means the URL or the client is wrong.
+ *
+ * @param response - The answer; its body is read (bounded) for the envelope's `error.code`, then released.
+ * @param url - The gateway URL.
+ * @param wallNowMs - The wall-clock time, to read an HTTP-date `Retry-After`.
+ */
+export async function httpFailure(
+  response: GatewayFetchResponse,
+  url: string,
+  wallNowMs: number,
+): Promise<GatewayError> {
+  const status = response.status;
+  const apiCode = await readErrorCode(response);
+  const request: GatewayRequestContext = { method: 'GET', url, status };
+  if (apiCode !== undefined) request.apiCode = apiCode;
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), wallNowMs);
+  if (status === 401) return new GatewayUnauthorizedError(request);
+  if (status === 403) return new GatewayForbiddenError(request);
+  if (status === 429) return new GatewayRateLimitedError(request, retryAfterMs);
+  if (status === 408 || status >= 500) return new GatewayServerError(request, retryAfterMs);
+  return new GatewayHttpError(request);
+}
