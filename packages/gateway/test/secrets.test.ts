@@ -1,0 +1,49 @@
+import { GatewayClient } from '@boardbot/gateway';
+import { describe, expect, it, vi } from 'vitest';
+import { frame, messageFrame, readyFrame } from './support/fixtures.js';
+import { memoryLogger, onCleanup, TOKEN } from './support/helpers.js';
+import { openStream, sendError, server, writeThenCut } from './support/sse-server.js';
+
+describe('the token stays secret', () => {
+  it('never appears in a log line, an error or an event, whatever goes wrong', async () => {
+    const { lines, logger } = memoryLogger();
+    const s = await server((_req, res, n) => {
+      if (n === 0) return sendError(res, 503, 'unavailable');
+      if (n === 1) return sendError(res, 429, 'rate_limited', { 'Retry-After': '0' });
+      if (n >= 4) return sendError(res, 401, 'unauthorized');
+      openStream(res);
+      if (n === 2) return writeThenCut(res, `${readyFrame(1)}${frame(2, 'message.create', '{"bad":')}data: half`);
+      res.end(readyFrame(2, { resumed: true }) + messageFrame(3));
+    });
+    const seen: unknown[] = [];
+    const gw = new GatewayClient({
+      token: TOKEN,
+      baseUrl: s.baseUrl,
+      logger,
+      reconnect: { initialDelayMs: 1, maxDelayMs: 5 },
+    });
+    onCleanup(() => gw.close());
+    for (const name of ['dispatch', 'error', 'reconnecting', 'closed', 'connecting', 'gap'] as const) {
+      gw.on(name, (x: unknown) => seen.push(x));
+    }
+    const failure = await gw.connect().then(
+      () => new Promise((resolve) => gw.on('closed', ({ reason }) => resolve(reason))),
+      (e: unknown) => e,
+    );
+    expect(failure).toMatchObject({ code: 'BOARDBOT_GATEWAY_UNAUTHORIZED' });
+    await vi.waitFor(() => expect(gw.state).toBe('closed'));
+    const everything = [
+      ...lines,
+      ...seen.map((x) =>
+        JSON.stringify(x, (_k, v: unknown) =>
+          v instanceof Error ? { ...v, message: v.message, stack: v.stack, cause: String(v.cause) } : v,
+        ),
+      ),
+      String((failure as Error).stack),
+    ].join('\n');
+    expect(lines.length).toBeGreaterThan(5);
+    expect(everything).toContain('BOARDBOT_GATEWAY_MALFORMED_EVENT');
+    expect(everything).not.toContain(TOKEN);
+    expect(everything).not.toContain('SECRET');
+  });
+});

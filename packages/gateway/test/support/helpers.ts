@@ -1,0 +1,73 @@
+import {
+  GatewayClient,
+  type GatewayClientOptions,
+  type GatewayDispatch,
+  type GatewayError,
+  type GatewayReconnectingInfo,
+} from '@boardbot/gateway';
+import type { Logger } from '@boardbot/protocol';
+import { afterEach } from 'vitest';
+
+/** The token every test uses; tests assert it never shows up in a log line or an error. */
+export const TOKEN = 'tok_SECRET_do_not_log_4f9a';
+
+const cleanups: Array<() => Promise<void>> = [];
+
+/** Runs `fn` after the current test, last registered first. */
+export function onCleanup(fn: () => Promise<void>): void {
+  cleanups.push(fn);
+}
+
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** A client with fast reconnects for tests, closed after the test. */
+export function testClient(baseUrl: string, extra: Partial<GatewayClientOptions> = {}): GatewayClient {
+  const gw = new GatewayClient({ token: TOKEN, baseUrl, reconnect: { initialDelayMs: 5, maxDelayMs: 50 }, ...extra });
+  onCleanup(() => gw.close());
+  return gw;
+}
+
+/** Records what a client emits. */
+export function record(gw: GatewayClient): {
+  events: GatewayDispatch[];
+  ids: () => string[];
+  reconnects: GatewayReconnectingInfo[];
+  errors: GatewayError[];
+} {
+  const events: GatewayDispatch[] = [];
+  const reconnects: GatewayReconnectingInfo[] = [];
+  const errors: GatewayError[] = [];
+  gw.on('dispatch', (e) => events.push(e));
+  gw.on('reconnecting', (r) => reconnects.push(r));
+  gw.on('error', (e) => errors.push(e));
+  return { events, ids: () => events.map((e) => `${e.name === 'ready' ? 'R' : ''}${e.id}`), reconnects, errors };
+}
+
+/** A logger that keeps every line (bindings and messages) as JSON text. */
+export function memoryLogger(): { lines: string[]; logger: Logger } {
+  const lines: string[] = [];
+  const make = (bindings: Record<string, unknown>): Logger => {
+    const log = (level: string) => (a: unknown, b?: string) => {
+      lines.push(
+        JSON.stringify({ level, ...bindings, a: a instanceof Error ? { message: a.message } : a, b }, errorReplacer),
+      );
+    };
+    return {
+      trace: log('trace'),
+      debug: log('debug'),
+      info: log('info'),
+      warn: log('warn'),
+      error: log('error'),
+      child: (more: Record<string, unknown>) => make({ ...bindings, ...more }),
+    };
+  };
+  return { lines, logger: make({}) };
+}
+
+function errorReplacer(_key: string, value: unknown): unknown {
+  if (value instanceof Error)
+    return { name: value.name, message: value.message, cause: value.cause, stack: value.stack };
+  return value;
+}
