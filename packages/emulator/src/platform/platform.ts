@@ -10,8 +10,8 @@ import { Outbox } from './outbox.js';
 /** Key of the control API's activity stream in its hub. */
 export const ACTIVITY_KEY = '*';
 
-// Retention runs every this many events of an app, inside the append's transaction, so the log
-// stays bounded without a timer and without a pause.
+// Retention runs every this many events of an app (or every `retainedEvents`, if fewer), inside the
+// append's transaction, so the log stays bounded without a timer and without a pause.
 const PRUNE_EVERY = 512;
 
 /**
@@ -65,7 +65,7 @@ export class Platform {
     const nowMs = this.now();
     this.store.events.insert(appId, id, name, data, nowMs);
     out.appEvents.push({ appId, id, name, data });
-    if (id % PRUNE_EVERY === 0) {
+    if (id % Math.min(PRUNE_EVERY, this.limits.retainedEvents) === 0) {
       const pruned = this.store.events.prune(
         appId,
         id,
