@@ -10,7 +10,7 @@ export interface Received {
 }
 
 /** Answers one request; `n` counts requests from 0. May leave `res` hanging or destroy the socket. */
-export type Script = (req: Received, res: ServerResponse, n: number, raw: IncomingMessage) => void | Promise<void>;
+export type Script = (req: Received, res: ServerResponse, n: number, raw: IncomingMessage) => unknown;
 
 /** A scripted HTTP server on 127.0.0.1, port 0, for fault injection. */
 export interface LoopbackServer {

@@ -1,0 +1,230 @@
+import { readFileSync } from 'node:fs';
+import {
+  DEFAULT_REST_OPTIONS,
+  InvalidArgumentError,
+  REST_ERROR_CODES,
+  RestClient,
+  resolveOptions,
+  userAgent,
+  VERSION,
+} from '@boardbot/rest';
+import { Agent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  BOARD_ID,
+  envelope,
+  fakeMessage,
+  type LoopbackServer,
+  rateLimitHeaders,
+  sendJson,
+  startLoopbackServer,
+} from './support/loopback-server.js';
+import { recordingLogger } from './support/recording-logger.js';
+
+const TOKEN = 'app-token-SHOULD-NEVER-LEAK-1234';
+const INTERACTION = 'aW50ZXJhY3Rpb24tdG9rZW4tc2hvdWxkLW5ldmVyLWxlYWs';
+const RL = rateLimitHeaders(1000, 999, 1);
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+let server: LoopbackServer | undefined;
+let client: RestClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+describe('options', () => {
+  it('has documented defaults', () => {
+    expect(resolveOptions({})).toMatchObject({
+      baseUrl: 'http://127.0.0.1:8787/api/v1',
+      timeoutMs: 15_000,
+      retries: 3,
+      maxRateLimitWaitMs: 60_000,
+      maxQueued: 10_000,
+    });
+    expect(Object.keys(DEFAULT_REST_OPTIONS).every((k) => readme.includes(`\`${k}\``))).toBe(true);
+  });
+
+  it.each([
+    [{ baseUrl: 'ftp://example.com' }, '/baseUrl'],
+    [{ baseUrl: 'not a url' }, '/baseUrl'],
+    [{ timeoutMs: 0 }, '/timeoutMs'],
+    [{ retries: -1 }, '/retries'],
+    [{ retries: 1.5 }, '/retries'],
+    [{ maxQueued: 0 }, '/maxQueued'],
+    [{ retryMaxMs: 1, retryBaseMs: 10 }, '/retryMaxMs'],
+    [{ userAgentSuffix: 'a\r\nX-Evil: 1' }, '/userAgentSuffix'],
+  ])('rejects %o naming the option', (options, path) => {
+    const err = (() => {
+      try {
+        new RestClient(options);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(InvalidArgumentError);
+    expect((err as InvalidArgumentError).details[0]?.path).toBe(path);
+  });
+
+  it('rejects a token with spaces or line breaks without showing it', () => {
+    const bad = `${TOKEN}\r\nX-Evil: 1`;
+    expect(() => new RestClient({ token: bad })).toThrow(InvalidArgumentError);
+    try {
+      new RestClient({ token: bad });
+    } catch (e) {
+      expect(JSON.stringify({ ...(e as object), m: (e as Error).message })).not.toContain(TOKEN);
+    }
+  });
+
+  it('keeps its version equal to package.json and names boardbot in the User-Agent', () => {
+    expect(VERSION).toBe(pkg.version);
+    expect(userAgent()).toMatch(new RegExp(`^boardbot-rest/${pkg.version} \\(boardbot; .*\\) node/v\\d+`));
+    expect(userAgent('dice-bot/1.0')).toMatch(/ dice-bot\/1\.0$/);
+  });
+
+  it('lists every error code in the README', () => {
+    for (const code of REST_ERROR_CODES) expect(readme).toContain(`\`${code}\``);
+  });
+});
+
+describe('requests on the wire', () => {
+  it('sends the bearer token, User-Agent, JSON headers and X-Request-Id; none of it on endpoint 12 but the rest', async () => {
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, fakeMessage(1), RL));
+    client = new RestClient({ token: TOKEN, baseUrl: `${server.baseUrl}/`, userAgentSuffix: 'test-bot/2' });
+    await client.sendMessage(
+      BOARD_ID,
+      { content: 'hi', replyTo: '33333333-3333-4333-8333-333333333333' },
+      { requestId: 'req-42' },
+    );
+    await client.answerInteraction(INTERACTION, { content: 'pong' });
+    const [send, answer] = server.received;
+    expect(send).toMatchObject({ method: 'POST', url: `/api/v1/boards/${BOARD_ID}/messages` });
+    expect(JSON.parse(send?.body ?? '')).toEqual({ content: 'hi', replyTo: '33333333-3333-4333-8333-333333333333' });
+    expect(send?.headers).toMatchObject({
+      authorization: `Bearer ${TOKEN}`,
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-request-id': 'req-42',
+      'user-agent': expect.stringMatching(/^boardbot-rest\/.* test-bot\/2$/),
+    });
+    expect(answer).toMatchObject({ method: 'POST', url: `/api/v1/interactions/${INTERACTION}` });
+    expect(answer?.headers.authorization).toBeUndefined();
+    expect(answer?.headers['idempotency-key']).toBeTruthy();
+  });
+
+  it('works without a token for endpoint 12 only, and says how to fix the others', async () => {
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, fakeMessage(1), RL));
+    client = new RestClient({ baseUrl: server.baseUrl });
+    await expect(client.answerInteraction(INTERACTION, { content: 'ok' })).resolves.toMatchObject({ seq: 1 });
+    await expect(client.getApp()).rejects.toThrow(/BOARDBOT_TOKEN/);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('uses a dispatcher passed in options and leaves it open on close()', async () => {
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, { id: 'app' }, RL));
+    const agent = new Agent();
+    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, dispatcher: agent });
+    await client.getApp();
+    await client.close();
+    expect(agent.closed).toBe(false);
+    await agent.close();
+  });
+
+  it('rejects bad input with the list of problems and sends nothing', async () => {
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, fakeMessage(1), RL));
+    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl });
+    const bodyTypo = { content: 'x', reply_to: 'abc' } as unknown as { content: string };
+    await expect(client.sendMessage(BOARD_ID, bodyTypo)).rejects.toMatchObject({
+      code: 'BOARDBOT_INVALID_ARGUMENT',
+      details: [expect.objectContaining({ path: '/reply_to' })],
+    });
+    await expect(client.sendMessage(BOARD_ID, { content: '' })).rejects.toMatchObject({
+      details: [{ path: '/', message: 'Expected a non-empty content or at least one embed' }],
+    });
+    await expect(client.sendMessage(BOARD_ID, { embeds: [{ color: 'red' }] })).rejects.toMatchObject({
+      details: [expect.objectContaining({ path: '/embeds/0/color' })],
+    });
+    await expect(client.editMessage(BOARD_ID, 'm', {} as { content: string })).rejects.toThrow(InvalidArgumentError);
+    await expect(
+      client.replaceCommands([
+        { name: 'roll', description: 'Roll' },
+        { name: 'roll', description: 'Again' },
+      ]),
+    ).rejects.toMatchObject({ details: [{ path: '/1/name', message: 'Duplicate command name "roll"' }] });
+    await expect(client.getBoard('')).rejects.toMatchObject({ code: 'BOARDBOT_INVALID_ARGUMENT' });
+    await expect(client.getUser('..')).rejects.toMatchObject({ code: 'BOARDBOT_INVALID_ARGUMENT' });
+    await expect(client.sendMessage(BOARD_ID, { content: 'x' }, { idempotencyKey: 'has space' })).rejects.toThrow(
+      /idempotencyKey/,
+    );
+    await expect(client.getApp({ requestId: 'a\nb' })).rejects.toThrow(/requestId/);
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('encodes ids in paths', async () => {
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, { id: 'u' }, RL));
+    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl });
+    await client.getUser('a/b?c');
+    expect(server.received[0]?.url).toBe('/api/v1/users/a%2Fb%3Fc');
+  });
+});
+
+describe('secrets', () => {
+  it('never puts the app token or an interaction token in an error, a log line or an event', async () => {
+    const logger = recordingLogger();
+    let n = 0;
+    server = await startLoopbackServer((req, res) => {
+      n++;
+      const echo = `you sent ${req.headers.authorization ?? ''} to ${req.url}`;
+      if (n % 3 === 0) return res.socket?.destroy();
+      if (n % 3 === 1) return sendJson(res, 503, envelope('unavailable', echo), { ...RL, 'retry-after': '0' });
+      sendJson(res, 404, envelope('unknown_interaction', echo), RL);
+    });
+    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, logger, retryBaseMs: 1, retryMaxMs: 2 });
+    const events: unknown[] = [];
+    client
+      .on('retry', (e) => events.push(e))
+      .on('response', (e) => events.push(e))
+      .on('rateLimited', (e) => events.push(e));
+    const errors: unknown[] = [];
+    for (let i = 0; i < 3; i++) {
+      errors.push(
+        await client.answerInteraction(INTERACTION, { content: 'x' }, { requestId: `r${i}` }).catch((e: unknown) => e),
+      );
+      errors.push(await client.getApp().catch((e: unknown) => e));
+    }
+    const dump = (e: unknown): unknown =>
+      e instanceof Error ? { ...e, name: e.name, message: e.message, stack: e.stack, cause: dump(e.cause) } : e;
+    const everything = JSON.stringify({ errors: errors.map(dump), lines: logger.lines, events });
+    expect(errors.some((e) => e instanceof Error)).toBe(true);
+    expect(everything).toContain('/interactions/:token');
+    expect(everything).toContain('r1');
+    expect(everything).not.toContain(TOKEN);
+    expect(everything).not.toContain(INTERACTION);
+  });
+
+  it('binds the request id on the call’s log lines, through the per-call logger', async () => {
+    const base = recordingLogger();
+    const perCall = recordingLogger();
+    server = await startLoopbackServer((_req, res, i) =>
+      i === 0 ? sendJson(res, 500, envelope('internal_error'), RL) : sendJson(res, 200, { id: 'a' }, RL),
+    );
+    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, logger: base, retryBaseMs: 1 });
+    await client.getApp({ requestId: 'evt-7', logger: perCall });
+    expect(base.lines).toEqual([]);
+    expect(perCall.lines).toEqual([
+      expect.objectContaining({
+        level: 'debug',
+        bindings: expect.objectContaining({
+          requestId: 'evt-7',
+          method: 'GET',
+          path: '/app',
+          reason: 'status',
+          status: 500,
+        }),
+      }),
+    ]);
+  });
+});
