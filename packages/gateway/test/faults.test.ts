@@ -2,7 +2,7 @@ import { GatewayKeepAliveTimeoutError } from '@boardbot/gateway';
 import { describe, expect, it, vi } from 'vitest';
 import { frame, messageFrame, readyFrame } from './support/fixtures.js';
 import { record, testClient } from './support/helpers.js';
-import { openStream, sendError, server, writeThenCut } from './support/sse-server.js';
+import { keepAlive, openStream, sendError, server, writeThenCut } from './support/sse-server.js';
 
 describe('resume after faults', () => {
   it('does not deliver a frame cut mid-way; it arrives once after the resume', async () => {
@@ -82,6 +82,7 @@ describe('resume after faults', () => {
       else {
         expect(req.headers['last-event-id']).toBe('2');
         res.write(readyFrame(2, { resumed: true }) + messageFrame(3));
+        keepAlive(res);
       }
     });
     const gw = testClient(s.baseUrl, { keepAliveTimeoutMs: 200 });
@@ -96,6 +97,7 @@ describe('resume after faults', () => {
       if (n === 0) return; // no status line, no bytes: only the watchdog can notice
       openStream(res);
       res.write(readyFrame(1));
+      keepAlive(res);
     });
     const gw = testClient(s.baseUrl, { keepAliveTimeoutMs: 200 });
     const r = record(gw);

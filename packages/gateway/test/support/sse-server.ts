@@ -98,3 +98,9 @@ export async function server(handler: SseHandler): Promise<SseServer> {
 export function writeThenCut(res: ServerResponse, text: string): void {
   res.write(text, () => res.socket?.destroy());
 }
+
+/** Writes `: keep-alive` every `ms` until the response closes, like a healthy server. */
+export function keepAlive(res: ServerResponse, ms = 50): void {
+  const timer = setInterval(() => res.write(': keep-alive\n\n'), ms);
+  res.on('close', () => clearInterval(timer));
+}
