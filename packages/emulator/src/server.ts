@@ -56,7 +56,8 @@ export function buildServer(deps: ServerDeps): BuiltServer {
     bodyLimit: options.limits.bodyBytes,
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    routerOptions: { maxParamLength: 1000 },
+    // Long enough for any interaction token a client may send (an unknown one is a 404, not a routing miss).
+    routerOptions: { maxParamLength: 16 * 1024 },
   });
   app.setValidatorCompiler(typeboxValidatorCompiler);
   installJsonParser(app);

@@ -9,7 +9,8 @@ import { answerInteraction } from '../platform/interactions.js';
 import type { Platform } from '../platform/platform.js';
 import { api, guardOf, sendAnswer } from './shared.js';
 
-const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 512 }) });
+// Any token text is looked up (by its hash): a malformed one is simply unknown (`404 unknown_interaction`).
+const TokenParams = Type.Object({ token: Type.String({ minLength: 1 }) });
 
 /**
  * Endpoint 12: answer an interaction. CONTRACT: the token in the path is the only credential; an
