@@ -1,0 +1,59 @@
+import { RestClient } from '@boardbot/rest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEV_TOKEN, type EmulatorFixture, startEmulator } from './support/emulator.js';
+import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
+
+let fx: EmulatorFixture | undefined;
+let proxy: FaultProxy | undefined;
+let rest: RestClient | undefined;
+
+afterEach(async () => {
+  await rest?.close();
+  await proxy?.close();
+  await fx?.close();
+  rest = undefined;
+  proxy = undefined;
+  fx = undefined;
+});
+
+describe('against the emulator’s rate limit and idempotency', () => {
+  it('sends 1,000 concurrent messages through a limit of 50 requests/s with zero 429 and exactly 1,000 stored', async () => {
+    fx = await startEmulator({ requests: 50, windowMs: 1000 });
+    rest = new RestClient({ token: DEV_TOKEN, baseUrl: fx.apiUrl });
+    const statuses = new Map<number, number>();
+    rest.on('response', (e) => statuses.set(e.status, (statuses.get(e.status) ?? 0) + 1));
+    const boardId = fx.general.id;
+    const before = (await fx.allMessages(boardId)).length;
+    const sent = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => rest?.sendMessage(boardId, { content: `burst ${i}` })),
+    );
+    expect(statuses.get(429)).toBeUndefined();
+    expect(statuses.get(200)).toBe(1000);
+    expect(new Set(sent.map((m) => m?.id)).size).toBe(1000);
+    const stored = await fx.allMessages(boardId);
+    expect(stored.length - before).toBe(1000);
+    expect(new Set(stored.filter((m) => m.content?.startsWith('burst ')).map((m) => m.content)).size).toBe(1000);
+  }, 90_000);
+
+  it('stores exactly one message when the connection is reset after the emulator committed the POST', async () => {
+    fx = await startEmulator();
+    let cut = false;
+    proxy = await startFaultProxy(fx.apiUrl, (req) => {
+      if (req.method === 'POST' && !cut) {
+        cut = true;
+        return 'reset-after-commit';
+      }
+      return 'pass';
+    });
+    rest = new RestClient({ token: DEV_TOKEN, baseUrl: proxy.apiUrl, retryBaseMs: 1, retryMaxMs: 5 });
+    const retries: string[] = [];
+    rest.on('retry', (e) => retries.push(e.reason));
+    const message = await rest.sendMessage(fx.general.id, { content: 'exactly once, really' });
+    expect(retries).toEqual(['network']);
+    // Both attempts reached the emulator and both were answered 200: the second is the replay.
+    expect(proxy.upstreamStatuses).toEqual([200, 200]);
+    const stored = (await fx.allMessages(fx.general.id)).filter((m) => m.content === 'exactly once, really');
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.id).toBe(message.id);
+  });
+});
