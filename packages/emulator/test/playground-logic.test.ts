@@ -10,6 +10,7 @@ import {
   SUBCOMMAND_FIELD,
 } from '../playground/src/commands/check-options.js';
 import { authorOf, describeOptions, isHttpUrl, snippet } from '../playground/src/format.js';
+import { inlineSpans } from '../playground/src/inline-format.js';
 import { EMPTY_STATE, playgroundReducer } from '../playground/src/state/playground-state.js';
 import { buildTimeline, nextExpiry } from '../playground/src/state/timeline.js';
 import { ALICE, APP, at, BOARD, BOT, command, interaction, message, uuid } from './playground/records.js';
@@ -247,5 +248,31 @@ describe('formatting', () => {
     expect(describeOptions({ sides: 20, loud: true })).toBe('sides: 20 · loud: yes');
     expect(isHttpUrl('https://example.com/x.png')).toBe(true);
     expect(isHttpUrl('javascript:alert(1)')).toBe(false);
+  });
+});
+
+describe('message text', () => {
+  it('styles chat emphasis, code and links, and leaves the rest as text', () => {
+    expect(inlineSpans('You rolled **17** on a `d20`, see https://example.com/rules.')).toEqual([
+      { kind: 'text', text: 'You rolled ' },
+      { kind: 'bold', text: '17' },
+      { kind: 'text', text: ' on a ' },
+      { kind: 'code', text: 'd20' },
+      { kind: 'text', text: ', see ' },
+      { kind: 'link', text: 'https://example.com/rules' },
+      { kind: 'text', text: '.' },
+    ]);
+    expect(inlineSpans('*really* and _truly_')).toEqual([
+      { kind: 'italic', text: 'really' },
+      { kind: 'text', text: ' and ' },
+      { kind: 'italic', text: 'truly' },
+    ]);
+  });
+
+  it('keeps markup-looking text as text (never HTML) and leaves lone markers alone', () => {
+    expect(inlineSpans('<b>hi</b> 2 * 3 * 4 snake_case_name')).toEqual([
+      { kind: 'text', text: '<b>hi</b> 2 * 3 * 4 snake_case_name' },
+    ]);
+    expect(inlineSpans('javascript:alert(1)')).toEqual([{ kind: 'text', text: 'javascript:alert(1)' }]);
   });
 });

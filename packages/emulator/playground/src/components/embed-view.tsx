@@ -1,5 +1,6 @@
 import type { Embed } from '@boardbot/protocol';
 import { isHttpUrl } from '../format.js';
+import { RichText } from './rich-text.js';
 
 /**
  * One rich embed as a card: a colour bar, the title (a link when it has a `url`), the description,
@@ -22,13 +23,19 @@ export function EmbedView({ embed }: { embed: Embed }) {
           {embed.url}
         </a>
       )}
-      {embed.description !== undefined && <p class="embed-description">{embed.description}</p>}
+      {embed.description !== undefined && (
+        <p class="embed-description">
+          <RichText text={embed.description} />
+        </p>
+      )}
       {embed.fields !== undefined && embed.fields.length > 0 && (
         <dl class="embed-fields">
           {embed.fields.map((f, i) => (
             <div key={i} class={f.inline ? 'embed-field is-inline' : 'embed-field'}>
               <dt>{f.name}</dt>
-              <dd>{f.value}</dd>
+              <dd>
+                <RichText text={f.value} />
+              </dd>
             </div>
           ))}
         </dl>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Message } from '../api/types.js';
 import { type AuthorLabel, hueOf, initial, longTime, shortTime, snippet } from '../format.js';
 import { EmbedView } from './embed-view.js';
+import { RichText } from './rich-text.js';
 
 /** Who used the command a message answers ("Alice used /roll"). */
 export interface AnswerContext {
@@ -20,13 +21,16 @@ export interface MessageItemProps {
   answer: AnswerContext | undefined;
   /** Whether the person at the keyboard wrote it (edit and delete are offered then). */
   own: boolean;
+  /** It follows a message of the same author: shown without repeating avatar and name. */
+  continued: boolean;
   onReply(message: Message): void;
   onEdit(message: Message, content: string): Promise<void>;
   onDelete(message: Message): Promise<void>;
 }
 
 /** One message: author, time, markers, the replied-to quote, content, embeds and the person's actions. */
-export function MessageItem({ message, author, replyTo, answer, own, onReply, onEdit, onDelete }: MessageItemProps) {
+export function MessageItem(props: MessageItemProps) {
+  const { message, author, replyTo, answer, own, continued, onReply, onEdit, onDelete } = props;
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -46,14 +50,20 @@ export function MessageItem({ message, author, replyTo, answer, own, onReply, on
 
   return (
     <li
-      class={`message${deleted ? ' is-deleted' : ''}${own ? ' is-own' : ''}`}
+      class={`message${deleted ? ' is-deleted' : ''}${own ? ' is-own' : ''}${continued ? ' is-continued' : ''}`}
       data-message-id={message.id}
       data-seq={message.seq}
       aria-labelledby={`msg-author-${message.id}`}
     >
-      <span class="avatar" aria-hidden="true" style={{ '--hue': hueOf(author.name) }}>
-        {initial(author.name)}
-      </span>
+      {continued ? (
+        <time class="gutter-time" aria-hidden="true" dateTime={message.created_at}>
+          {shortTime(message.created_at)}
+        </time>
+      ) : (
+        <span class="avatar" aria-hidden="true" style={{ '--hue': hueOf(author.name) }}>
+          {initial(author.name)}
+        </span>
+      )}
       <div class="message-body">
         {answer && (
           <p class="message-context is-command">
@@ -74,7 +84,7 @@ export function MessageItem({ message, author, replyTo, answer, own, onReply, on
             )}
           </p>
         )}
-        <p class="message-meta">
+        <p class={continued ? 'message-meta visually-hidden' : 'message-meta'}>
           <span class="author" id={`msg-author-${message.id}`}>
             {author.name}
           </span>
@@ -82,11 +92,6 @@ export function MessageItem({ message, author, replyTo, answer, own, onReply, on
           <time dateTime={message.created_at} title={longTime(message.created_at)}>
             {shortTime(message.created_at)}
           </time>
-          {message.edited_at !== null && !deleted && (
-            <span class="marker" title={`Edited ${longTime(message.edited_at)}`}>
-              (edited)
-            </span>
-          )}
         </p>
         {deleted ? (
           <p class="message-content is-tombstone">
@@ -104,10 +109,20 @@ export function MessageItem({ message, author, replyTo, answer, own, onReply, on
           />
         ) : (
           <>
-            {message.content !== null && message.content !== '' && <p class="message-content">{message.content}</p>}
+            {message.content !== null && message.content !== '' && (
+              <p class="message-content">
+                <RichText text={message.content} />
+                {message.edited_at !== null && <EditedMarker at={message.edited_at} />}
+              </p>
+            )}
             {message.embeds?.map((embed, i) => (
               <EmbedView key={i} embed={embed} />
             ))}
+            {message.edited_at !== null && !message.content && (
+              <p class="message-content">
+                <EditedMarker at={message.edited_at} />
+              </p>
+            )}
           </>
         )}
         {error && (
@@ -151,6 +166,15 @@ export function MessageItem({ message, author, replyTo, answer, own, onReply, on
         </div>
       )}
     </li>
+  );
+}
+
+function EditedMarker({ at }: { at: string }) {
+  return (
+    <span class="marker" title={`Edited ${longTime(at)}`}>
+      {' '}
+      (edited)
+    </span>
   );
 }
 

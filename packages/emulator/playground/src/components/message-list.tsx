@@ -24,6 +24,25 @@ export interface MessageListProps {
 
 // Within this distance of the bottom, new messages keep the list scrolled to the end.
 const STICKY_PX = 120;
+// Messages of one author this close together read as one group, without repeating the name.
+const GROUP_MS = 5 * 60 * 1000;
+
+function authorKey(m: Message): string {
+  return m.webhook_name !== null ? `webhook:${m.webhook_name}` : `user:${m.author ?? ''}`;
+}
+
+/** Whether `item` continues the group of `previous`: same author, soon after, nothing to introduce. */
+function continues(previous: TimelineItem | undefined, item: TimelineItem): boolean {
+  if (previous?.kind !== 'message' || item.kind !== 'message') return false;
+  const [a, b] = [previous.message, item.message];
+  return (
+    authorKey(a) === authorKey(b) &&
+    b.reply_to === null &&
+    b.interaction === null &&
+    a.interaction === null &&
+    Date.parse(b.created_at) - Date.parse(a.created_at) < GROUP_MS
+  );
+}
 
 /** The selected board's messages and waiting commands, live, kept scrolled to the newest. */
 export function MessageList(props: MessageListProps) {
@@ -36,6 +55,19 @@ export function MessageList(props: MessageListProps) {
     const el = scroller.current;
     if (el && atBottom.current) el.scrollTop = el.scrollHeight;
   }, [last, items.length]);
+
+  // A narrower window wraps lines and grows the list: stay at the end if the person was there.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    const list = el.querySelector('ol');
+    if (list) observer.observe(list);
+    return () => observer.disconnect();
+  }, []);
 
   const answerOf = (m: Message): AnswerContext | undefined => {
     if (!m.interaction) return undefined;
@@ -81,7 +113,7 @@ export function MessageList(props: MessageListProps) {
       )}
       {!props.loaded && <p class="empty">Loading #{props.boardName}…</p>}
       <ol class="messages">
-        {items.map((item) =>
+        {items.map((item, i) =>
           item.kind === 'message' ? (
             <MessageItem
               key={item.key}
@@ -90,6 +122,7 @@ export function MessageList(props: MessageListProps) {
               replyTo={replyOf(item.message)}
               answer={answerOf(item.message)}
               own={props.personId !== undefined && item.message.author === props.personId}
+              continued={continues(items[i - 1], item)}
               onReply={props.onReply}
               onEdit={props.onEdit}
               onDelete={props.onDelete}
