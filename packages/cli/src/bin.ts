@@ -1,10 +1,6 @@
 #!/usr/bin/env node
 import { processIo } from './io.js';
-import { createProgram } from './program.js';
+import { runCli } from './run.js';
 
-try {
-  await createProgram(processIo).parseAsync(process.argv);
-} catch (err) {
-  processIo.err(err instanceof Error ? err.message : String(err));
-  process.exitCode = 1;
-}
+// runCli prints every error once and maps it to a documented exit code (see EXIT_CODES).
+process.exitCode = await runCli(process.argv, processIo);

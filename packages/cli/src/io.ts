@@ -10,6 +10,13 @@ export interface CliIo {
   onSignal: (handler: (signal: NodeJS.Signals) => void) => () => void;
   /** Sets the process exit code. */
   exit: (code: number) => void;
+  /** Directory the commands work in (the bot project). @defaultValue `process.cwd()` */
+  cwd?: string;
+  /**
+   * Whether output goes to a terminal: `boardbot dev` then lets the bot write to it directly, so its
+   * log is pretty-printed. @defaultValue false
+   */
+  isTTY?: boolean;
 }
 
 /** The real process's I/O. */
@@ -27,4 +34,8 @@ export const processIo: CliIo = {
   exit: (code) => {
     process.exitCode = code;
   },
+  get cwd() {
+    return process.cwd();
+  },
+  isTTY: process.stdout.isTTY === true,
 };

@@ -1,22 +1,25 @@
 import { Command } from 'commander';
+import { registerCommandsCommand } from './commands/commands.js';
+import { registerDevCommand } from './commands/dev.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
+import { registerStartCommand } from './commands/start.js';
 import type { CliIo } from './io.js';
 
-/** Options of {@link createProgram}. */
-export interface ProgramOptions {
-  /**
-   * Throw a `CommanderError` on bad usage instead of exiting the process (for tests and embedding).
-   * @defaultValue false
-   */
-  exitOverride?: boolean;
-}
-
 /** The `boardbot` program; each command lives in its own file under `commands/`. */
-export function createProgram(io: CliIo, options: ProgramOptions = {}): Command {
+export function createProgram(io: CliIo): Command {
   const program = new Command('boardbot').description('Build, run and test board-chat bots').showHelpAfterError();
   program.configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
-  // Set before the commands are added, so that they inherit it.
-  if (options.exitOverride) program.exitOverride();
+  // Usage errors throw instead of exiting, so `runCli` maps them to exit code 2; set before the
+  // commands are added, which inherit it.
+  program.exitOverride();
+  program.addHelpText(
+    'after',
+    '\nConfiguration: flags > environment > .env > defaults (BOARDBOT_TOKEN, BOARDBOT_API_URL, LOG_LEVEL).\n' +
+      'Exit codes: 0 ok, 1 failure, 2 usage or configuration error, 3 drift found by `commands diff`.',
+  );
+  registerDevCommand(program, io);
+  registerStartCommand(program, io);
   registerEmulatorCommand(program, io);
+  registerCommandsCommand(program, io);
   return program;
 }

@@ -1,0 +1,248 @@
+import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  createEmulator,
+  DEFAULT_DB_PATH,
+  DEFAULT_DEV_TOKEN,
+  type Emulator,
+  type EmulatorUrls,
+} from '@boardbot/emulator';
+import { type Command, InvalidArgumentError } from 'commander';
+import type ts from 'typescript';
+import { loadConfig } from '../config/load-config.js';
+import { BotProcess } from '../dev/bot-process.js';
+import { type BuildResult, watchProject } from '../dev/watch-compiler.js';
+import { PortInUseError, ProjectError } from '../errors.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { type ProjectFlags, resolveProject, shown } from '../project/project.js';
+import { importFromProject } from '../project/project-modules.js';
+import { addConfigOptions, addProjectOptions, type CommonFlags } from './shared-options.js';
+
+/** Flags of `boardbot dev`. */
+export interface DevFlags extends Omit<CommonFlags, 'token' | 'apiUrl'>, Pick<ProjectFlags, 'entry' | 'tsconfig'> {
+  /** The emulator's interface. @defaultValue `'127.0.0.1'` */
+  host?: string;
+  /** The emulator's port; 0 picks a free one. @defaultValue 8787 */
+  port?: number;
+  /** The emulator's SQLite file (relative to the project), or `:memory:`. @defaultValue `.boardbot/emulator.db` */
+  db?: string;
+  /** The dev-bot app's token. @defaultValue `BOARDBOT_TOKEN`, else `dev-token` */
+  token?: string;
+}
+
+/** Defaults of {@link DevFlags}. */
+export const DEFAULT_DEV_FLAGS = {
+  host: '127.0.0.1',
+  port: 8787,
+  db: DEFAULT_DB_PATH,
+} as const satisfies Required<Pick<DevFlags, 'host' | 'port' | 'db'>>;
+
+/** What a running `boardbot dev` tells its listeners (the tests, or an embedding script). */
+export interface DevEvents {
+  /** A build finished. */
+  build: [BuildResult];
+  /** The bot process was started (1 the first time, then once per restart). */
+  'bot-start': [{ count: number; pid: number | undefined }];
+  /** The bot exited by itself. */
+  'bot-exit': [{ code: number | null; signal: NodeJS.Signals | null }];
+}
+
+/** A running `boardbot dev`. */
+export interface DevSession extends EventEmitter<DevEvents> {
+  /** The in-process emulator. */
+  readonly emulator: Emulator;
+  /** Where the emulator listens. */
+  readonly urls: EmulatorUrls;
+  /** Stops the watch, the bot and the emulator (in that order). Safe to call twice. */
+  stop(): Promise<void>;
+  /** Settles once everything has stopped. */
+  readonly stopped: Promise<void>;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('Expected a port number from 0 to 65535.');
+  return port;
+}
+
+async function loadTypeScript(projectDir: string): Promise<typeof ts> {
+  const module = await importFromProject<{ default: typeof ts }>(projectDir, 'typescript', () => import('typescript'));
+  return module.default;
+}
+
+/**
+ * `boardbot dev`: the emulator in-process with a file database (its state survives restarts of the
+ * bot and of `dev`), TypeScript's watch build of the project (decorator metadata included), and the
+ * bot as a child process (`node <entry>` with `BOARDBOT_TOKEN` and `BOARDBOT_API_URL` pointing at the
+ * emulator), restarted after each successful build that changed its output. Prints the URLs; the
+ * first SIGINT/SIGTERM stops everything cleanly.
+ *
+ * @param flags - see {@link DevFlags}
+ * @param io - output, environment and signals
+ * @returns the running session
+ */
+export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
+  const cwd = flags.cwd ?? io.cwd ?? process.cwd();
+  const config = loadConfig(flags, io.env, cwd);
+  const project = resolveProject(flags, cwd);
+  if (!existsSync(project.tsconfig)) {
+    throw new ProjectError(
+      `No ${shown(project, project.tsconfig)} in ${project.dir}: \`boardbot dev\` compiles your bot with it. Fix: run ` +
+        'the command in your bot project (create one with `npm create boardbot my-bot`), or pass --tsconfig <file>.',
+    );
+  }
+  const typescript = await loadTypeScript(project.dir);
+  const host = flags.host ?? DEFAULT_DEV_FLAGS.host;
+  const port = flags.port ?? DEFAULT_DEV_FLAGS.port;
+  const dbFlag = flags.db ?? DEFAULT_DEV_FLAGS.db;
+  const db = dbFlag === ':memory:' ? dbFlag : resolve(project.dir, dbFlag);
+  const devToken = config.token ?? DEFAULT_DEV_TOKEN;
+
+  const emulator = await createEmulator({
+    db,
+    devToken,
+    ...(config.adminKey ? { adminKey: config.adminKey } : {}),
+  });
+  let urls: EmulatorUrls;
+  try {
+    urls = await emulator.listen({ host, port });
+  } catch (error) {
+    await emulator.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUseError(host, port);
+    throw error;
+  }
+
+  io.out(`boardbot dev: ${project.dir}`);
+  io.out(`  Emulator      ${urls.apiUrl}  (database: ${db === ':memory:' ? db : shown(project, db)})`);
+  io.out(`  Control API   ${urls.controlUrl}`);
+  io.out(`  Playground    ${urls.playgroundUrl}`);
+  io.out(`  Admin key     ${emulator.adminKey}`);
+  const tokenSource = { flag: '--token', env: 'BOARDBOT_TOKEN', '.env': 'BOARDBOT_TOKEN in .env', default: '' };
+  io.out(`  Bot token     ${config.token ? `from ${tokenSource[config.sources.token]}` : devToken} (app dev-bot)`);
+  io.out(`Compiling ${shown(project, project.tsconfig)} (watching for changes)...`);
+
+  const events = new EventEmitter<DevEvents>();
+  const bot = new BotProcess({
+    entry: project.entry,
+    cwd: project.dir,
+    // The bot's own .env values come along; the emulator's URL and token win over any production ones.
+    env: {
+      ...config.fileValues,
+      ...io.env,
+      BOARDBOT_TOKEN: devToken,
+      BOARDBOT_API_URL: urls.apiUrl,
+      LOG_LEVEL: config.logLevel,
+    },
+    output: io.isTTY ? 'inherit' : { out: io.out, err: io.err },
+    onUnexpectedExit(code, signal) {
+      io.err(
+        `The bot exited (${signal ?? `code ${code}`}). Fix the error above and save a file: it restarts after the next build.`,
+      );
+      events.emit('bot-exit', { code, signal });
+    },
+  });
+
+  let queue = Promise.resolve();
+  let stopping = false;
+  const onBuild = (result: BuildResult) => {
+    events.emit('build', result);
+    if (result.errors > 0) {
+      io.err(
+        `Build failed with ${result.errors} error${result.errors === 1 ? '' : 's'}: the bot keeps running the last good build.`,
+      );
+      return;
+    }
+    if (!result.first && result.emitted === 0 && bot.running) return;
+    // Restarts run one after the other, so two quick saves never start two bots.
+    queue = queue.then(async () => {
+      if (stopping) return;
+      if (!existsSync(project.entry)) {
+        io.err(
+          `The build has no ${shown(project, project.entry)}. Fix: set "main" in package.json to the built entry, ` +
+            'or pass --entry <file>.',
+        );
+        return;
+      }
+      io.out(`${bot.startCount === 0 ? 'Starting' : 'Restarting'} the bot: node ${shown(project, project.entry)}`);
+      await bot.restart();
+      events.emit('bot-start', { count: bot.startCount, pid: bot.pid });
+    });
+  };
+  const watch = watchProject({ typescript, tsconfig: project.tsconfig, onDiagnostic: io.err, onBuild });
+
+  let resolveStopped: () => void = () => {};
+  const stopped = new Promise<void>((r) => {
+    resolveStopped = r;
+  });
+  let off: () => void = () => {};
+  let stopPromise: Promise<void> | undefined;
+  const stopAll = () => {
+    stopPromise ??= (async () => {
+      stopping = true;
+      watch.close();
+      await queue;
+      await bot.stop();
+      await emulator.close();
+    })();
+    return stopPromise;
+  };
+  const stop = () =>
+    stopAll().finally(() => {
+      off();
+      resolveStopped();
+    });
+  let signals = 0;
+  off = io.onSignal((signal) => {
+    signals++;
+    if (signals > 1) {
+      // A person who presses Ctrl-C twice does not want to wait; the bot stops itself when the IPC
+      // channel closes.
+      io.err(`${signal} again: exiting without waiting.`);
+      process.exit(130);
+    }
+    io.out(`${signal}: stopping the bot and the emulator...`);
+    const finish = (code: number) => {
+      io.exit(code);
+      off();
+      resolveStopped();
+    };
+    stopAll().then(
+      () => {
+        io.out('Stopped.');
+        finish(EXIT_CODES.ok);
+      },
+      (error: unknown) => {
+        io.err(`Stopping failed: ${error instanceof Error ? error.message : String(error)}`);
+        finish(EXIT_CODES.failure);
+      },
+    );
+  });
+
+  return Object.assign(events, { emulator, urls, stop, stopped });
+}
+
+/**
+ * Adds `boardbot dev` to the program.
+ *
+ * @param program - the `boardbot` program
+ * @param io - output, environment and signals
+ */
+export function registerDevCommand(program: Command, io: CliIo): void {
+  const dev = program
+    .command('dev')
+    .description(
+      'Develop: the emulator (state kept in .boardbot/), a watch build of the project, and the bot, restarted on each change',
+    )
+    .option('--host <host>', 'the emulator interface to bind', DEFAULT_DEV_FLAGS.host)
+    .option('--port <port>', 'the emulator port (0 picks a free one)', parsePort, DEFAULT_DEV_FLAGS.port)
+    .option('--db <path>', 'the emulator SQLite file, or :memory:', DEFAULT_DEV_FLAGS.db)
+    .option('--token <token>', "the dev-bot app's token (default: BOARDBOT_TOKEN, else dev-token)");
+  addProjectOptions(addConfigOptions(dev, { token: false, apiUrl: false }), ['entry', 'tsconfig']).action(
+    async (flags: DevFlags) => {
+      const session = await runDev(flags, io);
+      await session.stopped;
+    },
+  );
+}

@@ -1,0 +1,51 @@
+import { pathToFileURL } from 'node:url';
+import type { Command } from 'commander';
+import { loadConfig } from '../config/load-config.js';
+import { MissingTokenError } from '../errors.js';
+import type { CliIo } from '../io.js';
+import { type ProjectFlags, requireBuilt, resolveProject } from '../project/project.js';
+import { addConfigOptions, addProjectOptions, type CommonFlags } from './shared-options.js';
+
+/** Flags of `boardbot start`. */
+export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {}
+
+/**
+ * `boardbot start`: production, no emulator. Resolves the configuration (flags > environment >
+ * `.env`), fails fast without a token, puts the values in `process.env` where the bot's entry reads
+ * them (`.env` never overrides the environment), then runs the built entry in this process, so the
+ * runtime's own SIGINT/SIGTERM handling stops it gracefully.
+ *
+ * @param flags - see {@link StartFlags}
+ * @param io - output and environment; `io.env` receives the configuration
+ */
+export async function runStart(flags: StartFlags, io: CliIo): Promise<void> {
+  const cwd = flags.cwd ?? io.cwd ?? process.cwd();
+  const config = loadConfig(flags, io.env, cwd);
+  if (!config.token) throw new MissingTokenError('boardbot start');
+  const project = resolveProject(flags, cwd);
+  requireBuilt(project, project.entry, "The bot's entry", '--entry');
+  for (const [key, value] of Object.entries(config.fileValues)) {
+    if (io.env[key] === undefined) io.env[key] = value;
+  }
+  io.env.BOARDBOT_TOKEN = config.token;
+  io.env.BOARDBOT_API_URL = config.apiUrl;
+  io.env.LOG_LEVEL = config.logLevel;
+  // The bot may read files relative to its directory, as it would when started there.
+  if (process.cwd() !== project.dir) process.chdir(project.dir);
+  await import(pathToFileURL(project.entry).href);
+}
+
+/**
+ * Adds `boardbot start` to the program.
+ *
+ * @param program - the `boardbot` program
+ * @param io - output and environment
+ */
+export function registerStartCommand(program: Command, io: CliIo): void {
+  const start = program
+    .command('start')
+    .description(
+      'Run the built bot in production (no emulator): needs BOARDBOT_TOKEN; build first with `npm run build`',
+    );
+  addProjectOptions(addConfigOptions(start), ['entry']).action((flags: StartFlags) => runStart(flags, io));
+}

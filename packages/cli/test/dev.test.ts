@@ -1,0 +1,66 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { type DevSession, runDev } from '@boardbot/cli';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Control, eventually } from './support/control.js';
+import { createFixtureProject, type FixtureProject, pingSource } from './support/fixture-project.js';
+import { testIo } from './support/test-io.js';
+
+function nextBotStart(session: DevSession): Promise<{ count: number }> {
+  return new Promise((resolve) => session.once('bot-start', resolve));
+}
+
+describe('boardbot dev', () => {
+  let project: FixtureProject | undefined;
+  let session: DevSession | undefined;
+
+  afterEach(async () => {
+    await session?.stop();
+    session = undefined;
+    project?.remove();
+    project = undefined;
+  });
+
+  it('builds the project, runs the bot against its emulator, and restarts it on a change while the emulator keeps its state', async () => {
+    project = createFixtureProject('dev');
+    const io = testIo(project.dir);
+    session = await runDev({ port: 0, logLevel: 'warn' }, io);
+    await nextBotStart(session);
+    const output = io.lines.join('\n');
+    expect(output).toContain(`Playground    ${session.urls.playgroundUrl}`);
+    expect(session.urls.playgroundUrl).toContain(`?key=${encodeURIComponent(session.emulator.adminKey)}`);
+    expect(output).toContain(`Admin key     ${session.emulator.adminKey}`);
+    // The emulator's state lives in the project's .boardbot/ directory.
+    expect(existsSync(join(project.dir, '.boardbot', 'emulator.db'))).toBe(true);
+
+    const control = new Control(session.urls.controlUrl, session.emulator.adminKey);
+    // The bot registers /ping once it is up; invoking before that would reach no bot.
+    await eventually(
+      () => control.registeredCommands(),
+      (names) => names.includes('ping'),
+    );
+    const first = await eventually(
+      () => control.invoke('ping', { text: 'hi' }),
+      (v) => v.answers.length > 0,
+    );
+    expect(first.answers[0]?.content).toBe('pong v1 hi');
+    const messagesBefore = await control.messageCount();
+    expect(messagesBefore).toBeGreaterThan(0);
+
+    const restarted = nextBotStart(session);
+    project.write('src/ping.ts', pingSource('v2'));
+    expect((await restarted).count).toBe(2);
+    const second = await eventually(
+      () => control.invoke('ping'),
+      (v) => v.answers[0]?.content === 'pong v2',
+    );
+    expect(second.answers[0]?.content).toBe('pong v2');
+    // Same emulator, same data: the first answer is still on the board.
+    expect(await control.messageCount()).toBeGreaterThan(messagesBefore);
+
+    io.signal('SIGINT');
+    await session.stopped;
+    expect(io.exitCodes).toEqual([0]);
+    expect(io.lines).toContain('Stopped.');
+  });
+});

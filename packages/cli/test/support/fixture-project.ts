@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+// Fixture projects live inside the repository (under the ignored test-output/), so `@boardbot/core`,
+// class-validator and @types/node resolve from the checkout's node_modules, as they would in a
+// workspace. The packages' built output is used: run `tsc -b` first (npm test does).
+const root = new URL('../../../../', import.meta.url).pathname;
+
+/** A throwaway bot project on disk. */
+export interface FixtureProject {
+  dir: string;
+  /** Writes (or overwrites) a file of the project. */
+  write(path: string, text: string): void;
+  /** Deletes the project. */
+  remove(): void;
+}
+
+/** The `/ping` command's source, answering `pong <version>`. */
+export function pingSource(version: string): string {
+  return `import { Command, Option, type CommandContext } from '@boardbot/core';
+import { IsOptional, IsString } from 'class-validator';
+
+export class PingOptions {
+  @Option({ description: 'Echoed back' }) @IsOptional() @IsString() text?: string;
+}
+
+@Command({ name: 'ping', description: 'Answers pong', options: PingOptions })
+export class Ping {
+  run(_ctx: CommandContext<PingOptions>, { text }: PingOptions) {
+    return \`pong ${version}\${text ? \` \${text}\` : ''}\`;
+  }
+}
+`;
+}
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    experimentalDecorators: true,
+    emitDecoratorMetadata: true,
+    useDefineForClassFields: false,
+    rootDir: 'src',
+    outDir: 'dist',
+    skipLibCheck: true,
+    types: ['node'],
+  },
+  include: ['src'],
+};
+
+/**
+ * Writes a small bot project: `/ping` (with an options class), `src/bot.ts` exporting `handlers`,
+ * and `src/main.ts` starting the bot from `BOARDBOT_TOKEN`.
+ *
+ * @param name - a label for the directory
+ */
+export function createFixtureProject(name: string): FixtureProject {
+  const dir = join(root, 'test-output', 'cli-fixtures', `${name}-${randomBytes(4).toString('hex')}`);
+  const write = (path: string, text: string) => {
+    const file = join(dir, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  };
+  write(
+    'package.json',
+    `${JSON.stringify({ name: `fixture-${name}`, private: true, type: 'module', main: 'dist/main.js' }, null, 2)}\n`,
+  );
+  write('tsconfig.json', `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+  write('src/ping.ts', pingSource('v1'));
+  write('src/bot.ts', "import { Ping } from './ping.js';\n\nexport const handlers = [Ping];\n");
+  write(
+    'src/main.ts',
+    `import { createBot } from '@boardbot/core';
+import { handlers } from './bot.js';
+
+const bot = createBot({ token: process.env.BOARDBOT_TOKEN ?? '', handlers, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+await bot.start();
+`,
+  );
+  return { dir, write, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
