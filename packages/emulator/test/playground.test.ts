@@ -263,6 +263,34 @@ describe('the playground page', () => {
     expect(await said.getByText('Carol', { exact: true }).count()).toBe(1);
   });
 
+  it('reconnects by itself when the emulator restarts, and shows the new platform', async () => {
+    // An emulator of its own, restarted on the same port with the same key (BOARDBOT_ADMIN_KEY).
+    const adminKey = 'playground-restart-key';
+    const first = await createEmulator({ db: ':memory:', seed: true, logger: false, adminKey });
+    const { playgroundUrl } = await first.listen({ host: '127.0.0.1', port: 0 });
+    const port = Number(new URL(playgroundUrl).port);
+    await person.open(playgroundUrl);
+    await person.send('said before the restart');
+
+    await first.close();
+    await shown(person.page.getByRole('status').filter({ hasText: 'Reconnecting' }));
+    const second = await createEmulator({ db: ':memory:', seed: true, logger: false, adminKey });
+    onTestFinished(() => second.close());
+    const restarted = await second.listen({ host: '127.0.0.1', port });
+    await shown(person.page.getByRole('status').filter({ hasText: 'Live' }));
+
+    // The new platform is empty; its messages arrive live on the page that never reloaded.
+    const again = controlClient(restarted.controlUrl, adminKey);
+    const { boards, users } = await again.get<{ boards: Board[]; users: UserProfile[] }>('/state');
+    await again.send('POST', `/boards/${boards.find((b) => b.name === 'general')?.id}/messages`, {
+      user_id: users.find((u) => u.username === 'bob')?.id,
+      content: 'said after the restart',
+    });
+    await shown(person.item('said after the restart'));
+    expect(await person.item('said before the restart').count()).toBe(0);
+    await person.send('and the page still talks');
+  });
+
   it('without a valid key, explains how to get one and accepts a pasted key', async () => {
     await person.page.goto(`${urls.url}/`);
     await shown(person.page.getByRole('heading', { name: 'This page needs the emulator’s admin key' }));
