@@ -55,7 +55,11 @@ export async function parseOptions(
   }
   if (problems.length > 0) return { ok: false, problems, unknown };
   const instance = plainToInstance(cls, plain) as object;
-  const errors = await validate(instance, { validationError: { target: false, value: false } });
+  // An options class without any validator is fine: its values were checked against the schema above.
+  const errors = await validate(instance, {
+    forbidUnknownValues: false,
+    validationError: { target: false, value: false },
+  });
   if (errors.length === 0) return { ok: true, value: instance, unknown };
   return { ok: false, problems: errors.flatMap((e) => describe(e, names)), unknown };
 }

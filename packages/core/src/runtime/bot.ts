@@ -98,6 +98,11 @@ export class Bot {
     return this.queue.size;
   }
 
+  /** Resolves once every received event has been handled (for tests and harnesses). */
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
   /**
    * Adds middleware around every command and message handler (after guards and cooldowns).
    * @param middleware - see {@link Middleware}

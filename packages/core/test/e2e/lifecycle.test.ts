@@ -1,0 +1,123 @@
+import { EventEmitter } from 'node:events';
+import { Command, type CommandContext, Option } from '@boardbot/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+
+/** Handlers that wait on a gate the test opens, to hold many answers in flight. */
+class Gate {
+  started = 0;
+  private release: () => void = () => {};
+  readonly opened = new Promise<void>((resolve) => {
+    this.release = resolve;
+  });
+  open() {
+    this.release();
+  }
+}
+
+class WorkOptions {
+  @Option({ description: 'Job number' }) n!: number;
+}
+
+@Command({ name: 'work', description: 'Slow work', options: WorkOptions })
+class Work {
+  constructor(private readonly gate: Gate) {}
+  async run(ctx: CommandContext<WorkOptions>, { n }: WorkOptions) {
+    this.gate.started++;
+    await this.gate.opened;
+    return ctx.reply(`job ${n} done`);
+  }
+}
+
+@Command({ name: 'ping', description: 'Ping' })
+class Ping {
+  run() {
+    return 'pong';
+  }
+}
+
+describe('bot lifecycle against the emulator', () => {
+  let platform: Platform;
+  beforeEach(async () => {
+    platform = await TestPlatform.start();
+  });
+  afterEach(async () => {
+    await platform.close();
+  });
+
+  it('stop() during 50 in-flight handlers closes intake and loses no answer', async () => {
+    const gate = new Gate();
+    const { bot, logs } = platform.bot({ handlers: [Work], providers: [{ provide: Gate, useValue: gate }] });
+    await bot.start();
+    const ids: string[] = [];
+    for (let n = 0; n < 50; n++) ids.push((await platform.invoke(platform.alice, platform.general, 'work', { n })).id);
+    await until(() => bot.pending === 50 && gate.started === 16, '50 events received, 16 handlers running');
+    const stopping = bot.stop();
+    expect(bot.state).toBe('stopping');
+    gate.open();
+    await stopping;
+    expect(bot.state).toBe('stopped');
+    const views = await Promise.all(ids.map((id) => platform.answers(id, 1, 0)));
+    expect(views.map((v) => v.answers[0]?.content)).toEqual(ids.map((_, n) => `job ${n} done`));
+    expect(logs.lines().some((l) => l.msg === 'handlers still running at shutdown')).toBe(false);
+    // Intake is closed: an invocation after stop() stays unanswered.
+    const late = await platform.invoke(platform.alice, platform.general, 'work', { n: 99 });
+    expect((await platform.answers(late.id, 1, 200)).status).toBe('pending');
+  });
+
+  it('SIGTERM stops gracefully and exits with code 0', async () => {
+    const signals = new EventEmitter();
+    const exits: number[] = [];
+    const { bot } = platform.bot({
+      handlers: [Ping],
+      handleSignals: true,
+      signals,
+      exit: (code) => exits.push(code),
+    });
+    await bot.start();
+    expect(signals.listenerCount('SIGTERM')).toBe(1);
+    signals.emit('SIGTERM');
+    await until(() => exits.length > 0, 'the bot exited');
+    expect(exits).toEqual([0]);
+    expect(bot.state).toBe('stopped');
+    expect(signals.listenerCount('SIGTERM')).toBe(0);
+    expect(signals.listenerCount('SIGINT')).toBe(0);
+  });
+
+  it("commandSync 'check' fails the start on drift and writes nothing", async () => {
+    const { bot } = platform.bot({ handlers: [Ping], commandSync: 'check' });
+    await expect(bot.start()).rejects.toMatchObject({
+      code: 'BOARDBOT_COMMANDS_DRIFT',
+      message: expect.stringContaining('+ /ping  Ping'),
+    });
+    expect(bot.state).toBe('stopped');
+    const { apps } = await platform.control<{ apps: { commands: unknown[] }[] }>('GET', '/apps');
+    expect(apps[0]?.commands).toEqual([]);
+  });
+
+  it("commandSync 'check' starts when the registered set matches", async () => {
+    const first = platform.bot({ handlers: [Ping] });
+    await first.bot.start();
+    await first.bot.stop();
+    const { bot } = platform.bot({ handlers: [Ping], commandSync: 'check' });
+    await expect(bot.start()).resolves.toMatchObject({ inSync: true });
+    expect(await platform.ask(platform.bob, platform.general, 'ping')).toBe('pong');
+    await bot.stop();
+  });
+
+  it("commandSync 'off' leaves the registered commands alone", async () => {
+    const { bot } = platform.bot({ handlers: [Ping], commandSync: 'off' });
+    await expect(bot.start()).resolves.toBeUndefined();
+    await bot.stop();
+    const { apps } = await platform.control<{ apps: { commands: unknown[] }[] }>('GET', '/apps');
+    expect(apps[0]?.commands).toEqual([]);
+  });
+
+  it('a wrong token fails start() with the API error, never showing the token', async () => {
+    const { bot, logs } = platform.bot({ handlers: [Ping], token: 'not-the-token-123' });
+    await expect(bot.start()).rejects.toMatchObject({ status: 401 });
+    expect(bot.state).toBe('stopped');
+    expect(logs.text()).not.toContain('not-the-token-123');
+    await expect(bot.start()).rejects.toMatchObject({ code: 'BOARDBOT_BOT_STATE' });
+  });
+});
