@@ -11,7 +11,7 @@ export interface EventRow {
 export class EventRepository {
   private readonly insertStmt;
   private readonly afterStmt;
-  private readonly pruneBoundStmt;
+  private readonly createdAtStmt;
   private readonly pruneStmt;
 
   constructor(db: Db) {
@@ -19,10 +19,8 @@ export class EventRepository {
     this.afterStmt = db.prepare<[string, number, number], EventRow>(
       'SELECT id, name, data FROM events WHERE app_id = ? AND id > ? ORDER BY id LIMIT ?',
     );
-    this.pruneBoundStmt = db
-      .prepare<[string, number, number], number | null>(
-        'SELECT max(id) FROM events WHERE app_id = ? AND id <= ? AND created_at_ms < ?',
-      )
+    this.createdAtStmt = db
+      .prepare<[string, number], number>('SELECT created_at_ms FROM events WHERE app_id = ? AND id = ?')
       .pluck();
     this.pruneStmt = db.prepare('DELETE FROM events WHERE app_id = ? AND id <= ?');
   }
@@ -38,13 +36,17 @@ export class EventRepository {
   }
 
   /**
-   * Removes the app's events that are both older than `keepSinceMs` and not among its last
-   * `keepCount` (CONTRACT: at least the last 10,000 events or 24 h are retained); returns the
-   * highest removed id, or 0.
+   * Removes the app's events that are not among its last `keepCount` and older than `keepSinceMs`
+   * (CONTRACT: at least the last 10,000 events or 24 h are retained); returns the highest removed id,
+   * or 0. Event times grow with their ids, so one point lookup decides: if the newest candidate
+   * (`lastId - keepCount`) is old enough, so is everything below it; if not, nothing is removed yet.
    */
   prune(appId: string, lastId: number, keepCount: number, keepSinceMs: number): number {
-    const bound = this.pruneBoundStmt.get(appId, lastId - keepCount, keepSinceMs) ?? 0;
-    if (bound > 0) this.pruneStmt.run(appId, bound);
+    const bound = lastId - keepCount;
+    if (bound <= 0) return 0;
+    const createdAt = this.createdAtStmt.get(appId, bound);
+    if (createdAt === undefined || createdAt >= keepSinceMs) return 0;
+    this.pruneStmt.run(appId, bound);
     return bound;
   }
 }

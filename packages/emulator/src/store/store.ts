@@ -31,6 +31,9 @@ export class Store {
   readonly interactions: InteractionRepository;
   readonly events: EventRepository;
   readonly idempotency: IdempotencyRepository;
+  // One transaction wrapper for every write: better-sqlite3 builds a new one per `db.transaction(fn)`
+  // call, which costs as much as the statements of a send.
+  private readonly inTransaction: (fn: () => unknown) => unknown;
 
   /** @param db - An open, migrated database (see {@link openStore}). */
   constructor(readonly db: Db) {
@@ -42,11 +45,12 @@ export class Store {
     this.interactions = new InteractionRepository(db);
     this.events = new EventRepository(db);
     this.idempotency = new IdempotencyRepository(db);
+    this.inTransaction = db.transaction((fn: () => unknown) => fn());
   }
 
   /** Runs `fn` in one transaction: all of its writes commit together or none does. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.inTransaction(fn) as T;
   }
 
   /** Deletes every row (the control API's reset); the schema stays. */
