@@ -9,7 +9,7 @@ import {
   placeServerErrors,
   SUBCOMMAND_FIELD,
 } from '../playground/src/commands/check-options.js';
-import { authorOf, describeOptions, isHttpUrl, snippet } from '../playground/src/format.js';
+import { authorOf, describeOptions, isHttpUrl, namerOf, snippet } from '../playground/src/format.js';
 import { inlineSpans } from '../playground/src/inline-format.js';
 import { EMPTY_STATE, playgroundReducer } from '../playground/src/state/playground-state.js';
 import { buildTimeline, nextExpiry } from '../playground/src/state/timeline.js';
@@ -240,6 +240,21 @@ describe('formatting', () => {
       badge: 'webhook',
     });
     expect(authorOf(message(1, { author: null }), users).badge).toBe('system');
+  });
+
+  it('names user and board options instead of showing their ids', () => {
+    const alice = {
+      id: ALICE,
+      username: 'alice',
+      display_name: 'Alice',
+      avatar_url: null,
+      is_bot: false,
+      created_at: at(0),
+    };
+    const nameOf = namerOf(new Map([[ALICE, alice]]), [{ id: BOARD, name: 'general' }]);
+    expect(describeOptions({ who: ALICE, where: BOARD, note: 'plain' }, nameOf)).toBe(
+      'who: @alice · where: #general · note: plain',
+    );
   });
 
   it('quotes replies briefly and refuses non-http links', () => {

@@ -39,11 +39,41 @@ export function authorOf(message: Message, users: ReadonlyMap<string, UserProfil
   return { name: user.display_name, badge: user.is_bot ? 'app' : undefined, userId: user.id };
 }
 
-/** `sides: 20 · private: yes`, how an invocation's options read in a message list. */
-export function describeOptions(options: Readonly<Record<string, OptionValue>>): string {
+/**
+ * `sides: 20 · private: yes · who: @bob`, how an invocation's options read in a message list.
+ *
+ * @param options - the invocation's option values.
+ * @param nameOf - names an id (`@bob`, `#general`) so `user` and `board` options read as names;
+ *   `undefined` keeps the value as it is.
+ */
+export function describeOptions(
+  options: Readonly<Record<string, OptionValue>>,
+  nameOf: (id: string) => string | undefined = () => undefined,
+): string {
+  const show = (value: OptionValue) =>
+    typeof value === 'boolean'
+      ? value
+        ? 'yes'
+        : 'no'
+      : typeof value === 'string'
+        ? (nameOf(value) ?? value)
+        : String(value);
   return Object.entries(options)
-    .map(([name, value]) => `${name}: ${typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value)}`)
+    .map(([name, value]) => `${name}: ${show(value)}`)
     .join(' · ');
+}
+
+/** A {@link describeOptions} namer for the platform's users (`@username`) and boards (`#name`). */
+export function namerOf(
+  users: ReadonlyMap<string, UserProfile>,
+  boards: readonly { id: string; name: string }[],
+): (id: string) => string | undefined {
+  return (id) => {
+    const user = users.get(id);
+    if (user) return `@${user.username}`;
+    const board = boards.find((b) => b.id === id);
+    return board ? `#${board.name}` : undefined;
+  };
 }
 
 /** The first characters of a message, for a reply's quote. */

@@ -93,6 +93,7 @@ export function BoardView({ client, data, board, person, users, maxContentLength
         interactions={interactions}
         users={users}
         apps={state.apps}
+        boards={state.boards}
         personId={person?.id}
         loaded={state.history[board.id] !== undefined}
         hasOlder={state.history[board.id]?.hasOlder ?? false}

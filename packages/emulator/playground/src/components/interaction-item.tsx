@@ -8,15 +8,17 @@ export interface InteractionItemProps {
   appName: string;
   /** The token expired without an answer. */
   unanswered: boolean;
+  /** Names user and board ids among the options. */
+  nameOf(id: string): string | undefined;
 }
 
 /**
  * An invoked command that has no answer yet: "Alice used /roll", then either a waiting note or,
  * once the interaction token expired (15 minutes), "the app did not answer".
  */
-export function InteractionItem({ view, appName, unanswered }: InteractionItemProps) {
+export function InteractionItem({ view, appName, unanswered, nameOf }: InteractionItemProps) {
   const { interaction } = view;
-  const options = describeOptions(interaction.command.options);
+  const options = describeOptions(interaction.command.options, nameOf);
   const name = interaction.command.subcommand
     ? `${interaction.command.name} ${interaction.command.subcommand}`
     : interaction.command.name;

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import type { AppInfo, InteractionView, Message, UserProfile } from '../api/types.js';
-import { authorOf, describeOptions } from '../format.js';
+import type { AppInfo, Board, InteractionView, Message, UserProfile } from '../api/types.js';
+import { authorOf, describeOptions, namerOf } from '../format.js';
 import type { TimelineItem } from '../state/timeline.js';
 import { InteractionItem } from './interaction-item.js';
 import { type AnswerContext, MessageItem } from './message-item.js';
@@ -13,6 +13,7 @@ export interface MessageListProps {
   interactions: Readonly<Record<string, InteractionView>>;
   users: ReadonlyMap<string, UserProfile>;
   apps: readonly AppInfo[];
+  boards: readonly Board[];
   personId: string | undefined;
   loaded: boolean;
   hasOlder: boolean;
@@ -47,6 +48,7 @@ function continues(previous: TimelineItem | undefined, item: TimelineItem): bool
 /** The selected board's messages and waiting commands, live, kept scrolled to the newest. */
 export function MessageList(props: MessageListProps) {
   const { items, messages, interactions, users, apps } = props;
+  const nameOf = namerOf(users, props.boards);
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const last = items.at(-1)?.key;
@@ -78,7 +80,7 @@ export function MessageList(props: MessageListProps) {
       command: view?.interaction.command.subcommand
         ? `${m.interaction.name} ${view.interaction.command.subcommand}`
         : m.interaction.name,
-      options: view ? describeOptions(view.interaction.command.options) : '',
+      options: view ? describeOptions(view.interaction.command.options, nameOf) : '',
     };
   };
 
@@ -131,6 +133,7 @@ export function MessageList(props: MessageListProps) {
             <InteractionItem
               key={item.key}
               view={item.view}
+              nameOf={nameOf}
               unanswered={item.unanswered}
               appName={apps.find((a) => a.id === item.view.interaction.app_id)?.name ?? 'The app'}
             />
