@@ -1,1 +1,10 @@
-export {};
+export * from './activity/journal.js';
+export * from './bot/test-bot.js';
+export * from './control/control-client.js';
+export * from './create-test-platform.js';
+export * from './errors.js';
+export * from './logs/captured-logs.js';
+export * from './options.js';
+export * from './people/person.js';
+export * from './platform/test-platform.js';
+export * from './report/message-filter.js';

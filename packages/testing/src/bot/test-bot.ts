@@ -1,0 +1,153 @@
+import type { Bot } from '@boardbot/core';
+import type { Message } from '@boardbot/protocol';
+import type { ActivityRecord, Journal } from '../activity/journal.js';
+import type { CapturedLogs } from '../logs/captured-logs.js';
+import { type BoardNames, describeFilter, type MessageFilter, matchesFilter } from '../report/message-filter.js';
+import { timeoutReport } from '../report/timeout-report.js';
+import type { Waiters } from '../waiting/waiters.js';
+
+/** Options of every wait. */
+export interface WaitOptions {
+  /** How long to wait before failing with a report. @defaultValue the platform's `timeoutMs` */
+  timeoutMs?: number;
+}
+
+/** The app the bot runs as, as the platform knows it. */
+export interface TestApp {
+  id: string;
+  name: string;
+  /** The user id that authors the bot's messages. */
+  bot_user_id: string;
+}
+
+/** Most unclaimed actions a report lists (the latest ones). */
+const REPORTED = 15;
+
+type Kind = 'message.create' | 'message.edit' | 'message.delete';
+
+/** What {@link TestBot} is built from (the platform wires it). */
+export interface TestBotDeps {
+  runtime: Bot;
+  app: TestApp;
+  journal: Journal;
+  waiters: Waiters;
+  logs: CapturedLogs;
+  boardName: BoardNames;
+  timeoutMs: number;
+}
+
+/**
+ * The bot under test as people see it: what it posts, edits and deletes on the platform (read from
+ * the emulator's activity stream), and waits for its next action. Each action is returned by one wait
+ * only ("claimed"), so consecutive waits walk through what the bot did, in order.
+ */
+export class TestBot {
+  /** The real runtime (`createBot`'s result), for `commands`, `state`, `stop()`... */
+  readonly runtime: Bot;
+  /** The app the bot runs as. */
+  readonly app: TestApp;
+  private readonly claimed = new Set<number>();
+
+  /** @param deps - wired by `createTestPlatform` */
+  constructor(private readonly deps: TestBotDeps) {
+    this.runtime = deps.runtime;
+    this.app = deps.app;
+  }
+
+  /** Whether the bot wrote `message`. */
+  isOwn(message: Message): boolean {
+    return message.author === this.app.bot_user_id;
+  }
+
+  /**
+   * Every message the bot posted so far that matches `filter`, oldest first, each in its latest
+   * state (edited content, or the tombstone once deleted). Waits do not change this list.
+   */
+  messages(filter: MessageFilter = {}): Message[] {
+    const latest = new Map<string, Message>();
+    for (const r of this.deps.journal.records) {
+      if (!r.message || !this.isOwn(r.message) || !r.name.startsWith('message.')) continue;
+      if (r.name === 'message.create' || latest.has(r.message.id)) latest.set(r.message.id, r.message);
+    }
+    return [...latest.values()].filter((m) => matchesFilter(m, filter, this.deps.boardName));
+  }
+
+  /**
+   * Waits for the next message the bot posts that matches `filter` (including one it already posted
+   * that no earlier wait returned), and returns it as it was posted.
+   *
+   * @param filter - which message, e.g. `{ replyTo: msg }` or `{ board: 'random' }`
+   * @param options - timeout
+   * @throws WaitTimeoutError with what the bot did instead
+   */
+  nextMessage(filter: MessageFilter = {}, options: WaitOptions = {}): Promise<Message> {
+    return this.next('message.create', filter, options, `the bot to post a message${describeFilter(filter)}`);
+  }
+
+  /**
+   * Waits for the next edit of one of the bot's messages that matches `filter` (matched against
+   * the new state), and returns the message as edited.
+   */
+  nextEdit(filter: MessageFilter = {}, options: WaitOptions = {}): Promise<Message> {
+    return this.next('message.edit', filter, options, `the bot to edit a message${describeFilter(filter)}`);
+  }
+
+  /**
+   * Waits for the next deletion of one of the bot's messages that matches `filter` (`id` is the
+   * usual one; content is gone from a tombstone), and returns the tombstone.
+   */
+  nextDelete(filter: MessageFilter = {}, options: WaitOptions = {}): Promise<Message> {
+    return this.next('message.delete', filter, options, `the bot to delete a message${describeFilter(filter)}`);
+  }
+
+  /**
+   * The general wait behind the `next*` calls, for the harness's own waits with a better
+   * expectation and notes (e.g. an invocation's answer).
+   *
+   * @param kind - which action
+   * @param filter - which message
+   * @param options - timeout
+   * @param expectation - what is awaited, in words
+   * @param notes - computed at timeout: facts that explain the failure
+   */
+  next(
+    kind: Kind,
+    filter: MessageFilter,
+    options: WaitOptions,
+    expectation: string,
+    notes: () => string[] = () => [],
+  ): Promise<Message> {
+    const timeoutMs = options.timeoutMs ?? this.deps.timeoutMs;
+    return this.deps.waiters.until(
+      () => this.claim(kind, filter),
+      timeoutMs,
+      () =>
+        timeoutReport({
+          expectation,
+          timeoutMs,
+          unclaimed: this.unclaimed().slice(-REPORTED),
+          claimed: this.claimed.size,
+          notes: notes(),
+          logs: this.deps.logs,
+          boardName: this.deps.boardName,
+        }),
+    );
+  }
+
+  private claim(kind: Kind, filter: MessageFilter): Message | undefined {
+    for (const r of this.deps.journal.records) {
+      if (r.name !== kind || !r.message || this.claimed.has(r.id) || !this.isOwn(r.message)) continue;
+      if (!matchesFilter(r.message, filter, this.deps.boardName)) continue;
+      this.claimed.add(r.id);
+      return r.message;
+    }
+    return undefined;
+  }
+
+  /** The bot's actions no wait has returned yet. */
+  private unclaimed(): ActivityRecord[] {
+    return this.deps.journal.records.filter(
+      (r) => r.name.startsWith('message.') && r.message && this.isOwn(r.message) && !this.claimed.has(r.id),
+    );
+  }
+}

@@ -1,0 +1,142 @@
+import type { ErrorDetail } from '@boardbot/protocol';
+
+/**
+ * Stable codes of the errors `@boardbot/testing` throws. Match on `error.code`, never on the
+ * message: messages show what the bot did and say how to fix the test, and may be reworded.
+ */
+export const TESTING_ERROR_CODES = [
+  'BOARDBOT_TEST_TIMEOUT',
+  'BOARDBOT_TEST_CONTROL_API',
+  'BOARDBOT_TEST_INVOCATION_REJECTED',
+  'BOARDBOT_TEST_BOT_START',
+  'BOARDBOT_TEST_OPTIONS',
+  'BOARDBOT_TEST_CLOSED',
+  'BOARDBOT_TEST_FEED_LOST',
+] as const;
+
+/** A stable error code of `@boardbot/testing`. */
+export type TestingErrorCode = (typeof TESTING_ERROR_CODES)[number];
+
+/** Base of every error `@boardbot/testing` throws; `code` is stable. */
+export class TestingError extends Error {
+  /** Stable code to match on. */
+  readonly code: TestingErrorCode;
+
+  /**
+   * @param code - the stable code
+   * @param message - what happened and, where possible, how to fix it
+   * @param options - the underlying cause, if any
+   */
+  constructor(code: TestingErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/**
+ * The bot did not do what a test awaited within the timeout. The message says what was awaited and
+ * what the bot did instead: the messages it posted, edited or deleted, and its warning and error log
+ * lines.
+ */
+export class WaitTimeoutError extends TestingError {
+  /** How long the wait lasted, in milliseconds. */
+  readonly timeoutMs: number;
+
+  /**
+   * @param message - the full report (what was expected, what happened instead)
+   * @param timeoutMs - the timeout that passed
+   */
+  constructor(message: string, timeoutMs: number) {
+    super('BOARDBOT_TEST_TIMEOUT', message);
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** Where a control API call went and what it answered. */
+export interface ControlCall {
+  method: string;
+  /** Path under `/_emulator/v1`, e.g. `/interactions`. */
+  path: string;
+  /** HTTP status of the answer. */
+  status: number;
+  /** The contract's error code of the answer (`validation_failed`, `unknown_board`...), if any. */
+  apiCode: string | undefined;
+  /** The problems of a `validation_failed` answer. */
+  details: readonly ErrorDetail[];
+}
+
+function describeCall(call: ControlCall, message: string): string {
+  const problems = call.details.map((d) => `\n  - ${d.path}: ${d.message}`).join('');
+  return `${call.method} ${call.path} answered ${call.status} ${call.apiCode ?? ''}: ${message}${problems}`.trim();
+}
+
+/** The emulator's control API refused a call the harness made (a person's post, an edit...). */
+export class ControlApiError extends TestingError {
+  /** The call and the answer. */
+  readonly call: ControlCall;
+
+  /**
+   * @param call - the call and its answer
+   * @param message - the answer's error message
+   * @param code - the stable code (subclasses narrow it)
+   */
+  constructor(call: ControlCall, message: string, code: TestingErrorCode = 'BOARDBOT_TEST_CONTROL_API') {
+    super(code, describeCall(call, message));
+    this.call = call;
+  }
+
+  /** The contract's error code of the answer, e.g. `validation_failed`. */
+  get apiCode(): string | undefined {
+    return this.call.apiCode;
+  }
+
+  /** The problems of a `validation_failed` answer, as `{ path, message }`. */
+  get details(): readonly ErrorDetail[] {
+    return this.call.details;
+  }
+}
+
+/**
+ * The platform refused a person's slash command before the bot saw it, as the real platform does:
+ * unknown command, a missing required option, a value of the wrong type, out of bounds or not one of
+ * the choices. `details` lists each problem (`/options/sides: Expected at least 2`).
+ */
+export class InvocationRejectedError extends ControlApiError {
+  /** @param call - the `POST /interactions` call and its answer; @param message - the answer's message */
+  constructor(call: ControlCall, message: string) {
+    super(call, message, 'BOARDBOT_TEST_INVOCATION_REJECTED');
+  }
+}
+
+/** The bot failed to start against the test platform; the message carries its log. */
+export class BotStartError extends TestingError {
+  /** @param message - what failed, with the bot's log; @param cause - the error `start()` threw */
+  constructor(message: string, cause: unknown) {
+    super('BOARDBOT_TEST_BOT_START', message, { cause });
+  }
+}
+
+/** `createTestPlatform` or a harness call got options it cannot use. */
+export class TestOptionsError extends TestingError {
+  /** @param message - what is wrong and how to fix it */
+  constructor(message: string) {
+    super('BOARDBOT_TEST_OPTIONS', message);
+  }
+}
+
+/** The platform was closed; the call cannot run. */
+export class PlatformClosedError extends TestingError {
+  /** @param what - what was attempted */
+  constructor(what: string) {
+    super('BOARDBOT_TEST_CLOSED', `${what}: the test platform is closed. Create a new one with createTestPlatform().`);
+  }
+}
+
+/** The harness lost its view of the platform's activity, so it can no longer see what the bot does. */
+export class FeedLostError extends TestingError {
+  /** @param reason - why the activity stream ended */
+  constructor(reason: string) {
+    super('BOARDBOT_TEST_FEED_LOST', `The harness lost the emulator's activity stream (${reason}).`);
+  }
+}

@@ -1,0 +1,61 @@
+import type { Bot, BotGateway, BotOptions, GatewayFactoryOptions } from '@boardbot/core';
+import type { EmulatorOptions } from '@boardbot/emulator';
+import type { Logger } from '@boardbot/protocol';
+import type { Level } from 'pino';
+
+/** What the harness hands a bot factory: spread it into `createBot` (it must reach the runtime). */
+export interface TestBotBase {
+  /** The seeded `dev-bot` app's token. */
+  token: string;
+  /** The in-process emulator's app API. */
+  apiUrl: string;
+  /** Captures the bot's log into `platform.logs` (nothing is printed). */
+  logger: Logger;
+  /** A test process must not exit on SIGINT because a bot said so. */
+  handleSignals: false;
+  /** The real gateway client, observed so that `settle()` knows what the bot received. */
+  gateway: (options: GatewayFactoryOptions) => BotGateway;
+}
+
+/** The harness's own options. */
+export interface HarnessOptions {
+  /** How long each wait (an answer, `nextMessage`, `settle`) lasts before it fails with a report. @defaultValue 5000 */
+  timeoutMs?: number;
+  /** Lowest level of the bot's log kept in `platform.logs`. @defaultValue 'debug' */
+  logLevel?: Level;
+  /**
+   * Options of the in-process emulator (rate limit, limits, clock, dev token). It always runs on
+   * an in-memory database with the default seed, silent, on a random loopback port.
+   * @defaultValue `{}`
+   */
+  emulator?: Omit<EmulatorOptions, 'db' | 'seed' | 'logger'>;
+  /** Start the bot before `createTestPlatform` resolves. @defaultValue true */
+  start?: boolean;
+  /** The board people act on when a call names none. @defaultValue 'general' */
+  board?: string;
+}
+
+/** The bot from `createBot` options: everything but what the harness provides. */
+export type BotFromOptions = Omit<BotOptions, 'token' | 'apiUrl' | 'logger' | 'handleSignals'> & { bot?: never };
+
+/** The bot from a factory, e.g. an example's `createDiceBot(options)`. */
+export interface BotFromFactory {
+  /**
+   * Builds the bot; spread `base` into `createBot` so the harness can run and watch it.
+   * @example bot: (base) => createDiceBot({ ...base, random: () => 0.5 })
+   */
+  bot: (base: TestBotBase) => Bot;
+  handlers?: never;
+}
+
+/** Options of `createTestPlatform`: any `createBot` option (or a bot factory), plus the harness's. */
+export type TestPlatformOptions = HarnessOptions & (BotFromOptions | BotFromFactory);
+
+/** Defaults of {@link HarnessOptions}. */
+export const DEFAULT_TEST_PLATFORM_OPTIONS = {
+  timeoutMs: 5000,
+  logLevel: 'debug',
+  emulator: {},
+  start: true,
+  board: 'general',
+} as const satisfies Required<HarnessOptions>;
