@@ -12,6 +12,8 @@ export default defineConfig({
   root: here,
   base: './',
   publicDir: false,
+  // Keep the dev server's dependency cache with the workspace's, not in a new packages/emulator/node_modules.
+  cacheDir: fileURLToPath(new URL('../../../node_modules/.vite/playground/', import.meta.url)),
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: fileURLToPath(new URL('../dist/playground/', import.meta.url)),
