@@ -104,6 +104,8 @@ export class Executor {
     let limited = 0;
     try {
       for (;;) {
+        // A retry after close() must not queue again (the queues were emptied and would never drain).
+        if (attempt > 0 && deps.isClosed()) throw new AbortedError('closed', ctx);
         const slot = queue.acquire(queued, attempt > 0);
         const generation = typeof slot === 'number' ? slot : await slot;
         if (deps.isClosed()) {

@@ -12,6 +12,7 @@ interface Sleep {
  */
 export class Sleeper {
   private readonly sleeps = new Set<Sleep>();
+  private closed = false;
 
   /**
    * Waits `ms`, or rejects with `AbortedError` when `signal` aborts first.
@@ -21,6 +22,7 @@ export class Sleeper {
    */
   sleep(ms: number, context: ErrorContext, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(new AbortedError('signal', context, signal.reason));
+    if (this.closed) return Promise.reject(new AbortedError('closed', context));
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         clearTimeout(sleep.timer);
@@ -44,8 +46,9 @@ export class Sleeper {
     });
   }
 
-  /** Ends every pending wait with `AbortedError('closed')`. */
+  /** Ends every pending wait, and any later one, with `AbortedError('closed')`. */
   cancelAll(): void {
+    this.closed = true;
     for (const sleep of this.sleeps) {
       clearTimeout(sleep.timer);
       sleep.reject(new AbortedError('closed', sleep.context));

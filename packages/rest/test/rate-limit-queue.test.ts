@@ -1,0 +1,109 @@
+import { RateLimitError, RestClient } from '@boardbot/rest';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  envelope,
+  type LoopbackServer,
+  rateLimitHeaders,
+  type Script,
+  sendJson,
+  startLoopbackServer,
+} from './support/loopback-server.js';
+import { recordingLogger } from './support/recording-logger.js';
+
+let server: LoopbackServer | undefined;
+let client: RestClient | undefined;
+
+async function setup(script: Script, options: Partial<ConstructorParameters<typeof RestClient>[0]> = {}) {
+  server = await startLoopbackServer(script);
+  client = new RestClient({ token: 'tok', baseUrl: server.baseUrl, retryBaseMs: 1, retryMaxMs: 5, ...options });
+  return { server, client };
+}
+
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+const userOf = (url: string) => url.split('/').at(-1);
+
+describe('the rate-limit queue', () => {
+  it('lets calls leave in arrival order, one per window when the limit is 1', async () => {
+    const { server, client } = await setup((req, res) =>
+      sendJson(res, 200, { id: userOf(req.url) }, rateLimitHeaders(1, 0, 0.03)),
+    );
+    const ids = ['u1', 'u2', 'u3', 'u4', 'u5'];
+    const users = await Promise.all(ids.map((id) => client.getUser(id)));
+    expect(users.map((u) => u.id)).toEqual(ids);
+    expect(server.received.map((r) => userOf(r.url))).toEqual(ids);
+  });
+
+  it('keeps the place of a call that must retry after a 429 at the head of the queue', async () => {
+    let first = true;
+    const { server, client } = await setup((req, res) => {
+      if (first) {
+        first = false;
+        return sendJson(
+          res,
+          429,
+          envelope('rate_limited', 'wait', { retry_after: 0.03 }),
+          rateLimitHeaders(1, 0, 0.03),
+        );
+      }
+      sendJson(res, 200, { id: userOf(req.url) }, rateLimitHeaders(1, 0, 0.02));
+    });
+    await Promise.all(['u1', 'u2', 'u3'].map((id) => client.getUser(id)));
+    expect(server.received.map((r) => userOf(r.url))).toEqual(['u1', 'u1', 'u2', 'u3']);
+  });
+
+  it('fails queued calls at once with RateLimitError when the window reopens later than maxRateLimitWaitMs', async () => {
+    const { server, client } = await setup(
+      (_req, res) => sendJson(res, 200, { id: 'app' }, rateLimitHeaders(10, 0, 120)),
+      {
+        maxRateLimitWaitMs: 1000,
+      },
+    );
+    await client.getApp();
+    const err = await client.getApp().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(err).toMatchObject({ reason: 'max_wait', bucket: 'app', limit: 10 });
+    expect((err as RateLimitError).retryAfterMs).toBeGreaterThan(1000);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('logs one debug line with the wait, on the waiting call’s logger', async () => {
+    const logger = recordingLogger();
+    const { client } = await setup((_req, res) => sendJson(res, 200, { id: 'app' }, rateLimitHeaders(1, 0, 0.03)));
+    await client.getApp();
+    await client.getApp({ requestId: 'waiting-call', logger });
+    expect(logger.lines).toEqual([
+      {
+        level: 'debug',
+        msg: 'waiting for the rate limit',
+        bindings: expect.objectContaining({
+          requestId: 'waiting-call',
+          bucket: 'app',
+          reason: 'exhausted',
+          queued: 1,
+          limit: 1,
+        }),
+      },
+    ]);
+  });
+
+  it('gives each interaction token its own bucket, apart from the app token’s', async () => {
+    const { server, client } = await setup((req, res) => {
+      if (req.url.includes('/interactions/')) return sendJson(res, 200, { id: 'answer' }, rateLimitHeaders(5, 4, 1));
+      sendJson(res, 200, { id: 'app' }, rateLimitHeaders(1, 0, 30));
+    });
+    await client.getApp();
+    // The app bucket is spent for 30 s; interaction answers do not wait for it.
+    const answers = await Promise.all([
+      client.answerInteraction('token-a', { content: 'a' }),
+      client.answerInteraction('token-b', { content: 'b' }),
+    ]);
+    expect(answers).toHaveLength(2);
+    expect(server.received).toHaveLength(3);
+  });
+});
