@@ -9,7 +9,6 @@ export const CLI_ERROR_CODES = [
   'BOARDBOT_CLI_MISSING_TOKEN',
   'BOARDBOT_CLI_PROJECT',
   'BOARDBOT_CLI_BOT_MODULE',
-  'BOARDBOT_CLI_BUILD_FAILED',
   'BOARDBOT_CLI_PORT_IN_USE',
   'BOARDBOT_CLI_COMMANDS_DRIFT',
 ] as const;
@@ -76,14 +75,6 @@ export class BotModuleError extends CliError {
    */
   constructor(message: string, cause?: unknown) {
     super('BOARDBOT_CLI_BOT_MODULE', message, EXIT_CODES.usage, cause === undefined ? undefined : { cause });
-  }
-}
-
-/** The TypeScript build failed (exit code 1). */
-export class BuildFailedError extends CliError {
-  /** @param message - the diagnostics, or what stopped the build */
-  constructor(message: string) {
-    super('BOARDBOT_CLI_BUILD_FAILED', message, EXIT_CODES.failure);
   }
 }
 

@@ -5,13 +5,23 @@ import { registerEmulatorCommand } from './commands/emulator.js';
 import { registerStartCommand } from './commands/start.js';
 import type { CliIo } from './io.js';
 
+/** Options of {@link createProgram}. */
+export interface ProgramOptions {
+  /**
+   * Throw a `CommanderError` on bad usage instead of exiting the process; `runCli` maps it to exit
+   * code 2. `false` lets commander exit by itself.
+   * @defaultValue true
+   */
+  exitOverride?: boolean;
+}
+
 /** The `boardbot` program; each command lives in its own file under `commands/`. */
-export function createProgram(io: CliIo): Command {
+export function createProgram(io: CliIo, options: ProgramOptions = {}): Command {
   const program = new Command('boardbot').description('Build, run and test board-chat bots').showHelpAfterError();
   program.configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
   // Usage errors throw instead of exiting, so `runCli` maps them to exit code 2; set before the
   // commands are added, which inherit it.
-  program.exitOverride();
+  if (options.exitOverride !== false) program.exitOverride();
   program.addHelpText(
     'after',
     '\nConfiguration: flags > environment > .env > defaults (BOARDBOT_TOKEN, BOARDBOT_API_URL, LOG_LEVEL).\n' +

@@ -82,3 +82,29 @@ await bot.start();
   );
   return { dir, write, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * Compiles a fixture project with the TypeScript API (as `tsc -p` would), throwing on any error.
+ *
+ * @param project - the project
+ */
+export async function buildFixtureProject(project: FixtureProject): Promise<void> {
+  const ts = (await import('typescript')).default;
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    join(project.dir, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  );
+  if (!parsed) throw new Error('no tsconfig');
+  const program = ts.createProgram(parsed.fileNames, parsed.options);
+  const result = program.emit();
+  const problems = [...ts.getPreEmitDiagnostics(program), ...result.diagnostics].map((d) =>
+    ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+  );
+  if (problems.length > 0) throw new Error(`the fixture does not compile:\n${problems.join('\n')}`);
+}

@@ -1,0 +1,44 @@
+import { CLI_ERROR_CODES, EXIT_CODES, runCli } from '@boardbot/cli';
+import { describe, expect, it } from 'vitest';
+import { testIo } from './support/test-io.js';
+
+const run = (...args: string[]) => {
+  const io = testIo(process.cwd());
+  return runCli(['node', 'boardbot', ...args], io).then((code) => ({ code, io }));
+};
+
+describe('the boardbot program', () => {
+  it.each([
+    [],
+    ['dev'],
+    ['start'],
+    ['emulator'],
+    ['commands'],
+    ['commands', 'diff'],
+    ['commands', 'sync'],
+    ['commands', 'list'],
+  ])('`%s --help` prints usage and exits with 0', async (...args) => {
+    const { code, io } = await run(...(args as string[]), '--help');
+    expect(code).toBe(EXIT_CODES.ok);
+    expect(io.lines.join('\n')).toMatch(/^Usage: boardbot/);
+  });
+
+  it('exits with 2 on an unknown command, an unknown flag or a bad port', async () => {
+    expect((await run('nope')).code).toBe(EXIT_CODES.usage);
+    const flag = await run('start', '--nope');
+    expect(flag.code).toBe(EXIT_CODES.usage);
+    expect(flag.io.errors.join('\n')).toContain("unknown option '--nope'");
+    const port = await run('dev', '--port', 'eighty');
+    expect(port.code).toBe(EXIT_CODES.usage);
+    expect(port.io.errors.join('\n')).toContain('Expected a port number');
+  });
+
+  it('documents every error code and exit code in the README and docs/cli.md', async () => {
+    const { readFileSync } = await import('node:fs');
+    for (const doc of ['../README.md', '../../../docs/cli.md']) {
+      const text = readFileSync(new URL(doc, import.meta.url), 'utf8');
+      for (const code of CLI_ERROR_CODES) expect(text, doc).toContain(code);
+      for (const exit of Object.values(EXIT_CODES)) expect(text, doc).toMatch(new RegExp(`\\| ${exit} +\\|`));
+    }
+  });
+});

@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { runCli } from '@boardbot/cli';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './support/control.js';
+import { startTestEmulator, type TestEmulator } from './support/emulator.js';
+import { buildFixtureProject, createFixtureProject, type FixtureProject } from './support/fixture-project.js';
+import { testIo } from './support/test-io.js';
+
+// The built CLI, as a person runs it (`npm test` builds it first).
+const bin = new URL('../dist/bin.js', import.meta.url).pathname;
+
+describe('boardbot start', () => {
+  let project: FixtureProject;
+  let emu: TestEmulator;
+  let child: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    project = createFixtureProject('start');
+    await buildFixtureProject(project);
+    emu = await startTestEmulator('start-token');
+  });
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+    await emu?.close();
+    project?.remove();
+  });
+
+  it('runs the built bot with the token from .env and stops gracefully on SIGTERM with exit code 0', async () => {
+    project.write('.env', `BOARDBOT_TOKEN=start-token\nBOARDBOT_API_URL=${emu.urls.apiUrl}\nLOG_LEVEL=warn\n`);
+    const { PATH, HOME } = process.env;
+    child = spawn(process.execPath, [bin, 'start'], { cwd: project.dir, env: { PATH, HOME }, stdio: 'pipe' });
+    let output = '';
+    child.stdout?.on('data', (d) => {
+      output += d;
+    });
+    child.stderr?.on('data', (d) => {
+      output += d;
+    });
+    const exited = once(child, 'exit');
+    await eventually(
+      () => emu.control.registeredCommands(),
+      (names) => names.includes('ping'),
+    );
+    const view = await eventually(
+      () => emu.control.invoke('ping', { text: 'prod' }),
+      (v) => v.answers.length > 0,
+    );
+    expect(view.answers[0]?.content).toBe('pong v1 prod');
+    child.kill('SIGTERM');
+    const [code] = await exited;
+    expect(code, output).toBe(0);
+    expect(output).not.toContain('start-token');
+  });
+
+  it('fails fast with exit code 2 and the fix when BOARDBOT_TOKEN is missing', async () => {
+    project.write('.env', '');
+    const io = testIo(project.dir, {});
+    expect(await runCli(['node', 'boardbot', 'start'], io)).toBe(2);
+    expect(io.errors.join('\n')).toContain('BOARDBOT_CLI_MISSING_TOKEN');
+    expect(io.errors.join('\n')).toContain('boardbot dev');
+  });
+
+  it('fails with exit code 2 and says how to build when the entry is missing', async () => {
+    const io = testIo(project.dir, { BOARDBOT_TOKEN: 'x' });
+    expect(await runCli(['node', 'boardbot', 'start', '--entry', 'dist/missing.js'], io)).toBe(2);
+    expect(io.errors.join('\n')).toContain("The bot's entry dist/missing.js does not exist");
+  });
+
+  it('rejects a bad BOARDBOT_API_URL or LOG_LEVEL with exit code 2, naming where the value came from', async () => {
+    project.write('.env', 'BOARDBOT_TOKEN=x\nBOARDBOT_API_URL=localhost:8787\n');
+    const url = testIo(project.dir, {});
+    expect(await runCli(['node', 'boardbot', 'start'], url)).toBe(2);
+    expect(url.errors.join('\n')).toContain('BOARDBOT_API_URL in .env is not an http(s) URL');
+
+    const level = testIo(project.dir, { BOARDBOT_TOKEN: 'x' });
+    expect(
+      await runCli(
+        ['node', 'boardbot', 'start', '--log-level', 'loud', '--api-url', 'http://127.0.0.1:1/api/v1'],
+        level,
+      ),
+    ).toBe(2);
+    expect(level.errors.join('\n')).toContain('--log-level is "loud"');
+    project.write('.env', '');
+  });
+});
