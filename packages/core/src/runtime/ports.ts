@@ -1,54 +1,14 @@
-import type {
-  App,
-  Command,
-  CommandDefinition,
-  Embed,
-  Logger,
-  Message,
-  ReadyEvent,
-  UserProfile,
-} from '@boardbot/protocol';
+import type { Logger, ReadyEvent } from '@boardbot/protocol';
+import type { RestClient } from '@boardbot/rest';
 
-/** Options every REST call accepts as its last argument (the `@boardbot/rest` shape). */
-export interface RequestOptions {
-  signal?: AbortSignal;
-  idempotencyKey?: string;
-  /** Correlation id, sent as `X-Request-Id`. */
-  requestId?: string;
-  /** Per-event child logger for the call's own lines. */
-  logger?: Logger;
-}
+/** Options every REST call accepts as its last argument (signal, idempotency key, correlation id, logger). */
+export type { RequestOptions } from '@boardbot/rest';
 
-/** The REST calls the runtime makes (a subset of `@boardbot/rest`'s `RestClient`). */
-export interface BotRest {
-  getApp(options?: RequestOptions): Promise<App>;
-  getUser(userId: string, options?: RequestOptions): Promise<UserProfile>;
-  listCommands(options?: RequestOptions): Promise<Command[]>;
-  replaceCommands(defs: CommandDefinition[], options?: RequestOptions): Promise<Command[]>;
-  listMessages(
-    boardId: string,
-    query?: { before?: number; limit?: number },
-    options?: RequestOptions,
-  ): Promise<Message[]>;
-  sendMessage(
-    boardId: string,
-    body: { content?: string; embeds?: Embed[]; replyTo?: string },
-    options?: RequestOptions,
-  ): Promise<Message>;
-  editMessage(
-    boardId: string,
-    messageId: string,
-    body: { content: string },
-    options?: RequestOptions,
-  ): Promise<Message>;
-  deleteMessage(boardId: string, messageId: string, options?: RequestOptions): Promise<void>;
-  answerInteraction(
-    token: string,
-    body: { content?: string; embeds?: Embed[] },
-    options?: RequestOptions,
-  ): Promise<Message>;
-  close(): Promise<void>;
-}
+/**
+ * The REST client of a bot and of `ctx.rest`: `@boardbot/rest`'s full `RestClient`. The runtime
+ * itself only uses a few of its calls.
+ */
+export type BotRest = RestClient;
 
 /** What the runtime passes when it builds the gateway client. */
 export interface GatewayFactoryOptions {

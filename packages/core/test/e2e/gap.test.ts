@@ -1,0 +1,75 @@
+import { type MessageContext, OnMessage } from '@boardbot/core';
+import { GatewayClient } from '@boardbot/gateway';
+import type { Message } from '@boardbot/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+import { FaultProxy } from './support/proxy.js';
+
+const heard: { board: string; content: string }[] = [];
+
+class Recorder {
+  @OnMessage()
+  record(ctx: MessageContext) {
+    heard.push({ board: ctx.boardId, content: ctx.message.content ?? '' });
+  }
+}
+
+describe('a gateway gap', () => {
+  let platform: Platform;
+  let proxy: FaultProxy;
+  let started: ReturnType<Platform['bot']>;
+
+  beforeAll(async () => {
+    // Keep almost nothing for resume, so a dropped stream cannot be replayed.
+    platform = await TestPlatform.start({ limits: { retainedEvents: 1, retainedEventsMs: 1 } });
+    proxy = await FaultProxy.start(platform.emu.urls?.url ?? '');
+    started = platform.bot({
+      handlers: [Recorder],
+      apiUrl: `${proxy.origin}/api/v1`,
+      gateway: (o) => new GatewayClient({ ...o, reconnect: { initialDelayMs: 20, maxDelayMs: 100 } }),
+    });
+    await started.bot.start();
+  });
+
+  afterAll(async () => {
+    await started?.bot.stop();
+    await proxy?.close();
+    await platform?.close();
+  });
+
+  it('backfills the missed messages over REST and dispatches each once, in order', async () => {
+    const before = await platform.post(platform.alice, platform.general, 'before the cut');
+    await until(() => heard.some((h) => h.content === 'before the cut'), 'the first message was heard live');
+
+    proxy.cut();
+    const missed: Message[] = [];
+    for (const text of ['missed 1', 'missed 2', 'missed 3'])
+      missed.push(await platform.post(platform.bob, platform.general, text));
+    // A board the bot has not heard anything from yet: backfilled from its start time.
+    missed.push(await platform.post(platform.alice, platform.random, 'missed on random'));
+    const gone = await platform.post(platform.bob, platform.general, 'deleted during the cut');
+    await platform.control('DELETE', `/boards/${platform.general.id}/messages/${gone.id}`);
+    // Enough events for the emulator to prune the log past the bot's resume point.
+    const edit = (i: number) =>
+      platform.control('PATCH', `/boards/${platform.general.id}/messages/${before.id}`, { content: `edit ${i}` });
+    for (let i = 0; i < 520; i += 10) await Promise.all([...Array(10).keys()].map((k) => edit(i + k)));
+    proxy.restore();
+
+    await until(() => heard.some((h) => h.content === 'missed on random'), 'the backfill reached the bot', 4000);
+    await started.bot.idle();
+    const contents = heard.map((h) => h.content);
+    // Order holds per board; boards are backfilled side by side.
+    const on = (board: string) =>
+      heard.filter((h) => h.board === board && h.content.startsWith('missed')).map((h) => h.content);
+    expect(on(platform.general.id)).toEqual(['missed 1', 'missed 2', 'missed 3']);
+    expect(on(platform.random.id)).toEqual(['missed on random']);
+    expect(contents.filter((c) => c === 'before the cut')).toHaveLength(1);
+    expect(contents).not.toContain('deleted during the cut');
+    const gap = started.logs.lines().find((l) => l.msg === 'gateway gap: dispatching missed messages');
+    expect(gap).toMatchObject({ messages: 4 });
+
+    // Live delivery goes on after the gap.
+    await platform.post(platform.alice, platform.general, 'after the gap');
+    await until(() => heard.some((h) => h.content === 'after the gap'), 'live delivery after the gap');
+  });
+});

@@ -1,0 +1,54 @@
+import { Command, type CommandContext } from '@boardbot/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
+import { FaultProxy } from './support/proxy.js';
+
+@Command({ name: 'whoami', description: 'Logs and answers' })
+class WhoAmI {
+  run(ctx: CommandContext) {
+    // A careless author logging the whole interaction must not leak its token.
+    ctx.log.info({ interaction: ctx.interaction }, 'handling whoami');
+    return `You are ${ctx.user.display_name}`;
+  }
+}
+
+describe('logging', () => {
+  let platform: Platform;
+  let proxy: FaultProxy;
+  let started: ReturnType<Platform['bot']>;
+
+  beforeAll(async () => {
+    platform = await TestPlatform.start();
+    proxy = await FaultProxy.start(platform.emu.urls?.url ?? '');
+    started = platform.bot({ handlers: [WhoAmI], apiUrl: `${proxy.origin}/api/v1` });
+    await started.bot.start();
+  });
+
+  afterAll(async () => {
+    await started?.bot.stop();
+    await proxy?.close();
+    await platform?.close();
+  });
+
+  it('one correlation id follows an event from its log lines into its REST calls', async () => {
+    const interaction = await platform.invoke(platform.alice, platform.general, 'whoami');
+    const view = await platform.answers(interaction.id);
+    expect(view.answers[0]?.content).toBe('You are Alice');
+    const line = started.logs.lines().find((l) => l.msg === 'handling whoami');
+    expect(line).toMatchObject({ interaction_id: interaction.id, event_id: expect.any(String) });
+    const correlationId = line?.correlation_id;
+    expect(correlationId).toEqual(expect.any(String));
+    const answer = proxy.seen.find((r) => r.method === 'POST' && r.url.startsWith('/api/v1/interactions/'));
+    expect(answer?.headers['x-request-id']).toBe(correlationId);
+  });
+
+  it('never writes a token: neither the app token nor an interaction token', async () => {
+    const text = started.logs.text();
+    expect(text).not.toContain(platform.token);
+    const answer = proxy.seen.find((r) => r.method === 'POST' && r.url.startsWith('/api/v1/interactions/'));
+    const interactionToken = answer?.url.split('/').at(-1) ?? '';
+    expect(interactionToken.length).toBeGreaterThan(30);
+    expect(text).not.toContain(interactionToken);
+    expect(text).toContain('[redacted]');
+  });
+});

@@ -1,0 +1,116 @@
+import {
+  type Bot,
+  Command,
+  type CommandContext,
+  createBot,
+  type EventContext,
+  type EventPayload,
+  type HandlerContext,
+  type MessageContext,
+  type Middleware,
+  OnEvent,
+  OnMessage,
+  OnReady,
+  Option,
+  type ReplyBody,
+  Subcommand,
+  type UnknownEventPayload,
+} from '@boardbot/core';
+import type { Interaction, Message, MessageCreateEvent, ReadyEvent, UserProfile } from '@boardbot/protocol';
+import type { RestClient } from '@boardbot/rest';
+import { describe, expectTypeOf, it } from 'vitest';
+
+class RollOptions {
+  @Option({ description: 'Sides' }) sides = 6;
+}
+
+describe('context types', () => {
+  it('a command context carries the typed options, the person and the board', () => {
+    expectTypeOf<CommandContext<RollOptions>['options']>().toEqualTypeOf<RollOptions>();
+    expectTypeOf<CommandContext['user']>().toEqualTypeOf<UserProfile>();
+    expectTypeOf<CommandContext['interaction']>().toEqualTypeOf<Interaction>();
+    expectTypeOf<CommandContext['boardId']>().toEqualTypeOf<string>();
+    expectTypeOf<CommandContext['command']['subcommand']>().toEqualTypeOf<string | null>();
+    expectTypeOf<CommandContext['reply']>().toEqualTypeOf<(body: ReplyBody) => Promise<Message>>();
+    expectTypeOf<CommandContext['followUp']>().parameter(0).toEqualTypeOf<ReplyBody>();
+    expectTypeOf<CommandContext['rest']>().toEqualTypeOf<RestClient>();
+  });
+
+  it('a message context carries the message, its author and the match', () => {
+    expectTypeOf<MessageContext['message']>().toEqualTypeOf<Message>();
+    expectTypeOf<MessageContext['author']>().toEqualTypeOf<UserProfile | null>();
+    expectTypeOf<MessageContext['match']>().toEqualTypeOf<RegExpExecArray | null>();
+    expectTypeOf<MessageContext['event']>().toEqualTypeOf<'message.create' | 'message.edit' | 'message.delete'>();
+    expectTypeOf<MessageContext['edit']>().parameters.toEqualTypeOf<[string | Message, string]>();
+    expectTypeOf<MessageContext['delete']>().returns.toEqualTypeOf<Promise<void>>();
+  });
+
+  it('guards and middleware narrow the context by kind', () => {
+    const guard = (ctx: HandlerContext) => {
+      if (ctx.kind === 'command') expectTypeOf(ctx).toEqualTypeOf<CommandContext>();
+      else expectTypeOf(ctx).toEqualTypeOf<MessageContext>();
+      return true;
+    };
+    expectTypeOf(guard).toBeFunction();
+    expectTypeOf<Middleware>().parameter(1).toEqualTypeOf<() => Promise<void>>();
+  });
+
+  it('a reply body is text or content and embeds', () => {
+    expectTypeOf<'hi'>().toExtend<ReplyBody>();
+    expectTypeOf<{ embeds: [{ title: 'x' }] }>().toExtend<ReplyBody>();
+    expectTypeOf<{ reply_to: string }>().not.toExtend<ReplyBody>();
+  });
+});
+
+describe('event payload types', () => {
+  it('ties each known event name to its payload, and unknown names to the raw data', () => {
+    expectTypeOf<EventPayload<'message.create'>>().toEqualTypeOf<MessageCreateEvent>();
+    expectTypeOf<EventPayload<'ready'>>().toEqualTypeOf<ReadyEvent>();
+    expectTypeOf<EventPayload<'reaction.add'>>().toEqualTypeOf<UnknownEventPayload>();
+    expectTypeOf<EventContext['send']>().parameters.toEqualTypeOf<[string, ReplyBody]>();
+  });
+
+  it('decorators check the listener signature against the event', () => {
+    class Listeners {
+      @OnEvent('message.create')
+      created(event: MessageCreateEvent, _ctx: EventContext) {
+        expectTypeOf(event.message).toEqualTypeOf<Message>();
+      }
+
+      @OnReady()
+      ready(event: ReadyEvent) {
+        expectTypeOf(event.board_ids).toEqualTypeOf<string[]>();
+      }
+
+      // @ts-expect-error a ready listener does not receive a message event
+      @OnEvent('ready')
+      wrong(_event: MessageCreateEvent) {}
+
+      // @ts-expect-error a message listener receives a MessageContext, not a CommandContext
+      @OnMessage(/x/)
+      notAMessageListener(_ctx: CommandContext) {}
+    }
+    expectTypeOf(Listeners).toBeConstructibleWith();
+  });
+
+  it('a subcommand method receives its options class', () => {
+    @Command({ name: 'dice', description: 'Dice' })
+    class Dice {
+      @Subcommand({ name: 'roll', description: 'Roll', options: RollOptions })
+      roll(_ctx: CommandContext<RollOptions>, options: RollOptions) {
+        expectTypeOf(options.sides).toEqualTypeOf<number>();
+      }
+
+      // @ts-expect-error the options parameter must be the options class
+      @Subcommand({ name: 'flip', description: 'Flip', options: RollOptions })
+      flip(_ctx: CommandContext<RollOptions>, _options: { coins: number }) {}
+    }
+    expectTypeOf(Dice).toBeConstructibleWith();
+  });
+
+  it('createBot returns a bot whose use() chains', () => {
+    expectTypeOf(createBot).returns.toEqualTypeOf<Bot>();
+    expectTypeOf<Bot['use']>().returns.toEqualTypeOf<Bot>();
+    expectTypeOf<Bot['start']>().returns.resolves.toMatchTypeOf<{ inSync: boolean } | undefined>();
+  });
+});
