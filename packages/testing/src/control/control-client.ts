@@ -1,15 +1,22 @@
 import type { InteractionView } from '@boardbot/emulator';
-import type { Board, ErrorDetail, Interaction, Member, Message, OptionValue, UserProfile } from '@boardbot/protocol';
+import type {
+  App,
+  Board,
+  Command,
+  ErrorDetail,
+  Interaction,
+  Member,
+  Message,
+  OptionValue,
+  UserProfile,
+} from '@boardbot/protocol';
 import { Agent, type Dispatcher, request } from 'undici';
 import { ControlApiError, type ControlCall, InvocationRejectedError, PlatformClosedError } from '../errors.js';
 
 /** An app as the control API shows it: the app, its boards and its registered commands. */
-export interface ControlApp {
-  id: string;
-  name: string;
-  bot_user_id: string;
+export interface ControlApp extends App {
   board_ids: string[];
-  commands: { name: string; options: unknown[] }[];
+  commands: Command[];
 }
 
 /** What `GET /state` answers. */
