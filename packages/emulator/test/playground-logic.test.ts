@@ -9,7 +9,7 @@ import {
   placeServerErrors,
   SUBCOMMAND_FIELD,
 } from '../playground/src/commands/check-options.js';
-import { authorOf, describeOptions, isHttpUrl, namerOf, snippet } from '../playground/src/format.js';
+import { authorOf, describeOptions, formatBytes, isHttpUrl, namerOf, snippet } from '../playground/src/format.js';
 import { inlineSpans } from '../playground/src/inline-format.js';
 import { EMPTY_STATE, playgroundReducer } from '../playground/src/state/playground-state.js';
 import { buildTimeline, nextExpiry } from '../playground/src/state/timeline.js';
@@ -261,6 +261,9 @@ describe('formatting', () => {
     expect(snippet(message(1, { content: 'a'.repeat(100) }), 10)).toBe(`${'a'.repeat(9)}…`);
     expect(snippet(message(1, { deleted_at: at(5), content: null }))).toBe('Deleted message');
     expect(describeOptions({ sides: 20, loud: true })).toBe('sides: 20 · loud: yes');
+    const media = { url: 'https://example.com/a.png', content_type: 'image/png', size: 1, width: null, height: null };
+    expect(snippet(message(1, { content: null, media }))).toBe('Attachment');
+    expect([formatBytes(999), formatBytes(1500), formatBytes(12_345_678)]).toEqual(['999 B', '1.5 kB', '12 MB']);
     expect(isHttpUrl('https://example.com/x.png')).toBe(true);
     expect(isHttpUrl('javascript:alert(1)')).toBe(false);
   });

@@ -7,6 +7,7 @@ import { launchChromium } from './playground/browser.js';
 import { ensurePlaygroundBuilt } from './playground/build-page.js';
 import { type Control, controlClient } from './playground/control.js';
 import { type DiceBot, ROLL_COMMAND, startDiceBot } from './playground/dice-bot.js';
+import { startImageServer } from './playground/image-server.js';
 import { gone, PlaygroundPage, SHOW_TIMEOUT_MS, shown } from './playground/page.js';
 
 // The playground in real headless Chromium against a real emulator on loopback, with a bot that
@@ -198,6 +199,8 @@ describe('the playground page', () => {
   });
 
   it('renders webhook posts with embeds', async () => {
+    const images = await startImageServer();
+    onTestFinished(() => images.close());
     await control.send('POST', `/boards/${general.id}/messages`, {
       webhook_name: 'CI',
       embeds: [
@@ -210,6 +213,7 @@ describe('the playground page', () => {
             { name: 'Branch', value: 'main', inline: true },
             { name: 'Duration', value: '3m 12s', inline: true },
           ],
+          image: { url: images.url },
         },
       ],
     });
@@ -226,6 +230,10 @@ describe('the playground page', () => {
       .getByRole('article')
       .evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).borderInlineStartColor);
     expect(border).toBe('rgb(34, 197, 94)');
+    const image = post.getByRole('img', { name: 'Build #42 passed' });
+    await shown(image);
+    expect(await image.getAttribute('src')).toBe(images.url);
+    await expect.poll(() => image.evaluate((el) => (el as { naturalWidth: number }).naturalWidth)).toBe(240);
   });
 
   it('shows a waiting command, then that the app did not answer once its token expired', async () => {

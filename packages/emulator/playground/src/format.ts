@@ -81,7 +81,7 @@ export function snippet(message: Message, length = 80): string {
   if (message.deleted_at !== null) return 'Deleted message';
   const text = message.content ?? message.embeds?.[0]?.title ?? message.embeds?.[0]?.description ?? '';
   const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat === '') return message.embeds?.length ? 'Embed' : '…';
+  if (flat === '') return message.embeds?.length ? 'Embed' : message.media ? 'Attachment' : '…';
   return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
 }
 
@@ -100,4 +100,17 @@ export function hueOf(name: string): number {
 /** Whether `url` is safe to put in an `href` or `src`: only `http(s)` (the contract allows no other). */
 export function isHttpUrl(url: string | undefined): url is string {
   return url !== undefined && /^https?:\/\//i.test(url);
+}
+
+/** `1.5 MB`, a byte count for people (decimal units, as file managers show them). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }

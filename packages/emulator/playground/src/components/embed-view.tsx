@@ -1,4 +1,5 @@
 import type { Embed } from '@boardbot/protocol';
+import { useState } from 'preact/hooks';
 import { isHttpUrl } from '../format.js';
 import { RichText } from './rich-text.js';
 
@@ -40,9 +41,20 @@ export function EmbedView({ embed }: { embed: Embed }) {
           ))}
         </dl>
       )}
-      {isHttpUrl(embed.image?.url) && (
-        <img class="embed-image" src={embed.image.url} alt={embed.title ?? 'Embedded image'} loading="lazy" />
-      )}
+      {isHttpUrl(embed.image?.url) && <EmbedImage url={embed.image.url} alt={embed.title ?? 'Embedded image'} />}
     </article>
   );
+}
+
+// Offline, a remote image cannot load: show its address instead of a broken-image icon.
+function EmbedImage({ url, alt }: { url: string; alt: string }) {
+  const [broken, setBroken] = useState(false);
+  if (broken) {
+    return (
+      <a class="embed-url" href={url} target="_blank" rel="noopener noreferrer">
+        Image: {url}
+      </a>
+    );
+  }
+  return <img class="embed-image" src={url} alt={alt} loading="lazy" onError={() => setBroken(true)} />;
 }

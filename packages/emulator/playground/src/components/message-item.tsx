@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Message } from '../api/types.js';
 import { type AuthorLabel, hueOf, initial, longTime, shortTime, snippet } from '../format.js';
 import { EmbedView } from './embed-view.js';
+import { MediaView } from './media-view.js';
 import { RichText } from './rich-text.js';
 
 /** Who used the command a message answers ("Alice used /roll"). */
@@ -115,6 +116,7 @@ export function MessageItem(props: MessageItemProps) {
                 {message.edited_at !== null && <EditedMarker at={message.edited_at} />}
               </p>
             )}
+            {message.media && <MediaView media={message.media} />}
             {message.embeds?.map((embed, i) => (
               <EmbedView key={i} embed={embed} />
             ))}
