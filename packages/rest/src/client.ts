@@ -18,6 +18,7 @@ import { type IterateMessagesOptions, iterateMessages } from './paging.js';
 import { Buckets } from './ratelimit/buckets.js';
 import type { Call } from './request/call.js';
 import { Executor } from './request/executor.js';
+import { HeaderSets } from './request/headers.js';
 import { listOf, recordOf } from './request/shape.js';
 import { Sleeper } from './retry/sleeper.js';
 import * as routes from './routes.js';
@@ -68,11 +69,11 @@ export class RestClient {
       origin: url.origin,
       basePath: url.pathname.replace(/\/+$/, ''),
       token: options.token,
+      headers: new HeaderSets(userAgent(o.userAgentSuffix), options.token),
       options: o,
       buckets: this.buckets,
       sleeper: this.sleeper,
       emitter: this.emitter,
-      userAgent: userAgent(o.userAgentSuffix),
       isClosed: () => this.closed,
     });
   }

@@ -1,3 +1,5 @@
+import { AbortedError, type BoardbotRestError, type ErrorContext, NetworkError, TimeoutError } from '../errors.js';
+
 /** What went wrong with an attempt that got no usable answer. */
 export type TransportFailure =
   | { kind: 'aborted'; cause: unknown }
@@ -21,4 +23,33 @@ export function classifyTransportError(err: unknown, signal: AbortSignal | undef
   if (text && TIMEOUT_CODES.has(text)) return { kind: 'timeout', cause: err };
   if (text && CLOSED_CODES.has(text)) return { kind: 'closed', cause: err };
   return { kind: 'network', code: text, cause: err };
+}
+
+/**
+ * The typed error of a transport failure.
+ * @param failure - what {@link classifyTransportError} said
+ * @param attempts - attempts made so far
+ * @param ctx - the call
+ * @param timeoutMs - the per-attempt timeout, for the message
+ * @param clientClosed - whether the RestClient itself was closed (then a closed dispatcher is expected)
+ */
+export function transportError(
+  failure: TransportFailure,
+  attempts: number,
+  ctx: ErrorContext,
+  timeoutMs: number,
+  clientClosed: boolean,
+): BoardbotRestError {
+  switch (failure.kind) {
+    case 'aborted':
+      return new AbortedError('signal', ctx, failure.cause);
+    case 'closed':
+      return clientClosed
+        ? new AbortedError('closed', ctx, failure.cause)
+        : new NetworkError({ attempts, causeCode: 'UND_ERR_CLOSED' }, ctx, failure.cause);
+    case 'timeout':
+      return new TimeoutError({ timeoutMs, attempts }, ctx, failure.cause);
+    case 'network':
+      return new NetworkError({ attempts, causeCode: failure.code }, ctx, failure.cause);
+  }
 }

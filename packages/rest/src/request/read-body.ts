@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '@boardbot/protocol';
 import type { Dispatcher } from 'undici';
-import type { ApiErrorInit } from '../errors.js';
+import { type ApiErrorInit, type ErrorContext, InvalidResponseError } from '../errors.js';
 
 /** Most bytes of an error body that are read; the rest is dropped (an HTML error page can be huge). */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -92,4 +92,38 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
   let out = text;
   for (const s of secrets) if (s) out = out.split(s).join('[redacted]');
   return out;
+}
+
+/**
+ * The parsed JSON of a 2xx answer (`undefined` for 204 or an `empty` call), or an
+ * {@link InvalidResponseError} when the body is not JSON (a truncated answer, a proxy's page).
+ * @param res - the answer
+ * @param empty - the call expects no body
+ * @param ctx - the call
+ * @param secrets - credentials to keep out of the excerpt
+ */
+export async function readSuccessBody(
+  res: Dispatcher.ResponseData,
+  empty: boolean,
+  ctx: ErrorContext,
+  secrets: readonly (string | undefined)[],
+): Promise<unknown> {
+  if (empty || res.statusCode === 204) {
+    await res.body.dump();
+    return undefined;
+  }
+  const text = await res.body.text();
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new InvalidResponseError(
+      {
+        status: res.statusCode,
+        problem: 'not JSON (truncated or not an API answer)',
+        excerpt: redact(excerpt(text), secrets),
+      },
+      ctx,
+      err,
+    );
+  }
 }
