@@ -10,10 +10,13 @@ interface Entry {
  * the events of one message are handled in order while unrelated events run side by side.
  */
 export class KeyedQueue {
-  private readonly ready: Entry[] = [];
+  // A FIFO as an array and a head index: shift() on a long array would copy it every time.
+  private ready: Entry[] = [];
+  private head = 0;
   private readonly blocked = new Map<string, Entry[]>();
   private readonly busy = new Set<string>();
   private readonly idleWaiters: (() => void)[] = [];
+  private blockedCount = 0;
   private seq = 0;
   private active = 0;
 
@@ -28,9 +31,7 @@ export class KeyedQueue {
 
   /** Tasks queued or running. */
   get size(): number {
-    let blocked = 0;
-    for (const list of this.blocked.values()) blocked += list.length;
-    return this.ready.length + blocked + this.active;
+    return this.ready.length - this.head + this.blockedCount + this.active;
   }
 
   /**
@@ -45,6 +46,7 @@ export class KeyedQueue {
         const list = this.blocked.get(key);
         if (list) list.push(entry);
         else this.blocked.set(key, [entry]);
+        this.blockedCount++;
         return;
       }
       this.busy.add(key);
@@ -60,8 +62,12 @@ export class KeyedQueue {
   }
 
   private pump(): void {
-    while (this.active < this.concurrency && this.ready.length > 0) {
-      const entry = this.ready.shift() as Entry;
+    while (this.active < this.concurrency && this.head < this.ready.length) {
+      const entry = this.ready[this.head++] as Entry;
+      if (this.head >= 1024 && this.head * 2 >= this.ready.length) {
+        this.ready = this.ready.slice(this.head);
+        this.head = 0;
+      }
       this.active++;
       void this.run(entry);
     }
@@ -87,10 +93,11 @@ export class KeyedQueue {
       this.busy.delete(key);
       return;
     }
+    this.blockedCount--;
     if (list?.length === 0) this.blocked.delete(key);
     // The waiting task arrived before most of the ready ones: put it back in arrival order.
     let i = this.ready.length;
-    while (i > 0 && (this.ready[i - 1] as Entry).seq > next.seq) i--;
+    while (i > this.head && (this.ready[i - 1] as Entry).seq > next.seq) i--;
     this.ready.splice(i, 0, next);
   }
 }

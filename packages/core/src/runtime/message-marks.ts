@@ -10,6 +10,10 @@ const REMEMBERED = 10_000;
 export class MessageMarks {
   readonly lastSeq = new Map<string, number>();
   private readonly seen = new Set<string>();
+  // The remembered ids in a ring, oldest at `next`: deleting a Set's first entry again and again
+  // makes V8 walk over the deleted slots on every `values().next()`.
+  private readonly ring: (string | undefined)[] = new Array(REMEMBERED);
+  private next = 0;
 
   /**
    * Records a dispatched `message.create`.
@@ -17,9 +21,11 @@ export class MessageMarks {
    */
   record(message: Message): boolean {
     if (this.seen.has(message.id)) return false;
+    const oldest = this.ring[this.next];
+    if (oldest !== undefined) this.seen.delete(oldest);
+    this.ring[this.next] = message.id;
+    this.next = (this.next + 1) % REMEMBERED;
     this.seen.add(message.id);
-    // Set keeps insertion order: drop the oldest id once full.
-    if (this.seen.size > REMEMBERED) this.seen.delete(this.seen.values().next().value as string);
     const last = this.lastSeq.get(message.board_id) ?? 0;
     if (message.seq > last) this.lastSeq.set(message.board_id, message.seq);
     return true;

@@ -72,4 +72,19 @@ describe('KeyedQueue', () => {
   it('idle() resolves at once when nothing is queued', async () => {
     await expect(new KeyedQueue(1, () => {}).idle()).resolves.toBeUndefined();
   });
+
+  it('keeps arrival order through a long burst (past the internal compaction)', async () => {
+    const q = new KeyedQueue(3, () => {});
+    const started: number[] = [];
+    for (let i = 0; i < 5000; i++) {
+      q.push(i % 7 === 0 ? 'same' : undefined, async () => {
+        started.push(i);
+      });
+    }
+    await q.idle();
+    expect(started).toHaveLength(5000);
+    const sameKey = started.filter((i) => i % 7 === 0);
+    expect(sameKey).toEqual([...sameKey].sort((a, b) => a - b));
+    expect(q.size).toBe(0);
+  });
 });

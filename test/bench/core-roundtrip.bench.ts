@@ -1,0 +1,190 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, type CommandContext, createBot, Option } from '@boardbot/core';
+import { IsInt, Max, Min } from 'class-validator';
+import { Pool } from 'undici';
+import { afterAll, beforeAll, it } from 'vitest';
+import { percentile } from './lib/measure.js';
+import { record } from './lib/record.js';
+
+// The interaction round trip on loopback: a person invokes a command through the control API, the
+// emulator raises interaction.create on the gateway, the bot validates the options, answers over
+// REST, and the control API's wait returns once the answer is stored. The emulator runs in its own
+// process; the bot and the load generator share this one. The baseline is the same two control
+// calls (invoke, then read the interaction) with no bot: what the platform alone costs.
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const children: ChildProcess[] = [];
+const ADMIN = 'bench-admin-key';
+
+function startEmulator(): Promise<string> {
+  const code = `
+    import { createEmulator } from './packages/emulator/dist/index.js';
+    const emu = await createEmulator({ db: ':memory:', logger: false, adminKey: '${ADMIN}', rateLimit: { requests: 1e9 } });
+    const { url } = await emu.listen({ port: 0 });
+    console.log(JSON.stringify({ url }));`;
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--input-type=module', '-e', code], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(proc);
+    proc.stdout?.once('data', (d) => resolve(JSON.parse(d.toString()).url));
+    proc.on('exit', (c) => reject(new Error(`emulator exited with ${c}`)));
+  });
+}
+
+class RollOptions {
+  @Option({ description: 'Sides' }) @IsInt() @Min(2) @Max(1000) sides!: number;
+}
+
+@Command({ name: 'roll', description: 'Roll a die', options: RollOptions })
+class Roll {
+  run(_ctx: CommandContext<RollOptions>, { sides }: RollOptions) {
+    return `You rolled ${sides}`;
+  }
+}
+
+beforeAll(() => {
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'packages/emulator'], {
+    cwd: root,
+  });
+}, 120_000);
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+it('answers an interaction within 10 ms at p99 and 1,000 per second with one bot', async () => {
+  const origin = await startEmulator();
+  const pool = new Pool(origin, { connections: 16 });
+  const headers = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
+  const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+    const r = await pool.request({
+      method,
+      path: `/_emulator/v1${path}`,
+      headers,
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const json = (await r.body.json()) as Record<string, unknown>;
+    if (r.statusCode >= 300) throw new Error(`${method} ${path}: ${r.statusCode} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const state = (await call('GET', '/state')) as {
+    users: { id: string; username: string }[];
+    boards: { id: string }[];
+  };
+  const user = state.users.find((u) => u.username === 'alice')?.id as string;
+  const board = state.boards[0]?.id as string;
+
+  const bot = createBot({
+    token: 'dev-token',
+    apiUrl: `${origin}/api/v1`,
+    handlers: [Roll],
+    logger: false,
+    handleSignals: false,
+  });
+  await bot.start();
+
+  const invoke = async () =>
+    (
+      (await call('POST', '/interactions', {
+        board_id: board,
+        user_id: user,
+        command: 'roll',
+        options: { sides: 20 },
+      })) as {
+        interaction: { id: string };
+      }
+    ).interaction.id;
+  /** One round trip through the bot: invoke, then wait until the answer is stored. */
+  const roundTrip = async () => {
+    const id = await invoke();
+    const view = (await call('GET', `/interactions/${id}/wait?answers=1&timeout_ms=5000`)) as { answers: unknown[] };
+    if (view.answers.length !== 1) throw new Error('no answer');
+  };
+  /** The platform alone: invoke, then read the interaction (no bot involved in the timing). */
+  const platformOnly = async () => {
+    const id = await invoke();
+    await call('GET', `/interactions/${id}`);
+  };
+  const latencies = async (fn: () => Promise<void>, n: number) => {
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      await fn();
+      out.push(performance.now() - t);
+    }
+    return out;
+  };
+  const rate = async (fn: () => Promise<void>, ms: number, inFlight: number) => {
+    let done = 0;
+    const stopAt = performance.now() + ms;
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (performance.now() < stopAt) {
+          await fn();
+          done++;
+        }
+      }),
+    );
+    return (done * 1000) / ms;
+  };
+
+  await latencies(roundTrip, 200); // warm-up
+  await latencies(platformOnly, 200);
+  const base = await latencies(platformOnly, 1000);
+  const trips = await latencies(roundTrip, 1000);
+  const baseRate = await rate(platformOnly, 3000, 32);
+  const tripRate = await rate(roundTrip, 3000, 32);
+
+  await bot.stop();
+  await pool.close();
+  const p = (xs: number[], q: number) => percentile(xs, q);
+  record(
+    {
+      bench: 'core: round trip',
+      subject: 'control API invoke + read, no bot (baseline) p50',
+      value: p(base, 50),
+      unit: 'ms',
+      ratio: 1,
+    },
+    {
+      bench: 'core: round trip',
+      subject: 'invoke → bot answers → stored, p50',
+      value: p(trips, 50),
+      unit: 'ms',
+      ratio: p(trips, 50) / p(base, 50),
+    },
+    {
+      bench: 'core: round trip',
+      subject: 'control API invoke + read, no bot (baseline) p99',
+      value: p(base, 99),
+      unit: 'ms',
+      ratio: 1,
+    },
+    {
+      bench: 'core: round trip',
+      subject: 'invoke → bot answers → stored, p99',
+      value: p(trips, 99),
+      unit: 'ms',
+      ratio: p(trips, 99) / p(base, 99),
+      note: '1,000 sequential round trips; target p99 < 10 ms',
+    },
+    {
+      bench: 'core: round trip',
+      subject: 'control API invoke + read, no bot (baseline)',
+      value: baseRate,
+      unit: 'req pairs/s',
+      ratio: 1,
+    },
+    {
+      bench: 'core: round trip',
+      subject: 'answered interactions, one bot process',
+      value: tripRate,
+      unit: 'answers/s',
+      ratio: tripRate / baseRate,
+      note: '32 people invoking at once for 3 s; target ≥ 1,000/s',
+    },
+  );
+}, 180_000);
