@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CreateBoardbotError } from './errors.js';
+import { BOARDBOT_PACKAGES, DEPENDENCY_VERSIONS } from './versions.js';
+
+/** Where the `@boardbot/*` packages come from: the registry, or a local checkout of the repository. */
+export type PackageSource = { kind: 'registry' } | { kind: 'local'; checkout: string };
+
+/**
+ * Checks that `checkout` is a built boardbot repository, so that `file:` dependencies on its
+ * packages work: npm links them as they are and never builds them.
+ *
+ * @param checkout - path of the repository
+ * @returns the absolute path
+ */
+export function checkLocalCheckout(checkout: string): string {
+  const root = resolve(checkout);
+  const missing = Object.keys(BOARDBOT_PACKAGES)
+    .map((name) => name.replace('@boardbot/', ''))
+    .filter((dir) => !existsSync(join(root, 'packages', dir, 'package.json')));
+  if (missing.length > 0) {
+    throw new CreateBoardbotError(
+      'BOARDBOT_CREATE_LOCAL_CHECKOUT',
+      `${root} is not a boardbot checkout (no packages/${missing[0]}/package.json). Fix: pass --local the ` +
+        'directory of the cloned repository.',
+    );
+  }
+  const unbuilt = Object.keys(BOARDBOT_PACKAGES)
+    .map((name) => name.replace('@boardbot/', ''))
+    .filter((dir) => !existsSync(join(root, 'packages', dir, 'dist', 'index.js')));
+  if (unbuilt.length > 0) {
+    throw new CreateBoardbotError(
+      'BOARDBOT_CREATE_LOCAL_CHECKOUT',
+      `The checkout's packages are not built (no packages/${unbuilt[0]}/dist). Fix: run \`npm install && npm run build\` ` +
+        `in ${root} first; the new project links to the built packages.`,
+    );
+  }
+  return root;
+}
+
+/**
+ * The new project's package.json: scripts for the CLI, `@boardbot/*` from the registry or as
+ * `file:` links into a local checkout, and the third-party packages at the versions boardbot is
+ * tested with.
+ *
+ * @param name - the package name
+ * @param source - where the boardbot packages come from
+ */
+export function projectPackageJson(name: string, source: PackageSource): Record<string, unknown> {
+  const dependencies: Record<string, string> = { 'class-validator': DEPENDENCY_VERSIONS['class-validator'] };
+  const devDependencies: Record<string, string> = {
+    '@types/node': DEPENDENCY_VERSIONS['@types/node'],
+    typescript: DEPENDENCY_VERSIONS.typescript,
+    vitest: DEPENDENCY_VERSIONS.vitest,
+  };
+  for (const [pkg, kind] of Object.entries(BOARDBOT_PACKAGES)) {
+    const version =
+      source.kind === 'local'
+        ? `file:${join(source.checkout, 'packages', pkg.replace('@boardbot/', ''))}`
+        : DEPENDENCY_VERSIONS.boardbot;
+    (kind === 'dependencies' ? dependencies : devDependencies)[pkg] = version;
+  }
+  const sorted = (o: Record<string, string>) =>
+    Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    name,
+    version: '0.1.0',
+    private: true,
+    type: 'module',
+    main: 'dist/main.js',
+    engines: { node: '>=20.19' },
+    scripts: {
+      dev: 'boardbot dev',
+      build: 'tsc -p .',
+      start: 'boardbot start',
+      test: 'vitest run',
+      typecheck: 'tsc -p test',
+      commands: 'boardbot commands diff',
+    },
+    dependencies: sorted(dependencies),
+    devDependencies: sorted(devDependencies),
+  };
+}

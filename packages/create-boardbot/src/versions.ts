@@ -1,0 +1,18 @@
+/**
+ * Versions a new project depends on. The boardbot packages share one version; the others are the
+ * ones this repository is tested with.
+ */
+export const DEPENDENCY_VERSIONS = {
+  boardbot: '^0.1.0',
+  'class-validator': '^0.15.1',
+  typescript: '~5.9.3',
+  vitest: '^4.1.12',
+  '@types/node': '^20.19.43',
+} as const;
+
+/** The boardbot packages a new project uses, and whether each is a runtime or a dev dependency. */
+export const BOARDBOT_PACKAGES = {
+  '@boardbot/core': 'dependencies',
+  '@boardbot/cli': 'devDependencies',
+  '@boardbot/testing': 'devDependencies',
+} as const;
