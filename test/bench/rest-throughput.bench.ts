@@ -15,8 +15,8 @@ import { record } from './lib/record.js';
 const TOKEN = 'bench-token-0123456789';
 // The machine is shared: many short slices, interleaved in a rotating order, and medians of the
 // per-round ratios, so load from elsewhere hits every subject alike.
-const ROUNDS = 15;
-const SLICE_MS = 200;
+const ROUNDS = 30;
+const SLICE_MS = 120;
 
 type Subject = { name: string; get(): Promise<unknown>; send(i: number): Promise<unknown> };
 
