@@ -34,5 +34,7 @@ export function isReplyBody(value: unknown): value is ReplyBody {
   if (typeof value === 'string') return value.length > 0;
   if (value === null || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
+  // `return ctx.send(...)` yields the sent Message: it was sent already, it is not a reply to make.
+  if ('id' in v && 'seq' in v) return false;
   return typeof v.content === 'string' || Array.isArray(v.embeds);
 }
