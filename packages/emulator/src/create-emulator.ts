@@ -7,6 +7,7 @@ import { watchInteractionExpiry } from './platform/expiry-watcher.js';
 import { Platform } from './platform/platform.js';
 import { loadSeed } from './platform/seed.js';
 import { buildServer } from './server.js';
+import { Checkpointer } from './store/checkpointer.js';
 import { openStore } from './store/store.js';
 import { type EmulatorUrls, emulatorUrls } from './urls.js';
 
@@ -70,12 +71,15 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const logger = resolveLogger(o.logger).child({ name: 'boardbot-emulator' });
   const adminKey = o.adminKey ?? randomToken(24);
   const store = openStore(o.db);
+  const checkpointer = o.db === ':memory:' ? undefined : new Checkpointer(o.db, logger);
   const platform = new Platform(store, o.now, o.limits, logger);
   let closing: Promise<void> | undefined;
   let urls: EmulatorUrls | undefined;
   try {
     if (o.seed) loadSeed(platform, o.devToken);
+    platform.flushNow();
   } catch (err) {
+    await checkpointer?.close();
     store.close();
     throw err;
   }
@@ -117,7 +121,9 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
         platform.gateway.endAll();
         platform.activity.endAll();
         await app.close();
+        platform.flushNow();
         platform.dispose();
+        await checkpointer?.close();
         store.close();
       })();
       return closing;

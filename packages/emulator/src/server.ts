@@ -71,6 +71,10 @@ export function buildServer(deps: ServerDeps): BuiltServer {
     if (deps.isClosing()) throw new PlatformError('unavailable', 'The emulator is shutting down: retry shortly');
     if (request.routeOptions.config.auth === 'admin') requireAdmin(request, deps.adminKey);
   });
+  // CONTRACT (durability): an answer leaves only once the writes made before it are committed.
+  app.addHook('onSend', async () => {
+    if (p.hasPendingWrites) await p.flushed();
+  });
   app.addHook('onResponse', async (request, reply) => {
     logger.info(
       {

@@ -22,10 +22,10 @@ export interface StreamStart {
  * and the stream goes live. An N above the app's last id (a reset or another emulator's id) is a gap
  * too: the client's view cannot be trusted, and it should backfill.
  */
-export function streamStart(app: AppRow, lastEventId: number | undefined): StreamStart {
-  if (lastEventId === undefined) return { cursor: app.last_event_id, resumed: false, gap: false };
-  if (lastEventId < app.pruned_through || lastEventId > app.last_event_id) {
-    return { cursor: app.last_event_id, resumed: false, gap: true };
+export function streamStart(app: AppRow, lastId: number, lastEventId: number | undefined): StreamStart {
+  if (lastEventId === undefined) return { cursor: lastId, resumed: false, gap: false };
+  if (lastEventId < app.pruned_through || lastEventId > lastId) {
+    return { cursor: lastId, resumed: false, gap: true };
   }
   return { cursor: lastEventId, resumed: true, gap: false };
 }
@@ -40,7 +40,8 @@ async function replay(p: Platform, member: HubMember, appId: string, from: numbe
   let cursor = from;
   for (;;) {
     if (member.stream.isClosed) return;
-    const rows = p.store.events.after(appId, cursor, REPLAY_PAGE);
+    // Only committed events: the ones of the batch being written are pushed live when it commits.
+    const rows = p.store.events.after(appId, cursor, REPLAY_PAGE, p.store.lastEventId(appId));
     for (const r of rows) {
       member.stream.write(frame(r.id, r.name, r.data));
       cursor = r.id;
@@ -71,7 +72,7 @@ export function openGatewayStream(
   keepAliveMs: number,
 ): void {
   const app = p.store.apps.byId(appId) as AppRow;
-  const start = streamStart(app, lastEventId);
+  const start = streamStart(app, p.store.lastEventId(app.id), lastEventId);
   res.writeHead(200, {
     ...headers,
     'Content-Type': 'text/event-stream',

@@ -45,7 +45,7 @@ export function createMessage(p: Platform, out: Outbox, m: NewMessage): MessageR
     embeds: m.embeds ?? null,
     webhook_name: m.webhookName ?? null,
     reply_to: m.replyTo ?? null,
-    seq: store.boards.nextSeq(m.boardId),
+    seq: store.nextSeq(m.boardId),
     created_at: p.isoNow(),
     edited_at: null,
     deleted_at: null,

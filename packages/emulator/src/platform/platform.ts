@@ -7,6 +7,14 @@ import type { Store } from '../store/store.js';
 import { AnswerWaiters } from './answer-waiters.js';
 import { Outbox } from './outbox.js';
 
+/** Writes waiting for their group commit. */
+interface Batch {
+  outboxes: Outbox[];
+  done: Promise<void>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
 /** Key of the control API's activity stream in its hub. */
 export const ACTIVITY_KEY = '*';
 
@@ -29,6 +37,7 @@ export class Platform {
   private readonly resetListeners: (() => void)[] = [];
   private readonly disposers: (() => void)[] = [];
   private disposed = false;
+  private batch: Batch | undefined;
 
   constructor(
     readonly store: Store,
@@ -42,26 +51,83 @@ export class Platform {
     return new Date(this.now()).toISOString();
   }
 
-  /** A new id (UUID v4). */
+  /**
+   * A new id: a UUID v7 (RFC 9562), whose first 48 bits are the clock's milliseconds, so new rows land
+   * at the end of the id indexes instead of at random pages.
+   */
   newId(): string {
-    return randomUUID();
+    const ms = this.now().toString(16).padStart(12, '0').slice(-12);
+    return `${ms.slice(0, 8)}-${ms.slice(8)}-7${randomUUID().slice(15)}`;
   }
 
   /**
-   * Runs `fn` in one transaction with an outbox; once it commits, pushes the outbox's events to the
-   * open streams. If `fn` throws, nothing is written and nothing is pushed.
+   * Runs `fn` atomically with an outbox, inside the current batch (group commit): the writes of one
+   * event-loop turn are committed together right after it, and only then are their events pushed to
+   * the streams. If `fn` throws, none of its writes happen and none of its events are pushed. No
+   * answer leaves before the batch holding its writes committed (the server awaits {@link flushed}
+   * before sending), so an acknowledged write is a committed one.
    */
   write<T>(fn: (out: Outbox) => T): T {
+    const batch = this.batch ?? this.beginBatch();
     const out = new Outbox();
     const result = this.store.transaction(() => fn(out));
-    this.publish(out);
-    for (const fn of out.afterCommit) fn();
+    batch.outboxes.push(out);
     return result;
+  }
+
+  /** Resolves once every write made so far is committed; rejects if that commit failed. */
+  flushed(): Promise<void> {
+    return this.batch?.done ?? Promise.resolve();
+  }
+
+  /** Whether writes are waiting for their commit. */
+  get hasPendingWrites(): boolean {
+    return this.batch !== undefined;
+  }
+
+  /** Commits the current batch now (start-up, shutdown). */
+  flushNow(): void {
+    this.commitBatch();
+  }
+
+  private beginBatch(): Batch {
+    this.store.begin();
+    let resolve: () => void = () => {};
+    let reject: (err: unknown) => void = () => {};
+    const done = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // Awaited by the answers; a failure with no answer waiting must not be an unhandled rejection.
+    done.catch(() => {});
+    const batch: Batch = { outboxes: [], done, resolve, reject };
+    this.batch = batch;
+    setImmediate(() => this.commitBatch());
+    return batch;
+  }
+
+  private commitBatch(): void {
+    const batch = this.batch;
+    if (!batch) return;
+    this.batch = undefined;
+    try {
+      this.store.commit();
+    } catch (err) {
+      this.store.abort();
+      this.logger.error({ err }, 'emulator: a commit failed; its requests are answered with 500');
+      batch.reject(err);
+      return;
+    }
+    for (const out of batch.outboxes) {
+      this.publish(out);
+      for (const fn of out.afterCommit) fn();
+    }
+    batch.resolve();
   }
 
   /** Appends an event to one app's log (inside a write). */
   appendAppEvent(out: Outbox, appId: string, name: string, data: string): void {
-    const id = this.store.apps.nextEventId(appId);
+    const id = this.store.nextEventId(appId);
     const nowMs = this.now();
     this.store.events.insert(appId, id, name, data, nowMs);
     out.appEvents.push({ appId, id, name, data });

@@ -25,7 +25,7 @@ export function messageRoutes(app: FastifyInstance, p: Platform): void {
       requireInstalled(p, appOf(request), boardId);
       const { before, limit = LIMITS.listDefault } = request.query;
       // Tombstones stay in the list (CONTRACT), so cursors stay stable.
-      const page = p.store.messages.pageJson(boardId, limit, before);
+      const page = p.store.messagePage(boardId, limit, before);
       return sendJsonText(reply, 200, `{"messages":[${page.join(',')}]}`);
     },
   );

@@ -9,8 +9,6 @@ export interface AppRow {
   bot_user_id: string;
   token_hash: string;
   created_at: string;
-  /** Last event id issued to this app (per-app ids). */
-  last_event_id: number;
   /** Highest event id removed by retention; a resume from below it is a gap. */
   pruned_through: number;
 }
@@ -32,9 +30,12 @@ export class AppRepository {
   private readonly byNameStmt;
   private readonly allStmt;
   private readonly setTokenStmt;
-  private readonly nextEventStmt;
   private readonly installedStmt;
   private readonly prunedStmt;
+  // Every app API request authenticates and every send fans out to the board's apps: both are cached,
+  // and dropped whenever apps or memberships change.
+  private readonly byTokenCache = new Map<string, AppRow | undefined>();
+  private readonly installedCache = new Map<string, string[]>();
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
@@ -45,11 +46,6 @@ export class AppRepository {
     this.byNameStmt = db.prepare<[string], AppRow>('SELECT * FROM apps WHERE name = ? ORDER BY rowid LIMIT 1');
     this.allStmt = db.prepare<[], AppRow>('SELECT * FROM apps ORDER BY rowid');
     this.setTokenStmt = db.prepare('UPDATE apps SET token_hash = ? WHERE id = ?');
-    this.nextEventStmt = db
-      .prepare<[string], number>(
-        'UPDATE apps SET last_event_id = last_event_id + 1 WHERE id = ? RETURNING last_event_id',
-      )
-      .pluck();
     this.installedStmt = db
       .prepare<[string], string>(
         'SELECT a.id FROM members m JOIN apps a ON a.bot_user_id = m.user_id WHERE m.board_id = ? ORDER BY a.rowid',
@@ -59,8 +55,9 @@ export class AppRepository {
   }
 
   /** Stores a new app. */
-  insert(app: Omit<AppRow, 'last_event_id' | 'pruned_through'>): void {
+  insert(app: Omit<AppRow, 'pruned_through'>): void {
     this.insertStmt.run(app);
+    this.invalidate();
   }
 
   /** The app with this id. */
@@ -70,7 +67,11 @@ export class AppRepository {
 
   /** The app whose token has this SHA-256 (hex). */
   byTokenHash(hash: string): AppRow | undefined {
-    return this.byTokenStmt.get(hash);
+    if (this.byTokenCache.has(hash)) return this.byTokenCache.get(hash);
+    const row = this.byTokenStmt.get(hash);
+    // Only known tokens are cached, so unknown ones cannot grow the map.
+    if (row) this.byTokenCache.set(hash, row);
+    return row;
   }
 
   /** The oldest app with this name (the seed finds `dev-bot` by name). */
@@ -86,20 +87,28 @@ export class AppRepository {
   /** Replaces the app's token hash. */
   setTokenHash(appId: string, hash: string): void {
     this.setTokenStmt.run(hash, appId);
-  }
-
-  /** Takes the app's next event id (CONTRACT: strictly increasing per app, never reused). */
-  nextEventId(appId: string): number {
-    return this.nextEventStmt.get(appId) as number;
+    this.invalidate();
   }
 
   /** Ids of the apps installed on a board. */
   installedOn(boardId: string): string[] {
-    return this.installedStmt.all(boardId);
+    let ids = this.installedCache.get(boardId);
+    if (!ids) {
+      ids = this.installedStmt.all(boardId);
+      this.installedCache.set(boardId, ids);
+    }
+    return ids;
   }
 
   /** Records that events up to `id` were removed by retention. */
   markPruned(appId: string, id: number): void {
     this.prunedStmt.run(id, appId);
+    this.invalidate();
+  }
+
+  /** Drops cached rows (after a change, a rollback or a reset). */
+  invalidate(): void {
+    this.byTokenCache.clear();
+    this.installedCache.clear();
   }
 }

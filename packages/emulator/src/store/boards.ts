@@ -50,9 +50,14 @@ export class BoardRepository {
   private readonly memberStmt;
   private readonly upsertMemberStmt;
   private readonly removeMemberStmt;
-  private readonly nextSeqStmt;
+  // Membership answers, cached: every send checks that the app is installed on the board.
+  private readonly memberCache = new Map<string, boolean>();
 
-  constructor(db: Db) {
+  /** @param onChange - Called after a membership changed (the app repository caches installs). */
+  constructor(
+    db: Db,
+    private readonly onChange: () => void,
+  ) {
     this.insertStmt = db.prepare(
       'INSERT INTO boards (id, name, description, created_at) VALUES (@id, @name, @description, @created_at)',
     );
@@ -82,9 +87,6 @@ export class BoardRepository {
       'INSERT INTO members (board_id, user_id, role, joined_at) VALUES (?, ?, ?, ?) ON CONFLICT (board_id, user_id) DO UPDATE SET role = excluded.role',
     );
     this.removeMemberStmt = db.prepare('DELETE FROM members WHERE board_id = ? AND user_id = ?');
-    this.nextSeqStmt = db
-      .prepare<[string], number>('UPDATE boards SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq')
-      .pluck();
   }
 
   /** Stores a new board. */
@@ -121,7 +123,18 @@ export class BoardRepository {
 
   /** Whether `userId` is a member of `boardId`. */
   isMember(boardId: string, userId: string): boolean {
-    return this.isMemberStmt.get(boardId, userId) !== undefined;
+    const key = `${boardId}\n${userId}`;
+    let member = this.memberCache.get(key);
+    if (member === undefined) {
+      member = this.isMemberStmt.get(boardId, userId) !== undefined;
+      this.memberCache.set(key, member);
+    }
+    return member;
+  }
+
+  /** Drops cached answers (after a membership change, a rollback or a reset). */
+  invalidate(): void {
+    this.memberCache.clear();
   }
 
   /** Members of a board, in joining order. */
@@ -138,15 +151,15 @@ export class BoardRepository {
   /** Adds a member, or changes the role of an existing one (keeping `joined_at`). */
   upsertMember(boardId: string, userId: string, role: Member['role'], joinedAt: string): void {
     this.upsertMemberStmt.run(boardId, userId, role, joinedAt);
+    this.memberCache.clear();
+    this.onChange();
   }
 
   /** Removes a membership; whether there was one. */
   removeMember(boardId: string, userId: string): boolean {
-    return this.removeMemberStmt.run(boardId, userId).changes > 0;
-  }
-
-  /** Takes the board's next `seq` (CONTRACT: per board, from 1, strictly increasing, never reused). */
-  nextSeq(boardId: string): number {
-    return this.nextSeqStmt.get(boardId) as number;
+    const removed = this.removeMemberStmt.run(boardId, userId).changes > 0;
+    this.memberCache.clear();
+    this.onChange();
+    return removed;
   }
 }

@@ -32,6 +32,9 @@ export function openDatabase(path: string): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Checkpoints run on a worker thread (checkpointer.ts); this threshold (64 MiB of WAL) only
+  // matters if that worker is not running.
+  db.pragma('wal_autocheckpoint = 16384');
   migrate(db, path);
   return db;
 }

@@ -16,8 +16,8 @@ export class EventRepository {
 
   constructor(db: Db) {
     this.insertStmt = db.prepare('INSERT INTO events (app_id, id, name, data, created_at_ms) VALUES (?, ?, ?, ?, ?)');
-    this.afterStmt = db.prepare<[string, number, number], EventRow>(
-      'SELECT id, name, data FROM events WHERE app_id = ? AND id > ? ORDER BY id LIMIT ?',
+    this.afterStmt = db.prepare<[string, number, number, number], EventRow>(
+      'SELECT id, name, data FROM events WHERE app_id = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?',
     );
     this.createdAtStmt = db
       .prepare<[string, number], number>('SELECT created_at_ms FROM events WHERE app_id = ? AND id = ?')
@@ -30,9 +30,9 @@ export class EventRepository {
     this.insertStmt.run(appId, id, name, data, nowMs);
   }
 
-  /** Up to `limit` events of the app with an id above `afterId`, in order. */
-  after(appId: string, afterId: number, limit: number): EventRow[] {
-    return this.afterStmt.all(appId, afterId, limit);
+  /** Up to `limit` events of the app with an id in `(afterId, upTo]`, in order. */
+  after(appId: string, afterId: number, limit: number, upTo = Number.MAX_SAFE_INTEGER): EventRow[] {
+    return this.afterStmt.all(appId, afterId, upTo, limit);
   }
 
   /**

@@ -9,6 +9,8 @@
  * - `events` is clustered on `(app_id, id)`: per-app ids, replay is one range scan.
  * - an app is installed on a board exactly when its bot user is a member of it (role `app`), so
  *   there is one source of truth for installs.
+ * - (2) the per-board `seq` and per-app event id counters live in memory, loaded from `max(seq)` and
+ *   `max(id)` (see counters.ts), so a send does not rewrite the board's and the app's rows.
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -97,5 +99,9 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (scope, key)
   ) WITHOUT ROWID;
   CREATE INDEX idempotency_by_age ON idempotency(created_at_ms);
+  `,
+  `
+  ALTER TABLE boards DROP COLUMN last_seq;
+  ALTER TABLE apps DROP COLUMN last_event_id;
   `,
 ];

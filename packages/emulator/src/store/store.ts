@@ -1,6 +1,7 @@
 import { AppRepository } from './apps.js';
 import { BoardRepository } from './boards.js';
 import { CommandRepository } from './commands.js';
+import { Counters } from './counters.js';
 import { type Db, openDatabase } from './db.js';
 import { EventRepository } from './events.js';
 import { IdempotencyRepository } from './idempotency.js';
@@ -31,6 +32,7 @@ export class Store {
   readonly interactions: InteractionRepository;
   readonly events: EventRepository;
   readonly idempotency: IdempotencyRepository;
+  private readonly counters: Counters;
   // One transaction wrapper for every write: better-sqlite3 builds a new one per `db.transaction(fn)`
   // call, which costs as much as the statements of a send.
   private readonly inTransaction: (fn: () => unknown) => unknown;
@@ -38,19 +40,98 @@ export class Store {
   /** @param db - An open, migrated database (see {@link openStore}). */
   constructor(readonly db: Db) {
     this.users = new UserRepository(db);
-    this.boards = new BoardRepository(db);
     this.apps = new AppRepository(db);
+    this.boards = new BoardRepository(db, () => this.apps.invalidate());
     this.messages = new MessageRepository(db);
     this.commands = new CommandRepository(db);
     this.interactions = new InteractionRepository(db);
     this.events = new EventRepository(db);
     this.idempotency = new IdempotencyRepository(db);
     this.inTransaction = db.transaction((fn: () => unknown) => fn());
+    const maxSeq = db
+      .prepare<[string], number>('SELECT coalesce(max(seq), 0) FROM messages WHERE board_id = ?')
+      .pluck();
+    const maxEvent = db.prepare<[string], number>('SELECT coalesce(max(id), 0) FROM events WHERE app_id = ?').pluck();
+    this.counters = new Counters((key) => {
+      const id = key.slice(2);
+      return (key.startsWith('b:') ? maxSeq.get(id) : maxEvent.get(id)) ?? 0;
+    });
   }
 
-  /** Runs `fn` in one transaction: all of its writes commit together or none does. */
+  /** Takes a board's next `seq` (CONTRACT: per board, from 1, strictly increasing, never reused). */
+  nextSeq(boardId: string): number {
+    return this.counters.next(`b:${boardId}`);
+  }
+
+  /** Takes an app's next event id (CONTRACT: strictly increasing per app, never reused). */
+  nextEventId(appId: string): number {
+    return this.counters.next(`e:${appId}`);
+  }
+
+  /** The id of the app's last committed event (0 if none): replays stop there. */
+  lastEventId(appId: string): number {
+    return this.counters.current(`e:${appId}`);
+  }
+
+  /**
+   * Runs `fn` atomically: all of its writes happen or none does. At top level it is a transaction;
+   * inside an open batch (see {@link begin}) it is a savepoint of it.
+   */
   transaction<T>(fn: () => T): T {
-    return this.inTransaction(fn) as T;
+    const mark = this.counters.mark();
+    let result: T;
+    try {
+      result = this.inTransaction(fn) as T;
+    } catch (err) {
+      // Caches may hold what the rolled-back work read or wrote.
+      this.counters.restore(mark);
+      this.invalidateCaches();
+      throw err;
+    }
+    if (!this.db.inTransaction) this.counters.commit();
+    return result;
+  }
+
+  /** Whether a batch (or any transaction) is open. */
+  get inBatch(): boolean {
+    return this.db.inTransaction;
+  }
+
+  /** Opens a batch: the writes until {@link commit} are made durable together, by one commit. */
+  begin(): void {
+    this.db.exec('BEGIN IMMEDIATE');
+  }
+
+  /** Commits the open batch. */
+  commit(): void {
+    this.db.exec('COMMIT');
+    this.counters.commit();
+  }
+
+  /** Abandons the open batch (its commit failed). */
+  abort(): void {
+    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    this.counters.rollback();
+    this.invalidateCaches();
+  }
+
+  /** The highest committed `seq` of a board: reads stop there, so they never show uncommitted messages. */
+  committedSeq(boardId: string): number {
+    return this.counters.current(`b:${boardId}`);
+  }
+
+  /**
+   * A page of a board's messages as JSON texts, highest `seq` first, below `before` when given, and
+   * never above the committed `seq` (a write still waiting for its group commit is not shown).
+   */
+  messagePage(boardId: string, limit: number, before?: number): string[] {
+    const top = this.committedSeq(boardId) + 1;
+    return this.messages.pageJson(boardId, limit, Math.min(before ?? top, top));
+  }
+
+  private invalidateCaches(): void {
+    this.apps.invalidate();
+    this.boards.invalidate();
   }
 
   /** Deletes every row (the control API's reset); the schema stays. */
@@ -58,6 +139,8 @@ export class Store {
     this.transaction(() => {
       for (const t of TABLES) this.db.exec(`DELETE FROM ${t}`);
     });
+    this.counters.clear();
+    this.invalidateCaches();
   }
 
   /** Closes the database (a WAL checkpoint happens on close). */

@@ -19,7 +19,7 @@ export function controlMessageRoutes(app: FastifyInstance, p: Platform): void {
     (request, reply) => {
       const { boardId } = request.params;
       findBoard(p, boardId);
-      const page = p.store.messages.pageJson(boardId, request.query.limit ?? LIMITS.listDefault, request.query.before);
+      const page = p.store.messagePage(boardId, request.query.limit ?? LIMITS.listDefault, request.query.before);
       return sendJsonText(reply, 200, `{"messages":[${page.join(',')}]}`);
     },
   );
