@@ -44,6 +44,19 @@ describe('people invoke commands', () => {
     await expect(alice.invoke('dance')).rejects.toThrow(/registers the command "dance"/);
   });
 
+  it('returns the first answer, and the follow-ups to a wait on the interaction', async () => {
+    const answer = await platform.person('alice').invoke('twice');
+    expect(answer.content).toBe('first');
+    const followUp = await platform.bot.nextMessage({ interaction: answer.interaction?.id ?? '' });
+    expect(followUp.content).toBe('second');
+  });
+
+  it('starts an invocation without waiting, for answers awaited later', async () => {
+    const interaction = await platform.person('bob').start('roll', { sides: 9 });
+    expect(interaction.command).toEqual({ name: 'roll', subcommand: null, options: { sides: 9 } });
+    expect((await platform.bot.nextMessage({ interaction })).content).toBe('You rolled 9');
+  });
+
   it('refuses a command string that is not one', async () => {
     await expect(platform.person('alice').invoke('note add more')).rejects.toMatchObject({
       code: 'BOARDBOT_TEST_OPTIONS',

@@ -56,6 +56,15 @@ export class Countdown {
   }
 }
 
+/** `/twice`: answers, then follows up. */
+@Command({ name: 'twice', description: 'Answers twice' })
+export class Twice {
+  async run(ctx: CommandContext) {
+    await ctx.reply('first');
+    await ctx.followUp('second');
+  }
+}
+
 /** `/quiet`: never answers (the runtime logs a warning). */
 @Command({ name: 'quiet', description: 'Says nothing' })
 export class Quiet {
@@ -106,4 +115,4 @@ export class Listener {
 }
 
 /** Every handler of the test bot. */
-export const HANDLERS = [Roll, Notes, Countdown, Quiet, Elsewhere, Secretive, Listener];
+export const HANDLERS = [Roll, Notes, Countdown, Twice, Quiet, Elsewhere, Secretive, Listener];
