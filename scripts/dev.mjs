@@ -1,2 +1,34 @@
-// `npm run dev`: the emulator, the demo bot and the playground. Filled in as those packages land.
-console.log('boardbot: the emulator and the demo bot are not built yet; `npm test` runs the protocol suite.');
+// `npm run dev`, the quick start: the emulator with its playground page and the dice bot
+// (examples/dice), on the embedded defaults. It builds what is missing (the playground page), then
+// runs `boardbot dev` on the dice bot in this process: the emulator keeps its state in
+// examples/dice/.boardbot/, and the bot is rebuilt and restarted when its sources change. Extra
+// arguments go to `boardbot dev`, e.g. `npm run dev -- --port 0` or `-- --db :memory:`.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = `${root}packages/cli/dist/index.js`;
+const dice = `${root}examples/dice`;
+const playground = `${root}packages/emulator/dist/playground/index.html`;
+
+if (!existsSync(cli)) {
+  console.error('The CLI is not built: run `npm run dev` (it builds it first), or `npx tsc -b packages/cli`.');
+  process.exit(1);
+}
+if (!existsSync(playground)) {
+  console.log('Building the playground page (once)...');
+  const vite = spawnSync(
+    process.execPath,
+    [`${root}node_modules/vite/bin/vite.js`, 'build', '--config', 'packages/emulator/playground/vite.config.ts'],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (vite.status !== 0) {
+    console.error('The playground build failed (output above); the emulator runs without its page.');
+  }
+}
+
+// In this process rather than a child: Ctrl-C then reaches the CLI once, and it stops everything.
+const { processIo, runCli } = await import(cli);
+console.log('boardbot quick start: the dice bot (examples/dice) on the emulator. Try /roll in the playground.');
+process.exitCode = await runCli(['node', 'boardbot', 'dev', '--cwd', dice, ...process.argv.slice(2)], processIo);

@@ -181,10 +181,17 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
   const stopAll = () => {
     stopPromise ??= (async () => {
       stopping = true;
-      watch.close();
-      await queue;
-      await bot.stop();
-      await emulator.close();
+      // Closing waits on things that may not hold the event loop (an unref'd worker, say); without
+      // this, node could exit mid-shutdown with code 13 and never say "Stopped.".
+      const hold = setInterval(() => {}, 1000);
+      try {
+        watch.close();
+        await queue;
+        await bot.stop();
+        await emulator.close();
+      } finally {
+        clearInterval(hold);
+      }
     })();
     return stopPromise;
   };

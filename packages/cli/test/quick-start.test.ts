@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Control, eventually } from './support/control.js';
+
+// The README's quick start, `npm run dev`, is `tsc -b packages/cli && node scripts/dev.mjs`: npm test
+// has built the CLI, so this runs the script itself, as a real process, on a free port and a fresh
+// in-memory database. It builds the dice example (and the playground page if missing) by itself.
+const root = new URL('../../../', import.meta.url).pathname;
+
+describe('npm run dev (scripts/dev.mjs)', () => {
+  let child: ChildProcess | undefined;
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  });
+
+  it('starts the emulator and the dice bot, prints the URLs and the admin key, answers /roll, and stops on Ctrl-C', {
+    timeout: 180_000,
+  }, async () => {
+    child = spawn(process.execPath, ['scripts/dev.mjs', '--port', '0', '--db', ':memory:'], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (d) => {
+      output += d;
+    });
+    child.stderr?.on('data', (d) => {
+      output += d;
+    });
+    const exited = once(child, 'exit');
+    const printed = await eventually(
+      async () => output,
+      (text) => /Admin key +\S+/.test(text) && text.includes('Starting the bot'),
+      600,
+    );
+    const controlUrl = /Control API +(\S+)/.exec(printed)?.[1];
+    const adminKey = /Admin key +(\S+)/.exec(printed)?.[1];
+    expect(printed).toMatch(/Playground +http:\/\/127\.0\.0\.1:\d+\/\?key=/);
+    expect(controlUrl && adminKey, printed).toBeTruthy();
+
+    const control = new Control(controlUrl as string, adminKey as string);
+    await eventually(
+      () => control.registeredCommands(),
+      (names) => names.includes('roll'),
+      200,
+    );
+    const view = await eventually(
+      () => control.invoke('roll', { sides: 20 }),
+      (v) => v.answers.length > 0,
+    );
+    expect(view.answers[0]?.content, output).toMatch(/You rolled \*\*\d+\*\* \(d20\)/);
+
+    child.kill('SIGINT');
+    const [code] = await exited;
+    expect(code, output).toBe(0);
+    expect(output).toContain('Stopped.');
+  });
+});
