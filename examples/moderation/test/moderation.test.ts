@@ -30,6 +30,8 @@ describe('banned words', () => {
     const said = await platform.person('bob').say('oh darn it');
     const warning = await platform.bot.nextMessage({ replyTo: said });
     expect(warning.content).toBe('⚠️ Bob, please keep it civil: "darn" is not allowed here. (strike 1)');
+    // The warning is visible before its handler has set the deletion timer: let the handler finish.
+    await platform.settle();
 
     clock.advance(WARNING_TTL_MS - 1);
     await platform.settle();
@@ -94,6 +96,8 @@ describe('floods', () => {
     const fay = platform.person('fay');
     for (const n of [1, 2, 3, 4, 5]) {
       await fay.say(`spread ${n}`);
+      // The bot reads the clock when it handles the message: let it, then move time.
+      await platform.settle();
       clock.advance(5_000);
     }
     await platform.settle();
