@@ -1,4 +1,4 @@
-export * from './activity/journal.js';
+export type { ActivityRecord } from './activity/journal.js';
 export * from './bot/test-bot.js';
 export * from './control/control-client.js';
 export * from './create-test-platform.js';
