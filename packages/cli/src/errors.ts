@@ -11,6 +11,7 @@ export const CLI_ERROR_CODES = [
   'BOARDBOT_CLI_BOT_MODULE',
   'BOARDBOT_CLI_PORT_IN_USE',
   'BOARDBOT_CLI_COMMANDS_DRIFT',
+  'BOARDBOT_CLI_INVOCATION',
 ] as const;
 
 /** A stable error code of the CLI. */
@@ -102,5 +103,13 @@ export class CommandsDriftError extends CliError {
       'The registered commands differ from the declared ones. Fix: run `boardbot commands sync`.',
       EXIT_CODES.drift,
     );
+  }
+}
+
+/** `boardbot invoke` was refused by the emulator, or the bot did not answer in time (exit code 1). */
+export class InvocationError extends CliError {
+  /** @param message - what happened and what to check */
+  constructor(message: string) {
+    super('BOARDBOT_CLI_INVOCATION', message, EXIT_CODES.failure);
   }
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerCommandsCommand } from './commands/commands.js';
 import { registerDevCommand } from './commands/dev.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
+import { registerInvokeCommand } from './commands/invoke.js';
 import { registerStartCommand } from './commands/start.js';
 import type { CliIo } from './io.js';
 
@@ -31,5 +32,6 @@ export function createProgram(io: CliIo, options: ProgramOptions = {}): Command 
   registerStartCommand(program, io);
   registerEmulatorCommand(program, io);
   registerCommandsCommand(program, io);
+  registerInvokeCommand(program, io);
   return program;
 }

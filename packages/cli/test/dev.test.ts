@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DevSession, runDev } from '@boardbot/cli';
+import { type DevSession, runCli, runDev } from '@boardbot/cli';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Control, eventually } from './support/control.js';
 import { createFixtureProject, type FixtureProject, pingSource } from './support/fixture-project.js';
@@ -44,6 +44,14 @@ describe('boardbot dev', () => {
       (v) => v.answers.length > 0,
     );
     expect(first.answers[0]?.content).toBe('pong v1 hi');
+    // `boardbot invoke` finds the running dev through .boardbot/dev.json and prints the answer.
+    expect(existsSync(join(project.dir, '.boardbot', 'dev.json'))).toBe(true);
+    const invoke = testIo(project.dir);
+    expect(await runCli(['node', 'boardbot', 'invoke', '/ping', 'text=again', '--as', 'bob'], invoke)).toBe(0);
+    expect(invoke.lines).toEqual(['pong v1 again']);
+    const refused = testIo(project.dir);
+    expect(await runCli(['node', 'boardbot', 'invoke', 'ping', 'colour=red'], refused)).toBe(1);
+    expect(refused.errors.join('\n')).toMatch(/BOARDBOT_CLI_INVOCATION.*validation_failed.*colour/);
     const messagesBefore = await control.messageCount();
     expect(messagesBefore).toBeGreaterThan(0);
 
@@ -62,5 +70,9 @@ describe('boardbot dev', () => {
     await session.stopped;
     expect(io.exitCodes).toEqual([0]);
     expect(io.lines).toContain('Stopped.');
+    expect(existsSync(join(project.dir, '.boardbot', 'dev.json'))).toBe(false);
+    const noDev = testIo(project.dir);
+    expect(await runCli(['node', 'boardbot', 'invoke', 'ping'], noDev)).toBe(2);
+    expect(noDev.errors.join('\n')).toContain('start `npm run dev` in another terminal');
   });
 });

@@ -12,6 +12,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import type ts from 'typescript';
 import { loadConfig } from '../config/load-config.js';
 import { BotProcess } from '../dev/bot-process.js';
+import { clearDevState, writeDevState } from '../dev/dev-state.js';
 import { type BuildResult, watchProject } from '../dev/watch-compiler.js';
 import { PortInUseError, ProjectError } from '../errors.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -114,6 +115,8 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
     throw error;
   }
 
+  // `boardbot invoke` finds the emulator here, with no flags.
+  writeDevState(project.dir, { controlUrl: urls.controlUrl, adminKey: emulator.adminKey, pid: process.pid });
   io.out(`boardbot dev: ${project.dir}`);
   io.out(`  Emulator      ${urls.apiUrl}  (database: ${db === ':memory:' ? db : shown(project, db)})`);
   io.out(`  Control API   ${urls.controlUrl}`);
@@ -190,6 +193,7 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
         await bot.stop();
         await emulator.close();
       } finally {
+        clearDevState(project.dir, process.pid);
         clearInterval(hold);
       }
     })();

@@ -1,0 +1,148 @@
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { ControlApiError, ControlClient } from '../control/control-client.js';
+import { readDevState } from '../dev/dev-state.js';
+import { ConfigError, InvocationError } from '../errors.js';
+import type { CliIo } from '../io.js';
+
+/** Flags of `boardbot invoke`. */
+export interface InvokeFlags {
+  /** The person who invokes. @defaultValue `'alice'` */
+  as?: string;
+  /** The board, by name. @defaultValue `'general'` */
+  board?: string;
+  /** How long to wait for the answer, in milliseconds. @defaultValue 5000 */
+  timeout?: number;
+  /** The emulator's control API (or its origin). @defaultValue the one `boardbot dev` wrote in `.boardbot/dev.json` */
+  url?: string;
+  /** The admin key. @defaultValue `BOARDBOT_ADMIN_KEY`, else the one in `.boardbot/dev.json` */
+  key?: string;
+  /** The project directory. */
+  cwd?: string;
+}
+
+/** Defaults of {@link InvokeFlags}. */
+export const DEFAULT_INVOKE_FLAGS = {
+  as: 'alice',
+  board: 'general',
+  timeout: 5000,
+} as const satisfies Required<Pick<InvokeFlags, 'as' | 'board' | 'timeout'>>;
+
+/** Splits `poll create question=Lunch? a=b` into the subcommand and the `name=value` options. */
+function parseInvocation(words: readonly string[]): { subcommand?: string; options: Record<string, string> } {
+  const options: Record<string, string> = {};
+  let subcommand: string | undefined;
+  for (const [i, word] of words.entries()) {
+    const eq = word.indexOf('=');
+    if (eq > 0) options[word.slice(0, eq)] = word.slice(eq + 1);
+    else if (i === 0) subcommand = word;
+    else throw new ConfigError(`"${word}" is not an option: write options as name=value, e.g. sides=20.`);
+  }
+  return subcommand === undefined ? { options } : { subcommand, options };
+}
+
+function controlUrlOf(url: string): string {
+  const trimmed = url.replace(/\/+$/, '');
+  return trimmed.endsWith('/_emulator/v1') ? trimmed : `${new URL(trimmed).origin}/_emulator/v1`;
+}
+
+/**
+ * `boardbot invoke <command> [subcommand] [name=value...]`: runs a slash command as a person of the
+ * local emulator, through its control API, and prints the bot's answer. The emulator checks the
+ * options against the registered ones and converts the text values to their types, as the
+ * playground's form does.
+ *
+ * @param command - the command name (a leading `/` is allowed)
+ * @param words - an optional subcommand, then `name=value` options
+ * @param flags - see {@link InvokeFlags}
+ * @param io - output and environment
+ */
+export async function runInvoke(
+  command: string,
+  words: readonly string[],
+  flags: InvokeFlags,
+  io: CliIo,
+): Promise<void> {
+  const cwd = flags.cwd ?? io.cwd ?? process.cwd();
+  const state = readDevState(cwd);
+  const url = flags.url ?? state?.controlUrl;
+  const key = flags.key ?? io.env.BOARDBOT_ADMIN_KEY ?? state?.adminKey;
+  if (!url || !key) {
+    throw new ConfigError(
+      'No running `boardbot dev` found in this project (.boardbot/dev.json). Fix: start `npm run dev` in another ' +
+        'terminal, or pass --url <emulator URL> and --key <admin key> (or set BOARDBOT_ADMIN_KEY).',
+    );
+  }
+  const { subcommand, options } = parseInvocation(words);
+  const name = command.replace(/^\//, '');
+  const client = new ControlClient(controlUrlOf(url), key);
+  const who = flags.as ?? DEFAULT_INVOKE_FLAGS.as;
+  const where = flags.board ?? DEFAULT_INVOKE_FLAGS.board;
+  const timeoutMs = flags.timeout ?? DEFAULT_INVOKE_FLAGS.timeout;
+  let view: Awaited<ReturnType<ControlClient['wait']>>;
+  try {
+    const directory = await client.state();
+    const user = directory.users.find((u) => u.username === who);
+    const board = directory.boards.find((b) => b.name === where);
+    if (!user) throw new ConfigError(`No person "${who}" on the emulator; --as takes a username, e.g. alice or bob.`);
+    if (!board) throw new ConfigError(`No board "${where}" on the emulator; --board takes a name, e.g. general.`);
+    const id = await client.invoke({
+      board_id: board.id,
+      user_id: user.id,
+      command: name,
+      ...(subcommand === undefined ? {} : { subcommand }),
+      options,
+    });
+    view = await client.wait(id, timeoutMs);
+  } catch (error) {
+    if (error instanceof ControlApiError) throw new InvocationError(error.message);
+    if (error instanceof TypeError) {
+      throw new InvocationError(
+        `The emulator at ${url} cannot be reached (${error.message}). Is \`boardbot dev\` running?`,
+      );
+    }
+    throw error;
+  }
+  if (view.answers.length === 0) {
+    throw new InvocationError(
+      `The bot did not answer /${name} within ${timeoutMs} ms (status: ${view.status}). Is the bot running? Look at ` +
+        'the output of `boardbot dev`.',
+    );
+  }
+  for (const answer of view.answers) {
+    if (answer.content) io.out(answer.content);
+    for (const embed of answer.embeds ?? []) {
+      io.out(`[embed] ${[embed.title, embed.description].filter(Boolean).join(': ')}`);
+      for (const field of embed.fields ?? []) io.out(`  ${field.name}: ${field.value}`);
+    }
+  }
+}
+
+function parseTimeout(value: string): number {
+  const ms = Number(value);
+  if (!/^\d+$/.test(value) || ms < 1 || ms > 60_000)
+    throw new InvalidArgumentError('Expected milliseconds from 1 to 60000.');
+  return ms;
+}
+
+/**
+ * Adds `boardbot invoke` to the program.
+ *
+ * @param program - the `boardbot` program
+ * @param io - output and environment
+ */
+export function registerInvokeCommand(program: Command, io: CliIo): void {
+  program
+    .command('invoke')
+    .description("Run a slash command as a person of the local emulator and print the bot's answer")
+    .argument('<command>', 'the command name, e.g. greet')
+    .argument('[words...]', 'a subcommand, then options as name=value')
+    .option('--as <username>', 'the person who invokes it', DEFAULT_INVOKE_FLAGS.as)
+    .option('--board <name>', 'the board', DEFAULT_INVOKE_FLAGS.board)
+    .option('--timeout <ms>', 'how long to wait for the answer', parseTimeout, DEFAULT_INVOKE_FLAGS.timeout)
+    .option('--url <url>', 'the emulator (default: the running `boardbot dev` of this project)')
+    .option('--key <key>', 'its admin key (default: BOARDBOT_ADMIN_KEY, else that of `boardbot dev`)')
+    .option('-C, --cwd <dir>', 'the bot project directory (default: the current directory)')
+    .addHelpText('after', '\nExample: boardbot invoke greet name=Ada shout=true --as bob')
+    .action((command: string, words: string[], flags: InvokeFlags) => runInvoke(command, words, flags, io));
+}
