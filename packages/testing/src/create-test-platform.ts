@@ -92,6 +92,7 @@ export async function createTestPlatform(options: TestPlatformOptions): Promise<
       journal,
       waiters,
       logs,
+      observer,
       boardName: (id) => directory.boardName(id),
       timeoutMs,
     });

@@ -149,20 +149,29 @@ describe('waiting for the bot', () => {
   it('fails a wait with what the bot did and logged instead', async () => {
     const error = await platform
       .person('alice')
-      .invoke('quiet', {}, { timeoutMs: 400 })
+      .invoke('quiet', {}, { timeoutMs: 300 })
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'BOARDBOT_TEST_TIMEOUT', timeoutMs: 400 });
+    expect(error).toMatchObject({ code: 'BOARDBOT_TEST_TIMEOUT', timeoutMs: 300 });
+    expect((error as Error).message).toMatch(/^expected the bot to answer \/quiet \(alice on general\) within 300 ms;/);
+  });
+
+  it('reports whether the bot received the invocation, and its warnings', async () => {
+    const interaction = await platform.person('alice').start('quiet');
+    // Once settled, the bot has received and handled the invocation: the report is exact.
+    await platform.settle();
+    const error = await platform.bot.nextMessage({ interaction }, { timeoutMs: 50 }).catch((e: unknown) => e);
     const message = (error as Error).message;
-    expect(message).toContain('expected the bot to answer /quiet (alice on general) within 400 ms');
+    expect(message).toContain(
+      `expected the bot to post a message (answering interaction ${interaction.id.slice(0, 8)}…)`,
+    );
     expect(message).toContain('The bot received the invocation but has not answered it.');
-    expect(message).toMatch(/WARN command finished without replying/);
+    expect(message).toMatch(/WARN command finished without replying: the person sees no answer \(.*command=quiet/);
   });
 
   it('lists the messages the bot posted instead of the awaited one', async () => {
-    const error = await platform
-      .person('bob')
-      .invoke('elsewhere', {}, { timeoutMs: 400 })
-      .catch((e: unknown) => e);
+    const interaction = await platform.person('bob').start('elsewhere');
+    await platform.settle();
+    const error = await platform.bot.nextMessage({ interaction }, { timeoutMs: 50 }).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(
       /instead it:\n[\s\S]* {2}- posted "I answer in the wrong place" on general\n/,
     );

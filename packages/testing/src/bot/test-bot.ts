@@ -5,6 +5,7 @@ import type { CapturedLogs } from '../logs/captured-logs.js';
 import { type BoardNames, describeFilter, type MessageFilter, matchesFilter } from '../report/message-filter.js';
 import { timeoutReport } from '../report/timeout-report.js';
 import type { Waiters } from '../waiting/waiters.js';
+import type { BotObserver } from './bot-observer.js';
 
 /** Options of every wait. */
 export interface WaitOptions {
@@ -32,6 +33,7 @@ export interface TestBotDeps {
   journal: Journal;
   waiters: Waiters;
   logs: CapturedLogs;
+  observer: BotObserver;
   boardName: BoardNames;
   timeoutMs: number;
 }
@@ -108,16 +110,14 @@ export class TestBot {
    * @param filter - which message
    * @param options - timeout
    * @param expectation - what is awaited, in words
-   * @param notes - computed at timeout: facts that explain the failure
    */
-  next(
-    kind: Kind,
-    filter: MessageFilter,
-    options: WaitOptions,
-    expectation: string,
-    notes: () => string[] = () => [],
-  ): Promise<Message> {
+  next(kind: Kind, filter: MessageFilter, options: WaitOptions, expectation: string): Promise<Message> {
     const timeoutMs = options.timeoutMs ?? this.deps.timeoutMs;
+    const { interaction } = filter;
+    const notes = () =>
+      interaction === undefined
+        ? []
+        : this.invocationNotes(typeof interaction === 'string' ? interaction : interaction.id);
     return this.deps.waiters.until(
       () => this.claim(kind, filter),
       timeoutMs,
@@ -132,6 +132,21 @@ export class TestBot {
           boardName: this.deps.boardName,
         }),
     );
+  }
+
+  /** Whether the bot received an invocation: the first question when it did not answer. */
+  private invocationNotes(interactionId: string): string[] {
+    const { observer } = this.deps;
+    if (observer.count(`interaction.create:${interactionId}`) > 0) {
+      return ['The bot received the invocation but has not answered it.'];
+    }
+    if (!observer.connected) {
+      return [
+        'The bot never connected to the gateway: was the platform created with start: false, or does ' +
+          'your bot factory drop the base options it is given?',
+      ];
+    }
+    return ['The bot has not received the invocation: its gateway may be disconnected (see the log).'];
   }
 
   private claim(kind: Kind, filter: MessageFilter): Message | undefined {

@@ -1,5 +1,4 @@
 import type { Embed, Message, OptionValue, UserProfile } from '@boardbot/protocol';
-import type { BotObserver } from '../bot/bot-observer.js';
 import type { TestBot, WaitOptions } from '../bot/test-bot.js';
 import type { ControlClient, ShownInteraction } from '../control/control-client.js';
 import { TestOptionsError } from '../errors.js';
@@ -40,7 +39,6 @@ export interface PersonDeps {
   control: ControlClient;
   directory: Directory;
   bot: TestBot;
-  observer: BotObserver;
   defaultBoard: string;
 }
 
@@ -129,9 +127,7 @@ export class Person {
       .join(' ');
     const where = this.deps.directory.boardName(interaction.board_id) ?? short(interaction.board_id);
     const expectation = `the bot to answer ${what}${shown ? ` ${shown}` : ''} (${this.username} on ${where})`;
-    return this.deps.bot.next('message.create', { interaction: interaction.id }, settings, expectation, () =>
-      this.invocationNotes(interaction),
-    );
+    return this.deps.bot.next('message.create', { interaction: interaction.id }, settings, expectation);
   }
 
   /**
@@ -165,20 +161,6 @@ export class Person {
     const [{ id: boardId }, { id: userId }] = await Promise.all([this.deps.directory.board(board), this.profile()]);
     await this.deps.control.setMember(boardId, userId, role);
     this.joined.set(boardId, Promise.resolve());
-  }
-
-  private invocationNotes(interaction: ShownInteraction): string[] {
-    const { observer } = this.deps;
-    if (observer.count(`interaction.create:${interaction.id}`) > 0) {
-      return ['The bot received the invocation but has not answered it.'];
-    }
-    if (!observer.connected) {
-      return [
-        'The bot never connected to the gateway: was the platform created with start: false, or does ' +
-          'your bot factory drop the base options it is given?',
-      ];
-    }
-    return ['The bot has not received the invocation: its gateway may be disconnected (see the log).'];
   }
 
   private async on(board: string | undefined): Promise<{ boardId: string; userId: string }> {

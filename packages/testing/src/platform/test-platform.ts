@@ -100,8 +100,8 @@ export class TestPlatform {
     }
     let person = this.people.get(username);
     if (!person) {
-      const { control, directory, observer, defaultBoard } = this.parts;
-      person = new Person(username, options, { control, directory, bot: this.bot, observer, defaultBoard });
+      const { control, directory, defaultBoard } = this.parts;
+      person = new Person(username, options, { control, directory, bot: this.bot, defaultBoard });
       this.people.set(username, person);
     }
     return person;
