@@ -17,6 +17,7 @@ describe('the boardbot program', () => {
     ['commands', 'diff'],
     ['commands', 'sync'],
     ['commands', 'list'],
+    ['invoke'],
   ])('`%s --help` prints usage and exits with 0', async (...args) => {
     const { code, io } = await run(...(args as string[]), '--help');
     expect(code).toBe(EXIT_CODES.ok);
