@@ -1,7 +1,7 @@
-import type { Logger, ReadyEvent } from '@boardbot/protocol';
+import type { GatewayEventName, Logger, ReadyEvent } from '@boardbot/protocol';
 import { EventDelivery } from './delivery/event-delivery.js';
 import { TypedEmitter } from './emitter/typed-emitter.js';
-import { GatewayClosedError, type GatewayError, type GatewayMalformedEventError } from './errors.js';
+import { GatewayClosedError, type GatewayError, GatewayMalformedEventError } from './errors.js';
 import { decodeFrame } from './events/decode-frame.js';
 import { ResumePoint } from './events/resume-point.js';
 import { type GatewayClientOptions, type ResolvedGatewayOptions, resolveOptions } from './options.js';
@@ -156,12 +156,11 @@ export class GatewayClient extends TypedEmitter<GatewayClientEvents> {
   }
 
   #onFrame(name: string, data: string, id: string): void {
-    const decoded = decodeFrame(name, id, data);
-    if (!decoded.ok) {
-      this.#malformed(decoded.error, id);
+    const event = decodeFrame(name, id, data);
+    if (event instanceof GatewayMalformedEventError) {
+      this.#malformed(event, id);
       return;
     }
-    const event = decoded.event;
     if (event.name === 'ready' && !event.unknown) {
       this.#resume.ready(event.data, id);
     } else if (this.#resume.admit(id) === 'duplicate') {
@@ -194,27 +193,15 @@ export class GatewayClient extends TypedEmitter<GatewayClientEvents> {
       return;
     }
     if (event.id !== '') this.#lastEventId = event.id;
-    if (!event.unknown) this.#emitKnown(event);
+    // `event` is a known event: its name and data were checked together by decodeFrame, which TypeScript
+    // cannot follow through a union, hence the one cast.
+    if (!event.unknown)
+      this.#emitTyped(event.name as Exclude<GatewayEventName, 'ready'>, event.data as never, event.id);
     this.emit('dispatch', event);
   }
 
-  #emitKnown(event: Exclude<GatewayDispatch, { unknown: true }>): void {
-    switch (event.name) {
-      case 'message.create':
-        this.emit(event.name, event.data, { id: event.id });
-        break;
-      case 'message.edit':
-        this.emit(event.name, event.data, { id: event.id });
-        break;
-      case 'message.delete':
-        this.emit(event.name, event.data, { id: event.id });
-        break;
-      case 'interaction.create':
-        this.emit(event.name, event.data, { id: event.id });
-        break;
-      case 'ready':
-        break;
-    }
+  #emitTyped(name: Exclude<GatewayEventName, 'ready'>, data: never, id: string): void {
+    this.emit(name, data, { id });
   }
 
   #onEnd(connection: GatewayConnection, reason: GatewayError): void {

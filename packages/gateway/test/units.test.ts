@@ -1,10 +1,12 @@
+import { checkerFor, MessageCreateEvent } from '@boardbot/protocol';
 import { describe, expect, it } from 'vitest';
 import { compareEventIds, isDuplicateId } from '../src/events/event-id.js';
 import { ResumePoint } from '../src/events/resume-point.js';
+import { structuralSchema } from '../src/events/structural-schema.js';
 import { RetryFieldScanner } from '../src/transport/retry-field-scanner.js';
 import { isCommentOnly, TrailingCrResolver } from '../src/transport/stream-bytes.js';
 import { KeepAliveWatchdog } from '../src/watchdog/keep-alive-watchdog.js';
-import { ready } from './support/fixtures.js';
+import { message, ready } from './support/fixtures.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
@@ -149,5 +151,19 @@ describe('event ids and the resume point', () => {
     expect(point.id).toBe('500');
     expect(point.admit('3')).toBe('duplicate');
     expect(point.admit('501')).toBe('accept');
+  });
+});
+
+describe('structuralSchema', () => {
+  it('keeps types and required fields but not string formats', () => {
+    const strict = checkerFor(MessageCreateEvent);
+    const structural = checkerFor(structuralSchema(MessageCreateEvent));
+    const odd = { type: 'message.create', message: { ...message(1), id: 'msg_1', created_at: 'yesterday' } };
+    expect(strict.is(odd)).toBe(false);
+    expect(structural.is(odd)).toBe(true);
+    expect(structural.is({ type: 'message.create', message: { ...message(1), seq: '1' } })).toBe(false);
+    expect(structural.is({ type: 'message.edit', message: message(1) })).toBe(false);
+    const { content: _content, ...missing } = message(1);
+    expect(structural.is({ type: 'message.create', message: missing })).toBe(false);
   });
 });

@@ -41,6 +41,11 @@ export class EventDelivery implements EventIteratorOwner {
   /** @param event - The next accepted event, in stream order. */
   accept(event: GatewayDispatch): void {
     if (this.#closed) return;
+    // Hot path: nothing queued and nothing in the way, so hand the event over without queueing it.
+    if (this.#pending.size === 0 && !this.#draining && this.#canDeliver()) {
+      this.#hand(event);
+      return;
+    }
     this.#pending.push(event);
     this.#drain();
   }
@@ -99,25 +104,27 @@ export class EventDelivery implements EventIteratorOwner {
 
   #canDeliver(): boolean {
     if (this.#holding || this.#closed) return false;
+    if (this.#iterators.size === 0) return true;
     for (const iterator of this.#iterators) if (iterator.full) return false;
     return true;
+  }
+
+  #hand(event: GatewayDispatch): void {
+    // Iterators first: a listener that calls close() must not rob them of the current event.
+    if (this.#iterators.size > 0) for (const iterator of this.#iterators) iterator.push(event);
+    this.#config.deliver(event);
+    if (event.name === 'ready') this.#startHold();
   }
 
   #drain(): void {
     if (this.#draining) return;
     this.#draining = true;
     try {
-      while (this.#pending.size > 0 && this.#canDeliver()) {
-        const event = this.#pending.shift() as GatewayDispatch;
-        // Iterators first: a listener that calls close() must not rob them of the current event.
-        for (const iterator of this.#iterators) iterator.push(event);
-        this.#config.deliver(event);
-        if (event.name === 'ready') this.#startHold();
-      }
+      while (this.#pending.size > 0 && this.#canDeliver()) this.#hand(this.#pending.shift() as GatewayDispatch);
     } finally {
       this.#draining = false;
     }
-    if (!this.#blocked()) this.#releaseGate();
+    if (this.#gate && !this.#blocked()) this.#releaseGate();
   }
 
   #startHold(): void {

@@ -78,9 +78,9 @@ export class TypedEmitter<E extends Record<keyof E, unknown[]>> {
   protected emit<K extends keyof E>(name: K, ...args: E[K]): boolean {
     const list = this.#listeners.get(name) as unknown as Array<Listener<E, K>> | undefined;
     if (!list) return false;
-    for (const listener of list) {
+    for (let i = 0; i < list.length; i++) {
       try {
-        listener(...args);
+        (list[i] as Listener<E, K>)(...args);
       } catch (err) {
         this.#emitterLogger().error({ err, event: String(name) }, 'a gateway listener threw; the stream goes on');
       }

@@ -4,48 +4,47 @@ import {
   GATEWAY_EVENT_SCHEMAS,
   type GatewayEventMap,
   type GatewayEventName,
-  isGatewayEventName,
 } from '@boardbot/protocol';
 import { GatewayMalformedEventError } from '../errors.js';
 import type { GatewayDispatch } from '../types.js';
+import { structuralSchema } from './structural-schema.js';
 
-/** The outcome of decoding one frame. */
-export type DecodedFrame = { ok: true; event: GatewayDispatch } | { ok: false; error: GatewayMalformedEventError };
+const checkers = new Map(
+  Object.entries(GATEWAY_EVENT_SCHEMAS).map(([name, schema]) => [name, checkerFor(structuralSchema(schema))]),
+) as Map<string, Checker<GatewayEventMap[GatewayEventName]>>;
 
-const checkers = Object.fromEntries(
-  Object.entries(GATEWAY_EVENT_SCHEMAS).map(([name, schema]) => [name, checkerFor(schema)]),
-) as { [K in GatewayEventName]: Checker<GatewayEventMap[K]> };
+// Returned by parse() instead of a wrapper object per event: this runs for every event.
+const INVALID = Symbol('invalid JSON');
+let lastParseError = '';
 
-function parseJson(data: string): { ok: true; value: unknown } | { ok: false; message: string } {
+function parse(data: string): unknown {
   try {
-    return { ok: true, value: JSON.parse(data) };
+    return JSON.parse(data);
   } catch (err) {
-    return { ok: false, message: `invalid JSON (${(err as Error).message})` };
+    lastParseError = (err as Error).message;
+    return INVALID;
   }
 }
 
 /**
- * Turns one SSE frame into a delivered event. A known event must match its protocol schema, so no
- * garbage reaches a handler as typed data; an unknown name is passed through raw (CONTRACT.md
- * "Tolerance": unknown event names are surfaced, never a crash).
+ * Turns one SSE frame into a delivered event. A known event must have the shape of its protocol
+ * schema (types and required fields; formats are not re-checked), so no garbage reaches a handler as
+ * typed data; an unknown name is passed through raw (CONTRACT.md "Tolerance": unknown event names are
+ * surfaced, never a crash).
  *
  * @param name - The frame's `event:` (`message` when it had none).
  * @param id - The frame's `id:` (empty when it had none).
  * @param data - The frame's `data:` text.
+ * @returns The event, or the error that says why a known event was skipped.
  */
-export function decodeFrame(name: string, id: string, data: string): DecodedFrame {
-  const parsed = parseJson(data);
-  if (!isGatewayEventName(name)) {
-    return { ok: true, event: { name, id, data: parsed.ok ? parsed.value : data, unknown: true } };
+export function decodeFrame(name: string, id: string, data: string): GatewayDispatch | GatewayMalformedEventError {
+  const value = parse(data);
+  const checker = checkers.get(name);
+  if (checker === undefined) return { name, id, data: value === INVALID ? data : value, unknown: true };
+  if (value === INVALID) {
+    return new GatewayMalformedEventError(name, id, [{ path: '/', message: `invalid JSON (${lastParseError})` }]);
   }
-  if (!parsed.ok) {
-    return { ok: false, error: new GatewayMalformedEventError(name, id, [{ path: '/', message: parsed.message }]) };
-  }
-  const checker = checkers[name];
-  if (checker.is(parsed.value)) {
-    return { ok: true, event: { name, id, data: parsed.value } as GatewayDispatch };
-  }
-  const result = checker.check(parsed.value);
-  const issues = result.ok ? [] : result.issues;
-  return { ok: false, error: new GatewayMalformedEventError(name, id, issues) };
+  if (checker.is(value)) return { name, id, data: value } as GatewayDispatch;
+  const result = checker.check(value);
+  return new GatewayMalformedEventError(name, id, result.ok ? [] : result.issues);
 }

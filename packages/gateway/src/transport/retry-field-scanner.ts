@@ -5,8 +5,9 @@ const RETRY = Buffer.from('retry:', 'latin1');
 const MAX_RETRY_LINE = 64;
 const EMPTY = new Uint8Array(0);
 
-function firstLineEnd(buf: Buffer, from: number): number {
+function firstLineEnd(buf: Buffer, from: number, hasCr: boolean): number {
   const lf = buf.indexOf(LF, from);
+  if (!hasCr) return lf;
   const cr = buf.indexOf(CR, from);
   if (lf === -1) return cr;
   if (cr === -1) return lf;
@@ -47,7 +48,9 @@ export class RetryFieldScanner {
    */
   scan(chunk: Uint8Array): number | undefined {
     const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    const firstEnd = firstLineEnd(buf, 0);
+    // Most streams never hold a CR: one search for it spares the CR searches below.
+    const hasCr = buf.indexOf(CR) !== -1;
+    const firstEnd = firstLineEnd(buf, 0, hasCr);
     let found: number | undefined;
     if (firstEnd === -1) {
       if (this.#tail !== null) this.#tail = this.#extendTail(this.#tail, buf);
@@ -62,13 +65,13 @@ export class RetryFieldScanner {
     while (at !== -1) {
       const before = buf[at - 1];
       if (before === LF || before === CR) {
-        const end = firstLineEnd(buf, at);
+        const end = firstLineEnd(buf, at, hasCr);
         if (end === -1) break; // the unfinished last line becomes the tail below
         found = retryValue(buf.subarray(at, end)) ?? found;
       }
       at = buf.indexOf(RETRY, at + RETRY.length);
     }
-    const lastEnd = Math.max(buf.lastIndexOf(LF), buf.lastIndexOf(CR));
+    const lastEnd = hasCr ? Math.max(buf.lastIndexOf(LF), buf.lastIndexOf(CR)) : buf.lastIndexOf(LF);
     const trailing = buf.length - lastEnd - 1;
     this.#tail =
       trailing === 0 ? EMPTY : trailing <= MAX_RETRY_LINE ? Uint8Array.from(buf.subarray(lastEnd + 1)) : null;
