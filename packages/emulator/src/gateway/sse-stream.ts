@@ -42,11 +42,6 @@ export class SseStream {
     return this.closed;
   }
 
-  /** Bytes written but not yet taken by the client's socket. */
-  get queuedBytes(): number {
-    return this.res.writableLength;
-  }
-
   /** Writes text; returns false when the socket buffer is full (wait for `drain`). */
   write(text: string): boolean {
     if (this.closed) return false;

@@ -15,9 +15,7 @@ export interface MessageRow {
 export class MessageRepository {
   private readonly insertStmt;
   private readonly byIdStmt;
-  private readonly bySeqStmt;
   private readonly updateStmt;
-  private readonly pageStmt;
   private readonly pageBeforeStmt;
 
   constructor(db: Db) {
@@ -25,11 +23,7 @@ export class MessageRepository {
       'INSERT INTO messages (board_id, seq, id, author, deleted, json) VALUES (@board_id, @seq, @id, @author, @deleted, @json)',
     );
     this.byIdStmt = db.prepare<[string, string], MessageRow>('SELECT * FROM messages WHERE id = ? AND board_id = ?');
-    this.bySeqStmt = db.prepare<[string, number], MessageRow>('SELECT * FROM messages WHERE board_id = ? AND seq = ?');
     this.updateStmt = db.prepare('UPDATE messages SET json = ?, deleted = ? WHERE board_id = ? AND seq = ?');
-    this.pageStmt = db
-      .prepare<[string, number], string>('SELECT json FROM messages WHERE board_id = ? ORDER BY seq DESC LIMIT ?')
-      .pluck();
     this.pageBeforeStmt = db
       .prepare<[string, number, number], string>(
         'SELECT json FROM messages WHERE board_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
@@ -54,21 +48,16 @@ export class MessageRepository {
     return this.byIdStmt.get(id, boardId);
   }
 
-  /** The message with this `seq` on `boardId`. */
-  bySeq(boardId: string, seq: number): MessageRow | undefined {
-    return this.bySeqStmt.get(boardId, seq);
-  }
-
   /** Replaces a message's record (edit, tombstone). */
   update(message: Message, json: string): void {
     this.updateStmt.run(json, message.deleted_at === null ? 0 : 1, message.board_id, message.seq);
   }
 
   /**
-   * A page of messages as JSON texts, highest `seq` first, below `before` when given: one range scan
-   * of the `(board_id, seq)` key, so its cost does not grow with the board.
+   * A page of messages as JSON texts, highest `seq` first, below `before`: one range scan of the
+   * `(board_id, seq)` key, so its cost does not grow with the board.
    */
-  pageJson(boardId: string, limit: number, before?: number): string[] {
-    return before === undefined ? this.pageStmt.all(boardId, limit) : this.pageBeforeStmt.all(boardId, before, limit);
+  pageJson(boardId: string, limit: number, before: number): string[] {
+    return this.pageBeforeStmt.all(boardId, before, limit);
   }
 }

@@ -92,11 +92,6 @@ export class Store {
     return result;
   }
 
-  /** Whether a batch (or any transaction) is open. */
-  get inBatch(): boolean {
-    return this.db.inTransaction;
-  }
-
   /** Opens a batch: the writes until {@link commit} are made durable together, by one commit. */
   begin(): void {
     this.db.exec('BEGIN IMMEDIATE');
