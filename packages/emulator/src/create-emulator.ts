@@ -117,9 +117,11 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     },
     close() {
       closing ??= (async () => {
-        // Streams first: they never end by themselves, and Fastify waits for open requests.
+        // Streams and long waits first: they never end by themselves, and Fastify waits for open
+        // requests. Then in-flight requests finish, and their last writes are committed.
         platform.gateway.endAll();
         platform.activity.endAll();
+        platform.stopWaiting();
         await app.close();
         platform.flushNow();
         platform.dispose();

@@ -1,4 +1,4 @@
-import type { Logger } from '@boardbot/protocol';
+import { type Logger, silentLogger } from '@boardbot/protocol';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { requireAdmin } from './auth/admin-auth.js';
 import { PlatformError } from './errors.js';
@@ -21,6 +21,13 @@ import { interactionRoutes } from './routes/interactions.js';
 import { messageRoutes } from './routes/messages.js';
 import { userRoutes } from './routes/users.js';
 import type { EmulatorUrls } from './urls.js';
+
+// Request lines are info-level: when the logger drops them anyway, the hook is not installed at all.
+function logsInfo(logger: Logger): boolean {
+  if (logger === silentLogger) return false;
+  const check = (logger as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;
+  return typeof check !== 'function' || check.call(logger, 'info');
+}
 
 /** What the server is built from. */
 export interface ServerDeps {

@@ -285,6 +285,20 @@ describe('slash commands as a person', () => {
     expect((await h.ctl('GET', `/interactions/${UNKNOWN}`)).json.error.code).toBe('unknown_interaction');
   });
 
+  it('answers a pending wait with what it has when the emulator closes', async () => {
+    const { id } = await h.invoke({
+      board_id: h.seed.general.id,
+      user_id: h.seed.alice.id,
+      command: 'config',
+      subcommand: 'show',
+    });
+    const waiting = h.ctl('GET', `/interactions/${id}/wait?answers=1&timeout_ms=120000`);
+    while (h.emu.platform.answerWaiters.size === 0) await new Promise((r) => setTimeout(r, 5));
+    await h.close();
+    const view = await waiting;
+    expect([view.status, view.json.status, view.json.answers]).toEqual([200, 'pending', []]);
+  });
+
   it('shows an unanswered interaction as expired after 15 minutes', async () => {
     const { id } = await h.invoke({
       board_id: h.seed.general.id,

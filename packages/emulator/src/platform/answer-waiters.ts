@@ -27,6 +27,13 @@ export class AnswerWaiters {
     });
   }
 
+  /** How many waits are pending. */
+  get size(): number {
+    let n = 0;
+    for (const set of this.waiting.values()) n += set.size;
+    return n;
+  }
+
   /** Wakes everyone waiting on `interactionId`. */
   notify(interactionId: string): void {
     for (const done of [...(this.waiting.get(interactionId) ?? [])]) done();

@@ -168,10 +168,15 @@ export class Platform {
     return this.disposed;
   }
 
-  /** Releases timers; the store is closed by its owner. */
-  dispose(): void {
+  /** Ends long waits (interaction waits answer with what they have): the emulator is closing. */
+  stopWaiting(): void {
     this.disposed = true;
     this.answerWaiters.releaseAll();
+  }
+
+  /** Releases timers; the store is closed by its owner. */
+  dispose(): void {
+    this.stopWaiting();
     for (const fn of this.disposers.splice(0)) fn();
   }
 
