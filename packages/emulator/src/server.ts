@@ -82,17 +82,12 @@ export function buildServer(deps: ServerDeps): BuiltServer {
   app.addHook('onSend', async () => {
     if (p.hasPendingWrites) await p.flushed();
   });
-  app.addHook('onResponse', async (request, reply) => {
-    logger.info(
-      {
-        method: request.method,
-        url: redactUrl(request.url),
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      'request',
-    );
-  });
+  if (logsInfo(logger)) {
+    app.addHook('onResponse', async (request, reply) => {
+      const line = { method: request.method, url: redactUrl(request.url), status: reply.statusCode };
+      logger.info({ ...line, ms: Math.round(reply.elapsedTime) }, 'request');
+    });
+  }
 
   boardRoutes(app, p);
   messageRoutes(app, p);
