@@ -1,9 +1,9 @@
 import { type Logger, silentLogger } from '@boardbot/protocol';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { requireAdmin } from './auth/admin-auth.js';
-import { PlatformError } from './errors.js';
-import { installAppApiGate, isAppApiUrl } from './http/app-api-gate.js';
-import { installErrorHandler } from './http/error-handler.js';
+import { PlatformError, validationFailed } from './errors.js';
+import { installAppApiGate, isAppApiUrl, setRateHeaders } from './http/app-api-gate.js';
+import { installErrorHandler, sendPlatformError } from './http/error-handler.js';
 import { installJsonParser } from './http/json-parser.js';
 import { addMethodNotAllowedRoutes, collectRoutes } from './http/method-not-allowed.js';
 import { typeboxValidatorCompiler } from './http/validation.js';
@@ -56,7 +56,14 @@ export interface BuiltServer {
  */
 export function buildServer(deps: ServerDeps): BuiltServer {
   const { platform: p, options, logger } = deps;
+  const limiter = new FixedWindowLimiter(options.rateLimit.requests, options.rateLimit.windowMs, options.now);
   const app = Fastify({
+    // A URL that is not validly percent-encoded never reaches a route or a hook: answer it with the
+    // envelope too (and, on the app API, the rate-limit headers of a fresh window).
+    frameworkErrors: (error, request, reply) => {
+      if (isAppApiUrl(request.url)) setRateHeaders(reply, limiter.fresh());
+      sendPlatformError(reply, validationFailed([{ path: '/', message: error.message }], 'The URL is invalid'));
+    },
     loggerInstance: toFastifyLogger(logger),
     // Requests are logged below with their URLs redacted (tokens, admin key), never by Fastify.
     logController: new LogController({ disableRequestLogging: true }),
@@ -71,7 +78,6 @@ export function buildServer(deps: ServerDeps): BuiltServer {
   installErrorHandler(app, logger);
   const routes = collectRoutes(app);
 
-  const limiter = new FixedWindowLimiter(options.rateLimit.requests, options.rateLimit.windowMs, options.now);
   installAppApiGate(app, p, { limiter, inFlight: new InFlightKeys(), isClosing: deps.isClosing });
   app.addHook('onRequest', async (request) => {
     if (isAppApiUrl(request.url)) return;

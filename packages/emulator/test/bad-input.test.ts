@@ -250,6 +250,15 @@ describe('parameters', () => {
     expect((await h.api('GET', `${path}?limit=100&before=1000000`)).status).toBe(200);
   });
 
+  it('a URL that is not validly percent-encoded is 400 validation_failed, with the envelope', async () => {
+    for (const path of [`/boards/%E0%A4%A`, `/boards/${h.seed.general.id}/messages?limit=%E0%A4%A`, '/%ZZ']) {
+      const r = await h.api('GET', path);
+      expectError(r, 400, 'validation_failed');
+    }
+    const control = await h.ctl('GET', '/boards/%E0%A4%A/members');
+    expectError(control, 400, 'validation_failed');
+  });
+
   it('an interaction token of any shape that matches nothing is 404 unknown_interaction', async () => {
     for (const t of ['x', '%20', 'a'.repeat(5000), `${token}x`]) {
       expectError(

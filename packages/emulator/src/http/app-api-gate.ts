@@ -14,7 +14,8 @@ export function isAppApiUrl(url: string): boolean {
   return url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith(`${API_PREFIX}?`);
 }
 
-function setRateHeaders(reply: FastifyReply, v: RateLimitVerdict): void {
+/** Sets the three rate-limit headers of a verdict (CONTRACT: on every app API answer). */
+export function setRateHeaders(reply: FastifyReply, v: RateLimitVerdict): void {
   reply.header('X-RateLimit-Limit', String(v.limit));
   reply.header('X-RateLimit-Remaining', String(v.remaining));
   reply.header('X-RateLimit-Reset', resetSeconds(v.resetMs));

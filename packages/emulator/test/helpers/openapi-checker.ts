@@ -81,8 +81,8 @@ export interface CheckedResponse {
 
 /**
  * Problems of an app API response against the OpenAPI document; empty when it conforms. Paths the
- * document does not list (unknown routes, other methods) are checked for the error envelope and the
- * rate-limit headers only.
+ * document does not list (unknown routes, other methods, unparsable URLs) are checked for the error
+ * envelope and the rate-limit headers only.
  */
 export function openApiProblems(r: CheckedResponse): { operationId: string | undefined; problems: string[] } {
   const path = (r.url.split('?')[0] ?? r.url).slice(API_PREFIX.length) || '/';
@@ -94,7 +94,8 @@ export function openApiProblems(r: CheckedResponse): { operationId: string | und
   };
   const problems: string[] = [];
   if (!op) {
-    if (![404, 405].includes(r.status)) problems.push(`undocumented operation answered ${r.status}`);
+    // Outside the documented operations only routing answers exist: a bad URL, no route, wrong method.
+    if (![400, 404, 405].includes(r.status)) problems.push(`undocumented operation answered ${r.status}`);
     for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) {
       const spec = headerSpecs[h];
       const p = spec && checkHeader(h, header(h), spec.schema);
