@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DevSession, runCli, runDev } from '@boardbot/cli';
+import { type BuildResult, type DevSession, runCli, runDev } from '@boardbot/cli';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Control, eventually } from './support/control.js';
 import { createFixtureProject, type FixtureProject, pingSource } from './support/fixture-project.js';
@@ -65,6 +65,22 @@ describe('boardbot dev', () => {
     expect(second.answers[0]?.content).toBe('pong v2');
     // Same emulator, same data: the first answer is still on the board.
     expect(await control.messageCount()).toBeGreaterThan(messagesBefore);
+
+    // A build with errors is reported and leaves the last good bot running.
+    const failedBuild = new Promise<BuildResult>((resolve) =>
+      session?.on('build', (result) => {
+        if (result.errors > 0) resolve(result);
+      }),
+    );
+    let startsAfterFailure = 0;
+    session.on('bot-start', () => startsAfterFailure++);
+    project.write('src/ping.ts', `${pingSource('v3')}export const oops: number = 'not a number';\n`);
+    expect((await failedBuild).errors).toBe(1);
+    expect(io.errors.join('\n')).toMatch(/src\/ping\.ts.*error TS2322/);
+    expect(io.errors.join('\n')).toContain('the bot keeps running the last good build');
+    const stillV2 = await control.invoke('ping');
+    expect(stillV2.answers[0]?.content).toBe('pong v2');
+    expect(startsAfterFailure).toBe(0);
 
     io.signal('SIGINT');
     await session.stopped;

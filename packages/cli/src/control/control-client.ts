@@ -55,11 +55,16 @@ export class ControlClient {
       const error = (
         json as { error?: { code?: string; message?: string; details?: { path: string; message: string }[] } }
       )?.error;
-      const details = (error?.details ?? []).map((d) => `${d.path}: ${d.message}`).join('; ');
+      const serverMessage = error?.message ?? text;
+      // The emulator's message often lists the details already; repeat only what it does not say.
+      const details = (error?.details ?? [])
+        .map((d) => `${d.path}: ${d.message}`)
+        .filter((d) => !serverMessage.includes(d.split(': ')[1] ?? d))
+        .join('; ');
       throw new ControlApiError(
         res.status,
         error?.code ?? 'unknown',
-        `${method} ${path} answered ${res.status} ${error?.code ?? ''}: ${error?.message ?? text}${details ? ` (${details})` : ''}`,
+        `${method} ${path} answered ${res.status} ${error?.code ?? ''}: ${serverMessage}${details ? ` (${details})` : ''}`,
       );
     }
     return json as T;
