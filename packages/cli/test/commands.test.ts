@@ -97,6 +97,24 @@ describe('boardbot commands', () => {
     expect(empty.errors.join('\n')).toContain('does not export `handlers`');
   });
 
+  it('falls back to the one exported array of classes, and refuses to guess between two', async () => {
+    project.write(
+      'dist/named.js',
+      "import { Ping } from './ping.js';\nexport { Ping };\nexport const MY_HANDLERS = [Ping];\n",
+    );
+    const named = testIo(project.dir);
+    expect(await runCli(argv('list', '--bot', 'dist/named.js'), named)).toBe(0);
+    expect(named.lines).toContain('  /ping  Answers pong');
+
+    project.write(
+      'dist/two.js',
+      "import { Ping } from './ping.js';\nexport const A = [Ping];\nexport const B = [Ping];\n",
+    );
+    const two = testIo(project.dir);
+    expect(await runCli(argv('list', '--bot', 'dist/two.js'), two)).toBe(2);
+    expect(two.errors.join('\n')).toContain('does not export `handlers`');
+  });
+
   it('fails with exit code 1 and a hint when the platform cannot be reached', async () => {
     const io = testIo(project.dir, { BOARDBOT_TOKEN: 'fixture-token', BOARDBOT_API_URL: 'http://127.0.0.1:9/api/v1' });
     expect(await runCli(argv('diff'), io)).toBe(1);

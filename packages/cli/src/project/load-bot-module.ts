@@ -12,16 +12,25 @@ export interface LoadedBot {
   core: typeof Core;
 }
 
+const isClassList = (value: unknown): value is unknown[] =>
+  Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'function');
+
+/** `handlers`, else `default.handlers`, else the module's only exported array of classes. */
 function handlersOf(module: Record<string, unknown>): unknown {
   if (Array.isArray(module.handlers)) return module.handlers;
   const fallback = module.default as { handlers?: unknown } | undefined;
-  return fallback && typeof fallback === 'object' ? fallback.handlers : undefined;
+  if (fallback && typeof fallback === 'object' && fallback.handlers !== undefined) return fallback.handlers;
+  // A module that names its list otherwise (`export const DICE_HANDLERS = [...]`) still works when
+  // there is no doubt which list it is.
+  const lists = Object.values(module).filter(isClassList);
+  return lists.length === 1 ? lists[0] : undefined;
 }
 
 /**
  * Imports the built bot module and reads its handler classes, without creating or starting a bot.
  * The convention: the module (`src/bot.ts`, built to `dist/bot.js`) exports `handlers`, the array
- * given to `createBot` (or a default export with a `handlers` property).
+ * given to `createBot` (or a default export with a `handlers` property, or else exactly one exported
+ * array of classes under any name).
  *
  * @param project - the project; its `botModule` must be built
  */
