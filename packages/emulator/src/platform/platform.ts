@@ -56,7 +56,7 @@ export class Platform {
    * at the end of the id indexes instead of at random pages.
    */
   newId(): string {
-    const ms = this.now().toString(16).padStart(12, '0').slice(-12);
+    const ms = Math.max(0, Math.floor(this.now())).toString(16).padStart(12, '0').slice(-12);
     return `${ms.slice(0, 8)}-${ms.slice(8)}-7${randomUUID().slice(15)}`;
   }
 

@@ -1,6 +1,5 @@
 import { LIMITS } from '@boardbot/protocol';
 import type { FastifyInstance } from 'fastify';
-import { Outbox } from '../../platform/outbox.js';
 import type { Platform } from '../../platform/platform.js';
 import { loadSeed } from '../../platform/seed.js';
 import type { ServerDeps } from '../../server.js';
@@ -37,13 +36,13 @@ export function controlRoutes(app: FastifyInstance, p: Platform, deps: ServerDep
   }));
 
   app.post(ctl('/reset'), ADMIN, (_request, reply) => {
-    // Every app is gone, so are their streams; activity streams stay and are told.
-    p.store.clear();
-    p.gateway.endAll();
+    p.write((out) => {
+      p.store.clear();
+      out.activityEvent('reset', {});
+      // Every app is gone, so are their streams (once the reset is committed); activity streams stay.
+      out.afterCommit.push(() => p.gateway.endAll());
+    });
     p.notifyReset();
-    const out = new Outbox();
-    out.activityEvent('reset', {});
-    p.pushActivity(out);
     return reply.code(204).send();
   });
 
