@@ -220,7 +220,10 @@ describe('parameters', () => {
     for (const [method, path, send] of calls) {
       const r = await h.api(method, path, DEV_TOKEN, send);
       expectError(r, 400, 'validation_failed');
-      expect(r.json.error.details[0].path).toMatch(/^\/(boardId|messageId|userId)$/);
+      expect(r.json.error.details[0]).toMatchObject({
+        path: expect.stringMatching(/^\/(boardId|messageId|userId)$/),
+        message: 'Expected a UUID',
+      });
     }
   });
 

@@ -1,4 +1,4 @@
-import { checkerFor, type ErrorDetail } from '@boardbot/protocol';
+import { COLOR_PATTERN, checkerFor, type ErrorDetail, HTTP_URL_PATTERN, UUID_PATTERN } from '@boardbot/protocol';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import { validationFailed } from '../errors.js';
@@ -18,6 +18,20 @@ function coerceQuery(schema: TSchema, data: unknown): unknown {
   return out;
 }
 
+// TypeBox says "Expected string to match '<regex>' pattern"; people read these better.
+const PATTERN_MESSAGES: [string, string][] = [
+  [UUID_PATTERN, 'Expected a UUID'],
+  [COLOR_PATTERN, 'Expected a color as #RRGGBB'],
+  [HTTP_URL_PATTERN, 'Expected an absolute http(s) URL'],
+];
+
+function readable(issues: ErrorDetail[]): ErrorDetail[] {
+  return issues.map((i) => {
+    const known = PATTERN_MESSAGES.find(([pattern]) => i.message.includes(`'${pattern}'`));
+    return known ? { path: i.path, message: known[1] } : i;
+  });
+}
+
 /**
  * Fastify's validator compiler for the protocol's TypeBox schemas: the protocol's compiled
  * `checkerFor`, so the emulator, the clients and the OpenAPI document check with the same schemas.
@@ -29,7 +43,7 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
   return (data: unknown) => {
     const value = httpPart === 'querystring' ? coerceQuery(schema, data) : data;
     const result = checker.check(value);
-    return result.ok ? { value } : { error: validationFailed(result.issues) };
+    return result.ok ? { value } : { error: validationFailed(readable(result.issues)) };
   };
 };
 
