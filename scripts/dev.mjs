@@ -16,7 +16,9 @@ if (!existsSync(cli)) {
   console.error('The CLI is not built: run `npm run dev` (it builds it first), or `npx tsc -b packages/cli`.');
   process.exit(1);
 }
-if (!existsSync(playground)) {
+// BOARDBOT_SKIP_PLAYGROUND_BUILD=1 skips it: the quick-start test needs no page, and must not race
+// the playground's own tests building the same directory.
+if (!existsSync(playground) && process.env.BOARDBOT_SKIP_PLAYGROUND_BUILD !== '1') {
   console.log('Building the playground page (once)...');
   const vite = spawnSync(
     process.execPath,
