@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuildResult, type DevSession, runCli, runDev } from '@boardbot/cli';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -90,5 +92,33 @@ describe('boardbot dev', () => {
     const noDev = testIo(project.dir);
     expect(await runCli(['node', 'boardbot', 'invoke', 'ping'], noDev)).toBe(2);
     expect(noDev.errors.join('\n')).toContain('start `npm run dev` in another terminal');
+  });
+
+  it('says how to fix a taken port (exit code 1) and leaves nothing running', async () => {
+    project = createFixtureProject('dev-port');
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const io = testIo(project.dir);
+      expect(await runCli(['node', 'boardbot', 'dev', '--port', String(port)], io)).toBe(1);
+      expect(io.errors.join('\n')).toContain(`BOARDBOT_CLI_PORT_IN_USE: Port ${port} on 127.0.0.1 is already in use`);
+      expect(io.errors.join('\n')).toContain('--port 0 picks a free one');
+      expect(existsSync(join(project.dir, '.boardbot', 'dev.json'))).toBe(false);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  it('refuses a directory without tsconfig.json (exit code 2), saying how to make a project', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'boardbot-empty-'));
+    try {
+      const io = testIo(empty);
+      expect(await runCli(['node', 'boardbot', 'dev', '--port', '0'], io)).toBe(2);
+      expect(io.errors.join('\n')).toContain('BOARDBOT_CLI_PROJECT: No tsconfig.json in');
+      expect(io.errors.join('\n')).toContain('npm create boardbot');
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
