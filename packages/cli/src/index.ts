@@ -18,3 +18,4 @@ export * from './project/load-bot-module.js';
 export * from './project/project.js';
 export * from './project/project-modules.js';
 export * from './run.js';
+export * from './version.js';

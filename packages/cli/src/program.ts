@@ -5,6 +5,7 @@ import { registerEmulatorCommand } from './commands/emulator.js';
 import { registerInvokeCommand } from './commands/invoke.js';
 import { registerStartCommand } from './commands/start.js';
 import type { CliIo } from './io.js';
+import { CLI_VERSION } from './version.js';
 
 /** Options of {@link createProgram}. */
 export interface ProgramOptions {
@@ -23,6 +24,7 @@ export function createProgram(io: CliIo, options: ProgramOptions = {}): Command 
   // Usage errors throw instead of exiting, so `runCli` maps them to exit code 2; set before the
   // commands are added, which inherit it.
   if (options.exitOverride !== false) program.exitOverride();
+  program.version(CLI_VERSION, '-v, --version', 'print the version');
   program.addHelpText(
     'after',
     '\nConfiguration: flags > environment > .env > defaults (BOARDBOT_TOKEN, BOARDBOT_API_URL, LOG_LEVEL).\n' +

@@ -1,4 +1,4 @@
-import { CLI_ERROR_CODES, EXIT_CODES, runCli } from '@boardbot/cli';
+import { CLI_ERROR_CODES, CLI_VERSION, EXIT_CODES, runCli } from '@boardbot/cli';
 import { describe, expect, it } from 'vitest';
 import { testIo } from './support/test-io.js';
 
@@ -22,6 +22,13 @@ describe('the boardbot program', () => {
     const { code, io } = await run(...(args as string[]), '--help');
     expect(code).toBe(EXIT_CODES.ok);
     expect(io.lines.join('\n')).toMatch(/^Usage: boardbot/);
+  });
+
+  it('prints its version with --version and exits with 0', async () => {
+    const { code, io } = await run('--version');
+    expect(code).toBe(EXIT_CODES.ok);
+    expect(io.lines).toEqual([CLI_VERSION]);
+    expect(CLI_VERSION).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it('exits with 2 on an unknown command, an unknown flag or a bad port', async () => {
