@@ -173,7 +173,14 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
       events.emit('bot-start', { count: bot.startCount, pid: bot.pid });
     });
   };
-  const watch = watchProject({ typescript, tsconfig: project.tsconfig, onDiagnostic: io.err, onBuild });
+  let watch: ReturnType<typeof watchProject>;
+  try {
+    watch = watchProject({ typescript, tsconfig: project.tsconfig, onDiagnostic: io.err, onBuild });
+  } catch (error) {
+    clearDevState(project.dir, process.pid);
+    await emulator.close();
+    throw error;
+  }
 
   let resolveStopped: () => void = () => {};
   const stopped = new Promise<void>((r) => {
