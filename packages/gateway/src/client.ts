@@ -54,8 +54,6 @@ export class GatewayClient extends TypedEmitter<GatewayClientEvents> {
     this.#lastEventId = resolved.lastEventId;
     this.#delivery = new EventDelivery({
       maxBufferedEvents: resolved.maxBufferedEvents,
-      setTimeout: resolved.setTimeout,
-      clearTimeout: resolved.clearTimeout,
       deliver: (event) => this.#deliver(event),
     });
   }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmulator, type Emulator, type EmulatorOptions } from '@boardbot/emulator';
 import type { Board, Message, UserProfile } from '@boardbot/protocol';
-import { fetch } from 'undici';
+import { Agent, type Dispatcher, fetch } from 'undici';
 import { onCleanup, TOKEN } from './helpers.js';
 
 /** The seeded records the tests use. */
@@ -36,10 +36,10 @@ export function tempDb(): string {
   return join(dir, 'emulator.db');
 }
 
-async function call<T>(url: string, method: string, bearer: string, body: unknown): Promise<T> {
+async function call<T>(dispatcher: Dispatcher, url: string, method: string, bearer: string, body: unknown): Promise<T> {
   const headers: Record<string, string> = { authorization: `Bearer ${bearer}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const init: Parameters<typeof fetch>[1] = { method, headers };
+  const init: Parameters<typeof fetch>[1] = { method, headers, dispatcher };
   if (body !== undefined) init.body = JSON.stringify(body);
   const res = await fetch(url, init);
   const text = await res.text();
@@ -58,10 +58,14 @@ export async function startEmulator(options: EmulatorOptions = {}, port = 0): Pr
   const emu = await createEmulator({ db: ':memory:', seed: true, devToken: TOKEN, logger: false, ...options });
   onCleanup(() => emu.close());
   const urls = await emu.listen({ host: '127.0.0.1', port });
+  // One connection pool per emulator: a later emulator on the same port must not be sent a request
+  // on a kept-alive socket of this one.
+  const agent = new Agent();
+  onCleanup(() => agent.close());
   const control = <T>(method: string, path: string, body?: unknown) =>
-    call<T>(`${urls.controlUrl}${path}`, method, emu.adminKey, body);
+    call<T>(agent, `${urls.controlUrl}${path}`, method, emu.adminKey, body);
   const api = <T>(method: string, path: string, body?: unknown) =>
-    call<T>(`${urls.apiUrl}${path}`, method, TOKEN, body);
+    call<T>(agent, `${urls.apiUrl}${path}`, method, TOKEN, body);
   const state = await control<{ users: UserProfile[]; boards: Board[]; apps: Array<{ id: string; name: string }> }>(
     'GET',
     '/state',
