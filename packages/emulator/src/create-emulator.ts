@@ -11,6 +11,9 @@ import { Checkpointer } from './store/checkpointer.js';
 import { openStore } from './store/store.js';
 import { type EmulatorUrls, emulatorUrls } from './urls.js';
 
+/** How long `close()` lets in-flight requests finish before it cuts the remaining connections. */
+const CLOSE_GRACE_MS = 2000;
+
 /** Where to listen. */
 export interface ListenOptions {
   /** Interface to bind. @defaultValue `'127.0.0.1'` */
@@ -122,7 +125,12 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
         platform.gateway.endAll();
         platform.activity.endAll();
         platform.stopWaiting();
+        // A client that aborted a streaming request can leave a keep-alive socket that Fastify counts
+        // as busy (nodejs/undici#5845), and app.close() would wait for it forever. In-flight requests
+        // get a grace period to finish; whatever is still open after it is cut.
+        const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
         await app.close();
+        clearTimeout(force);
         platform.flushNow();
         platform.dispose();
         await checkpointer?.close();
