@@ -33,9 +33,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   };
   // Spreading would read `cwd` once: keep the live getter of the process I/O.
   Object.defineProperty(tracked, 'cwd', { get: () => io.cwd, enumerable: true });
-  // A command waiting on something that holds no handle (an unref'd worker's exit, say) would let
-  // node end with code 13 mid-shutdown; the interval keeps the process alive until the command ends.
-  const hold = setInterval(() => {}, 60_000);
   try {
     await createProgram(tracked).parseAsync([...argv]);
     return code;
@@ -51,7 +48,5 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const e: Error & { code?: unknown } = error instanceof Error ? error : new Error(String(error));
     io.err(`error${typeof e.code === 'string' ? ` ${e.code}` : ''}: ${e.message}${hint(e)}`);
     return EXIT_CODES.failure;
-  } finally {
-    clearInterval(hold);
   }
 }

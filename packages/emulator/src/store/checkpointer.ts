@@ -49,6 +49,9 @@ export class Checkpointer {
 
   /** Stops the worker after its current checkpoint and closes its connection. */
   async close(): Promise<void> {
+    // The worker is unref'd so it never keeps a process alive; while we wait for it to finish we
+    // must ref it, or a process with nothing else pending exits (code 13) in the middle of close().
+    this.worker.ref();
     this.worker.postMessage('close');
     await this.exited;
   }
