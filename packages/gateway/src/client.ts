@@ -131,7 +131,6 @@ export class GatewayClient extends TypedEmitter<GatewayClientEvents> {
           setTimeout: this.#options.setTimeout,
           clearTimeout: this.#options.clearTimeout,
         },
-        logger: this.#log,
       },
       {
         open: () => this.#onOpen(),
@@ -181,13 +180,15 @@ export class GatewayClient extends TypedEmitter<GatewayClientEvents> {
       if (!ready.resumed) this.#lastEventId = event.id === '' ? undefined : event.id;
       // A connection that got as far as `ready` is healthy: the next failure starts the back-off over.
       this.#attempt = 0;
+      // Settled first: a listener below that calls close() must not turn a connect() that succeeded
+      // into a failure.
+      this.#ready?.resolve(ready);
       this.emit('ready', ready, { id: event.id });
       this.emit('dispatch', event);
       if (ready.gap) {
         this.#log.warn({ lastEventId: this.#sentLastEventId }, 'gateway could not resume: events were missed');
         this.emit('gap', { lastEventId: this.#sentLastEventId, ready });
       }
-      this.#ready?.resolve(ready);
       return;
     }
     if (event.id !== '') this.#lastEventId = event.id;

@@ -144,3 +144,59 @@ describe('GatewayClient against a scripted server', () => {
     expect(() => new GatewayClient({ token: 'x', reconnect: { jitter: 2 } })).toThrow(/jitter/);
   });
 });
+
+/** Lets the loop turn (without timers of its own, which would be counted) until `done` holds. */
+async function settled(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 10_000 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('close()', () => {
+  it('leaves no timer and no socket behind, even while reconnecting', async () => {
+    const s = await server((_req, res, n) => {
+      openStream(res);
+      if (n === 0) res.end(readyFrame(1));
+      else res.write(readyFrame(1, { resumed: true }));
+    });
+    const count = (type: string) => process.getActiveResourcesInfo().filter((r) => r === type).length;
+    const before = { timers: count('Timeout'), immediates: count('Immediate'), sockets: count('TCPSocketWrap') };
+    const gw = new GatewayClient({ token: TOKEN, baseUrl: s.baseUrl, reconnect: { initialDelayMs: 60_000 } });
+    const reconnecting = new Promise((resolve) => gw.once('reconnecting', resolve));
+    await gw.connect();
+    await reconnecting; // the stream ended: a 60 s reconnect timer is pending
+    expect(count('Timeout')).toBeGreaterThan(before.timers);
+    await gw.close();
+    await settled(() => count('TCPSocketWrap') <= before.sockets);
+    expect(count('Timeout')).toBeLessThanOrEqual(before.timers);
+    expect(count('Immediate')).toBeLessThanOrEqual(before.immediates);
+    expect(count('TCPSocketWrap')).toBeLessThanOrEqual(before.sockets);
+  });
+
+  it('leaves no timer and no socket behind on an open stream', async () => {
+    const s = await server((_req, res) => {
+      openStream(res);
+      res.write(readyFrame(1) + messageFrame(2));
+    });
+    const count = (type: string) => process.getActiveResourcesInfo().filter((r) => r === type).length;
+    const before = { timers: count('Timeout'), sockets: count('TCPSocketWrap') };
+    const gw = new GatewayClient({ token: TOKEN, baseUrl: s.baseUrl });
+    await gw.connect();
+    expect(count('TCPSocketWrap')).toBeGreaterThan(before.sockets);
+    await gw.close();
+    await settled(() => count('TCPSocketWrap') <= before.sockets);
+    expect(count('Timeout')).toBeLessThanOrEqual(before.timers);
+    expect(count('TCPSocketWrap')).toBeLessThanOrEqual(before.sockets);
+  });
+});
+
+describe('close() from a listener', () => {
+  it('still resolves connect() when a ready listener closes the client', async () => {
+    const s = await server((_req, res) => {
+      openStream(res);
+      res.write(readyFrame(1));
+    });
+    const gw = client(s.baseUrl);
+    gw.on('ready', () => void gw.close());
+    await expect(gw.connect()).resolves.toEqual(ready());
+    expect(gw.state).toBe('closed');
+  });
+});

@@ -1,4 +1,3 @@
-import type { Logger } from '@boardbot/protocol';
 import type { EventSourceFetchInit, FetchLikeResponse } from 'eventsource';
 import {
   GatewayContentTypeError,
@@ -25,7 +24,6 @@ export interface ConnectionConfig {
   keepAliveTimeoutMs: number;
   maxFrameBytes: number;
   clock: WatchdogClock & { wallNow(): number };
-  logger: Logger;
 }
 
 /** How one connection reports back, in stream order. */
