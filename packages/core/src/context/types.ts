@@ -20,7 +20,7 @@ export interface BaseContext {
   readonly correlationId: string;
   /** `{ requestId, logger }` for calls made on `ctx.rest` directly. */
   readonly requestOptions: RequestOptions;
-  /** Aborted when the handler times out or the bot stops for good. */
+  /** Aborted when the handler runs past `handlerTimeoutMs`. */
   readonly signal: AbortSignal;
 }
 

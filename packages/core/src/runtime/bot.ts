@@ -142,7 +142,7 @@ export class Bot {
       if (this.options.handleSignals) {
         this.disposeSignals = handleShutdownSignals(() => this.stop(), {
           source: this.options.signals ?? process,
-          exit: this.options.exit ?? ((code) => process.exit(code)),
+          exit: (code) => this.exitProcess(code),
           log: this.log,
         });
       }
@@ -241,6 +241,15 @@ export class Bot {
     }
     // 401/403: the token was revoked or the app removed; reconnecting cannot help.
     this.log.error({ err: error }, 'gateway closed for good: stopping the bot');
-    if (this.currentState === 'running') void this.stop();
+    if (this.currentState !== 'running') return;
+    void this.stop().finally(() => {
+      // A bot that owns its process (it handles the signals) ends it with a failure code, so a
+      // process manager or a script sees that the bot stopped for good rather than finished.
+      if (this.options.handleSignals) this.exitProcess(1);
+    });
+  }
+
+  private exitProcess(code: number): void {
+    (this.options.exit ?? ((c: number) => process.exit(c)))(code);
   }
 }

@@ -84,6 +84,23 @@ describe('bot lifecycle against the emulator', () => {
     expect(signals.listenerCount('SIGINT')).toBe(0);
   });
 
+  it('exits with code 1 when the platform revokes the token while running', async () => {
+    const exits: number[] = [];
+    const { bot, logs } = platform.bot({
+      handlers: [Ping],
+      handleSignals: true,
+      signals: new EventEmitter(),
+      exit: (code) => exits.push(code),
+    });
+    await bot.start();
+    // A reset deletes the app: its stream ends and the reconnect is refused with 401.
+    await platform.control('POST', '/reset');
+    await until(() => exits.length > 0, 'the bot exited');
+    expect(exits).toEqual([1]);
+    expect(bot.state).toBe('stopped');
+    expect(logs.lines().some((l) => l.msg === 'gateway closed for good: stopping the bot')).toBe(true);
+  });
+
   it("commandSync 'check' fails the start on drift and writes nothing", async () => {
     const { bot } = platform.bot({ handlers: [Ping], commandSync: 'check' });
     await expect(bot.start()).rejects.toMatchObject({
