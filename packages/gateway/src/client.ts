@@ -1,7 +1,13 @@
 import type { GatewayEventName, Logger, ReadyEvent } from '@boardbot/protocol';
 import { EventDelivery } from './delivery/event-delivery.js';
 import { TypedEmitter } from './emitter/typed-emitter.js';
-import { GatewayClosedError, type GatewayError, GatewayMalformedEventError } from './errors.js';
+import {
+  GatewayClosedError,
+  type GatewayError,
+  GatewayMalformedEventError,
+  GatewayRateLimitedError,
+  GatewayServerError,
+} from './errors.js';
 import { decodeFrame } from './events/decode-frame.js';
 import { ResumePoint } from './events/resume-point.js';
 import { type GatewayClientOptions, type ResolvedGatewayOptions, resolveOptions } from './options.js';
@@ -212,7 +218,10 @@ export class GatewayClient extends TypedEmitter<GatewayClientEvents> {
       return;
     }
     this.#attempt++;
-    const retryAfterMs = 'retryAfterMs' in reason ? (reason.retryAfterMs as number | undefined) : undefined;
+    const retryAfterMs =
+      reason instanceof GatewayRateLimitedError || reason instanceof GatewayServerError
+        ? reason.retryAfterMs
+        : undefined;
     const delayMs = backoffDelay(
       { attempt: this.#attempt, serverRetryMs: this.#serverRetryMs, retryAfterMs, random: this.#options.random() },
       this.#options.reconnect,
