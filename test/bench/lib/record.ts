@@ -14,8 +14,13 @@ export interface BenchRow {
   note?: string;
 }
 
-/** File the rows of one `npm run bench` accumulate in; the report prints and removes it. */
-export const RESULTS_FILE = new URL('../../../test-output/bench-results.jsonl', import.meta.url).pathname;
+/**
+ * File the rows of one `npm run bench` accumulate in; the report prints it. The global setup names a
+ * file per run (through the environment, which the test workers inherit), so two runs at once do not
+ * mix or wipe each other's rows.
+ */
+export const RESULTS_FILE =
+  process.env.BOARDBOT_BENCH_RESULTS ?? new URL('../../../test-output/bench-results.jsonl', import.meta.url).pathname;
 
 /** Records rows for the final table. */
 export function record(...rows: BenchRow[]): void {

@@ -1,15 +1,17 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { type BenchRow, RESULTS_FILE } from './record.js';
+import type { BenchRow } from './record.js';
 
 const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2));
 
 /** Global setup of `npm run bench`: clears old rows, and prints one table when all files ran. */
 export default function setup(): () => void {
-  rmSync(RESULTS_FILE, { force: true });
+  const file = new URL(`../../../test-output/bench-results-${process.pid}.jsonl`, import.meta.url).pathname;
+  process.env.BOARDBOT_BENCH_RESULTS = file;
+  rmSync(file, { force: true });
   return () => {
-    if (!existsSync(RESULTS_FILE)) return;
-    const rows = readFileSync(RESULTS_FILE, 'utf8')
+    if (!existsSync(file)) return;
+    const rows = readFileSync(file, 'utf8')
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as BenchRow);
@@ -23,5 +25,6 @@ export default function setup(): () => void {
     const cpu = cpus()[0]?.model ?? 'unknown cpu';
     process.stdout.write(`\nboardbot benchmarks — node ${process.version}, ${cpus().length} × ${cpu}\n`);
     console.table(table);
+    rmSync(file, { force: true });
   };
 }
