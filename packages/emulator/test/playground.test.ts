@@ -1,17 +1,18 @@
 import { mkdirSync } from 'node:fs';
+import { type Bot, deriveCommands } from '@boardbot/core';
 import { createEmulator, type Emulator, type EmulatorUrls } from '@boardbot/emulator';
 import type { Board, Message, UserProfile } from '@boardbot/protocol';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { createDiceBot, DICE_HANDLERS } from '../../../examples/dice/src/bot.js';
 import { launchChromium } from './playground/browser.js';
 import { ensurePlaygroundBuilt } from './playground/build-page.js';
 import { type Control, controlClient } from './playground/control.js';
-import { type DiceBot, ROLL_COMMAND, startDiceBot } from './playground/dice-bot.js';
 import { startImageServer } from './playground/image-server.js';
 import { gone, PlaygroundPage, SHOW_TIMEOUT_MS, shown } from './playground/page.js';
 
-// The playground in real headless Chromium against a real emulator on loopback, with a bot that
-// answers /roll over the real app API and gateway. Every assertion reads the page as a person sees
+// The playground in real headless Chromium against a real emulator on loopback, with the dice bot of
+// examples/dice running on the real runtime over the real app API and gateway. Every assertion reads the page as a person sees
 // it (roles, labels, text) and, where it matters, checks the emulator agrees.
 
 const SCREENSHOTS = new URL('../../../test-output/playground/', import.meta.url).pathname;
@@ -23,7 +24,9 @@ interface InteractionList {
 let emulator: Emulator;
 let urls: EmulatorUrls;
 let control: Control;
-let bot: DiceBot;
+let bot: Bot;
+/** The dice bot's command set, as it registers it. */
+const DICE_COMMANDS = deriveCommands(DICE_HANDLERS);
 let browser: Browser;
 let general: Board;
 let people: Record<string, UserProfile>;
@@ -37,7 +40,14 @@ beforeAll(async () => {
   urls = await emulator.listen({ host: '127.0.0.1', port: 0 });
   control = controlClient(urls.controlUrl, emulator.adminKey);
   // A predictable die: every roll lands on the same face, so the test can read the answer.
-  bot = await startDiceBot(urls.apiUrl, emulator.devToken, () => 0.5);
+  bot = createDiceBot({
+    token: emulator.devToken,
+    apiUrl: urls.apiUrl,
+    random: () => 0.5,
+    logger: false,
+    handleSignals: false,
+  });
+  await bot.start();
   browser = await launchChromium();
   const state = await control.get<{ users: UserProfile[]; boards: Board[] }>('/state');
   general = state.boards.find((b) => b.name === 'general') as Board;
@@ -46,7 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  bot?.stop();
+  await bot?.stop();
   await emulator?.close();
 });
 
@@ -93,7 +103,8 @@ describe('the playground page', () => {
     await shown(answer);
     expect(await answer.textContent()).toContain('Alice used /roll sides: 20');
     expect(await answer.getByText('app', { exact: true }).count()).toBe(1);
-    expect(bot.rolls).toContainEqual({ sides: 20, result: 11 });
+    const stored = (await messagesOf(general)).find((m) => m.kind === 'interaction_response');
+    expect(stored?.content).toContain('You rolled **11** (d20)');
     await gone(person.page.getByText('Waiting for dev-bot to answer'));
     // The composer is back and focused for the next message.
     expect(await person.composer.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
@@ -237,15 +248,17 @@ describe('the playground page', () => {
   });
 
   it('shows a waiting command, then that the app did not answer once its token expired', async () => {
-    // /ping is registered by dev-bot, but the test bot only answers /roll.
-    await putCommands([ROLL_COMMAND, { name: 'ping', description: 'Never answered' }]);
+    // An app with no process behind it: its /ping is registered and installed, but nobody answers.
+    const silent = await control.send<{ app: { id: string }; token: string }>('POST', '/apps', { name: 'silent-bot' });
+    await control.send('PUT', `/apps/${silent.app.id}/installs/${general.id}`);
+    await putCommands([{ name: 'ping', description: 'Never answered' }], silent.token);
     try {
       await person.page.clock.install();
       await person.open(urls.playgroundUrl);
       await person.openCommand('ping');
       await person.page.getByRole('button', { name: 'Send /ping' }).click();
       const waiting = person.item('Alice used /ping');
-      await shown(waiting.getByText('Waiting for dev-bot to answer'));
+      await shown(waiting.getByText('Waiting for silent-bot to answer'));
 
       // The page's clock passes the 15 minutes: it says so by itself...
       await person.page.clock.fastForward('16:00');
@@ -255,7 +268,7 @@ describe('the playground page', () => {
       await person.page.reload();
       await shown(person.item('Alice used /ping').getByText('The app did not answer.'));
     } finally {
-      await putCommands([ROLL_COMMAND]);
+      await control.send('DELETE', `/apps/${silent.app.id}/installs/${general.id}`);
     }
   });
 
@@ -336,9 +349,9 @@ describe('the playground page', () => {
       expect(overflow).toBe(0);
       await person.page.screenshot({ path: `${SCREENSHOTS}playground-narrow.png` });
 
-      // Keyboard only: "/" lists commands, arrows and Enter pick one, Escape closes the form.
+      // Keyboard only: "/" lists commands, typing narrows them, Enter picks one, Escape closes the form.
       await person.composer.focus();
-      await person.page.keyboard.type('/');
+      await person.page.keyboard.type('/ro');
       await shown(person.page.getByRole('listbox'));
       await person.page.keyboard.press('Enter');
       const form = person.page.getByRole('form', { name: /\/roll/ });
@@ -352,17 +365,22 @@ describe('the playground page', () => {
   );
 });
 
-async function putCommands(commands: unknown[]): Promise<void> {
+async function putCommands(commands: unknown[], token = emulator.devToken): Promise<void> {
   const { fetch } = await import('undici');
   const response = await fetch(`${urls.apiUrl}/app/commands`, {
     method: 'PUT',
-    headers: { authorization: `Bearer ${emulator.devToken}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify(commands),
   });
   if (response.status !== 200) throw new Error(`PUT /app/commands answered ${response.status}`);
 }
 
 function putRoll(maxSides: number): Promise<void> {
-  const [sides] = ROLL_COMMAND.options;
-  return putCommands([{ ...ROLL_COMMAND, options: [{ ...sides, max_value: maxSides }] }]);
+  return putCommands(
+    DICE_COMMANDS.map((c) =>
+      c.name === 'roll'
+        ? { ...c, options: c.options?.map((o) => (o.name === 'sides' ? { ...o, max_value: maxSides } : o)) }
+        : c,
+    ),
+  );
 }

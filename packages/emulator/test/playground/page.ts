@@ -60,9 +60,12 @@ export class PlaygroundPage {
 
   /** Opens the form of `/name` by typing its start and picking it with Enter. */
   async openCommand(name: string): Promise<Locator> {
+    // Two letters narrow the list without naming the command (other commands may share them): the
+    // person then picks the one they mean.
     await this.composer.fill(`/${name.slice(0, 2)}`);
-    await shown(this.page.getByRole('option', { name: new RegExp(`/${name}`) }));
-    await this.composer.press('Enter');
+    const option = this.page.getByRole('option', { name: new RegExp(`/${name}\\b`) });
+    await shown(option);
+    await option.click();
     const form = this.page.getByRole('form', { name: new RegExp(`/${name}`) });
     await shown(form);
     return form;
