@@ -20,7 +20,7 @@ export type { BotEvent } from './dispatch/dispatcher.js';
 export * from './dispatch/guard.js';
 export type { Middleware } from './dispatch/middleware.js';
 export * from './errors.js';
-export type { LoggerInput } from './logging/create-logger.js';
+export { type LoggerInput, REDACT_PATHS } from './logging/create-logger.js';
 export type * from './metadata/types.js';
 export type { Bot, BotState } from './runtime/bot.js';
 export type { Clock } from './runtime/clock.js';

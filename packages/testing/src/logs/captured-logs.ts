@@ -1,3 +1,4 @@
+import { REDACT_PATHS } from '@boardbot/core';
 import type { Logger } from '@boardbot/protocol';
 import { type Level, pino } from 'pino';
 
@@ -23,19 +24,6 @@ export interface LogQuery {
 
 const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
 
-// The runtime never logs a token, but a bot author's `ctx.log.info({ interaction })` must not carry
-// one into a test report either (CONTRACT: tokens are never logged).
-const REDACT = [
-  'token',
-  '*.token',
-  'interaction.token',
-  '*.interaction.token',
-  'authorization',
-  '*.authorization',
-  'headers.authorization',
-  '*.headers.authorization',
-];
-
 /**
  * The bot's log, captured in memory instead of printed: a pino logger (what `createBot` gets) and
  * the parsed lines, for assertions and for the "what the bot did instead" part of a timeout.
@@ -50,7 +38,7 @@ export class CapturedLogs {
     // A destination with a synchronous `write`: a line is readable as soon as the log call returns.
     const destination = { write: (chunk: string) => this.push(chunk) };
     this.logger = pino(
-      { level, base: null, timestamp: false, redact: { paths: REDACT, censor: '[redacted]' } },
+      { level, base: null, timestamp: false, redact: { paths: [...REDACT_PATHS], censor: '[redacted]' } },
       destination,
     );
   }
