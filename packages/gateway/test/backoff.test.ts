@@ -1,5 +1,6 @@
 import { backoffDelay, DEFAULT_RECONNECT_OPTIONS, parseRetryAfter } from '@boardbot/gateway';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { eventually } from './support/eventually.js';
 import { readyFrame } from './support/fixtures.js';
 import { record, testClient } from './support/helpers.js';
 import { openStream, sendError, server } from './support/sse-server.js';
@@ -74,7 +75,7 @@ describe('back-off against a server that answers 429 and 503', () => {
     });
     const r = record(gw);
     await gw.connect();
-    await vi.waitFor(() => expect(r.reconnects.length).toBeGreaterThanOrEqual(6));
+    await eventually(() => expect(r.reconnects.length).toBeGreaterThanOrEqual(6));
     await gw.close();
     expect(r.reconnects.slice(0, 6).map((x) => [x.attempt, x.reason.code, x.delayMs])).toEqual([
       [1, 'BOARDBOT_GATEWAY_RATE_LIMITED', 2000], // Retry-After 2 s beats 225 ms

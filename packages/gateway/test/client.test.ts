@@ -1,5 +1,6 @@
 import { GatewayClient, type GatewayDispatch, GatewayMalformedEventError } from '@boardbot/gateway';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { eventually } from './support/eventually.js';
 import { frame, interaction, message, messageFrame, ready, readyFrame } from './support/fixtures.js';
 import { testClient as client, TOKEN } from './support/helpers.js';
 import { openStream, server } from './support/sse-server.js';
@@ -34,7 +35,7 @@ describe('GatewayClient against a scripted server', () => {
     gw.on('interaction.create', (e, meta) => typed.push(`interaction ${e.interaction.command.name} ${meta.id}`));
     const r = await gw.connect();
     expect(r).toEqual(ready());
-    await vi.waitFor(() => expect(seen).toHaveLength(5));
+    await eventually(() => expect(seen).toHaveLength(5));
     expect(seen.map((e) => `${e.name}#${e.id}`)).toEqual([
       'ready#1',
       'message.create#2',
@@ -69,7 +70,7 @@ describe('GatewayClient against a scripted server', () => {
     const seen: GatewayDispatch[] = [];
     gw.on('dispatch', (e) => seen.push(e));
     await gw.connect();
-    await vi.waitFor(() => expect(seen).toHaveLength(5));
+    await eventually(() => expect(seen).toHaveLength(5));
     expect(seen.slice(1)).toEqual([
       { name: 'reaction.add', id: '2', data: { type: 'reaction.add', emoji: '👍' }, unknown: true },
       { name: 'board.rename', id: '3', data: 'not json at all', unknown: true },
@@ -94,7 +95,7 @@ describe('GatewayClient against a scripted server', () => {
       errors.push({ code: e.code, eventId: e instanceof GatewayMalformedEventError ? e.eventId : '', fatal: e.fatal }),
     );
     await gw.connect();
-    await vi.waitFor(() => expect(seen).toEqual(['1', '4']));
+    await eventually(() => expect(seen).toEqual(['1', '4']));
     expect(errors).toEqual([
       { code: 'BOARDBOT_GATEWAY_MALFORMED_EVENT', eventId: '2', fatal: false },
       { code: 'BOARDBOT_GATEWAY_MALFORMED_EVENT', eventId: '3', fatal: false },
@@ -121,7 +122,7 @@ describe('GatewayClient against a scripted server', () => {
     await gw.close();
     expect(states).toEqual(['connecting', 'open', 'closed:none']);
     expect(gw.state).toBe('closed');
-    await vi.waitFor(() => expect(serverSawClose).toBe(true));
+    await eventually(() => expect(serverSawClose).toBe(true));
     await expect(gw.connect()).resolves.toEqual(ready());
   });
 

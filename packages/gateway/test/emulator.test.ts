@@ -3,6 +3,7 @@ import type { Interaction, Message } from '@boardbot/protocol';
 import { fetch } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
 import { startEmulator, tempDb } from './support/emulator.js';
+import { eventually } from './support/eventually.js';
 import { startFaultProxy } from './support/fault-proxy.js';
 import { onCleanup, record, testClient } from './support/helpers.js';
 
@@ -44,7 +45,7 @@ describe('against the emulator', () => {
       options: { sides: 20 },
     });
 
-    await vi.waitFor(() => expect(r.events.map((e) => e.name)).toHaveLength(6));
+    await eventually(() => expect(r.events.map((e) => e.name)).toHaveLength(6));
     const [, create, edit, del, webhook, interaction] = r.events;
     expect(r.events.map((e) => e.name)).toEqual([
       'ready',
@@ -91,21 +92,21 @@ describe('against the emulator', () => {
     await gw.connect();
     await first.post(general, alice, 'one');
     await first.post(general, alice, 'two');
-    await vi.waitFor(() => expect(r.events).toHaveLength(3));
+    await eventually(() => expect(r.events).toHaveLength(3));
     const beforeRestart = gw.lastEventId;
 
     gate = new Promise((resolve) => {
       open = resolve;
     });
     await first.emu.close();
-    await vi.waitFor(() => expect(gw.state).not.toBe('open'));
+    await eventually(() => expect(gw.state).not.toBe('open'));
     const second = await startEmulator({ db }, first.port);
     await second.post(general, alice, 'three');
     await second.post(general, alice, 'four');
     open();
-    await vi.waitFor(() => expect(r.events.map(contentOf).filter(Boolean)).toEqual(['one', 'two', 'three', 'four']));
+    await eventually(() => expect(r.events.map(contentOf).filter(Boolean)).toEqual(['one', 'two', 'three', 'four']));
     await second.post(general, alice, 'five');
-    await vi.waitFor(() => expect(r.events.map(contentOf).filter(Boolean)).toHaveLength(5));
+    await eventually(() => expect(r.events.map(contentOf).filter(Boolean)).toHaveLength(5));
 
     expect(r.events.map(contentOf).filter(Boolean)).toEqual(['one', 'two', 'three', 'four', 'five']);
     expect(readies).toEqual([
@@ -124,13 +125,13 @@ describe('against the emulator', () => {
     gw.on('gap', (g) => gaps.push(g.lastEventId));
     await gw.connect();
     for (const word of ['a', 'b', 'c']) await first.post(first.seed.general, first.seed.alice, word);
-    await vi.waitFor(() => expect(r.events).toHaveLength(4));
+    await eventually(() => expect(r.events).toHaveLength(4));
     const resumeFrom = gw.lastEventId;
     await first.emu.close();
     const second = await startEmulator({}, first.port);
-    await vi.waitFor(() => expect(gaps).toEqual([resumeFrom]));
+    await eventually(() => expect(gaps).toEqual([resumeFrom]));
     await second.post(second.seed.general, second.seed.alice, 'after the gap');
-    await vi.waitFor(() => expect(r.events.map(contentOf).filter(Boolean)).toEqual(['a', 'b', 'c', 'after the gap']));
+    await eventually(() => expect(r.events.map(contentOf).filter(Boolean)).toEqual(['a', 'b', 'c', 'after the gap']));
   });
 
   it('refuses a wrong token with a fatal 401, once', async () => {

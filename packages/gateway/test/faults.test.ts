@@ -1,5 +1,6 @@
 import { GatewayKeepAliveTimeoutError } from '@boardbot/gateway';
 import { describe, expect, it, vi } from 'vitest';
+import { eventually } from './support/eventually.js';
 import { frame, messageFrame, readyFrame } from './support/fixtures.js';
 import { record, testClient } from './support/helpers.js';
 import { keepAlive, openStream, sendError, server, writeThenCut } from './support/sse-server.js';
@@ -19,7 +20,7 @@ describe('resume after faults', () => {
     const gw = testClient(s.baseUrl);
     const r = record(gw);
     await gw.connect();
-    await vi.waitFor(() => expect(r.ids()).toEqual(['R1', '2', 'R2', '3', '4']));
+    await eventually(() => expect(r.ids()).toEqual(['R1', '2', 'R2', '3', '4']));
     expect(r.reconnects.map((x) => x.reason.code)).toEqual(['BOARDBOT_GATEWAY_NETWORK']);
     expect(gw.lastEventId).toBe('4');
   });
@@ -33,7 +34,7 @@ describe('resume after faults', () => {
     const gw = testClient(s.baseUrl);
     const r = record(gw);
     await gw.connect();
-    await vi.waitFor(() => expect(r.ids()).toEqual(['R1', 'R1', '2']));
+    await eventually(() => expect(r.ids()).toEqual(['R1', 'R1', '2']));
     expect(s.requests[1]?.headers['last-event-id']).toBe('1');
   });
 
@@ -51,7 +52,7 @@ describe('resume after faults', () => {
     const gw = testClient(s.baseUrl);
     const r = record(gw);
     await gw.connect();
-    await vi.waitFor(() => expect(r.ids()).toEqual(['R10', '11', '12', 'R12', '13']));
+    await eventually(() => expect(r.ids()).toEqual(['R10', '11', '12', 'R12', '13']));
     expect(r.reconnects.map((x) => x.reason.code)).toEqual(['BOARDBOT_GATEWAY_STREAM_ENDED']);
   });
 
@@ -68,7 +69,7 @@ describe('resume after faults', () => {
     gw.on('gap', (g) => gaps.push(g.lastEventId));
     gw.on('ready', (ready) => resumedFlags.push(ready.resumed));
     await gw.connect();
-    await vi.waitFor(() => expect(r.ids()).toEqual(['R5', '6', 'R900', '901']));
+    await eventually(() => expect(r.ids()).toEqual(['R5', '6', 'R900', '901']));
     expect(gaps).toEqual(['6']);
     expect(resumedFlags).toEqual([false, false]);
     expect(gw.lastEventId).toBe('901');
@@ -131,7 +132,7 @@ describe('resume after faults', () => {
     const gw = testClient(`http://127.0.0.1:${port}/api/v1`);
     const r = record(gw);
     const pending = gw.connect();
-    await vi.waitFor(() => expect(r.reconnects.length).toBeGreaterThanOrEqual(2));
+    await eventually(() => expect(r.reconnects.length).toBeGreaterThanOrEqual(2));
     expect(r.reconnects.every((x) => x.reason.code === 'BOARDBOT_GATEWAY_NETWORK')).toBe(true);
     expect(gw.state).toBe('reconnecting');
     await gw.close();
@@ -146,7 +147,7 @@ describe('resume after faults', () => {
     const gw = testClient(s.baseUrl);
     const r = record(gw);
     await gw.connect();
-    await vi.waitFor(() => expect(r.ids()).toEqual(['R1', '2', '3', '4']));
+    await eventually(() => expect(r.ids()).toEqual(['R1', '2', '3', '4']));
     expect(r.reconnects).toEqual([]);
     expect(r.events[1]).toEqual({ name: 'error', id: '2', data: { x: 1 }, unknown: true });
   });
@@ -162,7 +163,7 @@ describe('resume after faults', () => {
     });
     const r = record(gw);
     await gw.connect();
-    await vi.waitFor(() => expect(r.ids()).toEqual(['R1', '2', '3']));
+    await eventually(() => expect(r.ids()).toEqual(['R1', '2', '3']));
     expect(r.reconnects).toEqual([]);
   });
 });

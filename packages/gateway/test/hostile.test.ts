@@ -1,5 +1,6 @@
 import type { GatewayDispatch } from '@boardbot/gateway';
 import { describe, expect, it, vi } from 'vitest';
+import { eventually } from './support/eventually.js';
 import { frame, message, messageFrame, readyFrame } from './support/fixtures.js';
 import { record, testClient } from './support/helpers.js';
 import { rechunkingFetch } from './support/rechunk-fetch.js';
@@ -114,7 +115,7 @@ describe('hostile streams', () => {
     const gw = testClient(s.baseUrl, { fetch: rechunkingFetch(5) });
     const r = record(gw);
     await gw.connect();
-    await vi.waitFor(() => expect(r.ids()).toEqual(['R1', '2', '3']));
+    await eventually(() => expect(r.ids()).toEqual(['R1', '2', '3']));
     expect(r.reconnects).toEqual([]);
   });
 
@@ -126,7 +127,7 @@ describe('hostile streams', () => {
     const gw = testClient(s.baseUrl, { fetch: rechunkingFetch(1) });
     const r = record(gw);
     await gw.connect();
-    await vi.waitFor(() => expect(r.ids()).toEqual(['R1', '2']));
+    await eventually(() => expect(r.ids()).toEqual(['R1', '2']));
   });
 
   it('decodes multibyte UTF-8 split across chunks', async () => {
@@ -138,6 +139,6 @@ describe('hostile streams', () => {
     const gw = testClient(s.baseUrl, { fetch: rechunkingFetch(1) });
     const r = record(gw);
     await gw.connect();
-    await vi.waitFor(() => expect(contents(r.events)).toEqual(['ready', text]));
+    await eventually(() => expect(contents(r.events)).toEqual(['ready', text]));
   });
 });

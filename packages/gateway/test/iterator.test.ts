@@ -1,5 +1,6 @@
 import type { GatewayDispatch } from '@boardbot/gateway';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { eventually } from './support/eventually.js';
 import { messageFrame, readyFrame } from './support/fixtures.js';
 import { testClient } from './support/helpers.js';
 import { openStream, server } from './support/sse-server.js';
@@ -122,6 +123,6 @@ describe('events() iterator', () => {
     gw.on('message.create', (_e, meta) => listened.push(meta.id));
     await gw.connect();
     for await (const e of iterator) if (e.id === '1') break;
-    await vi.waitFor(() => expect(listened).toHaveLength(40));
+    await eventually(() => expect(listened).toHaveLength(40));
   });
 });

@@ -1,5 +1,6 @@
 import { GatewayClient } from '@boardbot/gateway';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { eventually } from './support/eventually.js';
 import { frame, messageFrame, readyFrame } from './support/fixtures.js';
 import { memoryLogger, onCleanup, TOKEN } from './support/helpers.js';
 import { openStream, sendError, server, writeThenCut } from './support/sse-server.js';
@@ -31,7 +32,7 @@ describe('the token stays secret', () => {
       (e: unknown) => e,
     );
     expect(failure).toMatchObject({ code: 'BOARDBOT_GATEWAY_UNAUTHORIZED' });
-    await vi.waitFor(() => expect(gw.state).toBe('closed'));
+    await eventually(() => expect(gw.state).toBe('closed'));
     const everything = [
       ...lines,
       ...seen.map((x) =>
