@@ -1,12 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command, type CommandContext, createBot, deriveCommands, Option } from '@boardbot/core';
 import { RestClient } from '@boardbot/rest';
 import { IsInt, Max, Min } from 'class-validator';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, it } from 'vitest';
+import { buildEmulator, type ChildServer, serveInChild, stopChildren } from './lib/child-server.js';
 import { percentile } from './lib/measure.js';
 import { record } from './lib/record.js';
 
@@ -16,8 +14,6 @@ import { record } from './lib/record.js';
 // process; the bot and the load generator share this one. The baseline is the same two control
 // calls (invoke, then wait with a zero timeout) with no bot: what the platform's HTTP alone costs.
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const children: ChildProcess[] = [];
 const ADMIN = 'bench-admin-key';
 
 /** CPU seconds used so far by a process, from /proc (Linux). */
@@ -26,21 +22,13 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-function startEmulator(): Promise<string> {
+function startEmulator(): Promise<ChildServer> {
   const code = `
     import { createEmulator } from './packages/emulator/dist/index.js';
     const emu = await createEmulator({ db: ':memory:', logger: false, adminKey: '${ADMIN}', rateLimit: { requests: 1e9 } });
     const { url } = await emu.listen({ port: 0 });
     console.log(JSON.stringify({ url }));`;
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--input-type=module', '-e', code], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(proc);
-    proc.stdout?.once('data', (d) => resolve(JSON.parse(d.toString()).url));
-    proc.on('exit', (c) => reject(new Error(`emulator exited with ${c}`)));
-  });
+  return serveInChild(code);
 }
 
 class RollOptions {
@@ -54,17 +42,14 @@ class Roll {
   }
 }
 
-beforeAll(() => {
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'packages/emulator'], {
-    cwd: root,
-  });
-}, 120_000);
+beforeAll(buildEmulator, 120_000);
 afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
+  stopChildren();
 });
 
 it('answers an interaction within 10 ms at p99 and 1,000 per second with one bot', async () => {
-  const origin = await startEmulator();
+  const emulator = await startEmulator();
+  const origin = emulator.url;
   // Waits hold a connection each: two per person in flight, so no request queues in the pool.
   const pool = new Pool(origin, { connections: 64 });
   const headers = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
@@ -150,7 +135,7 @@ it('answers an interaction within 10 ms at p99 and 1,000 per second with one bot
   await bot.start();
   await latencies(roundTrip, 200); // warm-up
   const trips = await latencies(roundTrip, 1000);
-  const emulatorPid = children[0]?.pid as number;
+  const emulatorPid = emulator.pid;
   const cpuBefore = { bot: process.cpuUsage(), emulator: cpuSeconds(emulatorPid) };
   const tripRate = await rate(roundTrip, 3000, 32);
   const botCpu = process.cpuUsage(cpuBefore.bot);

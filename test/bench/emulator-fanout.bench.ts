@@ -1,8 +1,6 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { type IncomingMessage, request } from 'node:http';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, it } from 'vitest';
+import { buildEmulator, serveInChild, stopChildren } from './lib/child-server.js';
 import { percentile } from './lib/measure.js';
 import { record } from './lib/record.js';
 
@@ -11,22 +9,8 @@ import { record } from './lib/record.js';
 // clients and the sender share this one. The baseline is a bare Node server writing the same size of
 // frame to 500 open responses, measured the same way in the same run.
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const STREAMS = 500;
 const EVENTS = 10;
-const children: ChildProcess[] = [];
-
-function serve(code: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--input-type=module', '-e', code], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(proc);
-    proc.stdout?.once('data', (d) => resolve(JSON.parse(d.toString()).url));
-    proc.on('exit', (c) => reject(new Error(`server exited with ${c}`)));
-  });
-}
 
 const EMULATOR = `
   import { createEmulator } from './packages/emulator/dist/index.js';
@@ -109,18 +93,14 @@ async function post(url: string, body: string, headers: Record<string, string>):
   await r.arrayBuffer();
 }
 
-beforeAll(() => {
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'packages/emulator'], {
-    cwd: root,
-  });
-}, 120_000);
+beforeAll(buildEmulator, 120_000);
 afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
+  stopChildren();
 });
 
 it('delivers one event to 500 gateway streams with p99 under 50 ms', async () => {
-  const bare = await serve(BARE);
-  const emu = await serve(EMULATOR);
+  const bare = (await serveInChild(BARE)).url;
+  const emu = (await serveInChild(EMULATOR)).url;
   const auth = { authorization: 'Bearer dev-token' };
   const board = (
     (await (await fetch(`${emu}/api/v1/boards`, { headers: auth })).json()) as { boards: { id: string }[] }

@@ -1,10 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, it } from 'vitest';
+import { buildEmulator, serveInChild, stopChildren } from './lib/child-server.js';
 import { record } from './lib/record.js';
 
 // Sends per second over HTTP on loopback. The server runs in its own process and the load comes from
@@ -12,21 +11,7 @@ import { record } from './lib/record.js';
 // The ceiling is a bare Fastify route that parses the same JSON body and answers a fixed JSON body,
 // driven by the same generator in the same run.
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'boardbot-bench-send-'));
-const children: ChildProcess[] = [];
-
-function serve(code: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--input-type=module', '-e', code], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(proc);
-    proc.stdout?.once('data', (d) => resolve(JSON.parse(d.toString()).url));
-    proc.on('exit', (c) => reject(new Error(`server exited with ${c}`)));
-  });
-}
 
 const EMULATOR = (db: string) => `
   import { createEmulator } from './packages/emulator/dist/index.js';
@@ -70,19 +55,15 @@ async function rate(origin: string, path: string, ms: number): Promise<{ rps: nu
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
-beforeAll(() => {
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'packages/emulator'], {
-    cwd: root,
-  });
-}, 120_000);
+beforeAll(buildEmulator, 120_000);
 afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
+  stopChildren();
   rmSync(dir, { recursive: true, force: true });
 });
 
 it('sends at least 5,000 messages/s and a third of a bare Fastify route', async () => {
-  const bare = await serve(BARE);
-  const emu = await serve(EMULATOR(join(dir, 'send.db')));
+  const bare = (await serveInChild(BARE)).url;
+  const emu = (await serveInChild(EMULATOR(join(dir, 'send.db')))).url;
   const boards = (await (
     await fetch(`${emu}/api/v1/boards`, { headers: { authorization: 'Bearer dev-token' } })
   ).json()) as {
