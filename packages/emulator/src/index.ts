@@ -1,3 +1,4 @@
+export * from './activity-events.js';
 export * from './create-emulator.js';
 export * from './errors.js';
 export * from './options.js';

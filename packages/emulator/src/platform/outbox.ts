@@ -1,3 +1,4 @@
+import type { ActivityEventName } from '../activity-events.js';
 /** An event of one app's log, ready to be framed and pushed to that app's gateway streams. */
 export interface AppEvent {
   appId: string;
@@ -25,7 +26,7 @@ export class Outbox {
   readonly afterCommit: (() => void)[] = [];
 
   /** Queues an activity event; `payload` is merged after `type`. */
-  activityEvent(name: string, payload: object): void {
+  activityEvent(name: ActivityEventName, payload: object): void {
     this.activity.push({ name, data: JSON.stringify({ type: name, ...payload }) });
   }
 }

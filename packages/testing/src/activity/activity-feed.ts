@@ -1,22 +1,10 @@
-import type { InteractionView } from '@boardbot/emulator';
+import { ACTIVITY_EVENTS, type InteractionView } from '@boardbot/emulator';
 import type { Message } from '@boardbot/protocol';
 import { EventSource, type FetchLike } from 'eventsource';
 import { Agent, fetch } from 'undici';
 import type { ShownInteraction } from '../control/control-client.js';
 import { FeedLostError } from '../errors.js';
 import type { Journal } from './journal.js';
-
-/** Event names of the control API's activity stream (docs/control-api.md "Activity stream"). */
-const ACTIVITY_EVENTS = [
-  'message.create',
-  'message.edit',
-  'message.delete',
-  'interaction.create',
-  'interaction.update',
-  'commands.update',
-  'state.update',
-  'reset',
-] as const;
 
 /** Where the activity stream is and how to authenticate. */
 export interface ActivityFeedOptions {
@@ -82,7 +70,8 @@ export class ActivityFeed {
 
   private listen(): void {
     const { journal } = this.options;
-    for (const name of ACTIVITY_EVENTS) {
+    // `ready` only opens the stream; the journal records what happened after it.
+    for (const name of ACTIVITY_EVENTS.filter((n) => n !== 'ready')) {
       this.source.addEventListener(name, (event) => {
         const id = Number(event.lastEventId);
         const data = JSON.parse(event.data) as {

@@ -10,6 +10,7 @@ import type {
   OptionValue,
   UserProfile,
 } from '@boardbot/protocol';
+import { ACTIVITY_EVENTS as EMULATOR_ACTIVITY_EVENTS } from '../../../src/activity-events.js';
 
 // Records of the emulator's control API (docs/control-api.md). The app API's records come from
 // @boardbot/protocol as types only, so nothing of the server-side schema code reaches the bundle.
@@ -86,17 +87,10 @@ export type ActivityEventName = keyof ActivityEventMap;
 /** Any activity event payload. */
 export type ActivityEvent = ActivityEventMap[ActivityEventName];
 
-/** Every activity event name, as sent in the frames' `event:` field. */
-export const ACTIVITY_EVENTS: readonly ActivityEventName[] = [
-  'ready',
-  'message.create',
-  'message.edit',
-  'message.delete',
-  'interaction.create',
-  'interaction.update',
-  'commands.update',
-  'state.update',
-  'reset',
-];
+/**
+ * Every activity event name, as sent in the frames' `event:` field: the emulator's own list (the
+ * assignment fails to compile if the emulator emits a name this page has no payload type for).
+ */
+export const ACTIVITY_EVENTS: readonly ActivityEventName[] = EMULATOR_ACTIVITY_EVENTS;
 
 export type { App, Board, Command, ErrorDetail, Member, Message, OptionValue, UserProfile };
