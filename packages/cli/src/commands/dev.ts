@@ -191,9 +191,6 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
   const stopAll = () => {
     stopPromise ??= (async () => {
       stopping = true;
-      // Closing waits on things that may not hold the event loop (an unref'd worker, say); without
-      // this, node could exit mid-shutdown with code 13 and never say "Stopped.".
-      const hold = setInterval(() => {}, 1000);
       try {
         watch.close();
         await queue;
@@ -201,7 +198,6 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
         await emulator.close();
       } finally {
         clearDevState(project.dir, process.pid);
-        clearInterval(hold);
       }
     })();
     return stopPromise;
