@@ -92,6 +92,24 @@ describe('the rate-limit queue', () => {
     ]);
   });
 
+  // Regression: a timer that fired before the client's clock reached the reset re-armed for the same
+  // window and announced the wait again (a second debug line and a second rateLimited event).
+  it('announces one wait once even when its timer fires before the client clock reaches the reset', async () => {
+    const logger = recordingLogger();
+    const start = Date.now();
+    // A clock running at half speed: every timer fires "early" by the client's own reckoning.
+    const now = () => start + (Date.now() - start) / 2;
+    const { client } = await setup((_req, res) => sendJson(res, 200, { id: 'app' }, rateLimitHeaders(1, 0, 0.03)), {
+      now,
+    });
+    const events: unknown[] = [];
+    client.on('rateLimited', (e) => events.push(e));
+    await client.getApp();
+    await client.getApp({ logger });
+    expect(logger.lines.filter((l) => l.msg === 'waiting for the rate limit')).toHaveLength(1);
+    expect(events).toHaveLength(1);
+  });
+
   it('gives each interaction token its own bucket, apart from the app token’s', async () => {
     const { server, client } = await setup((req, res) => {
       if (req.url.includes('/interactions/')) return sendJson(res, 200, { id: 'answer' }, rateLimitHeaders(5, 4, 1));

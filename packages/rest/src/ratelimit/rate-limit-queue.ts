@@ -38,6 +38,8 @@ export class RateLimitQueue {
   private readonly waiters: Waiter[] = [];
   private timer: NodeJS.Timeout | undefined;
   private timerDue = 0;
+  /** The window end last announced: waking early and re-arming for it is the same wait, said once. */
+  private announcedDue = Number.NEGATIVE_INFINITY;
 
   /**
    * @param bucket - which kind of credential this queue serves (for events and errors)
@@ -127,13 +129,16 @@ export class RateLimitQueue {
       if (due >= this.timerDue) return;
       clearTimeout(this.timer);
     }
-    const announce = this.timer === undefined;
+    // A timer can fire just before `now()` reaches the reset (timers and the wall clock differ by a
+    // millisecond or so); re-arming for the same window end is not a new wait to announce.
+    const announce = this.timer === undefined && due > this.announcedDue;
     this.timerDue = due;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.drain();
     }, Math.ceil(wait));
     if (!announce) return;
+    this.announcedDue = due;
     const head = (this.waiters[0] as Waiter).call;
     const event = {
       bucket: this.bucket,
