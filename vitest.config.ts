@@ -1,12 +1,27 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-// Tests run against the packages' sources, not their builds, so `@boardbot/x` resolves to src.
+
+// Tests run against the packages' sources, not their builds: every entry point of a package's
+// `exports` map (`@boardbot/x`, `@boardbot/x/internal`, ...) resolves to the source file its build
+// comes from (`./dist/a/b.js` → `src/a/b.ts`).
 const alias = readdirSync(`${root}packages`, { withFileTypes: true })
   .filter((d) => d.isDirectory())
-  .map((d) => ({ find: new RegExp(`^@boardbot/${d.name}$`), replacement: `${root}packages/${d.name}/src/index.ts` }));
+  .flatMap((d) => {
+    const pkg = JSON.parse(readFileSync(`${root}packages/${d.name}/package.json`, 'utf8')) as {
+      name: string;
+      exports?: Record<string, string | { default?: string }>;
+    };
+    return Object.entries(pkg.exports ?? {}).flatMap(([subpath, target]) => {
+      const built = typeof target === 'string' ? target : target.default;
+      if (!built?.startsWith('./dist/') || !built.endsWith('.js')) return [];
+      const name = subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
+      const source = `${root}packages/${d.name}/src/${built.slice('./dist/'.length, -'.js'.length)}.ts`;
+      return [{ find: new RegExp(`^${name.replace(/[/.]/g, '\\$&')}$`), replacement: source }];
+    });
+  });
 
 export default defineConfig({
   resolve: { alias },

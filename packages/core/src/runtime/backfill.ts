@@ -1,5 +1,5 @@
 import { LIMITS, type Logger, type Message } from '@boardbot/protocol';
-import type { BotRest, RequestOptions } from './ports.js';
+import type { BotRest, RequestOptions } from '../kernel/ports.js';
 
 /** Where the bot was on each board when events were lost. */
 export interface BackfillMarks {

@@ -1,22 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { App, CommandDefinition, Logger, ReadyEvent } from '@boardbot/protocol';
-import { assertValidCommands } from '../commands/derive-commands.js';
-import type { CommandSyncPlan } from '../commands/plan.js';
-import { syncCommands } from '../commands/sync.js';
-import { Container } from '../di/container.js';
+import type { CommandSyncPlan } from '../commands/sync/plan.js';
+import { syncCommands } from '../commands/sync/sync.js';
+import { assertValidCommands } from '../commands/validate-commands.js';
 import { type BotEvent, Dispatcher } from '../dispatch/dispatcher.js';
+import { exploreHandler } from '../dispatch/explorer.js';
 import { KeyedQueue } from '../dispatch/keyed-queue.js';
-import type { Middleware } from '../dispatch/middleware.js';
 import { buildRoutes } from '../dispatch/routes.js';
 import { BotStateError, InvalidConfigError } from '../errors.js';
-import { createLogger, flushLogger } from '../logging/create-logger.js';
-import { exploreHandler } from '../metadata/explorer.js';
+import { type Clock, systemClock } from '../kernel/clock.js';
+import { Container } from '../kernel/container.js';
+import { createLogger, flushLogger } from '../kernel/logger.js';
+import type { BotGateway, BotRest } from '../kernel/ports.js';
+import type { Middleware } from '../policies/middleware.js';
 import { collectMissedMessages } from './backfill.js';
 import { createGateway, createRest } from './clients.js';
-import { type Clock, systemClock } from './clock.js';
 import { MessageMarks } from './message-marks.js';
 import { type BotOptions, DEFAULT_BOT_OPTIONS } from './options.js';
-import type { BotGateway, BotRest } from './ports.js';
 import { handleShutdownSignals } from './signals.js';
 
 /** Where a bot is in its life. A stopped bot cannot start again: create a new one. */

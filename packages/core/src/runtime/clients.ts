@@ -1,7 +1,7 @@
 import { GatewayClient } from '@boardbot/gateway';
 import type { Logger } from '@boardbot/protocol';
 import { RestClient } from '@boardbot/rest';
-import type { BotGateway, BotRest, GatewayFactoryOptions } from './ports.js';
+import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
 
 /** The default REST client of a bot. */
 export function createRest(options: { token: string; baseUrl: string; logger: Logger }): BotRest {

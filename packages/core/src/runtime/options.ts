@@ -1,10 +1,10 @@
-import type { CommandSyncMode } from '../commands/sync.js';
-import type { ErrorHook } from '../decorators/on-error.js';
-import type { Provider } from '../di/container.js';
-import type { LoggerInput } from '../logging/create-logger.js';
-import type { Class } from '../metadata/types.js';
-import type { Clock } from './clock.js';
-import type { BotGateway, BotRest, GatewayFactoryOptions } from './ports.js';
+import type { CommandSyncMode } from '../commands/sync/sync.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Provider } from '../kernel/container.js';
+import type { LoggerInput } from '../kernel/logger.js';
+import type { Class } from '../kernel/metadata.js';
+import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
+import type { ErrorHook } from '../policies/on-error.js';
 import type { SignalSource } from './signals.js';
 
 /** Options of `createBot`. Only `token` and `handlers` are required. */

@@ -1,6 +1,6 @@
+import { isReplyBody, toWireBody } from '@boardbot/core/internal';
 import { LIMITS } from '@boardbot/protocol';
 import { describe, expect, it } from 'vitest';
-import { isReplyBody, toWireBody } from '../../src/context/body.js';
 
 describe('reply bodies', () => {
   it('turns text into content and keeps content and embeds', () => {

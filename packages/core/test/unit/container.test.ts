@@ -1,7 +1,7 @@
 import { Command, createBot, Injectable } from '@boardbot/core';
+import { Container } from '@boardbot/core/internal';
 import { silentLogger } from '@boardbot/protocol';
 import { describe, expect, it } from 'vitest';
-import { Container } from '../../src/di/container.js';
 
 class Dice {
   roll(sides: number) {

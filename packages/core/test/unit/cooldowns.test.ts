@@ -1,5 +1,5 @@
+import { Cooldowns } from '@boardbot/core/internal';
 import { describe, expect, it } from 'vitest';
-import { Cooldowns } from '../../src/dispatch/cooldowns.js';
 
 describe('Cooldowns', () => {
   it('allows `uses` per sliding window and says how long to wait', () => {

@@ -15,7 +15,6 @@ import {
   Subcommand,
   UseGuards,
 } from '@boardbot/core';
-import { describe, expect, it } from 'vitest';
 import {
   COMMAND_KEY,
   COOLDOWN_KEY,
@@ -26,7 +25,8 @@ import {
   MESSAGE_LISTENERS_KEY,
   OPTIONS_KEY,
   SUBCOMMANDS_KEY,
-} from '../../src/metadata/keys.js';
+} from '@boardbot/core/internal';
+import { describe, expect, it } from 'vitest';
 
 const allowAll = () => true;
 const denyAll = () => 'no';

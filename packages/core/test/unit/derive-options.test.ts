@@ -1,4 +1,5 @@
 import { Option } from '@boardbot/core';
+import { deriveOptions } from '@boardbot/core/internal';
 import {
   IsBoolean,
   IsIn,
@@ -16,7 +17,6 @@ import {
   MinLength,
 } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { deriveOptions } from '../../src/options/derive-options.js';
 
 const options = (cls: new () => object) => deriveOptions(cls).map((d) => d.option);
 

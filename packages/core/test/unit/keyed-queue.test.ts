@@ -1,5 +1,5 @@
+import { KeyedQueue } from '@boardbot/core/internal';
 import { describe, expect, it } from 'vitest';
-import { KeyedQueue } from '../../src/dispatch/keyed-queue.js';
 
 /** A task the test finishes by hand. */
 function gate() {

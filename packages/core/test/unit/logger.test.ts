@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
+import { createLogger, defaultLoggerOptions } from '@boardbot/core/internal';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createLogger, defaultLoggerOptions } from '../../src/logging/create-logger.js';
 
 function sink() {
   const lines: string[] = [];

@@ -1,6 +1,6 @@
+import { MessageMarks } from '@boardbot/core/internal';
 import type { Message } from '@boardbot/protocol';
 import { describe, expect, it } from 'vitest';
-import { MessageMarks } from '../../src/runtime/message-marks.js';
 
 const message = (id: string, board: string, seq: number): Message => ({
   id,

@@ -1,6 +1,6 @@
+import type { HandlerContext } from '@boardbot/core';
+import { type Middleware, runMiddleware } from '@boardbot/core/internal';
 import { describe, expect, it } from 'vitest';
-import type { HandlerContext } from '../../src/context/types.js';
-import { type Middleware, runMiddleware } from '../../src/dispatch/middleware.js';
 
 // Middleware only passes the context along; these tests never read it.
 const ctx = {} as HandlerContext;

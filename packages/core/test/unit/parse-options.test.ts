@@ -1,9 +1,8 @@
 import { Option } from '@boardbot/core';
+import { deriveOptions, parseOptions } from '@boardbot/core/internal';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Length, Max, Min } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { deriveOptions } from '../../src/options/derive-options.js';
-import { parseOptions } from '../../src/options/parse-options.js';
 
 class RollOptions {
   @Option({ description: 'Sides' }) @IsOptional() @IsInt() @Min(2) @Max(1000) sides = 6;

@@ -1,0 +1,34 @@
+import type { Interaction, Message, UserProfile } from '@boardbot/protocol';
+import type { BaseContext, ReplyBody } from '../kernel/context.js';
+
+/** What a slash-command handler receives. `O` is the options class. */
+export interface CommandContext<O extends object = Record<string, unknown>> extends BaseContext {
+  readonly kind: 'command';
+  /** The invocation as delivered (its `token` is a credential: never log it). */
+  readonly interaction: Interaction;
+  /** The person who invoked the command. */
+  readonly user: UserProfile;
+  /** The board it was invoked on. */
+  readonly boardId: string;
+  /** Command and subcommand names. */
+  readonly command: { readonly name: string; readonly subcommand: string | null };
+  /** The converted and validated options (an instance of the options class). */
+  readonly options: O;
+  /** Whether an answer was sent (by `reply`, `followUp` or a returned body). */
+  readonly replied: boolean;
+  /**
+   * Answers the interaction: the first answer is the reply, later ones are follow-ups. After the
+   * interaction expired, it posts a normal message on the board instead and logs that it did.
+   */
+  reply(body: ReplyBody): Promise<Message>;
+  /** Another answer to the interaction (the platform accepts 5 in all). */
+  followUp(body: ReplyBody): Promise<Message>;
+  /** Posts a normal message on the board (not tied to the interaction). */
+  send(body: ReplyBody): Promise<Message>;
+}
+
+declare module '../kernel/context.js' {
+  interface GuardedContexts {
+    command: CommandContext;
+  }
+}

@@ -1,0 +1,3 @@
+/** The key of a command route, as people type it: `name` or `name subcommand`. */
+export const routeKey = (command: string, subcommand: string | null) =>
+  subcommand === null ? command : `${command} ${subcommand}`;

@@ -1,0 +1,17 @@
+// Internal entry point (`@boardbot/core/internal`): the building blocks the package's own tests and
+// the sibling packages of this repository reach into. Not part of the public API: names here may
+// change in any release.
+
+export { COMMAND_KEY, OPTIONS_KEY, SUBCOMMANDS_KEY } from './commands/metadata.js';
+export * from './commands/options/derive-options.js';
+export * from './commands/options/parse-options.js';
+export * from './dispatch/keyed-queue.js';
+export * from './kernel/body.js';
+export * from './kernel/container.js';
+export { INJECTABLE_KEY } from './kernel/injectable.js';
+export * from './kernel/logger.js';
+export { EVENT_LISTENERS_KEY, MESSAGE_LISTENERS_KEY } from './listeners/metadata.js';
+export * from './policies/cooldowns.js';
+export { COOLDOWN_KEY, ERROR_HOOK_KEY, GUARDS_KEY } from './policies/metadata.js';
+export * from './policies/middleware.js';
+export * from './runtime/message-marks.js';

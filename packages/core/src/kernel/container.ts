@@ -1,0 +1,66 @@
+import { CircularDependencyError, MissingMetadataError, MissingProviderError } from '../errors.js';
+import { type Class, DESIGN_PARAMTYPES } from './metadata.js';
+
+/**
+ * A provider given to `createBot({ providers })`: a class (built once, its constructor parameters
+ * injected), or a ready value standing for a class (handy in tests).
+ */
+export type Provider<T = unknown> = Class<T> | { provide: Class<T>; useValue: T };
+
+/**
+ * Builds classes by constructor injection (`design:paramtypes`), one instance per class. Providers
+ * are the only classes a constructor may ask for; handlers and guard classes are built on demand.
+ */
+export class Container {
+  private readonly values = new Map<Class, unknown>();
+  private readonly providers = new Set<Class>();
+  private readonly building: Class[] = [];
+
+  /** @param providers - the classes and values constructors may ask for */
+  constructor(providers: readonly Provider[] = []) {
+    for (const p of providers) {
+      if (typeof p === 'function') this.providers.add(p);
+      else {
+        this.providers.add(p.provide);
+        this.values.set(p.provide, p.useValue);
+      }
+    }
+  }
+
+  /** The single instance of a provider, handler or guard class, built on first use. */
+  get<T>(cls: Class<T>): T {
+    if (this.values.has(cls)) return this.values.get(cls) as T;
+    if (this.building.includes(cls)) {
+      throw new CircularDependencyError([...this.building.slice(this.building.indexOf(cls)), cls].map((c) => c.name));
+    }
+    this.building.push(cls);
+    try {
+      const instance = new cls(...this.dependencies(cls));
+      this.values.set(cls, instance);
+      return instance;
+    } finally {
+      this.building.pop();
+    }
+  }
+
+  /** Whether `cls` was given as a provider. */
+  has(cls: Class): boolean {
+    return this.providers.has(cls);
+  }
+
+  private dependencies(cls: Class): unknown[] {
+    if (cls.length === 0) return [];
+    const types: unknown = Reflect.getMetadata(DESIGN_PARAMTYPES, cls);
+    if (!Array.isArray(types)) {
+      throw new MissingMetadataError(
+        `${cls.name}'s constructor`,
+        `decorate ${cls.name} with @Injectable() (TypeScript records constructor types only for decorated classes)`,
+      );
+    }
+    return types.map((type: unknown, i) => {
+      if (typeof type !== 'function' || type === Object) throw new MissingProviderError(cls.name, undefined, i);
+      if (!this.providers.has(type as Class)) throw new MissingProviderError(cls.name, type.name, i);
+      return this.get(type as Class);
+    });
+  }
+}

@@ -1,0 +1,41 @@
+import type { App, Embed, Logger } from '@boardbot/protocol';
+import type { BotRest, RequestOptions } from './ports.js';
+
+/** A message body a handler sends: plain text, or content and embeds. */
+export type ReplyBody = string | { content?: string; embeds?: Embed[] };
+
+/** What a handler may return: a body to reply with (when it has not replied yet), or nothing. */
+export type HandlerResult = ReplyBody | undefined;
+
+/** What every context carries. */
+export interface BaseContext {
+  /** The app the bot runs as (`bot_user_id` authors its messages). */
+  readonly app: App;
+  /** The full REST client; pass {@link BaseContext.requestOptions} to keep the correlation id. */
+  readonly rest: BotRest;
+  /** A child logger carrying this event's ids. */
+  readonly log: Logger;
+  /** Follows the event into every REST call made through the context (`X-Request-Id`). */
+  readonly correlationId: string;
+  /** `{ requestId, logger }` for calls made on `ctx.rest` directly. */
+  readonly requestOptions: RequestOptions;
+  /** Aborted when the handler runs past `handlerTimeoutMs`. */
+  readonly signal: AbortSignal;
+}
+
+// The contexts of each kind of handler, by `kind`. Each feature adds its own context here (TypeScript
+// declaration merging), so the kernel and the policies name "any context" without importing the
+// features above them, and a new kind of handler touches only its own folder.
+
+/** Contexts that guards, cooldowns and middleware see, by `kind`. */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by each feature through declaration merging.
+export interface GuardedContexts {}
+
+/** Every context a handler can receive, by `kind`. */
+export interface HandlerContexts extends GuardedContexts {}
+
+/** The context guards and middleware see: a command or a message. */
+export type HandlerContext = GuardedContexts[keyof GuardedContexts];
+
+/** Any context a handler can receive. */
+export type AnyContext = HandlerContexts[keyof HandlerContexts];

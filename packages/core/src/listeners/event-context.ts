@@ -1,0 +1,25 @@
+import type { Message } from '@boardbot/protocol';
+import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
+import { toWireBody } from '../kernel/body.js';
+import type { ReplyBody } from '../kernel/context.js';
+import type { EventContext } from './context.js';
+
+/** The {@link EventContext} of one gateway event and `@OnEvent` listener. */
+export class EventContextImpl extends BaseContextImpl implements EventContext {
+  readonly kind = 'event' as const;
+
+  /**
+   * @param deps - what the runtime provides
+   * @param event - name and gateway id
+   */
+  constructor(
+    deps: ContextDeps,
+    readonly event: { readonly name: string; readonly id: string },
+  ) {
+    super(deps);
+  }
+
+  send(boardId: string, body: ReplyBody): Promise<Message> {
+    return this.rest.sendMessage(boardId, toWireBody(body), this.requestOptions);
+  }
+}

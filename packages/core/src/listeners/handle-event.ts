@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { type CoreEnv, contextDeps } from '../kernel/env.js';
+import type { PolicedMethod, Policies } from '../policies/pipeline.js';
+import { EventContextImpl } from './event-context.js';
+
+/** `@OnEvent` listeners, by event name. */
+export type EventTable = ReadonlyMap<string, readonly PolicedMethod[]>;
+
+/**
+ * Handles any gateway event for its `@OnEvent` listeners: each gets the payload and a context,
+ * under supervision (events have no person to answer, so no guards or cooldowns apply).
+ */
+export class EventHandler {
+  /**
+   * @param env - the bot's environment
+   * @param policies - the policy pipeline
+   * @param listeners - the event listener table
+   */
+  constructor(
+    private readonly env: CoreEnv,
+    private readonly policies: Policies,
+    private readonly listeners: EventTable,
+  ) {}
+
+  /** Handles one event; never rejects. */
+  async handle(event: { name: string; id: string; data: unknown }): Promise<void> {
+    const targets = this.listeners.get(event.name);
+    if (!targets) return;
+    const correlationId = randomUUID();
+    const log = this.env.log.child({ event_id: event.id, event: event.name, correlation_id: correlationId });
+    await Promise.all(
+      targets.map((target) => {
+        const controller = new AbortController();
+        const deps = contextDeps(this.env, log, correlationId, controller.signal);
+        const ctx = new EventContextImpl(deps, { name: event.name, id: event.id });
+        return this.policies.run(target, ctx, undefined, controller, async () => {
+          await (target.instance[target.method] as Function).call(target.instance, event.data, ctx);
+        });
+      }),
+    );
+  }
+}

@@ -1,0 +1,70 @@
+import type { Message, UserProfile } from '@boardbot/protocol';
+import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
+import { toWireBody } from '../kernel/body.js';
+import type { ReplyBody } from '../kernel/context.js';
+import type { MessageContext } from './context.js';
+import type { MessageEventName } from './metadata.js';
+
+/** The {@link MessageContext} of one message event and listener. */
+export class MessageContextImpl extends BaseContextImpl implements MessageContext {
+  readonly kind = 'message' as const;
+  readonly boardId: string;
+  readonly isOwn: boolean;
+  private replies = 0;
+
+  /**
+   * @param deps - what the runtime provides
+   * @param event - which message event
+   * @param message - the message
+   * @param author - its author's profile, if known
+   * @param match - the listener's regular expression match
+   */
+  constructor(
+    deps: ContextDeps,
+    readonly event: MessageEventName,
+    readonly message: Message,
+    readonly author: UserProfile | null,
+    readonly match: RegExpExecArray | null,
+  ) {
+    super(deps);
+    this.boardId = message.board_id;
+    this.isOwn = message.author !== null && message.author === deps.app.bot_user_id;
+  }
+
+  get authorName(): string {
+    return this.author?.display_name ?? this.message.webhook_name ?? 'someone';
+  }
+
+  get replied(): boolean {
+    return this.replies > 0;
+  }
+
+  /** Replies sent so far (the runtime compares it around error hooks). */
+  get answerCount(): number {
+    return this.replies;
+  }
+
+  async reply(body: ReplyBody): Promise<Message> {
+    const sent = await this.rest.sendMessage(
+      this.boardId,
+      { ...toWireBody(body), replyTo: this.message.id },
+      this.requestOptions,
+    );
+    this.replies++;
+    return sent;
+  }
+
+  send(body: ReplyBody): Promise<Message> {
+    return this.rest.sendMessage(this.boardId, toWireBody(body), this.requestOptions);
+  }
+
+  edit(message: string | Message, content: string): Promise<Message> {
+    const [boardId, id] = typeof message === 'string' ? [this.boardId, message] : [message.board_id, message.id];
+    return this.rest.editMessage(boardId, id, { content }, this.requestOptions);
+  }
+
+  delete(message: string | Message): Promise<void> {
+    const [boardId, id] = typeof message === 'string' ? [this.boardId, message] : [message.board_id, message.id];
+    return this.rest.deleteMessage(boardId, id, this.requestOptions);
+  }
+}

@@ -1,0 +1,38 @@
+import type { Message } from '@boardbot/protocol';
+import { metadataKey } from '../kernel/metadata.js';
+
+/** `@OnMessage`, `@OnMessageEdit`, `@OnMessageDelete` methods: {@link MessageListenerMetadata}[]. */
+export const MESSAGE_LISTENERS_KEY = metadataKey('message-listeners');
+/** `@OnEvent` and `@OnReady` methods: {@link EventListenerMetadata}[]. */
+export const EVENT_LISTENERS_KEY = metadataKey('event-listeners');
+
+/** The message events a listener can follow. */
+export type MessageEventName = 'message.create' | 'message.edit' | 'message.delete';
+
+/** Whether `name` is one of the message events. */
+export function isMessageEvent(name: string): name is MessageEventName {
+  return name === 'message.create' || name === 'message.edit' || name === 'message.delete';
+}
+
+/**
+ * Which messages a listener wants: a regular expression tested against the content (its match is
+ * `ctx.match`), a prefix the content starts with, or a predicate.
+ */
+export type MessageMatcher = RegExp | string | ((message: Message) => boolean);
+
+/** What the message-listener decorators store for one method. */
+export interface MessageListenerMetadata {
+  event: MessageEventName;
+  method: string;
+  /** Absent: every message of the event. */
+  matcher?: MessageMatcher;
+  /** Whether the bot's own messages reach this listener. */
+  includeOwn: boolean;
+}
+
+/** What `@OnEvent`/`@OnReady` store for one method. */
+export interface EventListenerMetadata {
+  /** Gateway event name, exactly as on the wire (`ready`, `message.create`, or an unknown name). */
+  event: string;
+  method: string;
+}

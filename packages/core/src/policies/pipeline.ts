@@ -1,0 +1,157 @@
+import type { Clock } from '../kernel/clock.js';
+import type { AnyContext, HandlerContext, ReplyBody } from '../kernel/context.js';
+import type { Cooldowns } from './cooldowns.js';
+import type { GuardFn } from './guards.js';
+import type { CooldownMetadata } from './metadata.js';
+import { type Middleware, runMiddleware } from './middleware.js';
+import type { ErrorHook } from './on-error.js';
+import { supervise } from './supervise.js';
+
+/** One method of one handler instance, with the policies that run around it. */
+export interface PolicedMethod {
+  /** The handler instance, built by the container. */
+  instance: Record<string, unknown>;
+  method: string;
+  /** The handler's class name. */
+  className: string;
+  /** `Class.method`, for logs. */
+  label: string;
+  guards: readonly { name: string; check: GuardFn }[];
+  cooldown: CooldownMetadata | undefined;
+  /** The class's `@OnError` method, if any. */
+  errorHook: string | undefined;
+}
+
+/** A context that can answer the person (commands and messages; not events). */
+export interface Answerable {
+  readonly log: AnyContext['log'];
+  /** Answers sent so far (compared around error hooks). */
+  readonly answerCount: number;
+  reply(body: ReplyBody): Promise<unknown>;
+}
+
+/** How a kind of handler tells a person that a policy held it back. */
+export interface Refusals<C extends HandlerContext> {
+  /** A guard denied: `false` for its default, or the guard's own reply. */
+  denied(ctx: C, result: false | string): Promise<void>;
+  /** A cooldown holds for `waitMs` more. */
+  cooling(ctx: C, waitMs: number): Promise<void>;
+}
+
+/** What the policies need from the bot. */
+export interface PolicyDeps {
+  middleware: readonly Middleware[];
+  cooldowns: Cooldowns;
+  clock: Clock;
+  handlerTimeoutMs: number;
+  /** Told to the person when a handler fails; false: nothing is said. */
+  errorReply: string | false;
+  onError: ErrorHook | undefined;
+}
+
+/**
+ * The policies every handler runs under, in order: guards, cooldown, middleware, then the handler
+ * under supervision (timeout); a failure goes to the error hooks and to the person, never into an
+ * exception that could stop other events.
+ */
+export class Policies {
+  /** @param deps - middleware, cooldown state, clock and failure policy */
+  constructor(private readonly deps: PolicyDeps) {}
+
+  /**
+   * Runs the guards in order; the first that denies stops the handler.
+   * @returns whether the handler may run
+   */
+  async passGuards<C extends HandlerContext>(target: PolicedMethod, ctx: C, refuse: Refusals<C>): Promise<boolean> {
+    for (const guard of target.guards) {
+      const result = await guard.check(ctx);
+      if (result === true || result === undefined) continue;
+      ctx.log.info({ guard: guard.name, handler: target.label }, 'guard denied');
+      await refuse.denied(ctx, result);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Takes one use of the handler's cooldown, if it has one.
+   * @param who - the person's key (user id, or the webhook name)
+   * @returns whether the handler may run
+   */
+  async passCooldown<C extends HandlerContext & { boardId: string }>(
+    target: PolicedMethod,
+    ctx: C,
+    who: string,
+    refuse: Refusals<C>,
+  ): Promise<boolean> {
+    const cooldown = target.cooldown;
+    if (!cooldown) return true;
+    const scope = cooldown.per === 'user' ? who : cooldown.per === 'board' ? ctx.boardId : 'app';
+    const wait = this.deps.cooldowns.take(`${target.label}:${cooldown.per}:${scope}`, cooldown);
+    if (wait === 0) return true;
+    ctx.log.info({ handler: target.label, wait_ms: wait }, 'cooldown holds');
+    await refuse.cooling(ctx, wait);
+    return false;
+  }
+
+  /** Runs the middleware around the handler call. */
+  around(ctx: HandlerContext, call: () => Promise<void>): Promise<void> {
+    return runMiddleware(this.deps.middleware, ctx, call);
+  }
+
+  /**
+   * Runs a handler pipeline under supervision; a failure goes to the hooks and to the person.
+   *
+   * @param answer - the context to tell the person through, when the kind of handler can answer
+   */
+  async run(
+    target: PolicedMethod,
+    ctx: AnyContext,
+    answer: Answerable | undefined,
+    controller: AbortController,
+    work: () => Promise<void>,
+  ): Promise<void> {
+    const outcome = await supervise(target.label, work, {
+      timeoutMs: this.deps.handlerTimeoutMs,
+      clock: this.deps.clock,
+      controller,
+      log: ctx.log,
+    });
+    if (!outcome.ok) await this.fail(target, ctx, answer, outcome.error);
+  }
+
+  /** Tells the person `text`, logging (not throwing) when that fails too. */
+  async say(ctx: Answerable, text: string): Promise<void> {
+    try {
+      await ctx.reply(text);
+    } catch (error) {
+      ctx.log.warn({ err: error }, 'could not tell the person');
+    }
+  }
+
+  private async fail(target: PolicedMethod, ctx: AnyContext, answer: Answerable | undefined, error: unknown) {
+    ctx.log.error({ err: error, handler: target.label }, 'handler failed');
+    const before = answer?.answerCount ?? 0;
+    const hooks: [string, () => unknown][] = [];
+    const hook = target.errorHook;
+    if (hook) {
+      hooks.push([
+        `${target.className}.${hook}`,
+        () => (target.instance[hook] as ErrorHook).call(target.instance, error, ctx),
+      ]);
+    }
+    const global = this.deps.onError;
+    if (global) hooks.push(['onError', () => global(error, ctx)]);
+    for (const [name, call] of hooks) {
+      try {
+        await call();
+      } catch (hookError) {
+        ctx.log.error({ err: hookError, hook: name }, 'error hook failed');
+      }
+    }
+    // The person hears something went wrong, unless a hook already told them.
+    if (answer && this.deps.errorReply !== false && answer.answerCount === before) {
+      await this.say(answer, this.deps.errorReply);
+    }
+  }
+}
