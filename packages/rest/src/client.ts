@@ -100,7 +100,9 @@ export class RestClient {
   }
 
   private async json(call: Call, o: RequestOptions | undefined): Promise<unknown> {
-    return this.executor.run(call, o);
+    const idempotent = call.method === 'POST' || call.method === 'PATCH';
+    const inherited = this.options.callDefaults({ method: call.method, path: call.logPath, idempotent });
+    return this.executor.run(call, inherited === undefined ? o : inherit(inherited, o));
   }
 
   /** Boards the app is installed on (1). @param o - per-call options */
@@ -238,6 +240,17 @@ export class RestClient {
     this.closing = this.ownsDispatcher ? this.dispatcher.close() : Promise.resolve();
     return this.closing;
   }
+}
+
+/** A call's options over the ones it inherits: its own defined fields win, and both signals apply. */
+function inherit(inherited: RequestOptions, own: RequestOptions | undefined): RequestOptions {
+  if (own === undefined) return inherited;
+  const merged: RequestOptions = { ...inherited };
+  for (const [key, value] of Object.entries(own)) {
+    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  }
+  if (inherited.signal && own.signal) merged.signal = AbortSignal.any([inherited.signal, own.signal]);
+  return merged;
 }
 
 function errorContext(call: Call) {

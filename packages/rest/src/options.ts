@@ -82,6 +82,23 @@ export interface RestClientOptions {
    * @defaultValue `Math.random`
    */
   random?: () => number;
+  /**
+   * Options each call inherits from where it is made, read once per call (not per retry); the
+   * call's own options win, and two signals both apply. `@boardbot/core` uses it so that a call made
+   * inside a handler carries the handler's correlation id, logger and abort signal, and a write its
+   * event-derived `Idempotency-Key`, without the author passing anything.
+   * @defaultValue none
+   */
+  callDefaults?: (call: CallInfo) => RequestOptions | undefined;
+}
+
+/** What {@link RestClientOptions.callDefaults} learns of a call. */
+export interface CallInfo {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** The path as logged (an interaction token is shown as `:token`). */
+  path: string;
+  /** Whether the call carries an `Idempotency-Key` (CONTRACT: POST 5 and 12, PATCH 6). */
+  idempotent: boolean;
 }
 
 /** Options of one call. */
@@ -89,8 +106,8 @@ export interface RequestOptions {
   /** Cancels the call whether it is queued, backing off or in flight (`AbortedError`). */
   signal?: AbortSignal | undefined;
   /**
-   * `Idempotency-Key` of a POST (send, answer). One is generated per call when absent and reused by
-   * every retry of that call, so a retry never posts twice.
+   * `Idempotency-Key` of a POST (send, answer) or a PATCH (edit). One is generated per call when
+   * absent and reused by every retry of that call, so a retry never writes twice.
    */
   idempotencyKey?: string | undefined;
   /** Correlation id sent as `X-Request-Id` and bound on this call's log lines. */
@@ -117,6 +134,7 @@ export const DEFAULT_REST_OPTIONS = {
   validateRequests: true,
   now: () => Date.now(),
   random: Math.random,
+  callDefaults: () => undefined,
 } as const satisfies ResolvedRestOptions;
 
 function check(ok: boolean, path: string, message: string): void {

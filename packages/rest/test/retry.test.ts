@@ -182,7 +182,7 @@ describe('idempotency keys', () => {
     expect(keys[2]).not.toBe(keys[0]);
   });
 
-  it('uses the caller’s key, and sends no key on GET, PATCH, PUT or DELETE', async () => {
+  it('uses the caller’s key, generates one for a PATCH, and sends no key on GET, PUT or DELETE', async () => {
     const { server, client } = await setup((req, res, n) => {
       if (req.method === 'DELETE') {
         res.writeHead(204, RL);
@@ -197,7 +197,7 @@ describe('idempotency keys', () => {
     await client.getApp();
     expect(server.received.map((r) => r.headers['idempotency-key'])).toEqual([
       'my-key-1',
-      undefined,
+      expect.stringMatching(/^[0-9a-f-]{36}$/),
       undefined,
       undefined,
       undefined,

@@ -43,15 +43,16 @@ export class HeaderSets {
   }
 
   /**
-   * The headers of one call. Every POST gets an `Idempotency-Key` (the caller's, or a fresh UUID),
-   * built here once so that every retry of the call sends the same one.
+   * The headers of one call. Every POST and PATCH gets an `Idempotency-Key` (the caller's, or a
+   * fresh UUID), built here once so that every retry of the call sends the same one.
    * @param call - the call
    * @param o - its options
    * @param ctx - for errors
    */
   for(call: Call, o: RequestOptions | undefined, ctx: ErrorContext): Headers {
     let headers = call.interactionToken ? this.interaction : call.body ? this.appJson : this.app;
-    if (call.method === 'POST') {
+    // CONTRACT: POST 5 and 12 and PATCH 6 honour Idempotency-Key.
+    if (call.method === 'POST' || call.method === 'PATCH') {
       const key =
         o?.idempotencyKey === undefined
           ? randomUUID()
