@@ -14,6 +14,7 @@ export const CORE_ERROR_CODES = [
   'BOARDBOT_INVALID_REPLY',
   'BOARDBOT_INVALID_CONFIG',
   'BOARDBOT_BOT_STATE',
+  'BOARDBOT_INTERACTION_EXPIRED',
 ] as const;
 
 /** A stable error code of `@boardbot/core`. */
@@ -165,5 +166,21 @@ export class BotStateError extends BoardbotCoreError {
   /** @param message - what was called in which state */
   constructor(message: string) {
     super('BOARDBOT_BOT_STATE', message);
+  }
+}
+
+/**
+ * An interaction expired before an event handled again after a restart could answer it. Its first
+ * run may have answered already, so the runtime does not fall back to a board message (that could
+ * answer twice); the handler stops here, and the runtime logs it.
+ */
+export class InteractionExpiredError extends BoardbotCoreError {
+  /** @param command - the command as people typed it, e.g. `/roll` */
+  constructor(command: string) {
+    super(
+      'BOARDBOT_INTERACTION_EXPIRED',
+      `The interaction of ${command} expired before it could be answered again after a restart; an earlier ` +
+        'run may have answered it, so nothing is posted on the board.',
+    );
   }
 }

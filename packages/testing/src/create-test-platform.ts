@@ -1,4 +1,4 @@
-import { type Bot, createBot } from '@boardbot/core';
+import { type Bot, createBot, MemoryPositionStore } from '@boardbot/core';
 import { createEmulator } from '@boardbot/emulator';
 import { ActivityFeed } from './activity/activity-feed.js';
 import { Journal } from './activity/journal.js';
@@ -84,6 +84,7 @@ export async function createTestPlatform(options: TestPlatformOptions): Promise<
       logger: logs.logger,
       handleSignals: false,
       gateway: observer.factory(factory === undefined ? (botOptions as BotFromOptions).gateway : undefined),
+      position: (botOptions as BotFromOptions).position ?? new MemoryPositionStore(),
     };
     const runtime = buildBot(factory, botOptions, base);
     const bot = new TestBot({

@@ -1,4 +1,4 @@
-import type { Bot, BotGateway, BotOptions, GatewayFactoryOptions } from '@boardbot/core';
+import type { Bot, BotGateway, BotOptions, GatewayFactoryOptions, PositionStore } from '@boardbot/core';
 import type { EmulatorOptions } from '@boardbot/emulator';
 import type { Logger } from '@boardbot/protocol';
 import type { Level } from 'pino';
@@ -15,6 +15,11 @@ export interface TestBotBase {
   handleSignals: false;
   /** The real gateway client, observed so that `settle()` knows what the bot received. */
   gateway: (options: GatewayFactoryOptions) => BotGateway;
+  /**
+   * The platform's resume point, in memory (never a file of the project): a bot restarted on the
+   * same platform resumes where the stopped one was. A `position` option given to the harness wins.
+   */
+  position: PositionStore | false;
 }
 
 /** The harness's own options. */

@@ -1,7 +1,9 @@
 import type { Interaction, Message, UserProfile } from '@boardbot/protocol';
+import { InteractionExpiredError } from '../errors.js';
 import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
 import { toWireBody, type WireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
+import { currentScope } from '../kernel/scope.js';
 import type { CommandContext } from './context.js';
 
 /** Whether `error` is the platform's `410 interaction_expired` (as `@boardbot/rest` reports it). */
@@ -66,9 +68,13 @@ export class CommandContextImpl<O extends object> extends BaseContextImpl implem
   }
 
   private async answer(body: WireBody): Promise<Message> {
+    // An event handled again after a restart may have been answered by its first run: only the token
+    // can tell (the platform replays an answer to the same Idempotency-Key, expired or not), and a
+    // board message could answer a second time.
+    const replayed = currentScope()?.replayed === true;
     // CONTRACT: tokens expire 15 minutes after the invocation (410 interaction_expired); past that
     // the answer still reaches the board as a normal message rather than being lost.
-    if (!this.expired && this.now() >= Date.parse(this.interaction.expires_at)) this.expired = true;
+    if (!replayed && !this.expired && this.now() >= Date.parse(this.interaction.expires_at)) this.expired = true;
     if (!this.expired) {
       try {
         const message = await this.rest.answerInteraction(this.interaction.token, body, this.requestOptions);
@@ -76,6 +82,7 @@ export class CommandContextImpl<O extends object> extends BaseContextImpl implem
         return message;
       } catch (error) {
         if (!isExpired(error)) throw error;
+        if (replayed) throw new InteractionExpiredError(`/${this.interaction.command.name}`);
         this.expired = true;
       }
     }

@@ -3,7 +3,7 @@ import type { Interaction } from '@boardbot/protocol';
 import { isReplyBody } from '../kernel/body.js';
 import { type CoreEnv, contextDeps } from '../kernel/env.js';
 import { DEFAULT_DENIED_REPLY } from '../policies/guards.js';
-import type { PolicedMethod, Policies, Refusals } from '../policies/pipeline.js';
+import type { EventMeta, PolicedMethod, Policies, Refusals } from '../policies/pipeline.js';
 import { CommandContextImpl } from './command-context.js';
 import type { CommandContext } from './context.js';
 import type { CommandRoute } from './describe.js';
@@ -49,12 +49,12 @@ export class InteractionHandler {
   ) {}
 
   /** Handles one invocation; never rejects. */
-  async handle(eventId: string, interaction: Interaction): Promise<void> {
+  async handle(event: EventMeta, interaction: Interaction): Promise<void> {
     const { name, subcommand } = interaction.command;
     const key = routeKey(name, subcommand);
     const correlationId = randomUUID();
     const log = this.env.log.child({
-      event_id: eventId,
+      event_id: event.id,
       correlation_id: correlationId,
       interaction_id: interaction.id,
       command: key,
@@ -64,10 +64,10 @@ export class InteractionHandler {
     const target = this.commands.get(key);
     if (!target) {
       log.warn('no handler for this command: is the registered set stale?');
-      await this.policies.say(ctx, `/${key} is not available right now.`);
+      await this.policies.speak(event, `/${key}`, ctx, `/${key} is not available right now.`);
       return;
     }
-    await this.policies.run(target, ctx, ctx, controller, () => this.invoke(target, ctx, key));
+    await this.policies.run(target, event, ctx, ctx, controller, () => this.invoke(target, ctx, key));
   }
 
   private async invoke(target: CommandTarget, ctx: Ctx, key: string): Promise<void> {

@@ -7,7 +7,7 @@ import { isMessageEvent } from '../listeners/metadata.js';
 import { Cooldowns } from '../policies/cooldowns.js';
 import type { Middleware } from '../policies/middleware.js';
 import type { ErrorHook } from '../policies/on-error.js';
-import { Policies } from '../policies/pipeline.js';
+import { type EventMeta, Policies } from '../policies/pipeline.js';
 import type { Routes } from './routes.js';
 
 /** A gateway event as the runtime dispatches it (the `@boardbot/gateway` dispatch shape). */
@@ -52,14 +52,20 @@ export class Dispatcher {
     this.events = new EventHandler(deps, policies, deps.routes.events);
   }
 
-  /** Handles one event; resolves when all its handlers ended or timed out; never rejects. */
-  async dispatch(event: BotEvent): Promise<void> {
+  /**
+   * Handles one event; resolves when all its handlers ended or timed out; never rejects.
+   *
+   * @param event - the event
+   * @param replayed - whether an earlier process may have handled it already (after a restart)
+   */
+  async dispatch(event: BotEvent, replayed = false): Promise<void> {
     const data = (event.data ?? {}) as { interaction?: Interaction; message?: Message };
-    const work = [this.events.handle(event)];
+    const meta: EventMeta = { id: event.id, replayed };
+    const work = [this.events.handle(event, meta)];
     if (event.name === 'interaction.create' && data.interaction) {
-      work.push(this.interactions.handle(event.id, data.interaction));
+      work.push(this.interactions.handle(meta, data.interaction));
     } else if (isMessageEvent(event.name) && data.message) {
-      work.push(this.messages.handle(event.id, event.name, data.message));
+      work.push(this.messages.handle(meta, event.name, data.message));
     }
     await Promise.all(work);
   }

@@ -1,5 +1,7 @@
 import type { App, Logger } from '@boardbot/protocol';
+import { BotStateError } from '../errors.js';
 import type { BotRest, RequestOptions } from './ports.js';
+import { currentScope, namedKey } from './scope.js';
 
 /** What the runtime hands every context. */
 export interface ContextDeps {
@@ -33,5 +35,11 @@ export abstract class BaseContextImpl {
     this.now = deps.now;
     // The correlation id follows the event into every REST call it causes (sent as X-Request-Id).
     this.requestOptions = { requestId: deps.correlationId, logger: deps.log };
+  }
+
+  idempotencyKey(name: string): string {
+    const scope = currentScope();
+    if (!scope) throw new BotStateError('ctx.idempotencyKey() works while the handler runs, not after it returned.');
+    return namedKey(scope, name);
   }
 }

@@ -11,16 +11,29 @@ export type HandlerResult = ReplyBody | undefined;
 export interface BaseContext {
   /** The app the bot runs as (`bot_user_id` authors its messages). */
   readonly app: App;
-  /** The full REST client; pass {@link BaseContext.requestOptions} to keep the correlation id. */
+  /**
+   * The full REST client. Calls made on it while the handler runs carry the run's correlation id,
+   * abort signal and, for writes, an `Idempotency-Key` derived from the event, like the context's own
+   * methods: a replayed event writes nothing twice.
+   */
   readonly rest: BotRest;
   /** A child logger carrying this event's ids. */
   readonly log: Logger;
   /** Follows the event into every REST call made through the context (`X-Request-Id`). */
   readonly correlationId: string;
-  /** `{ requestId, logger }` for calls made on `ctx.rest` directly. */
+  /** `{ requestId, logger }` of the run (calls on `ctx.rest` inside the handler get them anyway). */
   readonly requestOptions: RequestOptions;
   /** Aborted when the handler runs past `handlerTimeoutMs`. */
   readonly signal: AbortSignal;
+  /**
+   * A key for a side effect outside the platform (a database write, a payment), derived from the
+   * event, the handler and `name`: the same on every run of this event, so the other system can
+   * refuse to apply it twice when the event is handled again after a restart.
+   *
+   * @param name - names the effect within the handler, e.g. `'charge'`
+   * @example await payments.charge(amount, { idempotencyKey: ctx.idempotencyKey('charge') });
+   */
+  idempotencyKey(name: string): string;
 }
 
 // The contexts of each kind of handler, by `kind`. Each feature adds its own context here (TypeScript

@@ -15,6 +15,8 @@ export interface GatewayFactoryOptions {
   token: string;
   baseUrl: string;
   logger: Logger;
+  /** The stored resume point: the gateway resumes after this event id (`Last-Event-ID`). */
+  lastEventId: string | undefined;
 }
 
 /** What the runtime needs of a gateway client (the `@boardbot/gateway` `GatewayClient` shape). */
@@ -22,7 +24,6 @@ export interface BotGateway {
   /** Opens the stream; resolves with the first `ready` payload. */
   connect(): Promise<ReadyEvent>;
   on(event: 'dispatch', listener: (event: { name: string; id: string; data: unknown }) => void): unknown;
-  on(event: 'gap', listener: (info: { lastEventId: string | undefined; ready: ReadyEvent }) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
   close(): Promise<void>;
 }

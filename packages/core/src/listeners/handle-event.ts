@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type CoreEnv, contextDeps } from '../kernel/env.js';
-import type { PolicedMethod, Policies } from '../policies/pipeline.js';
+import type { EventMeta, PolicedMethod, Policies } from '../policies/pipeline.js';
 import { EventContextImpl } from './event-context.js';
 
 /** `@OnEvent` listeners, by event name. */
@@ -23,7 +23,7 @@ export class EventHandler {
   ) {}
 
   /** Handles one event; never rejects. */
-  async handle(event: { name: string; id: string; data: unknown }): Promise<void> {
+  async handle(event: { name: string; id: string; data: unknown }, meta: EventMeta): Promise<void> {
     const targets = this.listeners.get(event.name);
     if (!targets) return;
     const correlationId = randomUUID();
@@ -33,7 +33,7 @@ export class EventHandler {
         const controller = new AbortController();
         const deps = contextDeps(this.env, log, correlationId, controller.signal);
         const ctx = new EventContextImpl(deps, { name: event.name, id: event.id });
-        return this.policies.run(target, ctx, undefined, controller, async () => {
+        return this.policies.run(target, meta, ctx, undefined, controller, async () => {
           await (target.instance[target.method] as Function).call(target.instance, event.data, ctx);
         });
       }),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Message } from '@boardbot/protocol';
 import { isReplyBody } from '../kernel/body.js';
 import { type CoreEnv, contextDeps } from '../kernel/env.js';
-import type { PolicedMethod, Policies, Refusals } from '../policies/pipeline.js';
+import type { EventMeta, PolicedMethod, Policies, Refusals } from '../policies/pipeline.js';
 import { AuthorCache } from './authors.js';
 import type { MessageContext } from './context.js';
 import { matchMessage } from './match-message.js';
@@ -45,7 +45,7 @@ export class MessageHandler {
   }
 
   /** Handles one message event; never rejects. */
-  async handle(eventId: string, name: MessageEventName, message: Message): Promise<void> {
+  async handle(event: EventMeta, name: MessageEventName, message: Message): Promise<void> {
     const own = message.author !== null && message.author === this.env.app().bot_user_id;
     const matched = this.listeners[name].flatMap((target) => {
       // A bot answering its own messages loops; only listeners that ask see them.
@@ -54,14 +54,14 @@ export class MessageHandler {
         const match = matchMessage(target.listener.matcher, message);
         return match === false ? [] : [{ target, match }];
       } catch (error) {
-        this.env.log.error({ err: error, handler: target.label, event_id: eventId }, 'message matcher threw');
+        this.env.log.error({ err: error, handler: target.label, event_id: event.id }, 'message matcher threw');
         return [];
       }
     });
     if (matched.length === 0) return;
     const correlationId = randomUUID();
     const log = this.env.log.child({
-      event_id: eventId,
+      event_id: event.id,
       correlation_id: correlationId,
       message_id: message.id,
       board_id: message.board_id,
@@ -76,7 +76,7 @@ export class MessageHandler {
         const controller = new AbortController();
         const deps = contextDeps(this.env, log, correlationId, controller.signal);
         const ctx = new MessageContextImpl(deps, name, message, author, match);
-        return this.policies.run(target, ctx, ctx, controller, async () => {
+        return this.policies.run(target, event, ctx, ctx, controller, async () => {
           if (!(await this.policies.passGuards<MessageContext>(target, ctx, refusals))) return;
           if (!(await this.policies.passCooldown<MessageContext>(target, ctx, who, refusals))) return;
           await this.policies.around(ctx, async () => {

@@ -1,5 +1,6 @@
 import type { Clock } from '../kernel/clock.js';
 import type { AnyContext, HandlerContext, ReplyBody } from '../kernel/context.js';
+import { newScope, runInScope } from '../kernel/scope.js';
 import type { Cooldowns } from './cooldowns.js';
 import type { GuardFn } from './guards.js';
 import type { CooldownMetadata } from './metadata.js';
@@ -36,6 +37,30 @@ export interface Refusals<C extends HandlerContext> {
   denied(ctx: C, result: false | string): Promise<void>;
   /** A cooldown holds for `waitMs` more. */
   cooling(ctx: C, waitMs: number): Promise<void>;
+}
+
+/** The event a handler run belongs to. */
+export interface EventMeta {
+  /** The gateway event id, or `backfill:<message id>`. */
+  id: string;
+  /** Whether the event may have been handled by an earlier process (delivered again after a restart). */
+  replayed: boolean;
+}
+
+/**
+ * Why a handler ended on something that is not a failure: a write the platform had already
+ * applied on an earlier run of the same event (`422 idempotency_key_reused`: the run diverged from
+ * the first one, whose effects stand), or an interaction that can no longer be answered on a replay.
+ */
+function quietStop(error: unknown): string | undefined {
+  const e = error as { apiCode?: unknown; code?: unknown } | null;
+  if (e?.apiCode === 'idempotency_key_reused') {
+    return 'already applied: an earlier run of this event made this write (422 idempotency_key_reused); its effects stand and this run stops here';
+  }
+  if (e?.code === 'BOARDBOT_INTERACTION_EXPIRED') {
+    return 'the interaction expired before this replay could answer it; not answering on the board, the first run may have answered';
+  }
+  return undefined;
 }
 
 /** What the policies need from the bot. */
@@ -100,28 +125,65 @@ export class Policies {
   }
 
   /**
-   * Runs a handler pipeline under supervision; a failure goes to the hooks and to the person.
+   * Runs a handler pipeline under supervision, inside the run's scope (so its writes carry keys
+   * derived from the event); a failure goes to the hooks and to the person.
    *
+   * @param event - the event the run belongs to
    * @param answer - the context to tell the person through, when the kind of handler can answer
    */
   async run(
     target: PolicedMethod,
+    event: EventMeta,
     ctx: AnyContext,
     answer: Answerable | undefined,
     controller: AbortController,
     work: () => Promise<void>,
   ): Promise<void> {
-    const outcome = await supervise(target.label, work, {
-      timeoutMs: this.deps.handlerTimeoutMs,
-      clock: this.deps.clock,
-      controller,
+    const scope = newScope({
+      eventId: event.id,
+      handler: target.label,
+      correlationId: ctx.correlationId,
       log: ctx.log,
+      signal: controller.signal,
+      replayed: event.replayed,
     });
-    if (!outcome.ok) await this.fail(target, ctx, answer, outcome.error);
+    const outcome = await runInScope(scope, () =>
+      supervise(target.label, work, {
+        timeoutMs: this.deps.handlerTimeoutMs,
+        clock: this.deps.clock,
+        controller,
+        log: ctx.log,
+      }),
+    );
+    if (outcome.ok) return;
+    const quiet = quietStop(outcome.error);
+    if (quiet !== undefined) {
+      ctx.log.info({ handler: target.label }, quiet);
+      return;
+    }
+    // The runtime's own answers (the apology) must go out even when the handler's signal timed out,
+    // and keep counting the run's writes so a replay sends the same keys.
+    const alive = { ...scope, signal: new AbortController().signal };
+    await runInScope(alive, () => this.fail(target, ctx, answer, outcome.error));
   }
 
-  /** Tells the person `text`, logging (not throwing) when that fails too. */
-  async say(ctx: Answerable, text: string): Promise<void> {
+  /**
+   * Tells the person `text` outside any handler (e.g. an unknown command), as a write of the event's
+   * run for `label`; logs (does not throw) when that fails.
+   */
+  async speak(event: EventMeta, label: string, ctx: Answerable & AnyContext, text: string): Promise<void> {
+    const scope = newScope({
+      eventId: event.id,
+      handler: label,
+      correlationId: ctx.correlationId,
+      log: ctx.log,
+      signal: new AbortController().signal,
+      replayed: event.replayed,
+    });
+    await runInScope(scope, () => this.say(ctx, text));
+  }
+
+  private async say(ctx: Answerable, text: string): Promise<void> {
     try {
       await ctx.reply(text);
     } catch (error) {

@@ -3,7 +3,7 @@ import type { BotRest, RequestOptions } from '../kernel/ports.js';
 
 /** Where the bot was on each board when events were lost. */
 export interface BackfillMarks {
-  /** Highest `seq` dispatched per board. */
+  /** Per board, the `seq` up to which every message was handled (the stored position's marks). */
   lastSeq: ReadonlyMap<string, number>;
   /** For boards without a mark: messages created at or after this time (ms) were not seen. */
   since: number;

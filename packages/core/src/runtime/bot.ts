@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { App, CommandDefinition, Logger, ReadyEvent } from '@boardbot/protocol';
+import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
+import { DEFAULT_REST_OPTIONS } from '@boardbot/rest';
 import type { CommandSyncPlan } from '../commands/sync/plan.js';
 import { syncCommands } from '../commands/sync/sync.js';
 import { assertValidCommands } from '../commands/validate-commands.js';
-import { type BotEvent, Dispatcher } from '../dispatch/dispatcher.js';
+import { Dispatcher } from '../dispatch/dispatcher.js';
 import { exploreHandler } from '../dispatch/explorer.js';
 import { KeyedQueue } from '../dispatch/keyed-queue.js';
 import { buildRoutes } from '../dispatch/routes.js';
@@ -13,10 +14,13 @@ import { Container } from '../kernel/container.js';
 import { createLogger, flushLogger } from '../kernel/logger.js';
 import type { BotGateway, BotRest } from '../kernel/ports.js';
 import type { Middleware } from '../policies/middleware.js';
-import { collectMissedMessages } from './backfill.js';
 import { createGateway, createRest } from './clients.js';
-import { MessageMarks } from './message-marks.js';
+import { Intake } from './intake.js';
 import { type BotOptions, DEFAULT_BOT_OPTIONS } from './options.js';
+import { FilePositionStore } from './position/file-position-store.js';
+import { PositionKeeper } from './position/position-keeper.js';
+import type { Position, PositionKey, PositionStore } from './position/position-store.js';
+import { Progress } from './position/progress.js';
 import { handleShutdownSignals } from './signals.js';
 
 /** Where a bot is in its life. A stopped bot cannot start again: create a new one. */
@@ -38,13 +42,13 @@ export class Bot {
   private readonly middleware: Middleware[] = [];
   private readonly dispatcher: Dispatcher;
   private readonly queue: KeyedQueue;
-  private readonly marks = new MessageMarks();
   private currentState: BotState = 'idle';
   private currentApp: App | undefined;
   private gateway: BotGateway | undefined;
   private disposeSignals: (() => void) | undefined;
   private stopping: Promise<void> | undefined;
-  private startedAt = 0;
+  private readonly positions: PositionStore | undefined;
+  private keeper: PositionKeeper | undefined;
 
   /** @param options - see {@link BotOptions} */
   constructor(options: BotOptions) {
@@ -57,9 +61,13 @@ export class Bot {
     this.options = {
       ...DEFAULT_BOT_OPTIONS,
       apiUrl: process.env.BOARDBOT_API_URL ?? DEFAULT_BOT_OPTIONS.apiUrl,
+      stateDir: process.env.BOARDBOT_STATE_DIR ?? DEFAULT_BOT_OPTIONS.stateDir,
       ...defined,
     } as BotOptions & typeof DEFAULT_BOT_OPTIONS;
     if (!(this.options.concurrency >= 1)) throw new InvalidConfigError('concurrency must be at least 1');
+    if (!['board', 'user', 'none'].includes(this.options.orderBy)) {
+      throw new InvalidConfigError(`orderBy must be 'board', 'user' or 'none', got ${String(this.options.orderBy)}`);
+    }
     this.clock = options.clock ?? systemClock;
     this.log = createLogger(options.logger);
     const described = options.handlers.map((h) => exploreHandler(h));
@@ -68,6 +76,13 @@ export class Bot {
     this.commands = commands.map((c) => c.definition);
     const routes = buildRoutes(described, new Container(this.options.providers));
     this.rest = options.rest ?? createRest({ token: options.token, baseUrl: this.options.apiUrl, logger: this.log });
+    if (options.rest && options.rest.options.callDefaults === DEFAULT_REST_OPTIONS.callDefaults) {
+      this.log.warn(
+        'the REST client given to createBot has no callDefaults: writes made inside handlers carry no ' +
+          'event-derived Idempotency-Key, so an event handled again after a restart could write twice. ' +
+          "Create it with new RestClient({ ..., callDefaults: handlerCallOptions }) from '@boardbot/core'.",
+      );
+    }
     this.dispatcher = new Dispatcher({
       routes,
       middleware: this.middleware,
@@ -80,6 +95,9 @@ export class Bot {
       onError: options.onError,
     });
     this.queue = new KeyedQueue(this.options.concurrency, (error) => this.log.error({ err: error }, 'dispatch failed'));
+    const position = options.position;
+    this.positions =
+      position === false ? undefined : (position ?? new FilePositionStore(this.options.stateDir, this.log));
   }
 
   /** Where the bot is in its life. */
@@ -121,6 +139,7 @@ export class Bot {
   async start(): Promise<CommandSyncPlan | undefined> {
     if (this.currentState !== 'idle') throw new BotStateError(`start() called while the bot is ${this.currentState}`);
     this.currentState = 'starting';
+    const startedAt = this.clock.now();
     const correlationId = randomUUID();
     const log = this.log.child({ correlation_id: correlationId, phase: 'start' });
     const requestOptions = { requestId: correlationId, logger: log };
@@ -128,15 +147,36 @@ export class Bot {
       this.currentApp = await this.rest.getApp(requestOptions);
       log.info({ app_id: this.currentApp.id, bot_user_id: this.currentApp.bot_user_id }, 'running as app');
       const plan = await syncCommands(this.rest, [...this.commands], this.options.commandSync, log, requestOptions);
-      this.startedAt = this.clock.now();
+      const key: PositionKey = { apiUrl: this.options.apiUrl, appId: this.currentApp.id };
+      const position = await this.loadPosition(key, log);
+      const progress = new Progress(position);
+      if (this.positions) {
+        this.keeper = new PositionKeeper(this.positions, key, progress, {
+          flushMs: this.options.positionFlushMs,
+          clock: this.clock,
+          log: this.log,
+        });
+      }
+      const intake = new Intake({
+        queue: this.queue,
+        dispatcher: this.dispatcher,
+        progress,
+        keeper: this.keeper,
+        orderBy: this.options.orderBy,
+        rest: this.rest,
+        log: this.log,
+        backfillLimit: this.options.backfillLimit,
+        startedAt,
+        since: position?.savedAt ?? startedAt,
+      });
       const gateway = (this.options.gateway ?? createGateway)({
         token: this.options.token,
         baseUrl: this.options.apiUrl,
         logger: this.log,
+        lastEventId: position?.eventId,
       });
       this.gateway = gateway;
-      gateway.on('dispatch', (event) => this.receive(event));
-      gateway.on('gap', (info) => void this.backfill(info.ready));
+      gateway.on('dispatch', (event) => intake.receive(event));
       gateway.on('error', (error) => this.onGatewayError(error));
       const ready = await gateway.connect();
       if (this.options.handleSignals) {
@@ -155,6 +195,22 @@ export class Bot {
       this.currentState = 'stopped';
       throw error;
     }
+  }
+
+  /** The stored resume point, said in the log: where the bot resumes, or that it starts from now. */
+  private async loadPosition(key: PositionKey, log: Logger): Promise<Position | undefined> {
+    if (!this.positions) {
+      log.warn(
+        'position: false: no resume point is kept, so events that arrive while the bot is down are lost. ' +
+          'Remove the option to keep one (in BOARDBOT_STATE_DIR, default .boardbot/).',
+      );
+      return undefined;
+    }
+    const position = await this.positions.load(key);
+    const store = this.positions.description;
+    if (position?.eventId === undefined) log.info({ store }, 'no resume point stored: starting from the live stream');
+    else log.info({ store, last_event_id: position.eventId }, 'resuming after the stored position');
+    return position;
   }
 
   /**
@@ -197,41 +253,14 @@ export class Bot {
     this.disposeSignals?.();
     this.disposeSignals = undefined;
     await this.gateway?.close().catch(() => {});
+    // The last resume point: what finished is not handled again by the next process.
+    if (this.keeper) {
+      await this.keeper.flush();
+      this.keeper.stop();
+    }
+    await this.positions?.close?.().catch(() => {});
     // A client the caller gave stays theirs.
     if (!this.options.rest) await this.rest.close().catch(() => {});
-  }
-
-  private receive(event: BotEvent): void {
-    const data = event.data as { message?: { id: string }; interaction?: { id: string } } | undefined;
-    if (event.name === 'message.create' && data?.message) {
-      if (!this.marks.record(data.message as Parameters<MessageMarks['record']>[0])) return;
-    }
-    // Events of one message or interaction keep their order; others run side by side.
-    const key = data?.message?.id ?? data?.interaction?.id;
-    this.queue.push(key, () => this.dispatcher.dispatch(event));
-  }
-
-  private async backfill(ready: ReadyEvent): Promise<void> {
-    const correlationId = randomUUID();
-    const log = this.log.child({ correlation_id: correlationId, phase: 'backfill' });
-    try {
-      const missed = await collectMissedMessages(
-        this.rest,
-        ready.board_ids,
-        { lastSeq: this.marks.lastSeq, since: this.startedAt },
-        { limit: this.options.backfillLimit, log, requestOptions: { requestId: correlationId, logger: log } },
-      );
-      log.info({ messages: missed.length }, 'gateway gap: dispatching missed messages');
-      for (const message of missed) {
-        this.receive({
-          name: 'message.create',
-          id: `backfill:${message.id}`,
-          data: { type: 'message.create', message },
-        });
-      }
-    } catch (error) {
-      log.error({ err: error }, 'backfill after a gateway gap failed: missed messages are not handled');
-    }
   }
 
   private onGatewayError(error: Error): void {

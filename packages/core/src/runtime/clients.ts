@@ -2,13 +2,24 @@ import { GatewayClient } from '@boardbot/gateway';
 import type { Logger } from '@boardbot/protocol';
 import { RestClient } from '@boardbot/rest';
 import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
+import { handlerCallOptions } from '../kernel/scope.js';
 
-/** The default REST client of a bot. */
+/** The default REST client of a bot: calls made inside a handler inherit the handler's scope. */
 export function createRest(options: { token: string; baseUrl: string; logger: Logger }): BotRest {
-  return new RestClient({ token: options.token, baseUrl: options.baseUrl, logger: options.logger });
+  return new RestClient({
+    token: options.token,
+    baseUrl: options.baseUrl,
+    logger: options.logger,
+    callDefaults: handlerCallOptions,
+  });
 }
 
-/** The default gateway client of a bot. */
+/** The default gateway client of a bot, resuming after the stored position. */
 export function createGateway(options: GatewayFactoryOptions): BotGateway {
-  return new GatewayClient({ token: options.token, baseUrl: options.baseUrl, logger: options.logger });
+  return new GatewayClient({
+    token: options.token,
+    baseUrl: options.baseUrl,
+    logger: options.logger,
+    lastEventId: options.lastEventId,
+  });
 }

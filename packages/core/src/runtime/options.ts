@@ -1,10 +1,12 @@
 import type { CommandSyncMode } from '../commands/sync/sync.js';
+import type { OrderBy } from '../dispatch/ordering.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Provider } from '../kernel/container.js';
 import type { LoggerInput } from '../kernel/logger.js';
 import type { Class } from '../kernel/metadata.js';
 import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
 import type { ErrorHook } from '../policies/on-error.js';
+import type { PositionStore } from './position/position-store.js';
 import type { SignalSource } from './signals.js';
 
 /** Options of `createBot`. Only `token` and `handlers` are required. */
@@ -27,8 +29,32 @@ export interface BotOptions {
   logger?: LoggerInput;
   /** How `start()` treats registered commands. @defaultValue `'sync'` */
   commandSync?: CommandSyncMode;
-  /** Handlers running at once (events of one message or interaction stay in order). @defaultValue 16 */
+  /** Handlers running at once, across ordering keys. @defaultValue 16 */
   concurrency?: number;
+  /**
+   * Which events are handled one at a time, in arrival order: those of one board (`'board'`), of one
+   * person on one board (`'user'`), or none (`'none'`). See docs/production.md for what each costs.
+   * @defaultValue `'board'`
+   */
+  orderBy?: OrderBy;
+  /**
+   * Where the resume point is kept, so a restarted bot handles what arrived while it was down, and
+   * nothing twice: a `PositionStore` (`MemoryPositionStore` in tests, `@boardbot/redis` for replicas),
+   * or `false` to keep none (a warning says what that costs).
+   * @defaultValue a `FilePositionStore` under `stateDir`
+   */
+  position?: PositionStore | false;
+  /**
+   * The bot's state directory (the default position store writes `positions/` in it).
+   * @defaultValue `process.env.BOARDBOT_STATE_DIR`, else `'.boardbot'` (relative to the working directory)
+   */
+  stateDir?: string;
+  /**
+   * Longest time between a handler finishing and the resume point being saved: a crash in between
+   * costs a replay of those events, whose writes the platform recognises by their idempotency keys.
+   * @defaultValue 200
+   */
+  positionFlushMs?: number;
   /** After this long a handler is reported as hung and its slot freed. @defaultValue 30_000 */
   handlerTimeoutMs?: number;
   /** How long `stop()` waits for in-flight handlers. @defaultValue 10_000 */
@@ -59,6 +85,9 @@ export const DEFAULT_BOT_OPTIONS = {
   providers: [],
   commandSync: 'sync',
   concurrency: 16,
+  orderBy: 'board',
+  stateDir: '.boardbot',
+  positionFlushMs: 200,
   handlerTimeoutMs: 30_000,
   shutdownTimeoutMs: 10_000,
   backfillLimit: 500,
@@ -71,6 +100,9 @@ export const DEFAULT_BOT_OPTIONS = {
     | 'providers'
     | 'commandSync'
     | 'concurrency'
+    | 'orderBy'
+    | 'stateDir'
+    | 'positionFlushMs'
     | 'handlerTimeoutMs'
     | 'shutdownTimeoutMs'
     | 'backfillLimit'

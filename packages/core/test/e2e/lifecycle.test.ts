@@ -47,7 +47,12 @@ describe('bot lifecycle against the emulator', () => {
 
   it('stop() during 50 in-flight handlers closes intake and loses no answer', async () => {
     const gate = new Gate();
-    const { bot, logs } = platform.bot({ handlers: [Work], providers: [{ provide: Gate, useValue: gate }] });
+    // Unordered, so all 16 workers take invocations of the one board at once.
+    const { bot, logs } = platform.bot({
+      handlers: [Work],
+      providers: [{ provide: Gate, useValue: gate }],
+      orderBy: 'none',
+    });
     await bot.start();
     const ids: string[] = [];
     for (let n = 0; n < 50; n++) ids.push((await platform.invoke(platform.alice, platform.general, 'work', { n })).id);

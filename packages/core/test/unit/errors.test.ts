@@ -6,6 +6,7 @@ import {
   CORE_ERROR_CODES,
   CommandsDriftError,
   HandlerTimeoutError,
+  InteractionExpiredError,
   InvalidCommandsError,
   InvalidConfigError,
   InvalidHandlerError,
@@ -38,6 +39,7 @@ describe('errors', () => {
       new InvalidReplyError(['x']),
       new InvalidConfigError('x'),
       new BotStateError('x'),
+      new InteractionExpiredError('/roll'),
     ];
     expect(errors.map((e) => e.code).sort()).toEqual([...CORE_ERROR_CODES].sort());
     for (const e of errors) {

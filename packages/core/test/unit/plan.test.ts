@@ -56,18 +56,32 @@ describe('planCommandSync', () => {
     expect(plan.changed).toHaveLength(1);
     expect(plan.changed[0]?.differences).toEqual([
       'description: "Roll a die" → "Roll dice"',
-      'option sides: max_value 1000 → 100',
       'option count: added',
+      'option sides: max_value 1000 → 100',
     ]);
   });
 
-  it('sees a changed option order and removed options', () => {
+  it('treats a reordering of options or choices as no change, and sees removed options', () => {
     const a = { name: 'a', description: 'A', type: 'string' as const };
     const b = { name: 'b', description: 'B', type: 'string' as const };
     const before = registered({ name: 'x', description: 'X', options: [a, b] });
+    expect(planCommandSync([{ name: 'x', description: 'X', options: [b, a] }], [before]).inSync).toBe(true);
+    const choices = (values: number[]) => ({
+      name: 'n',
+      description: 'N',
+      type: 'integer' as const,
+      choices: values.map((v) => ({ name: String(v), value: v })),
+    });
+    const withChoices = registered({ name: 'y', description: 'Y', options: [choices([1, 2, 3])] });
     expect(
-      planCommandSync([{ name: 'x', description: 'X', options: [b, a] }], [before]).changed[0]?.differences,
-    ).toEqual(['option order']);
+      planCommandSync([{ name: 'y', description: 'Y', options: [choices([3, 1, 2])] }], [withChoices]).inSync,
+    ).toBe(true);
+    expect(
+      planCommandSync([{ name: 'y', description: 'Y', options: [choices([1, 2])] }], [withChoices]).changed[0]
+        ?.differences,
+    ).toEqual([
+      'option n: choices [{"name":"1","value":1},{"name":"2","value":2},{"name":"3","value":3}] → [{"name":"1","value":1},{"name":"2","value":2}]',
+    ]);
     expect(planCommandSync([{ name: 'x', description: 'X', options: [a] }], [before]).changed[0]?.differences).toEqual([
       'option b: removed',
     ]);

@@ -13,7 +13,6 @@ interface Dispatch {
 type Listener = (arg: never) => void;
 
 /** What a gateway reports with `gap`. */
-type GapInfo = { lastEventId: string | undefined; ready: ReadyEvent };
 
 /** The key under which a received event is counted: its name and the message or interaction id. */
 export function eventKey(name: string, data: unknown): string | undefined {
@@ -86,10 +85,8 @@ class ObservedGateway implements BotGateway {
   }
 
   on(event: 'dispatch', listener: (event: Dispatch) => void): unknown;
-  on(event: 'gap', listener: (info: GapInfo) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
-  on(event: 'dispatch' | 'gap' | 'error', listener: Listener): unknown {
-    if (event === 'gap') return this.inner.on('gap', listener as (info: GapInfo) => void);
+  on(event: 'dispatch' | 'error', listener: Listener): unknown {
     if (event === 'error') return this.inner.on('error', listener as (error: Error) => void);
     const take = listener as (event: Dispatch) => void;
     return this.inner.on('dispatch', (e: Dispatch) => {

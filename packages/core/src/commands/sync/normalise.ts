@@ -5,17 +5,28 @@ export type NormalisedCommand = CommandDefinition;
 
 /**
  * Normalises a declared or registered command for comparison: drops `id`/`updated_at`, treats
- * `required: false` and empty `options` as absent (the platform's defaults), drops undefined keys
- * and sorts object keys. Option order is kept: it is what people see, and required options must
- * come first. Unknown option keys are kept (the platform stores them verbatim).
+ * `required: false` and empty `options` as absent (the platform's defaults), drops undefined keys,
+ * sorts object keys, and sorts options by name and choices by value: a mere reordering is not a
+ * change worth a `PUT` (a restart after moving a property must not rewrite the set). Unknown option
+ * keys are kept (the platform stores them verbatim).
  *
  * @param command - a declared `CommandDefinition` or a registered `Command`
  */
 export function normaliseCommand(command: CommandDefinition | Command): NormalisedCommand {
   const out: NormalisedCommand = { name: command.name, description: command.description };
-  const options = (command.options ?? []).map(normaliseOption);
+  const options = byName((command.options ?? []).map(normaliseOption));
   if (options.length > 0) out.options = options;
   return out;
+}
+
+function byName<T extends { name: string }>(list: T[]): T[] {
+  return list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Choices in a stable order: by value, numbers before strings. */
+function sortedChoices(choices: readonly { name: string; value: unknown }[]): unknown[] {
+  const key = (c: { value: unknown }) => `${typeof c.value}:${String(c.value)}`;
+  return [...choices].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).map(canonical);
 }
 
 function normaliseOption(option: CommandOption): CommandOption {
@@ -25,8 +36,12 @@ function normaliseOption(option: CommandOption): CommandOption {
     if (value === undefined) continue;
     if (key === 'required' && value === false) continue;
     if (key === 'options') {
-      const nested = (value as CommandOption[]).map(normaliseOption);
+      const nested = byName((value as CommandOption[]).map(normaliseOption));
       if (nested.length > 0) out.options = nested;
+      continue;
+    }
+    if (key === 'choices' && Array.isArray(value)) {
+      out.choices = sortedChoices(value as { name: string; value: unknown }[]);
       continue;
     }
     out[key] = canonical(value);

@@ -28,8 +28,8 @@ export interface CommandSyncPlan {
 
 /**
  * Compares the declared command set with the registered one. The sets are compared by name (their
- * order does not matter) after normalisation (ids, times and default values do not matter), so
- * equal sets give `inSync: true` and nothing is written.
+ * order does not matter) after normalisation (ids, times, default values and the order of options
+ * and choices do not matter), so equal sets give `inSync: true` and nothing is written.
  *
  * @param declared - the commands the bot declares (`deriveCommands`)
  * @param registered - `GET /app/commands`
@@ -77,9 +77,6 @@ function differences(before: CommandDefinition, after: CommandDefinition): strin
     }
   }
   for (const o of oldOptions) if (!newNames.has(o.name)) lines.push(`option ${o.name}: removed`);
-  const order = (list: readonly { name: string }[]) =>
-    list.map((o) => o.name).filter((n) => oldByName.has(n) && newNames.has(n));
-  if (lines.length === 0 && !sameValue(order(oldOptions), order(newOptions))) lines.push('option order');
   return lines;
 }
 

@@ -1,4 +1,4 @@
-import { type Bot, type BotOptions, createBot } from '@boardbot/core';
+import { type Bot, type BotOptions, createBot, MemoryPositionStore } from '@boardbot/core';
 import { createEmulator, type Emulator, type EmulatorOptions } from '@boardbot/emulator';
 import type { Board, Interaction, Message, UserProfile } from '@boardbot/protocol';
 import { captureLogs, type LogCapture } from './logs.js';
@@ -101,6 +101,8 @@ export class TestPlatform {
       apiUrl: this.apiUrl,
       logger: logs.logger,
       handleSignals: false,
+      // Tests keep their resume points in memory, never in a .boardbot/ of the repository.
+      position: new MemoryPositionStore(),
       ...options,
     });
     return { bot, logs };

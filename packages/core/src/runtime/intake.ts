@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { Interaction, Logger, Message, ReadyEvent } from '@boardbot/protocol';
+import type { BotEvent, Dispatcher } from '../dispatch/dispatcher.js';
+import type { KeyedQueue } from '../dispatch/keyed-queue.js';
+import { type OrderBy, orderingKey } from '../dispatch/ordering.js';
+import type { BotRest } from '../kernel/ports.js';
+import { collectMissedMessages } from './backfill.js';
+import { MessageMarks } from './message-marks.js';
+import type { PositionKeeper } from './position/position-keeper.js';
+import type { Progress, Ticket } from './position/progress.js';
+
+/** What the intake works with. */
+export interface IntakeDeps {
+  queue: KeyedQueue;
+  dispatcher: Dispatcher;
+  progress: Progress;
+  /** Saves the resume point; undefined with `position: false`. */
+  keeper: PositionKeeper | undefined;
+  orderBy: OrderBy;
+  rest: BotRest;
+  log: Logger;
+  backfillLimit: number;
+  /** When this process started (epoch ms): events created before it may have been handled already. */
+  startedAt: number;
+  /** Boards without a mark are backfilled from this time (epoch ms). */
+  since: number;
+}
+
+/**
+ * Where gateway events enter the runtime: each is registered with the {@link Progress} (so the
+ * resume point only passes it once its handlers finished), skipped when a stored position says it
+ * was handled, and queued under its ordering key. A `ready` frame that reports a gap holds the live
+ * events back while the missed messages are read over REST, so each board is still handled in order.
+ */
+export class Intake {
+  private readonly marks = new MessageMarks();
+  private held: BotEvent[] | undefined;
+
+  /** @param deps - queue, dispatcher, progress and policy */
+  constructor(private readonly deps: IntakeDeps) {}
+
+  /** Takes one gateway event, in the order the gateway delivered them. */
+  receive(event: BotEvent): void {
+    if (this.held) {
+      this.held.push(event);
+      return;
+    }
+    const { progress } = this.deps;
+    const data = event.data as { message?: Message; interaction?: Interaction; gap?: boolean } | null;
+    const message = event.name === 'message.create' ? data?.message : undefined;
+    if (message) {
+      // Handled before a restart (at or below the stored mark), or already read back by a backfill.
+      const duplicate = progress.handled(message.board_id, message.seq) || !this.marks.record(message);
+      if (duplicate) {
+        progress.finish(progress.begin(idOf(event)));
+        return;
+      }
+    }
+    if (event.name === 'ready' && data?.gap === true) {
+      // Before ready's own ticket, so the resume point cannot pass the gap until it is filled.
+      this.fillGap(event.data as ReadyEvent);
+    }
+    const ticket = progress.begin(idOf(event), message ? { id: message.board_id, seq: message.seq } : undefined);
+    const created = data?.interaction?.created_at ?? message?.created_at;
+    const replayed = created !== undefined && Date.parse(created) < this.deps.startedAt;
+    void this.enqueue(orderingKey(event, this.deps.orderBy), event, replayed, ticket);
+  }
+
+  /** Queues an event's dispatch; resolves once its handlers finished. */
+  private enqueue(key: string | undefined, event: BotEvent, replayed: boolean, ticket: Ticket): Promise<void> {
+    return new Promise((resolve) => {
+      this.deps.queue.push(key, () =>
+        this.deps.dispatcher.dispatch(event, replayed).finally(() => {
+          this.deps.progress.finish(ticket);
+          this.deps.keeper?.changed();
+          resolve();
+        }),
+      );
+    });
+  }
+
+  private fillGap(ready: ReadyEvent): void {
+    const { progress } = this.deps;
+    this.held = [];
+    const barrier = progress.begin(undefined);
+    const correlationId = randomUUID();
+    const log = this.deps.log.child({ correlation_id: correlationId, phase: 'backfill' });
+    let handled: Promise<unknown> = Promise.resolve();
+    void collectMissedMessages(
+      this.deps.rest,
+      ready.board_ids,
+      { lastSeq: progress.boards, since: this.deps.since },
+      { limit: this.deps.backfillLimit, log, requestOptions: { requestId: correlationId, logger: log } },
+    )
+      .then(
+        (missed) => {
+          log.info(
+            { messages: missed.length, boards: ready.board_ids.length },
+            'gateway gap: dispatching missed messages',
+          );
+          handled = Promise.all(missed.map((message) => this.backfilled(message)));
+        },
+        (error: unknown) => {
+          log.error({ err: error }, 'backfill after a gateway gap failed: missed messages are not handled');
+        },
+      )
+      .finally(() => {
+        // Live events go on behind the missed ones; the resume point waits until those are handled.
+        const held = this.held ?? [];
+        this.held = undefined;
+        for (const event of held) this.receive(event);
+        void handled.then(() => {
+          progress.finish(barrier);
+          this.deps.keeper?.changed();
+        });
+      });
+  }
+
+  private backfilled(message: Message): Promise<void> {
+    const { progress } = this.deps;
+    if (progress.handled(message.board_id, message.seq) || !this.marks.record(message)) return Promise.resolve();
+    const event: BotEvent = {
+      name: 'message.create',
+      id: `backfill:${message.id}`,
+      data: { type: 'message.create', message },
+    };
+    const ticket = progress.begin(undefined, { id: message.board_id, seq: message.seq });
+    return this.enqueue(orderingKey(event, this.deps.orderBy), event, false, ticket);
+  }
+}
+
+function idOf(event: BotEvent): string | undefined {
+  return event.id === '' || event.id.startsWith('backfill:') ? undefined : event.id;
+}

@@ -1,0 +1,118 @@
+import type { Position } from './position-store.js';
+
+/** One event in flight, as {@link Progress} tracks it. */
+export interface Ticket {
+  /** The gateway event id; undefined for work that holds the mark without one (a backfilled message). */
+  readonly eventId: string | undefined;
+  /** The board and `seq` of a `message.create`, which move the board's mark. */
+  readonly board: { id: string; seq: number } | undefined;
+  done: boolean;
+}
+
+/**
+ * Computes the resume point from the events as they are received and finished: the low-water mark
+ * of finished events (every event up to it has finished, whatever finished after it), never the last
+ * one received, so an event still in a handler when the process dies is delivered again.
+ *
+ * Gateway events arrive in id order, so their mark is the last finished event of an unbroken finished
+ * prefix. Work without an id (backfilled messages) sits in the same line and holds the mark until it
+ * finishes. A board's mark is one below its lowest `seq` still in flight, or its highest finished
+ * `seq` when none is.
+ */
+export class Progress {
+  // The line of unfinished work, in arrival order, as an array and a head index.
+  private line: Ticket[] = [];
+  private head = 0;
+  private eventMark: string | undefined;
+  private readonly boardMarks = new Map<string, number>();
+  private readonly inFlight = new Map<string, number[]>();
+  private changes = 0;
+
+  /** @param start - the stored position, if any */
+  constructor(start: Position | undefined) {
+    this.eventMark = start?.eventId;
+    for (const [board, seq] of Object.entries(start?.boards ?? {})) this.boardMarks.set(board, seq);
+  }
+
+  /** Increases whenever a mark moves: the position needs saving when it differs from the last saved. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Work received and not finished. */
+  get pending(): number {
+    return this.line.length - this.head;
+  }
+
+  /** The gateway event id to resume after. */
+  get lastEventId(): string | undefined {
+    return this.eventMark;
+  }
+
+  /** Whether a `message.create` of this board and `seq` was handled already (at or below the board's mark). */
+  handled(boardId: string, seq: number): boolean {
+    return seq <= (this.boardMarks.get(boardId) ?? 0);
+  }
+
+  /** The boards' marks (for a backfill: each board is read back to its mark). */
+  get boards(): ReadonlyMap<string, number> {
+    return this.boardMarks;
+  }
+
+  /**
+   * Registers work in arrival order.
+   * @param eventId - the gateway event id (increasing), or undefined
+   * @param board - board and `seq` of a `message.create`
+   */
+  begin(eventId: string | undefined, board?: { id: string; seq: number }): Ticket {
+    const ticket: Ticket = { eventId, board, done: false };
+    this.line.push(ticket);
+    if (board) {
+      const list = this.inFlight.get(board.id) ?? [];
+      // Mostly increasing (live events); a backfill can insert below what is in flight.
+      let i = list.length;
+      while (i > 0 && (list[i - 1] as number) > board.seq) i--;
+      list.splice(i, 0, board.seq);
+      this.inFlight.set(board.id, list);
+    }
+    return ticket;
+  }
+
+  /** Marks work finished and moves the marks as far as they can go. */
+  finish(ticket: Ticket): void {
+    if (ticket.done) return;
+    ticket.done = true;
+    if (ticket.board) this.finishSeq(ticket.board.id, ticket.board.seq);
+    while (this.head < this.line.length && (this.line[this.head] as Ticket).done) {
+      const id = (this.line[this.head++] as Ticket).eventId;
+      if (id !== undefined && id !== this.eventMark) {
+        this.eventMark = id;
+        this.changes++;
+      }
+    }
+    if (this.head >= 1024 && this.head * 2 >= this.line.length) {
+      this.line = this.line.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** The position to store. @param now - epoch ms */
+  snapshot(now: number): Position {
+    return { eventId: this.eventMark, boards: Object.fromEntries(this.boardMarks), savedAt: now };
+  }
+
+  private finishSeq(boardId: string, seq: number): void {
+    const list = this.inFlight.get(boardId) ?? [];
+    const i = list.indexOf(seq);
+    if (i >= 0) list.splice(i, 1);
+    if (list.length === 0) this.inFlight.delete(boardId);
+    const old = this.boardMarks.get(boardId) ?? 0;
+    // Below the lowest seq in flight everything finished; with nothing in flight, all up to this one.
+    const low = list.length > 0 ? (list[0] as number) - 1 : Math.max(old, seq);
+    const mark = Math.max(old, Math.min(low, Math.max(old, seq)));
+    if (mark !== old) {
+      this.boardMarks.set(boardId, mark);
+      this.changes++;
+    }
+  }
+}
