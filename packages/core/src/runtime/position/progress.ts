@@ -26,6 +26,7 @@ export class Progress {
   private eventMark: string | undefined;
   private readonly boardMarks = new Map<string, number>();
   private readonly inFlight = new Map<string, number[]>();
+  private readonly highestFinished = new Map<string, number>();
   private changes = 0;
 
   /** @param start - the stored position, if any */
@@ -105,11 +106,18 @@ export class Progress {
     const list = this.inFlight.get(boardId) ?? [];
     const i = list.indexOf(seq);
     if (i >= 0) list.splice(i, 1);
-    if (list.length === 0) this.inFlight.delete(boardId);
     const old = this.boardMarks.get(boardId) ?? 0;
-    // Below the lowest seq in flight everything finished; with nothing in flight, all up to this one.
-    const low = list.length > 0 ? (list[0] as number) - 1 : Math.max(old, seq);
-    const mark = Math.max(old, Math.min(low, Math.max(old, seq)));
+    const highest = Math.max(this.highestFinished.get(boardId) ?? 0, seq);
+    // Below the lowest seq in flight everything received has finished; with nothing in flight, all of it.
+    let mark = highest;
+    if (list.length > 0) {
+      this.highestFinished.set(boardId, highest);
+      mark = Math.min(highest, (list[0] as number) - 1);
+    } else {
+      this.inFlight.delete(boardId);
+      this.highestFinished.delete(boardId);
+    }
+    mark = Math.max(old, mark);
     if (mark !== old) {
       this.boardMarks.set(boardId, mark);
       this.changes++;

@@ -1,0 +1,83 @@
+import { MemoryPositionStore, type Position, type PositionKey } from '@boardbot/core';
+import { PositionKeeper, Progress } from '@boardbot/core/internal';
+import { silentLogger } from '@boardbot/protocol';
+import { describe, expect, it } from 'vitest';
+
+const key = { apiUrl: 'http://x/api/v1', appId: 'app' };
+
+/** A clock whose timers run only when the test says so. */
+function manualClock() {
+  let now = 0;
+  const timers: { at: number; fn: () => void }[] = [];
+  return {
+    now: () => now,
+    setTimeout: (fn: () => void, ms: number) => {
+      const t = { at: now + ms, fn };
+      timers.push(t);
+      return t;
+    },
+    clearTimeout: (t: unknown) => {
+      const i = timers.indexOf(t as (typeof timers)[number]);
+      if (i >= 0) timers.splice(i, 1);
+    },
+    advance(ms: number) {
+      now += ms;
+      for (const t of timers.filter((x) => x.at <= now)) {
+        timers.splice(timers.indexOf(t), 1);
+        t.fn();
+      }
+    },
+    get pending() {
+      return timers.length;
+    },
+  };
+}
+
+/** A store that counts saves and lets the test wait for the next one. */
+class CountingStore extends MemoryPositionStore {
+  saves: Position[] = [];
+  private waiting: (() => void)[] = [];
+  override async save(k: PositionKey, p: Position): Promise<void> {
+    await super.save(k, p);
+    this.saves.push(p);
+    for (const w of this.waiting.splice(0)) w();
+  }
+  nextSave(): Promise<void> {
+    return new Promise((r) => this.waiting.push(r));
+  }
+}
+
+describe('PositionKeeper', () => {
+  it('batches saves: many finished events within flushMs cost one save', async () => {
+    const clock = manualClock();
+    const store = new CountingStore();
+    const progress = new Progress(undefined);
+    const keeper = new PositionKeeper(store, key, progress, { flushMs: 200, clock, log: silentLogger });
+    for (let i = 1; i <= 50; i++) {
+      progress.finish(progress.begin(String(i)));
+      keeper.changed();
+    }
+    expect(clock.pending).toBe(1);
+    const saved = store.nextSave();
+    clock.advance(200);
+    await saved;
+    expect(store.saves.map((p) => p.eventId)).toEqual(['50']);
+  });
+
+  it('saves nothing when no mark moved, and the last mark on flush', async () => {
+    const clock = manualClock();
+    const store = new CountingStore();
+    const progress = new Progress({ eventId: '7', boards: {}, savedAt: 0 });
+    const keeper = new PositionKeeper(store, key, progress, { flushMs: 200, clock, log: silentLogger });
+    keeper.changed();
+    await keeper.flush();
+    expect(store.saves).toEqual([]);
+    progress.finish(progress.begin('8'));
+    await keeper.flush();
+    expect((await store.load(key))?.eventId).toBe('8');
+    keeper.stop();
+    progress.finish(progress.begin('9'));
+    keeper.changed();
+    expect(clock.pending).toBe(0);
+  });
+});

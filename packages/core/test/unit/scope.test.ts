@@ -1,0 +1,50 @@
+import { handlerCallOptions, namedKey, newScope, runInScope, writeKey } from '@boardbot/core/internal';
+import { IDEMPOTENCY_KEY_PATTERN, silentLogger } from '@boardbot/protocol';
+import { describe, expect, it } from 'vitest';
+
+const seed = (eventId: string, handler = 'Echo.echo') => ({
+  eventId,
+  handler,
+  correlationId: 'corr-1',
+  log: silentLogger,
+  signal: new AbortController().signal,
+  replayed: false,
+});
+
+describe('handler scope', () => {
+  it('gives the writes of a run keys derived from the event, the handler and their order', async () => {
+    const keysOf = (eventId: string, handler?: string) =>
+      runInScope(newScope(seed(eventId, handler)), async () => {
+        const keys: (string | undefined)[] = [];
+        for (const method of ['POST', 'GET', 'PATCH']) {
+          await Promise.resolve();
+          const idempotent = method !== 'GET';
+          keys.push(handlerCallOptions({ method, path: '/x', idempotent })?.idempotencyKey);
+        }
+        return keys;
+      });
+    const first = await keysOf('42');
+    expect(first).toEqual([writeKey({ eventId: '42', handler: 'Echo.echo' }, 0), undefined, writeKey(seed('42'), 1)]);
+    // Handled again after a restart: the same keys, so the platform replays instead of writing twice.
+    expect(await keysOf('42')).toEqual(first);
+    expect(await keysOf('43')).not.toEqual(first);
+    expect(await keysOf('42', 'Other.run')).not.toEqual(first);
+    const pattern = new RegExp(IDEMPOTENCY_KEY_PATTERN);
+    for (const k of first) if (k !== undefined) expect(k).toMatch(pattern);
+  });
+
+  it('carries the correlation id, logger and signal, and nothing outside a run', () => {
+    expect(handlerCallOptions({ method: 'POST', path: '/x', idempotent: true })).toBeUndefined();
+    const s = seed('1');
+    expect(runInScope(newScope(s), () => handlerCallOptions({ method: 'GET', path: '/x', idempotent: false }))).toEqual(
+      { requestId: 'corr-1', logger: silentLogger, signal: s.signal },
+    );
+  });
+
+  it('names keys for outside effects stably, hashing names a header cannot carry', () => {
+    const a = namedKey(seed('9'), 'charge');
+    expect(namedKey(seed('9'), 'charge')).toBe(a);
+    expect(namedKey(seed('9'), 'refund')).not.toBe(a);
+    expect(namedKey(seed('9'), 'naïve name\n')).toMatch(new RegExp(IDEMPOTENCY_KEY_PATTERN));
+  });
+});

@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OnEvent } from '@boardbot/core';
+import type { EmulatorOptions } from '@boardbot/emulator';
+import type { Message } from '@boardbot/protocol';
+import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
+import { BotProcess } from './bot-process.js';
+
+/** The harness's own bot, never started: it only provides the emulator, people and boards. */
+class NeverStarted {
+  @OnEvent('never.sent')
+  noop() {}
+}
+
+/** An emulator (in process), people, and a state directory for the bot process. */
+export interface Scenario {
+  platform: TestPlatform;
+  stateDir: string;
+  /** Starts the bot process on this platform (not awaited: call `started()`). */
+  startBot(extra?: Record<string, string>): BotProcess;
+  close(): Promise<void>;
+}
+
+/**
+ * Sets up a platform for the restart tests: its rate limit raised so the bot is never slowed by
+ * it, and a fresh state directory.
+ *
+ * @param emulator - more emulator options (e.g. a short retention)
+ */
+export async function scenario(emulator: Omit<EmulatorOptions, 'db' | 'seed' | 'logger'> = {}): Promise<Scenario> {
+  const platform = await createTestPlatform({
+    handlers: [NeverStarted],
+    start: false,
+    emulator: { rateLimit: { requests: 1_000_000 }, ...emulator },
+  });
+  const stateDir = mkdtempSync(join(tmpdir(), 'boardbot-restart-'));
+  const bots: BotProcess[] = [];
+  return {
+    platform,
+    stateDir,
+    startBot: (extra = {}) => {
+      const bot = new BotProcess({ token: platform.token, apiUrl: platform.urls.apiUrl, stateDir, extra });
+      bots.push(bot);
+      return bot;
+    },
+    close: async () => {
+      for (const bot of bots) await bot.kill();
+      await platform.close();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The bot's messages on a board, oldest first. */
+export function botMessages(messages: readonly Message[], botUserId: string): Message[] {
+  return messages.filter((m) => m.author === botUserId);
+}
