@@ -1,7 +1,7 @@
 import { createEmulator, type Emulator, type EmulatorOptions } from '@boardbot/emulator';
 import { type Board, type Message, type UserProfile } from '@boardbot/protocol';
 import { expect } from 'vitest';
-import { openApiProblems } from './openapi-checker.js';
+import { controlApiChecker, openApiProblems } from './openapi-checker.js';
 
 export const ADMIN_KEY = 'test-admin-key';
 export const DEV_TOKEN = 'dev-token';
@@ -33,6 +33,9 @@ export interface Send {
 
 /** Operation ids of every app API response checked against the OpenAPI document in this process. */
 export const checkedOperations = new Set<string>();
+
+/** Operation ids of every control API response checked against its OpenAPI document in this process. */
+export const checkedControlOperations = new Set<string>();
 
 /** Seeded ids. */
 export interface Seed {
@@ -91,6 +94,16 @@ export class Harness {
       });
       expect(problems, `${method} ${url} → ${res.statusCode} ${res.body.slice(0, 300)}`).toEqual([]);
       if (operationId) checkedOperations.add(operationId);
+    } else if (url.startsWith('/_emulator/v1')) {
+      const { operationId, problems } = controlApiChecker.problems({
+        method,
+        url,
+        status: res.statusCode,
+        headers: res.headers,
+        body: res.body,
+      });
+      expect(problems, `${method} ${url} → ${res.statusCode} ${res.body.slice(0, 300)}`).toEqual([]);
+      if (operationId) checkedControlOperations.add(operationId);
     }
     let json: unknown;
     try {
