@@ -1,7 +1,6 @@
 export * from './control/activity-events.js';
 export { buildControlOpenApiDocument, CONTROL_COMPONENT_SCHEMAS } from './control/openapi/build.js';
 export { CONTROL_OPERATIONS, type ControlOperation } from './control/openapi/operations.js';
-export type { InteractionView } from './control/schemas/responses.js';
 export * from './create-emulator.js';
 export * from './errors.js';
 export * from './options.js';
