@@ -40,10 +40,13 @@ import {
 
 /** One operation of the control API, as its OpenAPI document and its tests see it. */
 export interface ControlOperation {
+  /** HTTP method, lower case as OpenAPI writes it. */
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI path template under `/_emulator/v1`. */
   path: string;
+  /** The document's `operationId`. */
   operationId: string;
+  /** One line for people. */
   summary: string;
   /** Path parameters: the very schema the route validates with. */
   params?: TObject;

@@ -129,9 +129,13 @@ export const WaitQuery = Type.Object(
 );
 export type WaitQuery = Static<typeof WaitQuery>;
 
-/** Path parameters. */
+/** Path parameters `{boardId}`. */
 export const BoardIdParams = Type.Object({ boardId: Uuid });
+/** Path parameters `{boardId}/…/{userId}`. */
 export const BoardUserParams = Type.Object({ boardId: Uuid, userId: Uuid });
+/** Path parameters `{boardId}/…/{messageId}`. */
 export const BoardMessageParams = Type.Object({ boardId: Uuid, messageId: Uuid });
+/** Path parameters `{appId}/…/{boardId}`. */
 export const AppBoardParams = Type.Object({ appId: Uuid, boardId: Uuid });
+/** Path parameter `{id}` of an interaction. */
 export const IdParams = Type.Object({ id: Uuid });
