@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { CLI_ERROR_CODES, EXIT_CODES } from '@boardbot/cli';
 import { CORE_ERROR_CODES } from '@boardbot/core';
 import { EmulatorOptionsError, EmulatorStateError, EmulatorStorageError, PlatformError } from '@boardbot/emulator';
+import { CONTROL_ERROR_CODES } from '@boardbot/emulator/control';
 import { GATEWAY_ERROR_CODES } from '@boardbot/gateway';
 import { ERROR_CODES, ERROR_STATUS } from '@boardbot/protocol';
 import { REST_ERROR_CODES } from '@boardbot/rest';
@@ -20,31 +21,39 @@ const importedCodes: Record<string, readonly string[]> = {
   core: CORE_ERROR_CODES,
   rest: REST_ERROR_CODES,
   gateway: GATEWAY_ERROR_CODES,
-  // The emulator's error classes each carry a fixed code rather than sharing an exported list.
+  // The emulator's server errors each carry a fixed code rather than sharing an exported list; its
+  // control API client (`@boardbot/emulator/control`) exports its codes.
   emulator: [
     new PlatformError('internal_error', 'x').code,
     new EmulatorOptionsError('x').code,
     new EmulatorStorageError('x').code,
     new EmulatorStateError('x').code,
+    ...CONTROL_ERROR_CODES,
   ],
   testing: TESTING_ERROR_CODES,
   cli: CLI_ERROR_CODES,
 };
 
 /**
- * Every quoted `'BOARDBOT_…'` literal of each package's `src/errors.ts`, by package directory (the
- * names of environment variables inside messages are never quoted on their own).
+ * Every quoted `'BOARDBOT_…'` literal of each package's `errors.ts` files (`src/errors.ts`, and those of
+ * its entry points, such as `src/control/errors.ts`), by package directory (the names of environment
+ * variables inside messages are never quoted on their own).
  */
 function codesInErrorSources(): Map<string, string[]> {
   const byPackage = new Map<string, string[]>();
   for (const name of readdirSync(join(root, 'packages'))) {
-    let source: string;
+    let files: string[];
     try {
-      source = readFileSync(join(root, 'packages', name, 'src/errors.ts'), 'utf8');
+      files = readdirSync(join(root, 'packages', name, 'src'), { recursive: true, encoding: 'utf8' });
     } catch {
       continue;
     }
-    byPackage.set(name, [...new Set([...source.matchAll(/'(BOARDBOT_[A-Z_]+)'/g)].map((m) => m[1] as string))]);
+    const sources = files
+      .filter((f) => f === 'errors.ts' || f.endsWith('/errors.ts'))
+      .map((f) => readFileSync(join(root, 'packages', name, 'src', f), 'utf8'));
+    if (sources.length === 0) continue;
+    const codes = sources.flatMap((source) => [...source.matchAll(/'(BOARDBOT_[A-Z_]+)'/g)].map((m) => m[1] as string));
+    byPackage.set(name, [...new Set(codes)]);
   }
   return byPackage;
 }

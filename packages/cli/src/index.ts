@@ -6,7 +6,6 @@ export * from './commands/shared-options.js';
 export * from './commands/start.js';
 export * from './config/env-file.js';
 export * from './config/load-config.js';
-export * from './control/control-client.js';
 export * from './dev/bot-process.js';
 export * from './dev/dev-state.js';
 export * from './dev/watch-compiler.js';

@@ -14,6 +14,10 @@ export default defineConfig({
   publicDir: false,
   // Keep the dev server's dependency cache with the workspace's, not in a new packages/emulator/node_modules.
   cacheDir: fileURLToPath(new URL('../../../node_modules/.vite/playground/', import.meta.url)),
+  // The page bundles the control API client from its sources (no build of the emulator needed first).
+  resolve: {
+    alias: { '@boardbot/emulator/control': fileURLToPath(new URL('../src/control/index.ts', import.meta.url)) },
+  },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: fileURLToPath(new URL('../dist/playground/', import.meta.url)),

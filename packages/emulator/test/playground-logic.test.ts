@@ -1,6 +1,6 @@
+import type { AppInfo } from '@boardbot/emulator/control';
 import type { LeafOption } from '@boardbot/protocol';
 import { describe, expect, it } from 'vitest';
-import type { AppInfo } from '../playground/src/api/types.js';
 import { commandsOnBoard, matchCommands } from '../playground/src/commands/available.js';
 import {
   boundsHint,

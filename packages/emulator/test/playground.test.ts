@@ -1,13 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { type Bot, deriveCommands } from '@boardbot/core';
 import { createEmulator, type Emulator, type EmulatorUrls } from '@boardbot/emulator';
-import type { Board, Message, UserProfile } from '@boardbot/protocol';
+import { type Board, ControlClient, type UserProfile } from '@boardbot/emulator/control';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createDiceBot, DICE_HANDLERS } from '../../../examples/dice/src/bot.js';
 import { launchChromium } from './playground/browser.js';
 import { ensurePlaygroundBuilt } from './playground/build-page.js';
-import { type Control, controlClient } from './playground/control.js';
 import { startImageServer } from './playground/image-server.js';
 import { gone, PlaygroundPage, SHOW_TIMEOUT_MS, shown } from './playground/page.js';
 
@@ -17,13 +16,9 @@ import { gone, PlaygroundPage, SHOW_TIMEOUT_MS, shown } from './playground/page.
 
 const SCREENSHOTS = new URL('../../../test-output/playground/', import.meta.url).pathname;
 
-interface InteractionList {
-  interactions: { interaction: { id: string; command: { options: Record<string, unknown> } } }[];
-}
-
 let emulator: Emulator;
 let urls: EmulatorUrls;
-let control: Control;
+let control: ControlClient;
 let bot: Bot;
 /** The dice bot's command set, as it registers it. */
 const DICE_COMMANDS = deriveCommands(DICE_HANDLERS);
@@ -38,7 +33,7 @@ beforeAll(async () => {
   await ensurePlaygroundBuilt();
   emulator = await createEmulator({ db: ':memory:', seed: true, logger: false, now: () => Date.now() + skewMs });
   urls = await emulator.listen({ host: '127.0.0.1', port: 0 });
-  control = controlClient(urls.controlUrl, emulator.adminKey);
+  control = new ControlClient({ url: urls.controlUrl, adminKey: emulator.adminKey });
   // A predictable die: every roll lands on the same face, so the test can read the answer.
   bot = createDiceBot({
     token: emulator.devToken,
@@ -49,7 +44,7 @@ beforeAll(async () => {
   });
   await bot.start();
   browser = await launchChromium();
-  const state = await control.get<{ users: UserProfile[]; boards: Board[] }>('/state');
+  const state = await control.state();
   general = state.boards.find((b) => b.name === 'general') as Board;
   people = Object.fromEntries(state.users.map((u) => [u.username, u]));
 });
@@ -73,8 +68,7 @@ afterEach(async () => {
   skewMs = 0;
 });
 
-const messagesOf = async (board: Board) =>
-  (await control.get<{ messages: Message[] }>(`/boards/${board.id}/messages?limit=100`)).messages;
+const messagesOf = (board: Board) => control.messages(board.id, { limit: 100 });
 
 describe('the playground page', () => {
   it('opens from the printed URL and sends a message live, as alice by default', async () => {
@@ -85,10 +79,7 @@ describe('the playground page', () => {
     const stored = (await messagesOf(general)).find((m) => m.content === 'hello from the playground');
     expect(stored?.author).toBe(people.alice?.id);
     // Another client's message appears without a reload: the activity stream is live.
-    await control.send('POST', `/boards/${general.id}/messages`, {
-      user_id: people.bob?.id,
-      content: 'bob says hi from elsewhere',
-    });
+    await control.postMessage(general.id, { user_id: people.bob?.id ?? '', content: 'bob says hi from elsewhere' });
     await shown(person.item('bob says hi from elsewhere').getByText('Bob', { exact: true }));
   });
 
@@ -112,7 +103,7 @@ describe('the playground page', () => {
 
   it('explains an out-of-range option beside its field and sends nothing', async () => {
     await person.open(urls.playgroundUrl);
-    const before = await control.get<InteractionList>(`/interactions?board_id=${general.id}`);
+    const before = await control.interactions({ boardId: general.id });
     const form = await person.openCommand('roll');
     const sides = form.getByLabel('sides');
     await sides.fill('1');
@@ -128,8 +119,8 @@ describe('the playground page', () => {
     await sides.fill('ten');
     await sides.press('Enter');
     await shown(form.getByText('Enter a whole number.'));
-    const after = await control.get<InteractionList>(`/interactions?board_id=${general.id}`);
-    expect(after.interactions.length).toBe(before.interactions.length);
+    const after = await control.interactions({ boardId: general.id });
+    expect(after.length).toBe(before.length);
   });
 
   it('shows the emulator validation error beside the field when the page knew an old registration', async () => {
@@ -212,7 +203,7 @@ describe('the playground page', () => {
   it('renders webhook posts with embeds', async () => {
     const images = await startImageServer();
     onTestFinished(() => images.close());
-    await control.send('POST', `/boards/${general.id}/messages`, {
+    await control.postMessage(general.id, {
       webhook_name: 'CI',
       embeds: [
         {
@@ -249,8 +240,8 @@ describe('the playground page', () => {
 
   it('shows a waiting command, then that the app did not answer once its token expired', async () => {
     // An app with no process behind it: its /ping is registered and installed, but nobody answers.
-    const silent = await control.send<{ app: { id: string }; token: string }>('POST', '/apps', { name: 'silent-bot' });
-    await control.send('PUT', `/apps/${silent.app.id}/installs/${general.id}`);
+    const silent = await control.createApp({ name: 'silent-bot' });
+    await control.install(silent.app.id, general.id);
     await putCommands([{ name: 'ping', description: 'Never answered' }], silent.token);
     try {
       await person.page.clock.install();
@@ -268,7 +259,7 @@ describe('the playground page', () => {
       await person.page.reload();
       await shown(person.item('Alice used /ping').getByText('The app did not answer.'));
     } finally {
-      await control.send('DELETE', `/apps/${silent.app.id}/installs/${general.id}`);
+      await control.uninstall(silent.app.id, general.id);
     }
   });
 
@@ -301,10 +292,10 @@ describe('the playground page', () => {
     await shown(person.page.getByRole('status').filter({ hasText: 'Live' }));
 
     // The new platform is empty; its messages arrive live on the page that never reloaded.
-    const again = controlClient(restarted.controlUrl, adminKey);
-    const { boards, users } = await again.get<{ boards: Board[]; users: UserProfile[] }>('/state');
-    await again.send('POST', `/boards/${boards.find((b) => b.name === 'general')?.id}/messages`, {
-      user_id: users.find((u) => u.username === 'bob')?.id,
+    const again = new ControlClient({ url: restarted.controlUrl, adminKey });
+    const { boards, users } = await again.state();
+    await again.postMessage(boards.find((b) => b.name === 'general')?.id ?? '', {
+      user_id: users.find((u) => u.username === 'bob')?.id ?? '',
       content: 'said after the restart',
     });
     await shown(person.item('said after the restart'));
@@ -329,9 +320,9 @@ describe('the playground page', () => {
     'reads well on a narrow window and is usable by keyboard; saves screenshots',
     async () => {
       // Bob rolls through the control API (a d6 lands on 4 with this die); the bot answers.
-      await control.send('POST', '/interactions', {
+      await control.invoke({
         board_id: general.id,
-        user_id: people.bob?.id,
+        user_id: people.bob?.id ?? '',
         command: 'roll',
         options: { sides: '6' },
       });

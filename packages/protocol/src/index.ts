@@ -5,6 +5,7 @@ export * from './logger.js';
 export * from './openapi/build.js';
 export { COMPONENT_SCHEMAS } from './openapi/components.js';
 export * from './openapi/endpoints.js';
+export * from './openapi/json-schema.js';
 export * from './rules.js';
 export * from './schemas/common.js';
 export * from './schemas/error-envelope.js';

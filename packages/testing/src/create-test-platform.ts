@@ -1,10 +1,11 @@
 import { type Bot, createBot, MemoryPositionStore } from '@boardbot/core';
 import { createEmulator } from '@boardbot/emulator';
+import { ControlClient } from '@boardbot/emulator/control';
 import { ActivityFeed } from './activity/activity-feed.js';
 import { Journal } from './activity/journal.js';
 import { BotObserver } from './bot/bot-observer.js';
 import { TestBot } from './bot/test-bot.js';
-import { ControlClient } from './control/control-client.js';
+import { ClosingFetch } from './control/closing-fetch.js';
 import { TestOptionsError } from './errors.js';
 import { CapturedLogs } from './logs/captured-logs.js';
 import {
@@ -59,8 +60,9 @@ export async function createTestPlatform(options: TestPlatformOptions): Promise<
   const opened: { close(): Promise<void> }[] = [emulator];
   try {
     const urls = await emulator.listen({ host: '127.0.0.1', port: 0 });
-    const control = new ControlClient({ baseUrl: urls.controlUrl, adminKey: emulator.adminKey });
-    opened.unshift(control);
+    const gate = new ClosingFetch();
+    const control = new ControlClient({ url: urls.controlUrl, adminKey: emulator.adminKey, fetch: gate.fetch });
+    opened.unshift(gate);
     const app = (await control.state()).apps.find((a) => a.name === SEEDED_APP);
     if (!app) throw new TestOptionsError(`The emulator's seed has no "${SEEDED_APP}" app.`);
     const directory = new Directory(control);
@@ -101,6 +103,7 @@ export async function createTestPlatform(options: TestPlatformOptions): Promise<
       emulator,
       urls,
       control,
+      controlGate: gate,
       directory,
       journal,
       waiters,

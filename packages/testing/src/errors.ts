@@ -1,3 +1,4 @@
+import type { ControlApiError } from '@boardbot/emulator/control';
 import type { ErrorDetail } from '@boardbot/protocol';
 
 /**
@@ -6,7 +7,6 @@ import type { ErrorDetail } from '@boardbot/protocol';
  */
 export const TESTING_ERROR_CODES = [
   'BOARDBOT_TEST_TIMEOUT',
-  'BOARDBOT_TEST_CONTROL_API',
   'BOARDBOT_TEST_INVOCATION_REJECTED',
   'BOARDBOT_TEST_BOT_START',
   'BOARDBOT_TEST_OPTIONS',
@@ -53,59 +53,26 @@ export class WaitTimeoutError extends TestingError {
   }
 }
 
-/** Where a control API call went and what it answered. */
-export interface ControlCall {
-  method: string;
-  /** Path under `/_emulator/v1`, e.g. `/interactions`. */
-  path: string;
-  /** HTTP status of the answer. */
-  status: number;
-  /** The contract's error code of the answer (`validation_failed`, `unknown_board`...), if any. */
-  apiCode: string | undefined;
-  /** The problems of a `validation_failed` answer. */
-  details: readonly ErrorDetail[];
-}
-
-function describeCall(call: ControlCall, message: string): string {
-  const problems = call.details.map((d) => `\n  - ${d.path}: ${d.message}`).join('');
-  return `${call.method} ${call.path} answered ${call.status} ${call.apiCode ?? ''}: ${message}${problems}`.trim();
-}
-
-/** The emulator's control API refused a call the harness made (a person's post, an edit...). */
-export class ControlApiError extends TestingError {
-  /** The call and the answer. */
-  readonly call: ControlCall;
-
-  /**
-   * @param call - the call and its answer
-   * @param message - the answer's error message
-   * @param code - the stable code (subclasses narrow it)
-   */
-  constructor(call: ControlCall, message: string, code: TestingErrorCode = 'BOARDBOT_TEST_CONTROL_API') {
-    super(code, describeCall(call, message));
-    this.call = call;
-  }
-
-  /** The contract's error code of the answer, e.g. `validation_failed`. */
-  get apiCode(): string | undefined {
-    return this.call.apiCode;
-  }
-
-  /** The problems of a `validation_failed` answer, as `{ path, message }`. */
-  get details(): readonly ErrorDetail[] {
-    return this.call.details;
-  }
-}
-
 /**
  * The platform refused a person's slash command before the bot saw it, as the real platform does:
  * unknown command, a missing required option, a value of the wrong type, out of bounds or not one of
- * the choices. `details` lists each problem (`/options/sides: Expected at least 2`).
+ * the choices. `details` lists each problem (`/options/sides: Expected at least 2`). Other refusals
+ * of the control API reach tests as the client's own `ControlApiError` (`BOARDBOT_CONTROL_API_ERROR`).
  */
-export class InvocationRejectedError extends ControlApiError {
-  /** @param call - the `POST /interactions` call and its answer; @param message - the answer's message */
-  constructor(call: ControlCall, message: string) {
-    super(call, message, 'BOARDBOT_TEST_INVOCATION_REJECTED');
+export class InvocationRejectedError extends TestingError {
+  /** HTTP status of the refusal (400). */
+  readonly status: number;
+  /** The platform's code of the refusal, e.g. `validation_failed`. */
+  readonly apiCode: string;
+  /** The problems, as `{ path, message }`. */
+  readonly details: readonly ErrorDetail[];
+
+  /** @param refusal - the control API's answer to `POST /interactions` */
+  constructor(refusal: ControlApiError) {
+    super('BOARDBOT_TEST_INVOCATION_REJECTED', refusal.message, { cause: refusal });
+    this.status = refusal.status;
+    this.apiCode = refusal.apiCode;
+    this.details = refusal.details;
   }
 }
 

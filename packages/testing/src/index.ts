@@ -1,6 +1,15 @@
+// The control API's client and records are the emulator's (`@boardbot/emulator/control`); the ones a
+// harness user meets (`platform.control`, `person.start()`, refusals) are re-exported here.
+export {
+  type AppInfo,
+  ControlApiError,
+  type ControlClient,
+  type InteractionView,
+  type PlatformState,
+  type ShownInteraction,
+} from '@boardbot/emulator/control';
 export type { ActivityRecord } from './activity/journal.js';
 export * from './bot/test-bot.js';
-export * from './control/control-client.js';
 export * from './create-test-platform.js';
 export * from './errors.js';
 export * from './logs/captured-logs.js';

@@ -1,4 +1,4 @@
-import { createTestPlatform, TestingError, type TestPlatform } from '@boardbot/testing';
+import { ControlApiError, createTestPlatform, TestingError, type TestPlatform } from '@boardbot/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDLERS } from './support/bot.js';
 
@@ -42,6 +42,18 @@ describe('people invoke commands', () => {
       code: 'BOARDBOT_TEST_INVOCATION_REJECTED',
     });
     await expect(alice.invoke('dance')).rejects.toThrow(/registers the command "dance"/);
+  });
+
+  it("reports any other refusal as the control client's ControlApiError, with the platform's code", async () => {
+    const general = await platform.board('general');
+    const gone = { id: '00000000-0000-4000-8000-000000000000', board_id: general.id };
+    const error = await platform
+      .person('alice')
+      .edit(gone, 'never written')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ControlApiError);
+    expect(error).toMatchObject({ code: 'BOARDBOT_CONTROL_API_ERROR', status: 404, apiCode: 'unknown_message' });
+    expect((error as Error).message).not.toContain(platform.adminKey);
   });
 
   it('returns the first answer, and the follow-ups to a wait on the interaction', async () => {

@@ -1,6 +1,11 @@
+import {
+  ControlApiError,
+  ControlClient,
+  ControlUnreachableError,
+  type InteractionView,
+} from '@boardbot/emulator/control';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { ControlApiError, ControlClient } from '../control/control-client.js';
 import { readDevState } from '../dev/dev-state.js';
 import { ConfigError, InvocationError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -41,11 +46,6 @@ function parseInvocation(words: readonly string[]): { subcommand?: string; optio
   return subcommand === undefined ? { options } : { subcommand, options };
 }
 
-function controlUrlOf(url: string): string {
-  const trimmed = url.replace(/\/+$/, '');
-  return trimmed.endsWith('/_emulator/v1') ? trimmed : `${new URL(trimmed).origin}/_emulator/v1`;
-}
-
 /**
  * `boardbot invoke <command> [subcommand] [name=value...]`: runs a slash command as a person of the
  * local emulator, through its control API, and prints the bot's answer. The emulator checks the
@@ -75,31 +75,29 @@ export async function runInvoke(
   }
   const { subcommand, options } = parseInvocation(words);
   const name = command.replace(/^\//, '');
-  const client = new ControlClient(controlUrlOf(url), key);
+  const client = new ControlClient({ url, adminKey: key });
   const who = flags.as ?? DEFAULT_INVOKE_FLAGS.as;
   const where = flags.board ?? DEFAULT_INVOKE_FLAGS.board;
   const timeoutMs = flags.timeout ?? DEFAULT_INVOKE_FLAGS.timeout;
-  let view: Awaited<ReturnType<ControlClient['wait']>>;
+  let view: InteractionView;
   try {
     const directory = await client.state();
     const user = directory.users.find((u) => u.username === who);
     const board = directory.boards.find((b) => b.name === where);
     if (!user) throw new ConfigError(`No person "${who}" on the emulator; --as takes a username, e.g. alice or bob.`);
     if (!board) throw new ConfigError(`No board "${where}" on the emulator; --board takes a name, e.g. general.`);
-    const id = await client.invoke({
+    const interaction = await client.invoke({
       board_id: board.id,
       user_id: user.id,
       command: name,
       ...(subcommand === undefined ? {} : { subcommand }),
       options,
     });
-    view = await client.wait(id, timeoutMs);
+    view = await client.wait(interaction.id, { answers: 1, timeoutMs });
   } catch (error) {
     if (error instanceof ControlApiError) throw new InvocationError(error.message);
-    if (error instanceof TypeError) {
-      throw new InvocationError(
-        `The emulator at ${url} cannot be reached (${error.message}). Is \`boardbot dev\` running?`,
-      );
+    if (error instanceof ControlUnreachableError) {
+      throw new InvocationError(`The emulator at ${url} cannot be reached. Is \`boardbot dev\` running?`);
     }
     throw error;
   }

@@ -1,42 +1,24 @@
-// A small client of the emulator's control API (docs/control-api.md), over real HTTP.
+import { ControlClient, type InteractionView, type OptionValue } from '@boardbot/emulator/control';
 
-/** The parts of an interaction view the tests read. */
-export interface InteractionView {
-  status: string;
-  answers: { content: string | null }[];
-}
+// What the CLI's tests ask of an emulator, as the people of its default seed, through the one
+// control API client.
 
-/** Talks to one emulator's control API as its admin. */
+/** The seeded people's side of one emulator: alice on `general`, and the dev-bot app. */
 export class Control {
+  /** The control API client. */
+  readonly client: ControlClient;
+
   /**
    * @param controlUrl - `{origin}/_emulator/v1`
    * @param adminKey - the admin key
    */
-  constructor(
-    private readonly controlUrl: string,
-    private readonly adminKey: string,
-  ) {}
-
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.controlUrl}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${this.adminKey}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
+  constructor(controlUrl: string, adminKey: string) {
+    this.client = new ControlClient({ url: controlUrl, adminKey });
   }
 
   /** The ids of alice and of the board `general` (the default seed). */
   async seedIds(): Promise<{ alice: string; general: string }> {
-    const state = await this.call<{
-      users: { id: string; username: string }[];
-      boards: { id: string; name: string }[];
-    }>('GET', '/state');
+    const state = await this.client.state();
     const alice = state.users.find((u) => u.username === 'alice')?.id;
     const general = state.boards.find((b) => b.name === 'general')?.id;
     if (!alice || !general) throw new Error('the default seed is missing');
@@ -45,27 +27,21 @@ export class Control {
 
   /** The names of the commands the dev-bot app registered. */
   async registeredCommands(): Promise<string[]> {
-    const { apps } = await this.call<{ apps: { name: string; commands: { name: string }[] }[] }>('GET', '/apps');
+    const apps = await this.client.apps();
     return apps.find((a) => a.name === 'dev-bot')?.commands.map((c) => c.name) ?? [];
   }
 
   /** Invokes a command as alice on `general` and waits up to `timeoutMs` for the first answer. */
-  async invoke(command: string, options: Record<string, unknown> = {}, timeoutMs = 5000): Promise<InteractionView> {
+  async invoke(command: string, options: Record<string, OptionValue> = {}, timeoutMs = 5000): Promise<InteractionView> {
     const { alice, general } = await this.seedIds();
-    const { interaction } = await this.call<{ interaction: { id: string } }>('POST', '/interactions', {
-      board_id: general,
-      user_id: alice,
-      command,
-      options,
-    });
-    return this.call<InteractionView>('GET', `/interactions/${interaction.id}/wait?answers=1&timeout_ms=${timeoutMs}`);
+    const interaction = await this.client.invoke({ board_id: general, user_id: alice, command, options });
+    return this.client.wait(interaction.id, { answers: 1, timeoutMs });
   }
 
   /** Number of messages on `general`. */
   async messageCount(): Promise<number> {
     const { general } = await this.seedIds();
-    const { messages } = await this.call<{ messages: unknown[] }>('GET', `/boards/${general}/messages?limit=100`);
-    return messages.length;
+    return (await this.client.messages(general, { limit: 100 })).length;
   }
 }
 

@@ -136,10 +136,7 @@ describe('commands against the emulator', () => {
   });
 
   it('registers the derived commands at start', async () => {
-    const { apps } = await platform.control<{ apps: { commands: { name: string; options: unknown[] }[] }[] }>(
-      'GET',
-      '/apps',
-    );
+    const apps = await platform.control.apps();
     const names = apps[0]?.commands.map((c) => c.name).sort();
     expect(names).toEqual(['boom', 'daily', 'hang', 'note', 'paint', 'roll', 'secret', 'silent']);
     const roll = apps[0]?.commands.find((c) => c.name === 'roll');

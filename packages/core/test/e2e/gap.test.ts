@@ -48,10 +48,9 @@ describe('a gateway gap', () => {
     // A board the bot has not heard anything from yet: backfilled from its start time.
     missed.push(await platform.post(platform.alice, platform.random, 'missed on random'));
     const gone = await platform.post(platform.bob, platform.general, 'deleted during the cut');
-    await platform.control('DELETE', `/boards/${platform.general.id}/messages/${gone.id}`);
+    await platform.control.deleteMessage(platform.general.id, gone.id);
     // Enough events for the emulator to prune the log past the bot's resume point.
-    const edit = (i: number) =>
-      platform.control('PATCH', `/boards/${platform.general.id}/messages/${before.id}`, { content: `edit ${i}` });
+    const edit = (i: number) => platform.control.editMessage(platform.general.id, before.id, `edit ${i}`);
     for (let i = 0; i < 520; i += 10) await Promise.all([...Array(10).keys()].map((k) => edit(i + k)));
     proxy.restore();
 

@@ -99,7 +99,7 @@ describe('bot lifecycle against the emulator', () => {
     });
     await bot.start();
     // A reset deletes the app: its stream ends and the reconnect is refused with 401.
-    await platform.control('POST', '/reset');
+    await platform.control.reset();
     await until(() => exits.length > 0, 'the bot exited');
     expect(exits).toEqual([1]);
     expect(bot.state).toBe('stopped');
@@ -113,7 +113,7 @@ describe('bot lifecycle against the emulator', () => {
       message: expect.stringContaining('+ /ping  Ping'),
     });
     expect(bot.state).toBe('stopped');
-    const { apps } = await platform.control<{ apps: { commands: unknown[] }[] }>('GET', '/apps');
+    const apps = await platform.control.apps();
     expect(apps[0]?.commands).toEqual([]);
   });
 
@@ -131,7 +131,7 @@ describe('bot lifecycle against the emulator', () => {
     const { bot } = platform.bot({ handlers: [Ping], commandSync: 'off' });
     await expect(bot.start()).resolves.toBeUndefined();
     await bot.stop();
-    const { apps } = await platform.control<{ apps: { commands: unknown[] }[] }>('GET', '/apps');
+    const apps = await platform.control.apps();
     expect(apps[0]?.commands).toEqual([]);
   });
 

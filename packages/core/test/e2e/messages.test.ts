@@ -128,8 +128,8 @@ describe('message listeners against the emulator', () => {
     expect(messages.some((m) => m.content === '2' && m.edited_at !== null)).toBe(true);
     expect(messages.some((m) => m.deleted_at !== null && m.content === null)).toBe(true);
     const person = await platform.post(platform.bob, platform.random, 'typo');
-    await platform.control('PATCH', `/boards/${platform.random.id}/messages/${person.id}`, { content: 'fixed' });
-    await platform.control('DELETE', `/boards/${platform.random.id}/messages/${person.id}`);
+    await platform.control.editMessage(platform.random.id, person.id, 'fixed');
+    await platform.control.deleteMessage(platform.random.id, person.id);
     await until(() => seen.deletes.includes(person.id), 'the deletion was heard');
     expect(seen.edits).toContain('fixed');
   });

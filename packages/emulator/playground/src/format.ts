@@ -1,4 +1,4 @@
-import type { Message, OptionValue, UserProfile } from './api/types.js';
+import type { Message, OptionValue, UserProfile } from '@boardbot/emulator/control';
 
 // Small, pure formatting helpers shared by the components.
 

@@ -1,16 +1,10 @@
 import type { Embed, Interaction, Message } from '@boardbot/protocol';
+import type { InteractionView } from '../control/schemas/responses.js';
 import { PlatformError } from '../errors.js';
 import type { InteractionRow, StoredInteraction } from '../store/interactions.js';
 import { createMessage, type MessageResult } from './messages.js';
 import type { Outbox } from './outbox.js';
 import type { Platform } from './platform.js';
-
-/** An interaction as the control API shows it: without its token, with its answers. */
-export interface InteractionView {
-  interaction: StoredInteraction;
-  status: 'pending' | 'answered' | 'expired';
-  answers: Message[];
-}
 
 /** The control API's view of a stored interaction. */
 export function interactionView(p: Platform, row: InteractionRow): InteractionView {

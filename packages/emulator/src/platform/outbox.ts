@@ -1,4 +1,4 @@
-import type { ActivityEventName } from '../activity-events.js';
+import type { ActivityEventName } from '../control/activity-events.js';
 /** An event of one app's log, ready to be framed and pushed to that app's gateway streams. */
 export interface AppEvent {
   appId: string;

@@ -1,7 +1,7 @@
 import { createEmulator, type Emulator, type EmulatorOptions } from '@boardbot/emulator';
 import { type Board, type Message, type UserProfile } from '@boardbot/protocol';
 import { expect } from 'vitest';
-import { openApiProblems } from './openapi-checker.js';
+import { appApiChecker, controlApiChecker } from './openapi-checker.js';
 
 export const ADMIN_KEY = 'test-admin-key';
 export const DEV_TOKEN = 'dev-token';
@@ -81,16 +81,17 @@ export class Harness {
       headers,
       ...(payload === undefined ? {} : { payload }),
     });
-    if (url.startsWith('/api/v1')) {
-      const { operationId, problems } = openApiProblems({
-        method,
-        url,
-        status: res.statusCode,
-        headers: res.headers,
-        body: res.body,
-      });
+    // Every answer of a documented API is checked against its OpenAPI document.
+    const checked = url.startsWith('/api/v1')
+      ? { checker: appApiChecker, seen: checkedOperations }
+      : url.startsWith('/_emulator/v1')
+        ? { checker: controlApiChecker, seen: undefined }
+        : undefined;
+    if (checked) {
+      const answer = { method, url, status: res.statusCode, headers: res.headers, body: res.body };
+      const { operationId, problems } = checked.checker.problems(answer);
       expect(problems, `${method} ${url} → ${res.statusCode} ${res.body.slice(0, 300)}`).toEqual([]);
-      if (operationId) checkedOperations.add(operationId);
+      if (operationId) checked.seen?.add(operationId);
     }
     let json: unknown;
     try {

@@ -1,14 +1,29 @@
-import { API_PREFIX, buildOpenApiDocument, COMPONENT_SCHEMAS, checkerFor } from '@boardbot/protocol';
+import { buildControlOpenApiDocument, CONTROL_COMPONENT_SCHEMAS } from '@boardbot/emulator';
+import {
+  API_PREFIX,
+  buildOpenApiDocument,
+  COMPONENT_SCHEMAS,
+  CONTROL_PREFIX,
+  checkerFor,
+  type OpenApiDocument,
+} from '@boardbot/protocol';
+import type { TSchema } from '@sinclair/typebox';
 
-// A small checker of app API responses against the OpenAPI document built from the protocol: the
-// status must be documented for the operation, the documented headers must be present and match
-// their schemas, and the body must match the documented schema (component schemas are checked with
-// the protocol's compiled checkers; error bodies also against the operation's list of codes).
+// A small checker of responses against an OpenAPI document: the app API's, built from the protocol,
+// and the control API's, built from the emulator's control schemas. The status must be documented
+// for the operation, the documented headers must be present and match their schemas, and the body
+// must match the documented schema (component schemas are checked with the protocol's compiled
+// checkers; error bodies also against the operation's list of codes).
 
 type Json = Record<string, unknown>;
 type SchemaRef = { $ref?: string; allOf?: Json[] };
+interface HeaderSpec {
+  $ref?: string;
+  required?: boolean;
+  schema?: Json;
+}
 interface ResponseSpec {
-  headers?: Record<string, { $ref?: string; schema?: Json }>;
+  headers?: Record<string, HeaderSpec>;
   content?: Record<string, { schema: SchemaRef }>;
 }
 interface Operation {
@@ -16,14 +31,28 @@ interface Operation {
   responses: Record<string, ResponseSpec>;
 }
 
-const doc = buildOpenApiDocument();
-const headerSpecs = (doc.components as { headers: Record<string, { required?: boolean; schema: Json }> }).headers;
+/** A response as the checker sees it. */
+export interface CheckedResponse {
+  method: string;
+  /** Full URL path with query, e.g. `/api/v1/boards?x=1`. */
+  url: string;
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  /** The raw body text. */
+  body: string;
+}
 
-const routes = Object.entries(doc.paths).map(([template, ops]) => ({
-  template,
-  pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-  ops: ops as Record<string, Operation>,
-}));
+/** Checks responses of one API against its document. */
+export interface OpenApiChecker {
+  /**
+   * Problems of a response; empty when it conforms. Paths the document does not list (unknown
+   * routes, other methods, unparsable URLs) are checked for the error envelope (and the headers
+   * every answer must carry) only.
+   */
+  problems(r: CheckedResponse): { operationId: string | undefined; problems: string[] };
+  /** Every operation id of the document. */
+  operationIds: string[];
+}
 
 const refName = (ref: string) => ref.split('/').pop() as string;
 
@@ -42,12 +71,12 @@ function checkHeader(name: string, value: string | undefined, schema: Json): str
   return undefined;
 }
 
-function checkBody(schema: SchemaRef, body: unknown): string[] {
+function checkBody(schema: SchemaRef, body: unknown, components: Record<string, TSchema>): string[] {
   const problems: string[] = [];
   const parts = schema.allOf ?? [schema];
   for (const part of parts) {
     if (typeof part.$ref === 'string') {
-      const component = COMPONENT_SCHEMAS[refName(part.$ref)];
+      const component = components[refName(part.$ref)];
       if (!component) {
         problems.push(`unknown component ${part.$ref}`);
         continue;
@@ -68,64 +97,6 @@ function checkBody(schema: SchemaRef, body: unknown): string[] {
   return problems;
 }
 
-/** A response as the checker sees it. */
-export interface CheckedResponse {
-  method: string;
-  /** Full URL path with query, e.g. `/api/v1/boards?x=1`. */
-  url: string;
-  status: number;
-  headers: Record<string, string | string[] | number | undefined>;
-  /** The raw body text. */
-  body: string;
-}
-
-/**
- * Problems of an app API response against the OpenAPI document; empty when it conforms. Paths the
- * document does not list (unknown routes, other methods, unparsable URLs) are checked for the error
- * envelope and the rate-limit headers only.
- */
-export function openApiProblems(r: CheckedResponse): { operationId: string | undefined; problems: string[] } {
-  const path = (r.url.split('?')[0] ?? r.url).slice(API_PREFIX.length) || '/';
-  const route = routes.find((x) => x.pattern.test(path));
-  const op = route?.ops[r.method.toLowerCase()];
-  const header = (name: string) => {
-    const v = r.headers[name.toLowerCase()];
-    return v === undefined ? undefined : String(v);
-  };
-  const problems: string[] = [];
-  if (!op) {
-    // Outside the documented operations only routing answers exist: a bad URL, no route, wrong method.
-    if (![400, 404, 405].includes(r.status)) problems.push(`undocumented operation answered ${r.status}`);
-    for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) {
-      const spec = headerSpecs[h];
-      const p = spec && checkHeader(h, header(h), spec.schema);
-      if (p) problems.push(p);
-    }
-    problems.push(...checkBody({ $ref: '#/components/schemas/ErrorEnvelope' }, parseJson(r.body)));
-    return { operationId: undefined, problems };
-  }
-  const spec = op.responses[String(r.status)];
-  if (!spec)
-    return { operationId: op.operationId, problems: [`status ${r.status} is not documented for ${op.operationId}`] };
-  for (const [name, h] of Object.entries(spec.headers ?? {})) {
-    const resolved = h.$ref ? headerSpecs[refName(h.$ref)] : { required: false, schema: h.schema ?? {} };
-    if (!resolved) continue;
-    if (!resolved.required && header(name) === undefined) continue;
-    const p = checkHeader(name, header(name), resolved.schema);
-    if (p) problems.push(p);
-  }
-  const [mediaType, media] = Object.entries(spec.content ?? {})[0] ?? [];
-  const contentType = header('content-type') ?? '';
-  if (!mediaType) {
-    if (r.body.length > 0) problems.push(`status ${r.status} must have no body`);
-  } else if (!contentType.startsWith(mediaType)) {
-    problems.push(`content-type ${contentType} is not ${mediaType}`);
-  } else if (mediaType === 'application/json' && media) {
-    problems.push(...checkBody(media.schema, parseJson(r.body)));
-  }
-  return { operationId: op.operationId, problems };
-}
-
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -134,5 +105,92 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Every operation id of the document. */
-export const OPERATION_IDS: string[] = routes.flatMap((r) => Object.values(r.ops).map((o) => o.operationId));
+/**
+ * A checker of the responses of the API at `prefix` against `doc`.
+ *
+ * @param doc - the OpenAPI document
+ * @param components - the TypeBox schema of each component of the document, by name
+ * @param prefix - the path prefix of the document's paths
+ * @param everyAnswer - headers every answer carries, undocumented routes included
+ */
+export function openApiChecker(
+  doc: OpenApiDocument,
+  components: Record<string, TSchema>,
+  prefix: string,
+  everyAnswer: readonly string[] = [],
+): OpenApiChecker {
+  const headerSpecs = ((doc.components as { headers?: Record<string, HeaderSpec> }).headers ?? {}) as Record<
+    string,
+    { required?: boolean; schema: Json }
+  >;
+  const routes = Object.entries(doc.paths).map(([template, ops]) => ({
+    template,
+    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    ops: ops as Record<string, Operation>,
+  }));
+
+  const problems = (r: CheckedResponse): { operationId: string | undefined; problems: string[] } => {
+    const path = (r.url.split('?')[0] ?? r.url).slice(prefix.length) || '/';
+    const route = routes.find((x) => x.pattern.test(path));
+    const op = route?.ops[r.method.toLowerCase()];
+    const header = (name: string) => {
+      const v = r.headers[name.toLowerCase()];
+      return v === undefined ? undefined : String(v);
+    };
+    const found: string[] = [];
+    if (!op) {
+      // Outside the documented operations only routing answers exist: a bad URL, no route, wrong method.
+      if (![400, 404, 405].includes(r.status)) found.push(`undocumented operation answered ${r.status}`);
+      for (const h of everyAnswer) {
+        const spec = headerSpecs[h];
+        const p = spec && checkHeader(h, header(h), spec.schema);
+        if (p) found.push(p);
+      }
+      found.push(...checkBody({ $ref: '#/components/schemas/ErrorEnvelope' }, parseJson(r.body), components));
+      return { operationId: undefined, problems: found };
+    }
+    const spec = op.responses[String(r.status)];
+    if (!spec)
+      return { operationId: op.operationId, problems: [`status ${r.status} is not documented for ${op.operationId}`] };
+    for (const [name, h] of Object.entries(spec.headers ?? {})) {
+      const resolved = h.$ref
+        ? headerSpecs[refName(h.$ref)]
+        : { required: h.required ?? false, schema: h.schema ?? {} };
+      if (!resolved) continue;
+      if (!resolved.required && header(name) === undefined) continue;
+      const p = checkHeader(name, header(name), resolved.schema);
+      if (p) found.push(p);
+    }
+    const [mediaType, media] = Object.entries(spec.content ?? {})[0] ?? [];
+    const contentType = header('content-type') ?? '';
+    if (!mediaType) {
+      if (r.body.length > 0) found.push(`status ${r.status} must have no body`);
+    } else if (!contentType.startsWith(mediaType)) {
+      found.push(`content-type ${contentType} is not ${mediaType}`);
+    } else if (mediaType === 'application/json' && media) {
+      found.push(...checkBody(media.schema, parseJson(r.body), components));
+    }
+    return { operationId: op.operationId, problems: found };
+  };
+  return { problems, operationIds: routes.flatMap((r) => Object.values(r.ops).map((o) => o.operationId)) };
+}
+
+/** The app API's checker: `docs/openapi.yaml`, and the three rate-limit headers on every answer. */
+export const appApiChecker = openApiChecker(buildOpenApiDocument(), COMPONENT_SCHEMAS, API_PREFIX, [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+]);
+
+/** The control API's checker: `docs/control-api.openapi.yaml`. */
+export const controlApiChecker = openApiChecker(
+  buildControlOpenApiDocument(),
+  CONTROL_COMPONENT_SCHEMAS,
+  CONTROL_PREFIX,
+);
+
+/** Problems of an app API response against its OpenAPI document; empty when it conforms. */
+export const openApiProblems = appApiChecker.problems;
+
+/** Every operation id of the app API's document. */
+export const OPERATION_IDS: string[] = appApiChecker.operationIds;

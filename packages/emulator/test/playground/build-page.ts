@@ -4,9 +4,12 @@ import { fileURLToPath } from 'node:url';
 
 // The browser tests need the built page (`packages/emulator/dist/playground/`), which a fresh clone
 // does not have. This builds it with the page's own vite config when it is missing or older than
-// its sources, once, even when several test files ask at the same time.
+// its sources (the page's and the control API client's), once, even when several test files ask at
+// the same time.
 
 const playground = fileURLToPath(new URL('../../playground/', import.meta.url));
+// The page also bundles the control API client from the package's sources.
+const sources = [playground, fileURLToPath(new URL('../../src/control/', import.meta.url))];
 /** Where the built page lives (the emulator serves this directory at `/`). */
 export const PLAYGROUND_DIST = fileURLToPath(new URL('../../dist/playground/', import.meta.url));
 const lock = fileURLToPath(new URL('../../dist/.playground-build.lock', import.meta.url));
@@ -18,6 +21,10 @@ function newestSource(dir: string): number {
     newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
   }
   return newest;
+}
+
+function newestOf(dirs: string[]): number {
+  return Math.max(...dirs.map(newestSource));
 }
 
 function builtAt(): number {
@@ -52,9 +59,9 @@ async function withLock<T>(work: () => Promise<T>): Promise<T> {
 
 /** Builds the playground page unless an up-to-date build exists; returns its directory. */
 export async function ensurePlaygroundBuilt(): Promise<string> {
-  if (builtAt() >= newestSource(playground)) return PLAYGROUND_DIST;
+  if (builtAt() >= newestOf(sources)) return PLAYGROUND_DIST;
   await withLock(async () => {
-    if (builtAt() >= newestSource(playground)) return;
+    if (builtAt() >= newestOf(sources)) return;
     const { build } = await import('vite');
     await build({ configFile: join(playground, 'vite.config.ts'), logLevel: 'warn' });
   });

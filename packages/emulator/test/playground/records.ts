@@ -1,4 +1,4 @@
-import type { Command, InteractionView, Message } from '../../playground/src/api/types.js';
+import type { Command, InteractionView, Message } from '@boardbot/emulator/control';
 
 // Plain records in the contract's shapes for the page's pure logic tests (the browser tests use the
 // real emulator). Ids are fixed UUIDs so failures read well.

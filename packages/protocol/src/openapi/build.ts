@@ -4,6 +4,7 @@ import { GATEWAY_EVENTS } from '../events.js';
 import { API_PREFIX, IDEMPOTENCY_KEY_PATTERN, LIMITS } from '../limits.js';
 import { COMPONENT_SCHEMAS } from './components.js';
 import { commonErrors, ENDPOINTS, type EndpointSpec } from './endpoints.js';
+import { componentRef, errorEnvelopeOf, type JsonValue, schemaToJson } from './json-schema.js';
 
 /** A plain JSON object of the OpenAPI document. */
 export type OpenApiDocument = Record<string, unknown> & {
@@ -11,28 +12,11 @@ export type OpenApiDocument = Record<string, unknown> & {
   paths: Record<string, Record<string, unknown>>;
 };
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const ref = componentRef;
 const names = new Set(Object.keys(COMPONENT_SCHEMAS));
+const toJson = (schema: TSchema, root: boolean): JsonValue => schemaToJson(schema, names, root);
 
-// TypeBox schemas carry symbols and nested copies of named records; the document wants plain JSON
-// with `$ref` to components, so nested schemas with a registered `title` become references.
-function toJson(schema: TSchema, root: boolean): Json {
-  const plain = JSON.parse(JSON.stringify(schema)) as Json;
-  const walk = (node: Json, top: boolean): Json => {
-    if (Array.isArray(node)) return node.map((n) => walk(n, false));
-    if (node === null || typeof node !== 'object') return node;
-    const title = node.title;
-    if (!top && typeof title === 'string' && names.has(title)) return ref(title);
-    const out: { [k: string]: Json } = {};
-    for (const [k, v] of Object.entries(node)) out[k] = walk(v, false);
-    return out;
-  };
-  return walk(plain, root);
-}
-
-const PARAMETERS: Record<EndpointSpec['params'][number], Json> = {
+const PARAMETERS: Record<EndpointSpec['params'][number], JsonValue> = {
   boardId: {
     name: 'boardId',
     in: 'path',
@@ -79,28 +63,19 @@ const RATE_HEADERS = {
   'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
 };
 
-function errorResponse(status: number, codes: ErrorCode[]): Json {
-  const headers: { [k: string]: Json } = { ...RATE_HEADERS };
+function errorResponse(status: number, codes: ErrorCode[]): JsonValue {
+  const headers: { [k: string]: JsonValue } = { ...RATE_HEADERS };
   if (status === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
   if (status === 401) headers['WWW-Authenticate'] = { $ref: '#/components/headers/WWW-Authenticate' };
   return {
     description: codes.map((c) => `\`${c}\`: ${ERROR_DESCRIPTIONS[c]}`).join(' '),
     headers,
-    content: {
-      'application/json': {
-        schema: {
-          allOf: [
-            ref('ErrorEnvelope'),
-            { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
-          ],
-        },
-      },
-    },
+    content: { 'application/json': { schema: errorEnvelopeOf(codes) } },
   };
 }
 
-function operation(e: EndpointSpec): Json {
-  const responses: { [k: string]: Json } = {};
+function operation(e: EndpointSpec): JsonValue {
+  const responses: { [k: string]: JsonValue } = {};
   if (e.n === 13) {
     responses['200'] = {
       description:
@@ -125,7 +100,7 @@ function operation(e: EndpointSpec): Json {
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     responses[String(status)] = errorResponse(status, codes);
   }
-  const op: { [k: string]: Json } = {
+  const op: { [k: string]: JsonValue } = {
     operationId: e.operationId,
     summary: e.summary,
     description: `Endpoint ${e.n} of the app API.`,

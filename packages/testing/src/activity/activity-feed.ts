@@ -1,8 +1,6 @@
-import { ACTIVITY_EVENTS, type InteractionView } from '@boardbot/emulator';
-import type { Message } from '@boardbot/protocol';
+import { ACTIVITY_EVENTS, type ActivityEvent } from '@boardbot/emulator/control';
 import { EventSource, type FetchLike } from 'eventsource';
 import { Agent, fetch } from 'undici';
-import type { ShownInteraction } from '../control/control-client.js';
 import { FeedLostError } from '../errors.js';
 import type { Journal } from './journal.js';
 
@@ -74,16 +72,13 @@ export class ActivityFeed {
     for (const name of ACTIVITY_EVENTS.filter((n) => n !== 'ready')) {
       this.source.addEventListener(name, (event) => {
         const id = Number(event.lastEventId);
-        const data = JSON.parse(event.data) as {
-          message?: Message;
-          interaction?: ShownInteraction | InteractionView;
-        };
-        if (name.startsWith('message.') && data.message) journal.push({ id, name, message: data.message });
-        else if (name === 'interaction.create' && data.interaction) {
-          journal.push({ id, name, interaction: data.interaction as ShownInteraction });
-        } else if (name === 'interaction.update' && data.interaction) {
-          journal.push({ id, name, view: data.interaction as InteractionView });
-        } else journal.advance(id);
+        // The frame's `type` is its name (docs/control-api.md), so it narrows the payload.
+        const data = JSON.parse(event.data) as ActivityEvent;
+        if (data.type === 'message.create' || data.type === 'message.edit' || data.type === 'message.delete') {
+          journal.push({ id, name, message: data.message });
+        } else if (data.type === 'interaction.create') journal.push({ id, name, interaction: data.interaction });
+        else if (data.type === 'interaction.update') journal.push({ id, name, view: data.interaction });
+        else journal.advance(id);
       });
     }
     this.source.addEventListener('error', (event) => {

@@ -1,6 +1,4 @@
-import type { InteractionView } from '@boardbot/emulator';
-import type { Message } from '@boardbot/protocol';
-import type { ShownInteraction } from '../control/control-client.js';
+import type { InteractionView, Message, ShownInteraction } from '@boardbot/emulator/control';
 import type { Waiters } from '../waiting/waiters.js';
 
 /** One frame of the emulator's activity stream, as the harness keeps it. */

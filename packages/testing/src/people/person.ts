@@ -1,12 +1,16 @@
+import {
+  ControlApiError,
+  type ControlClient,
+  type PersonRole,
+  type ShownInteraction,
+} from '@boardbot/emulator/control';
 import type { Embed, Message, OptionValue, UserProfile } from '@boardbot/protocol';
 import type { TestBot, WaitOptions } from '../bot/test-bot.js';
-import type { ControlClient, ShownInteraction } from '../control/control-client.js';
-import { TestOptionsError } from '../errors.js';
+import { InvocationRejectedError, TestOptionsError } from '../errors.js';
 import type { Directory } from '../platform/directory.js';
 import { short } from '../report/message-filter.js';
 
-/** A role a person can hold on a board. */
-export type PersonRole = 'owner' | 'admin' | 'member';
+export type { PersonRole } from '@boardbot/emulator/control';
 
 /** Options of `platform.person(username, options)`. */
 export interface PersonOptions {
@@ -143,13 +147,19 @@ export class Person {
   ): Promise<ShownInteraction> {
     const { name, subcommand } = parseCommand(command);
     const { boardId, userId } = await this.on(settings.board);
-    return this.deps.control.invoke({
-      board_id: boardId,
-      user_id: userId,
-      command: name,
-      ...(subcommand === undefined ? {} : { subcommand }),
-      options,
-    });
+    try {
+      return await this.deps.control.invoke({
+        board_id: boardId,
+        user_id: userId,
+        command: name,
+        ...(subcommand === undefined ? {} : { subcommand }),
+        options,
+      });
+    } catch (error) {
+      // CONTRACT (docs/control-api.md): an invocation the registered options refuse is a 400.
+      if (error instanceof ControlApiError && error.status === 400) throw new InvocationRejectedError(error);
+      throw error;
+    }
   }
 
   /**

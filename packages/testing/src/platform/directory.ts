@@ -1,5 +1,5 @@
+import type { ControlClient } from '@boardbot/emulator/control';
 import type { Board, UserProfile } from '@boardbot/protocol';
-import type { ControlClient } from '../control/control-client.js';
 import { TestOptionsError } from '../errors.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { Emulator, EmulatorUrls } from '@boardbot/emulator';
+import type { ControlClient } from '@boardbot/emulator/control';
 import type { Board, Message } from '@boardbot/protocol';
 import type { ActivityFeed } from '../activity/activity-feed.js';
 import type { Journal } from '../activity/journal.js';
 import { type BotObserver, eventKey } from '../bot/bot-observer.js';
 import type { TestBot, WaitOptions } from '../bot/test-bot.js';
-import type { ControlClient } from '../control/control-client.js';
 import { BotStartError, PlatformClosedError, TestOptionsError, WaitTimeoutError } from '../errors.js';
 import type { CapturedLogs } from '../logs/captured-logs.js';
 import { Person, type PersonOptions } from '../people/person.js';
@@ -23,6 +23,8 @@ export interface TestPlatformParts {
   emulator: Emulator;
   urls: EmulatorUrls;
   control: ControlClient;
+  /** Closes the control client's calls (they fail with `BOARDBOT_TEST_CLOSED` after `close()`). */
+  controlGate: { close(): Promise<void> };
   directory: Directory;
   journal: Journal;
   waiters: Waiters;
@@ -222,7 +224,7 @@ export class TestPlatform {
     this.parts.waiters.fail(new PlatformClosedError('waiting'));
     await this.bot.runtime.stop().catch(() => {});
     await this.parts.feed.close();
-    await this.control.close();
+    await this.parts.controlGate.close();
     await this.emulator.close();
   }
 

@@ -1,14 +1,15 @@
 import { type Bot, type BotOptions, createBot, MemoryPositionStore } from '@boardbot/core';
 import { createEmulator, type Emulator, type EmulatorOptions } from '@boardbot/emulator';
-import type { Board, Interaction, Message, UserProfile } from '@boardbot/protocol';
+import {
+  type Board,
+  ControlClient,
+  type InteractionView,
+  type Message,
+  type OptionValue,
+  type ShownInteraction,
+  type UserProfile,
+} from '@boardbot/emulator/control';
 import { captureLogs, type LogCapture } from './logs.js';
-
-/** An interaction with its answers, as the control API shows it. */
-export interface InteractionView {
-  interaction: Omit<Interaction, 'token'>;
-  status: 'pending' | 'answered' | 'expired';
-  answers: Message[];
-}
 
 /**
  * A seeded emulator on a loopback port, and the people's side of it through the real control API:
@@ -18,7 +19,8 @@ export class TestPlatform {
   private constructor(
     readonly emu: Emulator,
     readonly apiUrl: string,
-    readonly controlUrl: string,
+    /** The control API, as the people of the platform use it. */
+    readonly control: ControlClient,
     readonly alice: UserProfile,
     readonly bob: UserProfile,
     readonly general: Board,
@@ -35,18 +37,11 @@ export class TestPlatform {
       ...options,
     });
     const urls = await emu.listen({ host: '127.0.0.1', port: 0 });
-    const state = await control<{ users: UserProfile[]; boards: Board[] }>(emu, urls.controlUrl, 'GET', '/state');
+    const control = new ControlClient({ url: urls.controlUrl, adminKey: emu.adminKey });
+    const state = await control.state();
     const user = (name: string) => state.users.find((u) => u.username === name) as UserProfile;
     const board = (name: string) => state.boards.find((b) => b.name === name) as Board;
-    return new TestPlatform(
-      emu,
-      urls.apiUrl,
-      urls.controlUrl,
-      user('alice'),
-      user('bob'),
-      board('general'),
-      board('random'),
-    );
+    return new TestPlatform(emu, urls.apiUrl, control, user('alice'), user('bob'), board('general'), board('random'));
   }
 
   /** The seeded app's token. */
@@ -54,30 +49,25 @@ export class TestPlatform {
     return this.emu.devToken;
   }
 
-  /** Calls the control API and returns its JSON (throws on a non-2xx answer). */
-  control<T>(method: string, path: string, body?: unknown): Promise<T> {
-    return control<T>(this.emu, this.controlUrl, method, path, body);
-  }
-
   /** A person invokes a slash command; resolves with the created interaction. */
   async invoke(
     user: UserProfile,
     board: Board,
     command: string,
-    options: Record<string, string | number | boolean> = {},
+    options: Record<string, OptionValue> = {},
     subcommand?: string,
-  ): Promise<Omit<Interaction, 'token'>> {
+  ): Promise<ShownInteraction> {
     const body = { board_id: board.id, user_id: user.id, command, options, ...(subcommand ? { subcommand } : {}) };
-    return (await this.control<{ interaction: Omit<Interaction, 'token'> }>('POST', '/interactions', body)).interaction;
+    return this.control.invoke(body);
   }
 
   /** Waits (server side) until the interaction has `answers` answers. */
   answers(interactionId: string, answers = 1, timeoutMs = 15_000): Promise<InteractionView> {
-    return this.control('GET', `/interactions/${interactionId}/wait?answers=${answers}&timeout_ms=${timeoutMs}`);
+    return this.control.wait(interactionId, { answers, timeoutMs });
   }
 
   /** Invokes a command and waits for its first answer's text. */
-  async ask(user: UserProfile, board: Board, command: string, options: Record<string, string | number | boolean> = {}) {
+  async ask(user: UserProfile, board: Board, command: string, options: Record<string, OptionValue> = {}) {
     const interaction = await this.invoke(user, board, command, options);
     const view = await this.answers(interaction.id);
     return view.answers[0]?.content ?? null;
@@ -85,12 +75,12 @@ export class TestPlatform {
 
   /** A person posts a message. */
   post(user: UserProfile, board: Board, content: string): Promise<Message> {
-    return this.control('POST', `/boards/${board.id}/messages`, { user_id: user.id, content });
+    return this.control.postMessage(board.id, { user_id: user.id, content });
   }
 
   /** Messages of a board, newest first. */
-  async messages(board: Board, limit = 100): Promise<Message[]> {
-    return (await this.control<{ messages: Message[] }>('GET', `/boards/${board.id}/messages?limit=${limit}`)).messages;
+  messages(board: Board, limit = 100): Promise<Message[]> {
+    return this.control.messages(board.id, { limit });
   }
 
   /** A bot on this platform (signals off, logs captured), not started yet. */
@@ -112,20 +102,6 @@ export class TestPlatform {
   close(): Promise<void> {
     return this.emu.close();
   }
-}
-
-async function control<T>(emu: Emulator, base: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${emu.adminKey}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
 /** Resolves once `check` returns true, polling on the event loop (no wall-clock assertion). */

@@ -1,4 +1,4 @@
-import type { AppInfo, Command } from '../api/types.js';
+import type { AppInfo, Command } from '@boardbot/emulator/control';
 
 /** A slash command a person can use on a board, with the app that registered it. */
 export interface AvailableCommand {

@@ -1,5 +1,5 @@
+import type { Command, ErrorDetail, OptionValue } from '@boardbot/emulator/control';
 import type { CommandOption, LeafOption } from '@boardbot/protocol';
-import type { Command, ErrorDetail, OptionValue } from '../api/types.js';
 
 // The command form checks what the person typed against the command's registered options before
 // sending, with the same rules the emulator applies (docs/control-api.md "Slash commands"), so most

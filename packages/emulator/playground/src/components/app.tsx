@@ -1,7 +1,5 @@
+import { ControlClient, type EmulatorInfo, isUnauthorized } from '@boardbot/emulator/control';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { ControlClient } from '../api/control-client.js';
-import type { EmulatorInfo } from '../api/types.js';
-import { isUnauthorized } from '../errors.js';
 import { type GateReason, KeyGate } from './key-gate.js';
 import { Playground } from './playground.js';
 
@@ -26,7 +24,7 @@ export function App({ location, history }: AppProps) {
   const [key, setKey] = useState(() => new URLSearchParams(location.search).get('key') ?? '');
   const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
   const [attempt, setAttempt] = useState(0);
-  const client = useMemo(() => new ControlClient({ origin: location.origin, key }), [location.origin, key]);
+  const client = useMemo(() => new ControlClient({ url: location.origin, adminKey: key }), [location.origin, key]);
 
   useEffect(() => {
     if (key === '') {

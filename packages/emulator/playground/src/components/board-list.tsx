@@ -1,4 +1,4 @@
-import type { AppInfo, Board } from '../api/types.js';
+import type { AppInfo, Board } from '@boardbot/emulator/control';
 
 /** Props of {@link BoardList}. */
 export interface BoardListProps {

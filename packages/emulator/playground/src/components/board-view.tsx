@@ -1,6 +1,5 @@
+import type { Board, ControlClient, Message, UserProfile } from '@boardbot/emulator/control';
 import { useMemo, useState } from 'preact/hooks';
-import type { ControlClient } from '../api/control-client.js';
-import type { Board, Message, UserProfile } from '../api/types.js';
 import { commandsOnBoard } from '../commands/available.js';
 import { authorOf } from '../format.js';
 import { useClock } from '../hooks/use-clock.js';
@@ -48,7 +47,7 @@ export function BoardView({ client, data, board, person, users, maxContentLength
 
   const send = async (content: string) => {
     const user = requirePerson();
-    const message = await client.send(board.id, {
+    const message = await client.postMessage(board.id, {
       user_id: user.id,
       content,
       ...(reply ? { replyTo: reply.message.id } : {}),
@@ -104,9 +103,9 @@ export function BoardView({ client, data, board, person, users, maxContentLength
           setFocusToken((n) => n + 1);
         }}
         onEdit={async (m, content) => {
-          dispatch({ type: 'message.stored', message: await client.edit(board.id, m.id, content) });
+          dispatch({ type: 'message.stored', message: await client.editMessage(board.id, m.id, content) });
         }}
-        onDelete={(m) => client.remove(board.id, m.id)}
+        onDelete={(m) => client.deleteMessage(board.id, m.id)}
       />
       {entry ? (
         <CommandForm
@@ -131,7 +130,7 @@ export function BoardView({ client, data, board, person, users, maxContentLength
           focusToken={focusToken}
           onJoin={async () => {
             const user = requirePerson();
-            await client.join(board.id, user.id);
+            await client.setMember(board.id, user.id);
             dispatch({ type: 'members.loaded', boardId: board.id, members: await client.members(board.id) });
           }}
           onCancelReply={() => setReplyId(undefined)}

@@ -1,5 +1,5 @@
+import { type Board, ControlApiError, type Member } from '@boardbot/emulator/control';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Board, Member } from '../api/types.js';
 import type { AvailableCommand } from '../commands/available.js';
 import {
   checkOptions,
@@ -8,7 +8,6 @@ import {
   SUBCOMMAND_FIELD,
   subcommandsOf,
 } from '../commands/check-options.js';
-import { ControlApiError } from '../errors.js';
 import { OptionField } from './option-field.js';
 
 /** What the form sends: the command, its subcommand and the typed option values. */

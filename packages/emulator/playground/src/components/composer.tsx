@@ -1,5 +1,5 @@
+import type { Message } from '@boardbot/emulator/control';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Message } from '../api/types.js';
 import { type AvailableCommand, matchCommands } from '../commands/available.js';
 import { snippet } from '../format.js';
 import { CommandSuggestions, suggestionId } from './command-suggestions.js';

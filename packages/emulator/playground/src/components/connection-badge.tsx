@@ -1,4 +1,4 @@
-import type { StreamStatus } from '../api/activity-stream.js';
+import type { StreamStatus } from '@boardbot/emulator/control';
 
 const LABELS: Record<StreamStatus, string> = {
   connecting: 'Connecting…',

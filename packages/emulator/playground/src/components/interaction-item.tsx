@@ -1,4 +1,4 @@
-import type { InteractionView } from '../api/types.js';
+import type { InteractionView } from '@boardbot/emulator/control';
 import { describeOptions, hueOf, initial, longTime, shortTime } from '../format.js';
 
 /** Props of {@link InteractionItem}. */

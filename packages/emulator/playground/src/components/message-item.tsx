@@ -1,5 +1,5 @@
+import type { Message } from '@boardbot/emulator/control';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Message } from '../api/types.js';
 import { type AuthorLabel, hueOf, initial, longTime, shortTime, snippet } from '../format.js';
 import { EmbedView } from './embed-view.js';
 import { MediaView } from './media-view.js';

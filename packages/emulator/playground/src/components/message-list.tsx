@@ -1,5 +1,5 @@
+import type { AppInfo, Board, InteractionView, Message, UserProfile } from '@boardbot/emulator/control';
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import type { AppInfo, Board, InteractionView, Message, UserProfile } from '../api/types.js';
 import { authorOf, describeOptions, namerOf } from '../format.js';
 import type { TimelineItem } from '../state/timeline.js';
 import { InteractionItem } from './interaction-item.js';

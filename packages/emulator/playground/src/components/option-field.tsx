@@ -1,6 +1,6 @@
+import type { Board, Member } from '@boardbot/emulator/control';
 import type { LeafOption } from '@boardbot/protocol';
 import type { JSX } from 'preact';
-import type { Board, Member } from '../api/types.js';
 import { boundsHint } from '../commands/check-options.js';
 
 /** Props of {@link OptionField}. */

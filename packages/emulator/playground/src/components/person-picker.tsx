@@ -1,5 +1,5 @@
+import type { UserProfile } from '@boardbot/emulator/control';
 import { useState } from 'preact/hooks';
-import type { UserProfile } from '../api/types.js';
 
 const NEW_PERSON = '__new__';
 

@@ -1,6 +1,5 @@
+import type { ControlClient, EmulatorInfo } from '@boardbot/emulator/control';
 import { useCallback, useMemo } from 'preact/hooks';
-import type { ControlClient } from '../api/control-client.js';
-import type { EmulatorInfo } from '../api/types.js';
 import { useBoardSelection } from '../hooks/use-board-selection.js';
 import { usePerson } from '../hooks/use-person.js';
 import { usePlayground } from '../hooks/use-playground.js';
@@ -35,7 +34,7 @@ export function Playground({ client, info, onUnauthorized }: PlaygroundProps) {
       dispatch({ type: 'user.created', user });
       // A new person starts on the board on screen, so they can talk at once.
       if (boardId) {
-        await client.join(boardId, user.id);
+        await client.setMember(boardId, user.id);
         dispatch({ type: 'members.loaded', boardId, members: await client.members(boardId) });
       }
       choosePerson(user);

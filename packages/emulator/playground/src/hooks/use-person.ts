@@ -1,5 +1,5 @@
+import type { UserProfile } from '@boardbot/emulator/control';
 import { useCallback, useState } from 'preact/hooks';
-import type { UserProfile } from '../api/types.js';
 
 const STORAGE_KEY = 'boardbot.playground.person';
 

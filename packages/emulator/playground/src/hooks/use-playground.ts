@@ -1,8 +1,11 @@
+import {
+  type ActivityEvent,
+  type ControlClient,
+  isUnauthorized,
+  openActivityStream,
+  type StreamStatus,
+} from '@boardbot/emulator/control';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'preact/hooks';
-import { openActivityStream, type StreamStatus } from '../api/activity-stream.js';
-import type { ControlClient } from '../api/control-client.js';
-import type { ActivityEvent } from '../api/types.js';
-import { isUnauthorized } from '../errors.js';
 import {
   EMPTY_STATE,
   type PlaygroundAction,
@@ -80,7 +83,7 @@ export function usePlayground(
       guard(async () => {
         const [messages, interactions, members] = await Promise.all([
           client.messages(id, { limit: PAGE_SIZE }),
-          client.interactions(id, PAGE_SIZE),
+          client.interactions({ boardId: id, limit: PAGE_SIZE }),
           client.members(id),
         ]);
         const hasOlder = messages.length === PAGE_SIZE && (messages.at(-1)?.seq ?? 1) > 1;

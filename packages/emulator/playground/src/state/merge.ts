@@ -1,4 +1,4 @@
-import type { InteractionView, Message } from '../api/types.js';
+import type { InteractionView, Message } from '@boardbot/emulator/control';
 
 // The page hears of a record twice (the answer of its own call and the activity stream, or a reload
 // racing a live event); these pick the later state so that an old copy never hides a new one.

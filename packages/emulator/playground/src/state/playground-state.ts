@@ -2,13 +2,13 @@ import type {
   ActivityEvent,
   AppInfo,
   Board,
-  InteractionRecord,
   InteractionView,
   Member,
   Message,
   PlatformState,
+  ShownInteraction,
   UserProfile,
-} from '../api/types.js';
+} from '@boardbot/emulator/control';
 import { laterInteraction, laterMessage, withAnswer } from './merge.js';
 
 /** Everything the page knows, built from the control API's answers and its activity stream. */
@@ -41,7 +41,7 @@ export type PlaygroundAction =
   | { type: 'members.loaded'; boardId: string; members: Member[] }
   | { type: 'user.created'; user: UserProfile }
   | { type: 'message.stored'; message: Message }
-  | { type: 'interaction.invoked'; interaction: InteractionRecord }
+  | { type: 'interaction.invoked'; interaction: ShownInteraction }
   | { type: 'event'; event: ActivityEvent };
 
 /** The state before anything loaded. */

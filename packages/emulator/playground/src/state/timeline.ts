@@ -1,4 +1,4 @@
-import type { InteractionView, Message } from '../api/types.js';
+import type { InteractionView, Message } from '@boardbot/emulator/control';
 
 /** One row of a board's message list. */
 export type TimelineItem =

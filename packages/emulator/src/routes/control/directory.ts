@@ -1,4 +1,15 @@
+import type { Board, BoardList, Member, MemberList, UserProfile } from '@boardbot/protocol';
 import type { FastifyInstance } from 'fastify';
+import {
+  AppBoardParams,
+  BoardIdParams,
+  BoardUserParams,
+  CreateAppBody,
+  CreateBoardBody,
+  CreateUserBody,
+  MemberBody,
+} from '../../control/schemas/requests.js';
+import type { AppInfo, AppList, CreatedApp, UserList } from '../../control/schemas/responses.js';
 import {
   createApp,
   createBoard,
@@ -11,36 +22,34 @@ import {
   uninstall,
 } from '../../platform/directory.js';
 import type { Platform } from '../../platform/platform.js';
-import {
-  AppBoardParams,
-  BoardIdParams,
-  BoardUserParams,
-  CreateAppBody,
-  CreateBoardBody,
-  CreateUserBody,
-  MemberBody,
-} from './schemas.js';
 import { ADMIN, appInfo, ctl, optionalBody } from './shared.js';
 
 type P<T> = { Params: T };
+type R<T> = { Reply: T };
 
 /** People, boards, memberships, apps and installs. */
 export function controlDirectoryRoutes(app: FastifyInstance, p: Platform): void {
-  app.get(ctl('/users'), ADMIN, () => ({ users: p.store.users.all() }));
-  app.post<{ Body: typeof CreateUserBody.static }>(
+  app.get<R<UserList>>(ctl('/users'), ADMIN, () => ({ users: p.store.users.all() }));
+  app.post<{ Body: CreateUserBody } & R<UserProfile>>(
     ctl('/users'),
     { ...ADMIN, schema: { body: CreateUserBody } },
-    (request, reply) => reply.code(201).send(p.write((out) => createUser(p, out, request.body))),
+    (request, reply) => {
+      reply.code(201);
+      return p.write((out) => createUser(p, out, request.body));
+    },
   );
 
-  app.get(ctl('/boards'), ADMIN, () => ({ boards: p.store.boards.all() }));
-  app.post<{ Body: typeof CreateBoardBody.static }>(
+  app.get<R<BoardList>>(ctl('/boards'), ADMIN, () => ({ boards: p.store.boards.all() }));
+  app.post<{ Body: CreateBoardBody } & R<Board>>(
     ctl('/boards'),
     { ...ADMIN, schema: { body: CreateBoardBody } },
-    (request, reply) => reply.code(201).send(p.write((out) => createBoard(p, out, request.body))),
+    (request, reply) => {
+      reply.code(201);
+      return p.write((out) => createBoard(p, out, request.body));
+    },
   );
 
-  app.get<P<{ boardId: string }>>(
+  app.get<P<{ boardId: string }> & R<MemberList>>(
     ctl('/boards/:boardId/members'),
     { ...ADMIN, schema: { params: BoardIdParams } },
     (request) => {
@@ -48,7 +57,7 @@ export function controlDirectoryRoutes(app: FastifyInstance, p: Platform): void 
       return { members: p.store.boards.members(request.params.boardId) };
     },
   );
-  app.put<P<{ boardId: string; userId: string }>>(
+  app.put<P<{ boardId: string; userId: string }> & R<Member>>(
     ctl('/boards/:boardId/members/:userId'),
     { ...ADMIN, schema: { params: BoardUserParams } },
     (request) => {
@@ -67,17 +76,18 @@ export function controlDirectoryRoutes(app: FastifyInstance, p: Platform): void 
     },
   );
 
-  app.get(ctl('/apps'), ADMIN, () => ({ apps: p.store.apps.all().map((a) => appInfo(p, a)) }));
-  app.post<{ Body: typeof CreateAppBody.static }>(
+  app.get<R<AppList>>(ctl('/apps'), ADMIN, () => ({ apps: p.store.apps.all().map((a) => appInfo(p, a)) }));
+  app.post<{ Body: CreateAppBody } & R<CreatedApp>>(
     ctl('/apps'),
     { ...ADMIN, schema: { body: CreateAppBody } },
     (request, reply) => {
       const { app: row, token } = p.write((out) => createApp(p, out, request.body));
       // The token is shown this once; the emulator keeps only its SHA-256.
-      return reply.code(201).send({ app: appInfo(p, row), token });
+      reply.code(201);
+      return { app: appInfo(p, row), token };
     },
   );
-  app.put<P<{ appId: string; boardId: string }>>(
+  app.put<P<{ appId: string; boardId: string }> & R<AppInfo>>(
     ctl('/apps/:appId/installs/:boardId'),
     { ...ADMIN, schema: { params: AppBoardParams } },
     (request) => {
@@ -86,7 +96,7 @@ export function controlDirectoryRoutes(app: FastifyInstance, p: Platform): void 
       return appInfo(p, findApp(p, appId));
     },
   );
-  app.delete<P<{ appId: string; boardId: string }>>(
+  app.delete<P<{ appId: string; boardId: string }> & R<AppInfo>>(
     ctl('/apps/:appId/installs/:boardId'),
     { ...ADMIN, schema: { params: AppBoardParams } },
     (request) => {

@@ -1,5 +1,6 @@
 import { LIMITS } from '@boardbot/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { EmulatorInfo, PlatformState } from '../../control/schemas/responses.js';
 import type { Platform } from '../../platform/platform.js';
 import { loadSeed } from '../../platform/seed.js';
 import type { ServerDeps } from '../../server.js';
@@ -13,7 +14,7 @@ import { ADMIN, appInfo, ctl } from './shared.js';
 
 /** The control API under `/_emulator/v1` (docs/control-api.md), behind the admin key. */
 export function controlRoutes(app: FastifyInstance, p: Platform, deps: ServerDeps): void {
-  app.get(ctl('/info'), ADMIN, (request) => {
+  app.get<{ Reply: EmulatorInfo }>(ctl('/info'), ADMIN, (request) => {
     const urls = deps.urls() ?? emulatorUrls(`${request.protocol}://${request.host}`, deps.adminKey);
     return {
       version: EMULATOR_VERSION,
@@ -29,7 +30,7 @@ export function controlRoutes(app: FastifyInstance, p: Platform, deps: ServerDep
     };
   });
 
-  app.get(ctl('/state'), ADMIN, () => ({
+  app.get<{ Reply: PlatformState }>(ctl('/state'), ADMIN, () => ({
     users: p.store.users.all(),
     boards: p.store.boards.all(),
     apps: p.store.apps.all().map((a) => appInfo(p, a)),
@@ -46,7 +47,7 @@ export function controlRoutes(app: FastifyInstance, p: Platform, deps: ServerDep
     return reply.code(204).send();
   });
 
-  app.post(ctl('/seed'), ADMIN, () => {
+  app.post<{ Reply: PlatformState }>(ctl('/seed'), ADMIN, () => {
     const seed = loadSeed(p, deps.devToken);
     return { users: seed.users, boards: seed.boards, apps: seed.apps.map((a) => appInfo(p, a)) };
   });

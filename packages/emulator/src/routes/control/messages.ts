@@ -1,12 +1,17 @@
 import { EditMessageBody, LIMITS, messageBodyIssues } from '@boardbot/protocol';
 import type { FastifyInstance } from 'fastify';
+import {
+  BoardIdParams,
+  BoardMessageParams,
+  ControlListQuery,
+  PersonMessageBody,
+} from '../../control/schemas/requests.js';
 import { validationFailed } from '../../errors.js';
 import { assertNoIssues } from '../../http/validation.js';
 import { findBoard, findUser } from '../../platform/directory.js';
 import { createMessage, deleteMessage, editMessage } from '../../platform/messages.js';
 import type { Platform } from '../../platform/platform.js';
 import { sendJsonText } from '../shared.js';
-import { BoardIdParams, BoardMessageParams, ControlListQuery, PersonMessageBody } from './schemas.js';
 import { ADMIN, ctl } from './shared.js';
 
 type MessageParams = { boardId: string; messageId: string };

@@ -1,5 +1,6 @@
-import { type App, CONTROL_PREFIX, type Command, checkerFor } from '@boardbot/protocol';
+import { CONTROL_PREFIX, checkerFor } from '@boardbot/protocol';
 import type { Static, TSchema } from '@sinclair/typebox';
+import type { AppInfo } from '../../control/schemas/responses.js';
 import { validationFailed } from '../../errors.js';
 import type { Platform } from '../../platform/platform.js';
 import { type AppRow, toApp } from '../../store/apps.js';
@@ -9,12 +10,6 @@ export const ctl = (path: string) => `${CONTROL_PREFIX}${path}`;
 
 /** Route options every control route shares: the admin key. */
 export const ADMIN = { config: { auth: 'admin' as const } };
-
-/** `App` plus the boards it is installed on and its registered commands. */
-export interface AppInfo extends App {
-  board_ids: string[];
-  commands: Command[];
-}
 
 /** The control API's view of an app. */
 export function appInfo(p: Platform, row: AppRow): AppInfo {

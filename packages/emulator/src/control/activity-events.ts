@@ -1,7 +1,7 @@
 /**
  * Event names of the control API's activity stream (docs/control-api.md "Activity stream"), `ready`
- * first. The playground page imports this file directly (it has no imports, so it bundles for the
- * browser), the testing harness imports it from the package: one list for the emitter and its readers.
+ * first. One list for the emitter (the server) and its readers (the control client's activity stream,
+ * the testing harness, the playground).
  */
 export const ACTIVITY_EVENTS = [
   'ready',

@@ -1,11 +1,14 @@
-import { ACTIVITY_EVENTS, type ActivityEvent } from './types.js';
+import { ACTIVITY_EVENTS } from './activity-events.js';
+import type { ActivityEvent } from './schemas/activity.js';
+
+// Browsers' `EventSource` by default; in Node, pass one (the `eventsource` package's fits).
 
 /** What the page shows about its live connection. */
 export type StreamStatus = 'connecting' | 'live' | 'reconnecting' | 'unauthorized';
 
 /** Options of {@link openActivityStream}. */
 export interface ActivityStreamOptions {
-  /** URL of `GET /_emulator/v1/events?key=...`. */
+  /** URL of `GET /_emulator/v1/events?key=...`: `ControlClient.eventsUrl()`. */
   url: string;
   /** Called with every event, in order; `ready` starts each (re)connection. */
   onEvent(event: ActivityEvent): void;
