@@ -1,0 +1,89 @@
+import { type DevSession, runDev } from '@boardbot/cli';
+import type { Message } from '@boardbot/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Control, eventually } from './support/control.js';
+import { createFixtureProject, type FixtureProject, pingSource } from './support/fixture-project.js';
+import { testIo } from './support/test-io.js';
+
+// A listener that takes a moment per message, so the old bot still has a backlog when the rebuild
+// stops it and messages keep arriving after its gateway closed.
+const ECHO = `import { OnMessage, type MessageContext } from '@boardbot/core';
+
+export class Echo {
+  @OnMessage(/^m /)
+  async echo(ctx: MessageContext) {
+    await new Promise((r) => setTimeout(r, 20));
+    return \`echo \${ctx.message.content}\`;
+  }
+}
+`;
+
+describe('boardbot dev across a rebuild', () => {
+  let project: FixtureProject | undefined;
+  let session: DevSession | undefined;
+  afterEach(async () => {
+    await session?.stop();
+    session = undefined;
+    project?.remove();
+    project = undefined;
+  });
+
+  it('answers every message posted while the bot is rebuilt and restarted, once each, in order', async () => {
+    project = createFixtureProject('dev-resume');
+    project.write('src/echo.ts', ECHO);
+    project.write(
+      'src/bot.ts',
+      "import { Echo } from './echo.js';\nimport { Ping } from './ping.js';\n\nexport const handlers = [Ping, Echo];\n",
+    );
+    session = await runDev({ port: 0, logLevel: 'warn' }, testIo(project.dir));
+    const control = new Control(session.urls.controlUrl, session.emulator.adminKey);
+    await eventually(
+      () => control.registeredCommands(),
+      (names) => names.includes('ping'),
+    );
+    const { alice, general } = await control.seedIds();
+
+    // People keep posting from before the change until well after the new bot is up.
+    let restarted = false;
+    let afterRestart = 0;
+    const posted: Message[] = [];
+    const restart = new Promise<void>((resolve) =>
+      session?.on('bot-start', ({ count }) => {
+        if (count === 2) resolve();
+      }),
+    );
+    void restart.then(() => {
+      restarted = true;
+    });
+    const poster = (async () => {
+      while (!restarted || afterRestart < 20) {
+        posted.push(await control.client.postMessage(general, { user_id: alice, content: `m ${posted.length}` }));
+        if (restarted) afterRestart++;
+      }
+    })();
+    project.write('src/ping.ts', pingSource('v2'));
+    await restart;
+    await poster;
+
+    const botUser = (await control.client.apps()).find((a) => a.name === 'dev-bot')?.bot_user_id;
+    const ids = new Set(posted.map((m) => m.id));
+    const echoes = async () => {
+      const all: Message[] = [];
+      let before: number | undefined;
+      for (;;) {
+        const page = await control.client.messages(
+          general,
+          before === undefined ? { limit: 100 } : { limit: 100, before },
+        );
+        all.push(...page);
+        if (page.length < 100) break;
+        before = page.at(-1)?.seq;
+      }
+      return all.reverse().filter((m) => m.author === botUser && ids.has(m.reply_to ?? ''));
+    };
+    await eventually(echoes, (found) => found.length >= posted.length, 120);
+    const found = await echoes();
+    expect(found.map((m) => m.reply_to)).toEqual(posted.map((m) => m.id));
+    expect(found.map((m) => m.content)).toEqual(posted.map((m) => `echo ${m.content}`));
+  }, 90_000);
+});
