@@ -1,18 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
-import {
-  type BotGateway,
-  Command,
-  type CommandContext,
-  createBot,
-  type MessageContext,
-  OnMessage,
-  Option,
-} from '@boardbot/core';
-import { createEmulator } from '@boardbot/emulator';
-import type { App, Interaction, Message, ReadyEvent, UserProfile } from '@boardbot/protocol';
+import { Command, type CommandContext, type MessageContext, OnMessage, Option } from '@boardbot/core';
 import { IsInt, Max, Min } from 'class-validator';
 import { it } from 'vitest';
+import { inProcessRig, median } from './lib/in-process-bot.js';
 import { opsPerSecond } from './lib/measure.js';
 import { record } from './lib/record.js';
 
@@ -40,82 +29,14 @@ class Listener {
   }
 }
 
-/** A gateway that delivers what the bench emits, in process. */
-class InProcessGateway extends EventEmitter implements BotGateway {
-  constructor(private readonly ready: ReadyEvent) {
-    super();
-  }
-  async connect() {
-    this.emit('dispatch', { name: 'ready', id: '0', data: this.ready });
-    return this.ready;
-  }
-  async close() {}
-}
-
 it('dispatches events at a small constant cost over calling the handler directly', async () => {
-  const emu = await createEmulator({ db: ':memory:', logger: false });
-  const { apiUrl } = await emu.listen({ host: '127.0.0.1', port: 0 });
-  const app = (await (await fetch(`${apiUrl}/app`, { headers: { authorization: 'Bearer dev-token' } })).json()) as App;
-  const boards = (await (
-    await fetch(`${apiUrl}/boards`, { headers: { authorization: 'Bearer dev-token' } })
-  ).json()) as {
-    boards: { id: string }[];
-  };
-  const boardId = boards.boards[0]?.id as string;
-  const ready: ReadyEvent = { type: 'ready', app, board_ids: [boardId], resumed: false };
-  let gateway: InProcessGateway | undefined;
-  const bot = createBot({
-    token: 'dev-token',
-    apiUrl,
+  const rig = await inProcessRig();
+  // The default hang timeout arms a timer per handler; it is part of the measured cost.
+  const { bot, gateway: gw } = await rig.bot({
     handlers: [Roll, Listener],
     logger: false,
     handleSignals: false,
-    // The default hang timeout arms a timer per handler; it is part of the measured cost.
-    gateway: () => {
-      gateway = new InProcessGateway(ready);
-      return gateway;
-    },
-  });
-  await bot.start();
-  const gw = gateway as InProcessGateway;
-
-  const now = new Date().toISOString();
-  const user: UserProfile = {
-    id: randomUUID(),
-    username: 'alice',
-    display_name: 'Alice',
-    avatar_url: null,
-    is_bot: false,
-    created_at: now,
-  };
-  const interaction = (): Interaction => ({
-    id: randomUUID(),
-    type: 'command',
-    token: 'x'.repeat(43),
-    app_id: app.id,
-    board_id: boardId,
-    user,
-    command: { name: 'roll', subcommand: null, options: { sides: 20 } },
-    created_at: now,
-    expires_at: new Date(Date.now() + 900_000).toISOString(),
-  });
-  let seq = 0;
-  // A webhook message: no author profile to read, so no REST call in the loop.
-  const message = (): Message => ({
-    id: randomUUID(),
-    board_id: boardId,
-    author: null,
-    kind: 'default',
-    content: 'roll 20',
-    media: null,
-    embeds: null,
-    webhook_name: 'bench',
-    reply_to: null,
-    seq: ++seq,
-    created_at: now,
-    edited_at: null,
-    deleted_at: null,
-    interaction: null,
+    position: false,
   });
 
   /** Events per second through the runtime: `n` events emitted, then until all are handled. */
@@ -129,13 +50,12 @@ it('dispatches events at a small constant cost over calling the handler directly
     if (handled - before !== n) throw new Error(`handled ${handled - before} of ${n}`);
     return (n * 1000) / ms;
   };
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
   const command = () => ({
     name: 'interaction.create',
-    data: { type: 'interaction.create', interaction: interaction() },
+    data: { type: 'interaction.create', interaction: rig.interaction() },
   });
-  const msg = () => ({ name: 'message.create', data: { type: 'message.create', message: message() } });
+  const msg = () => ({ name: 'message.create', data: { type: 'message.create', message: rig.message() } });
   await throughput(command, 2000);
   await throughput(msg, 2000);
   const commandRates: number[] = [];
@@ -154,7 +74,7 @@ it('dispatches events at a small constant cost over calling the handler directly
   const directMessage = await opsPerSecond(() => listener.roll({ match: pattern.exec('roll 20') } as MessageContext));
 
   await bot.stop();
-  await emu.close();
+  await rig.close();
   const commandRate = median(commandRates);
   const messageRate = median(messageRates);
   record(

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { type Bot, type BotGateway, type BotOptions, createBot } from '@boardbot/core';
+import { createEmulator, type Emulator } from '@boardbot/emulator';
+import type { App, Interaction, Message, ReadyEvent, UserProfile } from '@boardbot/protocol';
+
+/** A gateway that delivers what the bench emits, in process, so only the runtime is measured. */
+export class InProcessGateway extends EventEmitter implements BotGateway {
+  constructor(private readonly ready: ReadyEvent) {
+    super();
+  }
+  async connect() {
+    this.emit('dispatch', { name: 'ready', id: '0', data: this.ready });
+    return this.ready;
+  }
+  async close() {}
+}
+
+/** An emulator that serves a bot's start(), and bots whose events the bench emits itself. */
+export interface InProcessRig {
+  emulator: Emulator;
+  app: App;
+  boardIds: string[];
+  /** A started bot on an in-process gateway. */
+  bot(options: Omit<BotOptions, 'token' | 'apiUrl' | 'gateway'>): Promise<{ bot: Bot; gateway: InProcessGateway }>;
+  /** A fresh `interaction.create` payload for `/roll sides:20` on a board. */
+  interaction(boardId?: string): Interaction;
+  /** A fresh webhook `message.create` payload (no author profile to read) on a board. */
+  message(boardId?: string, content?: string): Message;
+  close(): Promise<void>;
+}
+
+/** Starts the rig. */
+export async function inProcessRig(): Promise<InProcessRig> {
+  const emulator = await createEmulator({ db: ':memory:', logger: false });
+  const { apiUrl } = await emulator.listen({ host: '127.0.0.1', port: 0 });
+  const get = async <T>(path: string) =>
+    (await (await fetch(`${apiUrl}${path}`, { headers: { authorization: 'Bearer dev-token' } })).json()) as T;
+  const app = await get<App>('/app');
+  const boardIds = (await get<{ boards: { id: string }[] }>('/boards')).boards.map((b) => b.id);
+  const now = new Date().toISOString();
+  const user: UserProfile = {
+    id: randomUUID(),
+    username: 'alice',
+    display_name: 'Alice',
+    avatar_url: null,
+    is_bot: false,
+    created_at: now,
+  };
+  const seqs = new Map<string, number>();
+  const first = boardIds[0] as string;
+  return {
+    emulator,
+    app,
+    boardIds,
+    async bot(options) {
+      let gateway: InProcessGateway | undefined;
+      const bot = createBot({
+        token: 'dev-token',
+        apiUrl,
+        ...options,
+        gateway: () => {
+          gateway = new InProcessGateway({ type: 'ready', app, board_ids: boardIds, resumed: false });
+          return gateway;
+        },
+      });
+      await bot.start();
+      return { bot, gateway: gateway as InProcessGateway };
+    },
+    interaction: (boardId = first) => ({
+      id: randomUUID(),
+      type: 'command',
+      token: 'x'.repeat(43),
+      app_id: app.id,
+      board_id: boardId,
+      user,
+      command: { name: 'roll', subcommand: null, options: { sides: 20 } },
+      created_at: now,
+      expires_at: new Date(Date.now() + 900_000).toISOString(),
+    }),
+    message: (boardId = first, content = 'roll 20') => {
+      const seq = (seqs.get(boardId) ?? 0) + 1;
+      seqs.set(boardId, seq);
+      return {
+        id: randomUUID(),
+        board_id: boardId,
+        author: null,
+        kind: 'default',
+        content,
+        media: null,
+        embeds: null,
+        webhook_name: 'bench',
+        reply_to: null,
+        seq,
+        created_at: now,
+        edited_at: null,
+        deleted_at: null,
+        interaction: null,
+      };
+    },
+    close: () => emulator.close(),
+  };
+}
+
+/** The median of `xs`. */
+export const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
