@@ -25,6 +25,7 @@ export type * from './metadata/types.js';
 export type { Bot, BotState } from './runtime/bot.js';
 export type { Clock } from './runtime/clock.js';
 export * from './runtime/create-bot.js';
+export * from './runtime/exit-codes.js';
 export * from './runtime/options.js';
 export type * from './runtime/ports.js';
 export type { SignalSource } from './runtime/signals.js';

@@ -18,7 +18,8 @@ export class EventContextImpl extends BaseContextImpl implements EventContext {
     super(deps);
   }
 
-  send(boardId: string, body: ReplyBody): Promise<Message> {
-    return this.rest.sendMessage(boardId, toWireBody(body), this.requestOptions);
+  async send(boardId: string, body: ReplyBody): Promise<Message> {
+    const options = this.admit('send');
+    return this.rest.sendMessage(boardId, toWireBody(body), options);
   }
 }

@@ -44,26 +44,26 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
   }
 
   async reply(body: ReplyBody): Promise<Message> {
-    const sent = await this.rest.sendMessage(
-      this.boardId,
-      { ...toWireBody(body), replyTo: this.message.id },
-      this.requestOptions,
-    );
+    const options = this.admit('reply');
+    const sent = await this.rest.sendMessage(this.boardId, { ...toWireBody(body), replyTo: this.message.id }, options);
     this.replies++;
     return sent;
   }
 
-  send(body: ReplyBody): Promise<Message> {
-    return this.rest.sendMessage(this.boardId, toWireBody(body), this.requestOptions);
+  async send(body: ReplyBody): Promise<Message> {
+    const options = this.admit('send');
+    return this.rest.sendMessage(this.boardId, toWireBody(body), options);
   }
 
-  edit(message: string | Message, content: string): Promise<Message> {
+  async edit(message: string | Message, content: string): Promise<Message> {
+    const options = this.admit('edit');
     const [boardId, id] = typeof message === 'string' ? [this.boardId, message] : [message.board_id, message.id];
-    return this.rest.editMessage(boardId, id, { content }, this.requestOptions);
+    return this.rest.editMessage(boardId, id, { content }, options);
   }
 
-  delete(message: string | Message): Promise<void> {
+  async delete(message: string | Message): Promise<void> {
+    const options = this.admit('delete');
     const [boardId, id] = typeof message === 'string' ? [this.boardId, message] : [message.board_id, message.id];
-    return this.rest.deleteMessage(boardId, id, this.requestOptions);
+    return this.rest.deleteMessage(boardId, id, options);
   }
 }

@@ -5,6 +5,13 @@ import type { BotRest, RequestOptions } from '../runtime/ports.js';
 /** A message body a handler sends: plain text, or content and embeds. */
 export type ReplyBody = string | { content?: string; embeds?: Embed[] };
 
+/**
+ * What an answer to an interaction does once the platform refused it as the sixth
+ * (`410 interaction_exhausted`; it accepts 5 per interaction): `'error'` throws
+ * `BOARDBOT_INTERACTION_EXHAUSTED`, `'send'` posts it as a normal message on the board instead.
+ */
+export type ExhaustedInteraction = 'error' | 'send';
+
 /** What a handler may return: a body to reply with (when it has not replied yet), or nothing. */
 export type HandlerResult = ReplyBody | undefined;
 
@@ -20,7 +27,11 @@ export interface BaseContext {
   readonly correlationId: string;
   /** `{ requestId, logger }` for calls made on `ctx.rest` directly. */
   readonly requestOptions: RequestOptions;
-  /** Aborted when the handler runs past `handlerTimeoutMs`. */
+  /**
+   * Aborted when the handler is abandoned: it ran past `handlerTimeoutMs`, or was still running when
+   * `stop()` gave up waiting (`shutdownTimeoutMs`). Its writes through the context are dropped from
+   * then on (`BOARDBOT_WRITE_DROPPED`); pass it to slow work so that it stops too.
+   */
   readonly signal: AbortSignal;
 }
 
@@ -41,10 +52,12 @@ export interface CommandContext<O extends object = Record<string, unknown>> exte
   readonly replied: boolean;
   /**
    * Answers the interaction: the first answer is the reply, later ones are follow-ups. After the
-   * interaction expired, it posts a normal message on the board instead and logs that it did.
+   * interaction expired, it posts a normal message on the board instead and logs that it did. The
+   * platform accepts 5 answers per interaction: a sixth throws `BOARDBOT_INTERACTION_EXHAUSTED`
+   * (or, with `createBot({ exhaustedInteraction: 'send' })`, is posted on the board instead).
    */
   reply(body: ReplyBody): Promise<Message>;
-  /** Another answer to the interaction (the platform accepts 5 in all). */
+  /** Another answer to the interaction (the platform accepts 5 in all: see {@link CommandContext.reply}). */
   followUp(body: ReplyBody): Promise<Message>;
   /** Posts a normal message on the board (not tied to the interaction). */
   send(body: ReplyBody): Promise<Message>;

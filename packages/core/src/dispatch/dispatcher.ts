@@ -6,14 +6,16 @@ import { isReplyBody } from '../context/body.js';
 import { CommandContextImpl } from '../context/command-context.js';
 import { EventContextImpl } from '../context/event-context.js';
 import { MessageContextImpl } from '../context/message-context.js';
-import type { AnyContext } from '../context/types.js';
+import type { AnyContext, ExhaustedInteraction } from '../context/types.js';
 import type { ErrorHook } from '../decorators/on-error.js';
+import { ShutdownTimeoutError } from '../errors.js';
 import type { MessageEventName } from '../metadata/types.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { Clock } from '../runtime/clock.js';
 import type { BotRest } from '../runtime/ports.js';
 import { Cooldowns } from './cooldowns.js';
 import { DEFAULT_DENIED_REPLY } from './guard.js';
+import { HandlerRun, RunningHandlers } from './handler-run.js';
 import { type Middleware, runMiddleware } from './middleware.js';
 import { matchMessage, type Routes, routeKey, type Target } from './routes.js';
 import { supervise } from './supervise.js';
@@ -38,6 +40,8 @@ export interface DispatcherDeps {
   /** Told to the person when a handler fails; false: nothing is said. */
   errorReply: string | false;
   onError: ErrorHook | undefined;
+  /** What a sixth answer to an interaction does. */
+  exhaustedInteraction: ExhaustedInteraction;
 }
 
 type Answering = CommandContextImpl<Record<string, unknown>> | MessageContextImpl;
@@ -50,6 +54,7 @@ type Answering = CommandContextImpl<Record<string, unknown>> | MessageContextImp
 export class Dispatcher {
   private readonly cooldowns: Cooldowns;
   private readonly authors: AuthorCache;
+  private readonly running = new RunningHandlers();
 
   /** @param deps - routes, middleware, I/O and policy */
   constructor(private readonly deps: DispatcherDeps) {
@@ -66,9 +71,22 @@ export class Dispatcher {
     await Promise.all(work);
   }
 
-  private contextDeps(log: Logger, correlationId: string, controller: AbortController): ContextDeps {
+  /**
+   * Abandons every handler still running (at shutdown): aborts its `ctx.signal` with a
+   * `ShutdownTimeoutError`, drops its later writes, and logs it by name.
+   * @param shutdownTimeoutMs - the wait that passed, for the messages
+   * @returns the runs abandoned
+   */
+  abandonRunning(shutdownTimeoutMs: number): HandlerRun[] {
+    return this.running.abandonAll(
+      (handler) => new ShutdownTimeoutError(handler, shutdownTimeoutMs),
+      'handler abandoned at shutdown: its signal is aborted, its writes are dropped',
+    );
+  }
+
+  private contextDeps(log: Logger, correlationId: string, run: HandlerRun): ContextDeps {
     const { rest, clock } = this.deps;
-    return { app: this.deps.app(), rest, log, correlationId, signal: controller.signal, now: () => clock.now() };
+    return { app: this.deps.app(), rest, log, correlationId, run, now: () => clock.now() };
   }
 
   private async onInteraction(event: BotEvent, interaction: Interaction): Promise<void> {
@@ -80,18 +98,19 @@ export class Dispatcher {
       interaction_id: interaction.id,
       command: routeKey(name, subcommand),
     });
-    const controller = new AbortController();
-    const ctx = new CommandContextImpl<Record<string, unknown>>(
-      this.contextDeps(log, correlationId, controller),
-      interaction,
-    );
     const target = this.deps.routes.commands.get(routeKey(name, subcommand));
+    const run = new HandlerRun(target?.label ?? `/${routeKey(name, subcommand)}`, event.id, log);
+    const ctx = new CommandContextImpl<Record<string, unknown>>(
+      this.contextDeps(log, correlationId, run),
+      interaction,
+      this.deps.exhaustedInteraction,
+    );
     if (!target) {
       log.warn('no handler for this command: is the registered set stale?');
       await this.say(ctx, `/${routeKey(name, subcommand)} is not available right now.`);
       return;
     }
-    await this.run(target, ctx, controller, async () => {
+    await this.run(target, ctx, run, async () => {
       if (!(await this.passGuards(target, ctx))) return;
       const { optionsClass, options } = target.route;
       const parsed = await parseOptions(optionsClass, options, interaction.command.options);
@@ -139,10 +158,9 @@ export class Dispatcher {
     const author = message.author === null ? null : await this.authors.get(message.author, log, options);
     await Promise.all(
       matched.map(({ target, match }) => {
-        const controller = new AbortController();
-        const deps = this.contextDeps(log, correlationId, controller);
-        const ctx = new MessageContextImpl(deps, name, message, author, match);
-        return this.run(target, ctx, controller, async () => {
+        const run = new HandlerRun(target.label, event.id, log);
+        const ctx = new MessageContextImpl(this.contextDeps(log, correlationId, run), name, message, author, match);
+        return this.run(target, ctx, run, async () => {
           if (!(await this.passGuards(target, ctx))) return;
           const who = message.author ?? `webhook:${message.webhook_name ?? ''}`;
           if (!(await this.passCooldown(target, ctx, who))) return;
@@ -162,12 +180,12 @@ export class Dispatcher {
     const log = this.deps.log.child({ event_id: event.id, event: event.name, correlation_id: correlationId });
     await Promise.all(
       targets.map((target) => {
-        const controller = new AbortController();
-        const ctx = new EventContextImpl(this.contextDeps(log, correlationId, controller), {
+        const run = new HandlerRun(target.label, event.id, log);
+        const ctx = new EventContextImpl(this.contextDeps(log, correlationId, run), {
           name: event.name,
           id: event.id,
         });
-        return this.run(target, ctx, controller, async () => {
+        return this.run(target, ctx, run, async () => {
           await (target.instance[target.method] as Function).call(target.instance, event.data, ctx);
         });
       }),
@@ -203,15 +221,15 @@ export class Dispatcher {
     return false;
   }
 
-  /** Runs a handler pipeline under supervision; failures go to the hooks and to the person. */
-  private async run(target: Target, ctx: AnyContext, controller: AbortController, work: () => Promise<void>) {
-    const outcome = await supervise(target.label, work, {
-      timeoutMs: this.deps.handlerTimeoutMs,
-      clock: this.deps.clock,
-      controller,
-      log: ctx.log,
-    });
-    if (!outcome.ok) await this.fail(target, ctx, outcome.error);
+  /**
+   * Runs a handler pipeline under supervision; failures go to the hooks and to the person. A run
+   * abandoned at shutdown gets neither: the bot is closing its REST client.
+   */
+  private async run(target: Target, ctx: AnyContext, run: HandlerRun, work: () => Promise<void>) {
+    const { handlerTimeoutMs: timeoutMs, clock } = this.deps;
+    const outcome = await this.running.track(run, () => supervise(run, work, { timeoutMs, clock }));
+    if (outcome.ok || outcome.error instanceof ShutdownTimeoutError) return;
+    await run.answerAsRuntime(() => this.fail(target, ctx, outcome.error));
   }
 
   private async fail(target: Target, ctx: AnyContext, error: unknown): Promise<void> {

@@ -14,10 +14,14 @@ import { exploreHandler } from '../metadata/explorer.js';
 import { collectMissedMessages } from './backfill.js';
 import { createGateway, createRest } from './clients.js';
 import { type Clock, systemClock } from './clock.js';
+import { BOT_EXIT_CODES, exitCodeAfterStop, type StopReport } from './exit-codes.js';
 import { MessageMarks } from './message-marks.js';
 import { type BotOptions, DEFAULT_BOT_OPTIONS } from './options.js';
 import type { BotGateway, BotRest } from './ports.js';
 import { handleShutdownSignals } from './signals.js';
+
+/** What a stop that finished everything reports. */
+const NOTHING_LEFT: StopReport = { abandoned: [], unhandled: 0 };
 
 /** Where a bot is in its life. A stopped bot cannot start again: create a new one. */
 export type BotState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped';
@@ -43,7 +47,7 @@ export class Bot {
   private currentApp: App | undefined;
   private gateway: BotGateway | undefined;
   private disposeSignals: (() => void) | undefined;
-  private stopping: Promise<void> | undefined;
+  private stopping: Promise<StopReport> | undefined;
   private startedAt = 0;
 
   /** @param options - see {@link BotOptions} */
@@ -60,6 +64,9 @@ export class Bot {
       ...defined,
     } as BotOptions & typeof DEFAULT_BOT_OPTIONS;
     if (!(this.options.concurrency >= 1)) throw new InvalidConfigError('concurrency must be at least 1');
+    if (this.options.exhaustedInteraction !== 'error' && this.options.exhaustedInteraction !== 'send') {
+      throw new InvalidConfigError("exhaustedInteraction must be 'error' (the default) or 'send'");
+    }
     this.clock = options.clock ?? systemClock;
     this.log = createLogger(options.logger);
     const described = options.handlers.map((h) => exploreHandler(h));
@@ -78,6 +85,7 @@ export class Bot {
       handlerTimeoutMs: this.options.handlerTimeoutMs,
       errorReply: this.options.errorReply,
       onError: options.onError,
+      exhaustedInteraction: this.options.exhaustedInteraction,
     });
     this.queue = new KeyedQueue(this.options.concurrency, (error) => this.log.error({ err: error }, 'dispatch failed'));
   }
@@ -140,7 +148,7 @@ export class Bot {
       gateway.on('error', (error) => this.onGatewayError(error));
       const ready = await gateway.connect();
       if (this.options.handleSignals) {
-        this.disposeSignals = handleShutdownSignals(() => this.stop(), {
+        this.disposeSignals = handleShutdownSignals(() => this.stop().then(exitCodeAfterStop), {
           source: this.options.signals ?? process,
           exit: (code) => this.exitProcess(code),
           log: this.log,
@@ -159,19 +167,23 @@ export class Bot {
 
   /**
    * Stops gracefully: closes the gateway (no new events), waits up to `shutdownTimeoutMs` for the
-   * queued and running handlers, then closes the REST client and flushes the log. Safe to call
-   * twice; the second call waits for the first.
+   * queued and running handlers, then closes the REST client and flushes the log. Handlers still
+   * running then are abandoned (their `ctx.signal` aborted, their writes dropped, each logged by
+   * name) and events not started are dropped; the report says which. Safe to call twice; the
+   * second call waits for the first.
+   *
+   * @returns what was left undone (nothing, after a clean stop)
    */
-  stop(): Promise<void> {
+  stop(): Promise<StopReport> {
     if (this.currentState === 'idle') {
       this.currentState = 'stopped';
-      return this.release();
+      return this.release().then(() => NOTHING_LEFT);
     }
     this.stopping ??= this.shutDown();
     return this.stopping;
   }
 
-  private async shutDown(): Promise<void> {
+  private async shutDown(): Promise<StopReport> {
     this.currentState = 'stopping';
     this.log.info({ pending: this.queue.size }, 'stopping: gateway closed, waiting for handlers');
     await this.gateway?.close();
@@ -179,18 +191,26 @@ export class Bot {
     const timedOut = new Promise<boolean>((resolve) => {
       timer = this.clock.setTimeout(() => resolve(true), this.options.shutdownTimeoutMs);
     });
-    const abandoned = await Promise.race([this.queue.idle().then(() => false), timedOut]);
+    const late = await Promise.race([this.queue.idle().then(() => false), timedOut]);
     this.clock.clearTimeout(timer);
-    if (abandoned) {
-      this.log.warn(
-        { pending: this.queue.size, timeout_ms: this.options.shutdownTimeoutMs },
-        'handlers still running at shutdown',
-      );
-    }
+    const report = late ? this.abandonWork() : NOTHING_LEFT;
     await this.release();
     this.currentState = 'stopped';
     this.log.info('bot stopped');
     await flushLogger(this.log);
+    return report;
+  }
+
+  /** Gives up on what is still queued or running once `shutdownTimeoutMs` passed. */
+  private abandonWork(): StopReport {
+    // Queued events first: a handler freed by its abandonment must not let one of them start.
+    const unhandled = this.queue.discardQueued();
+    const abandoned = this.dispatcher.abandonRunning(this.options.shutdownTimeoutMs);
+    this.log.warn(
+      { abandoned: abandoned.length, unhandled, timeout_ms: this.options.shutdownTimeoutMs },
+      'handlers still running at shutdown',
+    );
+    return { abandoned: abandoned.map((run) => ({ handler: run.handler, eventId: run.eventId })), unhandled };
   }
 
   private async release(): Promise<void> {
@@ -245,7 +265,7 @@ export class Bot {
     void this.stop().finally(() => {
       // A bot that owns its process (it handles the signals) ends it with a failure code, so a
       // process manager or a script sees that the bot stopped for good rather than finished.
-      if (this.options.handleSignals) this.exitProcess(1);
+      if (this.options.handleSignals) this.exitProcess(BOT_EXIT_CODES.failed);
     });
   }
 
