@@ -11,6 +11,9 @@ export const CORE_ERROR_CODES = [
   'BOARDBOT_INVALID_COMMANDS',
   'BOARDBOT_COMMANDS_DRIFT',
   'BOARDBOT_HANDLER_TIMEOUT',
+  'BOARDBOT_SHUTDOWN_TIMEOUT',
+  'BOARDBOT_WRITE_DROPPED',
+  'BOARDBOT_INTERACTION_EXHAUSTED',
   'BOARDBOT_INVALID_REPLY',
   'BOARDBOT_INVALID_CONFIG',
   'BOARDBOT_BOT_STATE',
@@ -130,7 +133,10 @@ export class CommandsDriftError extends BoardbotCoreError {
   }
 }
 
-/** A handler did not settle within `handlerTimeoutMs`; its slot was freed, the promise not cancelled. */
+/**
+ * A handler did not settle within `handlerTimeoutMs`: its slot was freed, its `ctx.signal` aborted
+ * (with this error as the reason) and its later writes are dropped.
+ */
 export class HandlerTimeoutError extends BoardbotCoreError {
   /**
    * @param handler - `Class.method` of the handler
@@ -139,8 +145,74 @@ export class HandlerTimeoutError extends BoardbotCoreError {
   constructor(handler: string, ms: number) {
     super(
       'BOARDBOT_HANDLER_TIMEOUT',
-      `${handler} did not finish within ${ms} ms; it keeps running but no longer holds a worker. ` +
-        'Raise handlerTimeoutMs if this work is expected to be slow.',
+      `${handler} did not finish within ${ms} ms: its ctx.signal is aborted, its worker freed and its later writes ` +
+        'dropped. Honour ctx.signal, or raise handlerTimeoutMs if this work is expected to be slow.',
+    );
+  }
+}
+
+/**
+ * `stop()` waited `shutdownTimeoutMs` and the handler was still running: the reason its `ctx.signal`
+ * is aborted with. Its writes are dropped from then on.
+ */
+export class ShutdownTimeoutError extends BoardbotCoreError {
+  /**
+   * @param handler - `Class.method` of the handler
+   * @param ms - the shutdown timeout that passed
+   */
+  constructor(handler: string, ms: number) {
+    super(
+      'BOARDBOT_SHUTDOWN_TIMEOUT',
+      `${handler} was still running when the bot stopped (shutdownTimeoutMs, ${ms} ms, passed): it was abandoned, ` +
+        'its writes are dropped. Honour ctx.signal, or raise shutdownTimeoutMs (and the grace period of your process manager).',
+    );
+  }
+}
+
+/**
+ * A handler wrote (reply, follow-up, send, edit, delete) through its context after it was abandoned
+ * (its timeout, or the bot's stop): the write was not sent, so that it cannot follow the apology.
+ */
+export class WriteDroppedError extends BoardbotCoreError {
+  /** `Class.method` of the handler. */
+  readonly handler: string;
+  /** The context method that was refused, e.g. `reply`. */
+  readonly operation: string;
+
+  /**
+   * @param handler - `Class.method` of the handler
+   * @param operation - the context method, e.g. `reply`
+   * @param reason - why the handler was abandoned (its signal's reason)
+   */
+  constructor(handler: string, operation: string, reason: unknown) {
+    const why = reason instanceof ShutdownTimeoutError ? 'the bot stopped' : 'it ran past handlerTimeoutMs';
+    super(
+      'BOARDBOT_WRITE_DROPPED',
+      `${handler} called ctx.${operation}() after it was abandoned (${why}): the write was dropped, so that it cannot ` +
+        'follow the apology already sent. Stop writing once ctx.signal is aborted, or raise handlerTimeoutMs.',
+      { cause: reason },
+    );
+    this.handler = handler;
+    this.operation = operation;
+  }
+}
+
+/**
+ * The platform refused a sixth answer to one interaction (`410 interaction_exhausted`): it accepts
+ * 5 (the reply and 4 follow-ups). Thrown unless `createBot({ exhaustedInteraction: 'send' })`.
+ */
+export class InteractionExhaustedError extends BoardbotCoreError {
+  /**
+   * @param command - the command, e.g. `/roll` or `/note add`
+   * @param cause - the platform's answer (an `ApiError` of `@boardbot/rest`)
+   */
+  constructor(command: string, cause?: unknown) {
+    super(
+      'BOARDBOT_INTERACTION_EXHAUSTED',
+      `${command} has had its 5 answers: the platform accepts 5 answers per interaction (the reply and 4 follow-ups) ` +
+        'and refused this one (410 interaction_exhausted). Post further messages with ctx.send(), or let the runtime ' +
+        "post them on the board instead: createBot({ exhaustedInteraction: 'send' }).",
+      cause === undefined ? undefined : { cause },
     );
   }
 }

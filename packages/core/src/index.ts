@@ -33,6 +33,7 @@ export * from './policies/on-error.js';
 export * from './policies/use-guards.js';
 export type { Bot, BotState } from './runtime/bot.js';
 export * from './runtime/create-bot.js';
+export * from './runtime/exit-codes.js';
 export * from './runtime/options.js';
 export * from './runtime/position/file-position-store.js';
 export * from './runtime/position/memory-position-store.js';

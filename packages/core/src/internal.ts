@@ -18,3 +18,4 @@ export * from './policies/middleware.js';
 export * from './runtime/message-marks.js';
 export * from './runtime/position/position-keeper.js';
 export * from './runtime/position/progress.js';
+export * from './runtime/signals.js';

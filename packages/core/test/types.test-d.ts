@@ -1,10 +1,12 @@
 import {
   type Bot,
+  type BotOptions,
   Command,
   type CommandContext,
   createBot,
   type EventContext,
   type EventPayload,
+  exitCodeAfterStop,
   type HandlerContext,
   type MessageContext,
   type Middleware,
@@ -13,6 +15,7 @@ import {
   OnReady,
   Option,
   type ReplyBody,
+  type StopReport,
   Subcommand,
   type UnknownEventPayload,
 } from '@boardbot/core';
@@ -112,5 +115,15 @@ describe('event payload types', () => {
     expectTypeOf(createBot).returns.toEqualTypeOf<Bot>();
     expectTypeOf<Bot['use']>().returns.toEqualTypeOf<Bot>();
     expectTypeOf<Bot['start']>().returns.resolves.toMatchTypeOf<{ inSync: boolean } | undefined>();
+  });
+
+  it('stop() reports what it abandoned, and a sixth answer is configured by name', () => {
+    expectTypeOf<Bot['stop']>().returns.resolves.toEqualTypeOf<StopReport>();
+    expectTypeOf<StopReport['abandoned'][number]>().toEqualTypeOf<{
+      readonly handler: string;
+      readonly eventId: string;
+    }>();
+    expectTypeOf<NonNullable<BotOptions['exhaustedInteraction']>>().toEqualTypeOf<'error' | 'send'>();
+    expectTypeOf(exitCodeAfterStop).returns.toEqualTypeOf<0 | 1 | 124 | 130>();
   });
 });

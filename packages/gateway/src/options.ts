@@ -123,6 +123,9 @@ function positive(name: string, value: number, allowZero = false): number {
   return value;
 }
 
+// A bearer token is visible ASCII (RFC 6750 allows even less): anything else could smuggle a header.
+const TOKEN_PATTERN = /^[\x21-\x7E]+$/;
+
 /**
  * Applies the defaults to `options` and checks them.
  *
@@ -133,6 +136,14 @@ export function resolveOptions(options: GatewayClientOptions): ResolvedGatewayOp
   if (typeof options?.token !== 'string' || options.token.trim() === '') {
     throw new GatewayOptionsError(
       'The token option is required: pass the app token (for example process.env.BOARDBOT_TOKEN).',
+    );
+  }
+  // Checked here, not by fetch: its refusal quotes the header value (the token) and, being a
+  // network-like failure, would be retried forever instead of stopping the client.
+  if (!TOKEN_PATTERN.test(options.token)) {
+    throw new GatewayOptionsError(
+      'The token option is not a valid HTTP header value: it holds a space, a line break, a NUL or another ' +
+        'control character. Check BOARDBOT_TOKEN for a stray newline or quote (the token is not shown here).',
     );
   }
   const d = DEFAULT_GATEWAY_OPTIONS;

@@ -1,4 +1,4 @@
-import { GatewayClient } from '@boardbot/gateway';
+import { GatewayClient, GatewayOptionsError } from '@boardbot/gateway';
 import { describe, expect, it } from 'vitest';
 import { eventually } from './support/eventually.js';
 import { frame, messageFrame, readyFrame } from './support/fixtures.js';
@@ -46,5 +46,29 @@ describe('the token stays secret', () => {
     expect(everything).toContain('BOARDBOT_GATEWAY_MALFORMED_EVENT');
     expect(everything).not.toContain(TOKEN);
     expect(everything).not.toContain('SECRET');
+  });
+});
+
+describe('a token that is not a valid header value', () => {
+  it.each([
+    ['a line break', `${TOKEN}\r\nX-Evil: 1`],
+    ['a lone line feed', `${TOKEN}\n`],
+    ['a NUL', `${TOKEN}\0tail`],
+    ['another control character', `\x1B${TOKEN}`],
+    ['DEL', `${TOKEN}\x7F`],
+    ['a space', `${TOKEN} more`],
+  ])('with %s is refused at construction with a stable code, without showing it', (_what, token) => {
+    const error = (() => {
+      try {
+        new GatewayClient({ token });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(GatewayOptionsError);
+    expect(error).toMatchObject({ code: 'BOARDBOT_GATEWAY_INVALID_OPTIONS', fatal: true });
+    const e = error as Error;
+    expect(`${JSON.stringify({ ...e })} ${e.message} ${e.stack}`).not.toContain(TOKEN);
+    expect(e.message).toMatch(/token/);
   });
 });

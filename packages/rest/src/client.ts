@@ -19,6 +19,7 @@ import { Buckets } from './ratelimit/buckets.js';
 import type { Call } from './request/call.js';
 import { Executor } from './request/executor.js';
 import { HeaderSets } from './request/headers.js';
+import { secretsOf } from './request/redact.js';
 import { listOf, recordOf } from './request/shape.js';
 import { Sleeper } from './retry/sleeper.js';
 import * as routes from './routes.js';
@@ -46,6 +47,7 @@ export class RestClient {
   private readonly buckets: Buckets;
   private readonly sleeper = new Sleeper();
   private readonly executor: Executor;
+  private readonly token: string | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
 
@@ -53,6 +55,7 @@ export class RestClient {
   constructor(options: RestClientOptions = {}) {
     const o = resolveOptions(options);
     this.options = o;
+    this.token = options.token;
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: KEEP_ALIVE_MS });
     this.emitter = new RestEventEmitter(o.logger);
@@ -99,28 +102,39 @@ export class RestClient {
     return this;
   }
 
-  private async json(call: Call, o: RequestOptions | undefined): Promise<unknown> {
+  /** The call's options over the ones it inherits from where it is made (`callDefaults`). */
+  private optionsOf(call: Call, o: RequestOptions | undefined): RequestOptions | undefined {
     const idempotent = call.method === 'POST' || call.method === 'PATCH';
     const inherited = this.options.callDefaults({ method: call.method, path: call.logPath, idempotent });
-    return this.executor.run(call, inherited === undefined ? o : inherit(inherited, o));
+    return inherited === undefined ? o : inherit(inherited, o);
+  }
+
+  private async record<T>(call: Call, o: RequestOptions | undefined): Promise<T> {
+    const body = await this.executor.run(call, this.optionsOf(call, o));
+    return recordOf<T>(body, errorContext(call), () => secretsOf(this.token, call));
+  }
+
+  private async list<T>(call: Call, key: string, o: RequestOptions | undefined): Promise<T[]> {
+    const body = await this.executor.run(call, this.optionsOf(call, o));
+    return listOf<T>(body, key, errorContext(call), () => secretsOf(this.token, call));
   }
 
   /** Boards the app is installed on (1). @param o - per-call options */
   async listBoards(o?: RequestOptions): Promise<Board[]> {
     const call = routes.listBoards();
-    return listOf<Board>(await this.json(call, o), 'boards', errorContext(call));
+    return this.list<Board>(call, 'boards', o);
   }
 
   /** One board (2). @param boardId - the board @param o - per-call options */
   async getBoard(boardId: string, o?: RequestOptions): Promise<Board> {
     const call = routes.getBoard(boardId);
-    return recordOf<Board>(await this.json(call, o), errorContext(call));
+    return this.record<Board>(call, o);
   }
 
   /** A board's members (3). @param boardId - the board @param o - per-call options */
   async listMembers(boardId: string, o?: RequestOptions): Promise<Member[]> {
     const call = routes.listMembers(boardId);
-    return listOf<Member>(await this.json(call, o), 'members', errorContext(call));
+    return this.list<Member>(call, 'members', o);
   }
 
   /**
@@ -131,7 +145,7 @@ export class RestClient {
    */
   async listMessages(boardId: string, query: routes.ListMessagesQuery = {}, o?: RequestOptions): Promise<Message[]> {
     const call = routes.listMessages(boardId, query);
-    return listOf<Message>(await this.json(call, o), 'messages', errorContext(call));
+    return this.list<Message>(call, 'messages', o);
   }
 
   /**
@@ -158,7 +172,7 @@ export class RestClient {
    */
   async sendMessage(boardId: string, body: SendMessageBody, o?: RequestOptions): Promise<Message> {
     const call = routes.sendMessage(boardId, body, this.options.validateRequests);
-    return recordOf<Message>(await this.json(call, o), errorContext(call));
+    return this.record<Message>(call, o);
   }
 
   /**
@@ -170,7 +184,7 @@ export class RestClient {
    */
   async editMessage(boardId: string, messageId: string, body: EditMessageBody, o?: RequestOptions): Promise<Message> {
     const call = routes.editMessage(boardId, messageId, body, this.options.validateRequests);
-    return recordOf<Message>(await this.json(call, o), errorContext(call));
+    return this.record<Message>(call, o);
   }
 
   /**
@@ -180,25 +194,26 @@ export class RestClient {
    * @param o - per-call options
    */
   async deleteMessage(boardId: string, messageId: string, o?: RequestOptions): Promise<void> {
-    await this.json(routes.deleteMessage(boardId, messageId), o);
+    const call = routes.deleteMessage(boardId, messageId);
+    await this.executor.run(call, this.optionsOf(call, o));
   }
 
   /** A user's public profile (8). @param userId - the user @param o - per-call options */
   async getUser(userId: string, o?: RequestOptions): Promise<UserProfile> {
     const call = routes.getUser(userId);
-    return recordOf<UserProfile>(await this.json(call, o), errorContext(call));
+    return this.record<UserProfile>(call, o);
   }
 
   /** The app the token belongs to (9); its `bot_user_id` authors the app's messages. @param o - per-call options */
   async getApp(o?: RequestOptions): Promise<App> {
     const call = routes.getApp();
-    return recordOf<App>(await this.json(call, o), errorContext(call));
+    return this.record<App>(call, o);
   }
 
   /** The app's registered commands (10). @param o - per-call options */
   async listCommands(o?: RequestOptions): Promise<Command[]> {
     const call = routes.listCommands();
-    return listOf<Command>(await this.json(call, o), 'commands', errorContext(call));
+    return this.list<Command>(call, 'commands', o);
   }
 
   /**
@@ -208,7 +223,7 @@ export class RestClient {
    */
   async replaceCommands(commands: readonly CommandDefinition[], o?: RequestOptions): Promise<Command[]> {
     const call = routes.replaceCommands(commands, this.options.validateRequests);
-    return listOf<Command>(await this.json(call, o), 'commands', errorContext(call));
+    return this.list<Command>(call, 'commands', o);
   }
 
   /**
@@ -224,7 +239,7 @@ export class RestClient {
     o?: RequestOptions,
   ): Promise<Message> {
     const call = routes.answerInteraction(interactionToken, body, this.options.validateRequests);
-    return recordOf<Message>(await this.json(call, o), errorContext(call));
+    return this.record<Message>(call, o);
   }
 
   /**

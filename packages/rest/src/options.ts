@@ -142,8 +142,10 @@ function check(ok: boolean, path: string, message: string): void {
 }
 
 const isCount = (n: number) => Number.isInteger(n) && n >= 0;
-// A header value must not be able to smuggle a second header or line.
+// A header value must not be able to smuggle a second header or line, nor make undici refuse every
+// request: visible ASCII for a token (RFC 6750 allows even less), printable ASCII for the User-Agent.
 const TOKEN_PATTERN = /^[\x21-\x7E]+$/;
+const USER_AGENT_PATTERN = /^[\x20-\x7E]*$/;
 
 /**
  * Fills in the defaults and rejects nonsense (a zero timeout, a non-HTTP base URL, a token with
@@ -177,9 +179,9 @@ export function resolveOptions(options: RestClientOptions): ResolvedRestOptions 
   check(isCount(o.rateLimitRetries), 'rateLimitRetries', 'Expected an integer ≥ 0');
   check(isCount(o.maxQueued) && o.maxQueued > 0, 'maxQueued', 'Expected an integer ≥ 1');
   check(
-    typeof o.userAgentSuffix === 'string' && !/[\r\n]/.test(o.userAgentSuffix),
+    typeof o.userAgentSuffix === 'string' && USER_AGENT_PATTERN.test(o.userAgentSuffix),
     'userAgentSuffix',
-    'No line breaks',
+    'Expected printable ASCII (no line break, NUL or other control character)',
   );
   check(typeof o.now === 'function' && typeof o.random === 'function', 'now', 'Expected functions for now and random');
   return o;

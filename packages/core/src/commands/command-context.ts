@@ -1,17 +1,24 @@
 import type { Interaction, Message, UserProfile } from '@boardbot/protocol';
-import { InteractionExpiredError } from '../errors.js';
+import { InteractionExhaustedError, InteractionExpiredError } from '../errors.js';
 import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
 import { toWireBody, type WireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
-import { currentScope } from '../kernel/scope.js';
-import type { CommandContext } from './context.js';
+import type { WriteOperation } from '../kernel/scope.js';
+import type { CommandContext, ExhaustedInteraction } from './context.js';
 
-/** Whether `error` is the platform's `410 interaction_expired` (as `@boardbot/rest` reports it). */
-function isExpired(error: unknown): boolean {
-  return (
-    typeof error === 'object' && error !== null && (error as { apiCode?: unknown }).apiCode === 'interaction_expired'
-  );
+/** The contract's `error.code` of a failed REST call (as `@boardbot/rest` reports it), if any. */
+function apiCodeOf(error: unknown): unknown {
+  return typeof error === 'object' && error !== null ? (error as { apiCode?: unknown }).apiCode : undefined;
 }
+
+/** Why answers no longer go through the interaction. */
+type Fallback = 'expired' | 'exhausted';
+
+const FALLBACK_WARNINGS: Record<Fallback, string> = {
+  expired: 'interaction expired: answering with a normal message on the board instead',
+  exhausted:
+    "interaction exhausted (5 answers): answering with a normal message on the board instead (exhaustedInteraction: 'send')",
+};
 
 /** The {@link CommandContext} of one invocation. */
 export class CommandContextImpl<O extends object> extends BaseContextImpl implements CommandContext<O> {
@@ -22,13 +29,19 @@ export class CommandContextImpl<O extends object> extends BaseContextImpl implem
   readonly command: { readonly name: string; readonly subcommand: string | null };
   private currentOptions: O;
   private answers = 0;
-  private expired = false;
+  private fallback: Fallback | undefined;
+  private exhausted: InteractionExhaustedError | undefined;
 
   /**
    * @param deps - what the runtime provides
    * @param interaction - the invocation
+   * @param onExhausted - what a sixth answer does (`createBot({ exhaustedInteraction })`)
    */
-  constructor(deps: ContextDeps, interaction: Interaction) {
+  constructor(
+    deps: ContextDeps,
+    interaction: Interaction,
+    private readonly onExhausted: ExhaustedInteraction,
+  ) {
     super(deps);
     this.interaction = interaction;
     this.user = interaction.user;
@@ -55,40 +68,59 @@ export class CommandContextImpl<O extends object> extends BaseContextImpl implem
     return this.answers;
   }
 
-  reply(body: ReplyBody): Promise<Message> {
-    return this.answer(toWireBody(body));
+  async reply(body: ReplyBody): Promise<Message> {
+    return this.answer('reply', toWireBody(body));
   }
 
-  followUp(body: ReplyBody): Promise<Message> {
-    return this.answer(toWireBody(body));
+  async followUp(body: ReplyBody): Promise<Message> {
+    return this.answer('followUp', toWireBody(body));
   }
 
-  send(body: ReplyBody): Promise<Message> {
-    return this.rest.sendMessage(this.boardId, toWireBody(body), this.requestOptions);
+  async send(body: ReplyBody): Promise<Message> {
+    const wire = toWireBody(body);
+    return this.write('send', () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
   }
 
-  private async answer(body: WireBody): Promise<Message> {
+  private async answer(operation: WriteOperation, body: WireBody): Promise<Message> {
+    if (this.exhausted) throw this.exhausted;
     // An event handled again after a restart may have been answered by its first run: only the token
     // can tell (the platform replays an answer to the same Idempotency-Key, expired or not), and a
     // board message could answer a second time.
-    const replayed = currentScope()?.replayed === true;
+    const replayed = this.run.replayed;
     // CONTRACT: tokens expire 15 minutes after the invocation (410 interaction_expired); past that
     // the answer still reaches the board as a normal message rather than being lost.
-    if (!replayed && !this.expired && this.now() >= Date.parse(this.interaction.expires_at)) this.expired = true;
-    if (!this.expired) {
+    if (!replayed && !this.fallback && this.now() >= Date.parse(this.interaction.expires_at)) this.fallback = 'expired';
+    if (!this.fallback) {
       try {
-        const message = await this.rest.answerInteraction(this.interaction.token, body, this.requestOptions);
+        const message = await this.write(operation, () =>
+          this.rest.answerInteraction(this.interaction.token, body, this.requestOptions),
+        );
         this.answers++;
         return message;
       } catch (error) {
-        if (!isExpired(error)) throw error;
-        if (replayed) throw new InteractionExpiredError(`/${this.interaction.command.name}`);
-        this.expired = true;
+        this.fallback = this.fallbackFor(error, replayed);
       }
     }
-    this.log.warn('interaction expired: answering with a normal message on the board instead');
-    const message = await this.rest.sendMessage(this.boardId, body, this.requestOptions);
+    this.log.warn(FALLBACK_WARNINGS[this.fallback]);
+    const message = await this.write(operation, () => this.rest.sendMessage(this.boardId, body, this.requestOptions));
     this.answers++;
     return message;
+  }
+
+  /** The fallback a failed answer calls for; rethrows any other failure. */
+  private fallbackFor(error: unknown, replayed: boolean): Fallback {
+    const code = apiCodeOf(error);
+    const { name, subcommand } = this.command;
+    const command = `/${subcommand ? `${name} ${subcommand}` : name}`;
+    if (code === 'interaction_expired') {
+      if (replayed) throw new InteractionExpiredError(command);
+      return 'expired';
+    }
+    // CONTRACT: up to 5 answers per token; a sixth is 410 interaction_exhausted. Posting it on the
+    // board would hide that the handler answers too often, so it is an error unless asked for.
+    if (code !== 'interaction_exhausted') throw error;
+    if (this.onExhausted === 'send') return 'exhausted';
+    this.exhausted = new InteractionExhaustedError(command, error);
+    throw this.exhausted;
   }
 }

@@ -1,6 +1,13 @@
 import type { Interaction, Message, UserProfile } from '@boardbot/protocol';
 import type { BaseContext, ReplyBody } from '../kernel/context.js';
 
+/**
+ * What an answer to an interaction does once the platform refused it as the sixth
+ * (`410 interaction_exhausted`; it accepts 5 per interaction): `'error'` throws
+ * `BOARDBOT_INTERACTION_EXHAUSTED`, `'send'` posts it as a normal message on the board instead.
+ */
+export type ExhaustedInteraction = 'error' | 'send';
+
 /** What a slash-command handler receives. `O` is the options class. */
 export interface CommandContext<O extends object = Record<string, unknown>> extends BaseContext {
   readonly kind: 'command';
@@ -18,10 +25,12 @@ export interface CommandContext<O extends object = Record<string, unknown>> exte
   readonly replied: boolean;
   /**
    * Answers the interaction: the first answer is the reply, later ones are follow-ups. After the
-   * interaction expired, it posts a normal message on the board instead and logs that it did.
+   * interaction expired, it posts a normal message on the board instead and logs that it did. The
+   * platform accepts 5 answers per interaction: a sixth throws `BOARDBOT_INTERACTION_EXHAUSTED`
+   * (or, with `createBot({ exhaustedInteraction: 'send' })`, is posted on the board instead).
    */
   reply(body: ReplyBody): Promise<Message>;
-  /** Another answer to the interaction (the platform accepts 5 in all). */
+  /** Another answer to the interaction (the platform accepts 5 in all: see {@link CommandContext.reply}). */
   followUp(body: ReplyBody): Promise<Message>;
   /** Posts a normal message on the board (not tied to the interaction). */
   send(body: ReplyBody): Promise<Message>;

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Interaction } from '@boardbot/protocol';
 import { isReplyBody } from '../kernel/body.js';
 import { type CoreEnv, contextDeps } from '../kernel/env.js';
+import { HandlerRun } from '../kernel/scope.js';
 import { DEFAULT_DENIED_REPLY } from '../policies/guards.js';
 import type { EventMeta, PolicedMethod, Policies, Refusals } from '../policies/pipeline.js';
 import { CommandContextImpl } from './command-context.js';
-import type { CommandContext } from './context.js';
+import type { CommandContext, ExhaustedInteraction } from './context.js';
 import type { CommandRoute } from './describe.js';
 import { parseOptions } from './options/parse-options.js';
 import { routeKey } from './route-key.js';
@@ -41,11 +42,13 @@ export class InteractionHandler {
    * @param env - the bot's environment
    * @param policies - the policy pipeline
    * @param commands - the command table
+   * @param onExhausted - what a sixth answer does (`createBot({ exhaustedInteraction })`)
    */
   constructor(
     private readonly env: CoreEnv,
     private readonly policies: Policies,
     private readonly commands: CommandTable,
+    private readonly onExhausted: ExhaustedInteraction,
   ) {}
 
   /** Handles one invocation; never rejects. */
@@ -59,15 +62,21 @@ export class InteractionHandler {
       interaction_id: interaction.id,
       command: key,
     });
-    const controller = new AbortController();
-    const ctx: Ctx = new CommandContextImpl(contextDeps(this.env, log, correlationId, controller.signal), interaction);
     const target = this.commands.get(key);
+    const run = new HandlerRun({
+      eventId: event.id,
+      handler: target?.label ?? `/${key}`,
+      correlationId,
+      log,
+      replayed: event.replayed,
+    });
+    const ctx: Ctx = new CommandContextImpl(contextDeps(this.env, run), interaction, this.onExhausted);
     if (!target) {
       log.warn('no handler for this command: is the registered set stale?');
-      await this.policies.speak(event, `/${key}`, ctx, `/${key} is not available right now.`);
+      await this.policies.speak(run, ctx, `/${key} is not available right now.`);
       return;
     }
-    await this.policies.run(target, event, ctx, ctx, controller, () => this.invoke(target, ctx, key));
+    await this.policies.run(target, run, ctx, ctx, () => this.invoke(target, ctx, key));
   }
 
   private async invoke(target: CommandTarget, ctx: Ctx, key: string): Promise<void> {

@@ -1,6 +1,8 @@
 import type { Interaction, Logger, Message } from '@boardbot/protocol';
+import type { ExhaustedInteraction } from '../commands/context.js';
 import { InteractionHandler } from '../commands/handle-interaction.js';
 import type { CoreEnv } from '../kernel/env.js';
+import type { HandlerRun } from '../kernel/scope.js';
 import { EventHandler } from '../listeners/handle-event.js';
 import { MessageHandler } from '../listeners/handle-message.js';
 import { isMessageEvent } from '../listeners/metadata.js';
@@ -26,6 +28,8 @@ export interface DispatcherDeps extends CoreEnv {
   /** Told to the person when a handler fails; false: nothing is said. */
   errorReply: string | false;
   onError: ErrorHook | undefined;
+  /** What a sixth answer to an interaction does. */
+  exhaustedInteraction: ExhaustedInteraction;
 }
 
 /**
@@ -36,20 +40,30 @@ export class Dispatcher {
   private readonly interactions: InteractionHandler;
   private readonly messages: MessageHandler;
   private readonly events: EventHandler;
+  private readonly policies: Policies;
 
   /** @param deps - routes, middleware, I/O and policy */
   constructor(deps: DispatcherDeps) {
-    const policies = new Policies({
+    const policies = (this.policies = new Policies({
       middleware: deps.middleware,
       cooldowns: new Cooldowns(() => deps.clock.now()),
       clock: deps.clock,
       handlerTimeoutMs: deps.handlerTimeoutMs,
       errorReply: deps.errorReply,
       onError: deps.onError,
-    });
-    this.interactions = new InteractionHandler(deps, policies, deps.routes.commands);
+    }));
+    this.interactions = new InteractionHandler(deps, policies, deps.routes.commands, deps.exhaustedInteraction);
     this.messages = new MessageHandler(deps, policies, deps.routes.messages);
     this.events = new EventHandler(deps, policies, deps.routes.events);
+  }
+
+  /**
+   * Abandons every handler still running (at shutdown), see `Policies.abandonRunning`.
+   * @param shutdownTimeoutMs - the wait that passed, for the messages
+   * @returns the runs abandoned
+   */
+  abandonRunning(shutdownTimeoutMs: number): HandlerRun[] {
+    return this.policies.abandonRunning(shutdownTimeoutMs);
   }
 
   /**

@@ -61,6 +61,25 @@ export class KeyedQueue {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /**
+   * Drops every task that has not started (at shutdown, once waiting is over); running tasks go on.
+   * @returns how many were dropped
+   */
+  discardQueued(): number {
+    const dropped = this.ready.length - this.head + this.blockedCount;
+    // A queued task owns its key until it runs; a running task keeps its own and releases it when done.
+    for (let i = this.head; i < this.ready.length; i++) {
+      const key = (this.ready[i] as Entry).key;
+      if (key !== undefined) this.busy.delete(key);
+    }
+    this.ready = [];
+    this.head = 0;
+    this.blocked.clear();
+    this.blockedCount = 0;
+    if (this.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    return dropped;
+  }
+
   private pump(): void {
     while (this.active < this.concurrency && this.head < this.ready.length) {
       const entry = this.ready[this.head++] as Entry;

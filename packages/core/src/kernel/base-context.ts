@@ -1,7 +1,6 @@
 import type { App, Logger } from '@boardbot/protocol';
-import { BotStateError } from '../errors.js';
 import type { BotRest, RequestOptions } from './ports.js';
-import { currentScope, namedKey } from './scope.js';
+import { type HandlerRun, namedKey, type WriteOperation } from './scope.js';
 
 /** What the runtime hands every context. */
 export interface ContextDeps {
@@ -10,7 +9,8 @@ export interface ContextDeps {
   /** The per-event child logger. */
   log: Logger;
   correlationId: string;
-  signal: AbortSignal;
+  /** The handler run the context belongs to: its signal, its write keys, and whether it may still write. */
+  run: HandlerRun;
   /** The clock, in milliseconds. */
   now: () => number;
 }
@@ -24,6 +24,7 @@ export abstract class BaseContextImpl {
   readonly signal: AbortSignal;
   readonly requestOptions: RequestOptions;
   protected readonly now: () => number;
+  protected readonly run: HandlerRun;
 
   /** @param deps - what the runtime provides */
   constructor(deps: ContextDeps) {
@@ -31,15 +32,25 @@ export abstract class BaseContextImpl {
     this.rest = deps.rest;
     this.log = deps.log;
     this.correlationId = deps.correlationId;
-    this.signal = deps.signal;
+    this.run = deps.run;
+    this.signal = deps.run.signal;
     this.now = deps.now;
     // The correlation id follows the event into every REST call it causes (sent as X-Request-Id).
     this.requestOptions = { requestId: deps.correlationId, logger: deps.log };
   }
 
   idempotencyKey(name: string): string {
-    const scope = currentScope();
-    if (!scope) throw new BotStateError('ctx.idempotencyKey() works while the handler runs, not after it returned.');
-    return namedKey(scope, name);
+    return namedKey(this.run, name);
+  }
+
+  /**
+   * Makes one write of the handler: refused once its run was abandoned (see
+   * `HandlerRun.admitWrite`), else sent as the run, so it carries the run's next idempotency key.
+   * @param operation - the context method that writes
+   * @param send - the REST call
+   */
+  protected write<T>(operation: WriteOperation, send: () => Promise<T>): Promise<T> {
+    this.run.admitWrite(operation);
+    return this.run.within(send);
   }
 }

@@ -23,7 +23,11 @@ export interface BaseContext {
   readonly correlationId: string;
   /** `{ requestId, logger }` of the run (calls on `ctx.rest` inside the handler get them anyway). */
   readonly requestOptions: RequestOptions;
-  /** Aborted when the handler runs past `handlerTimeoutMs`. */
+  /**
+   * Aborted when the handler is abandoned: it ran past `handlerTimeoutMs`, or was still running when
+   * `stop()` gave up waiting (`shutdownTimeoutMs`). Its writes (through the context or `ctx.rest`) are
+   * dropped from then on (`BOARDBOT_WRITE_DROPPED`); pass it to slow work so that it stops too.
+   */
   readonly signal: AbortSignal;
   /**
    * A key for a side effect outside the platform (a database write, a payment), derived from the

@@ -2,6 +2,7 @@ import type { App, Logger } from '@boardbot/protocol';
 import type { ContextDeps } from './base-context.js';
 import type { Clock } from './clock.js';
 import type { BotRest } from './ports.js';
+import type { HandlerRun } from './scope.js';
 
 /** What the handlers of every feature read from the running bot. */
 export interface CoreEnv {
@@ -17,11 +18,9 @@ export interface CoreEnv {
  * The dependencies of one handler run's context.
  *
  * @param env - the bot's environment
- * @param log - the run's child logger
- * @param correlationId - the id that follows the run into its REST calls
- * @param signal - aborted when the run times out
+ * @param run - the handler run (its logger, correlation id, signal and write keys)
  */
-export function contextDeps(env: CoreEnv, log: Logger, correlationId: string, signal: AbortSignal): ContextDeps {
+export function contextDeps(env: CoreEnv, run: HandlerRun): ContextDeps {
   const { rest, clock } = env;
-  return { app: env.app(), rest, log, correlationId, signal, now: () => clock.now() };
+  return { app: env.app(), rest, log: run.log, correlationId: run.correlationId, run, now: () => clock.now() };
 }

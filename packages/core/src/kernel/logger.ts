@@ -1,21 +1,8 @@
 import type { Logger } from '@boardbot/protocol';
-import { type LoggerOptions, type Logger as PinoLogger, pino } from 'pino';
+import { type LoggerOptions, pino } from 'pino';
+import { CENSOR, mergeRedact, REDACT_PATHS, withTokenRedaction } from './redaction.js';
 
-/**
- * Paths pino censors in every line. The runtime never logs a token, but a bot author's
- * `ctx.log.info({ interaction })` must not leak one either.
- */
-export const REDACT_PATHS = [
-  'token',
-  '*.token',
-  'interaction.token',
-  '*.interaction.token',
-  'authorization',
-  '*.authorization',
-  'headers.authorization',
-  '*.headers.authorization',
-  'req.headers.authorization',
-];
+export { REDACT_PATHS } from './redaction.js';
 
 /** What `createBot({ logger })` accepts: a logger (pino fits), pino options, or `false` for silence. */
 export type LoggerInput = Logger | LoggerOptions | false;
@@ -26,32 +13,28 @@ export function isLogger(input: unknown): input is Logger {
   return typeof l === 'object' && l !== null && typeof l.child === 'function' && typeof l.info === 'function';
 }
 
-const REDACT = { paths: REDACT_PATHS, censor: '[redacted]' };
-
 /**
- * A pino logger given without redaction gets a child that redacts the token paths; one that has its
- * own redaction keeps it (a child's `redact` would replace it). Other loggers are used as they are.
- */
-function withRedaction(log: Logger): Logger {
-  const p = log as Partial<PinoLogger>;
-  if (typeof p.bindings !== 'function' || typeof p.levels !== 'object') return log;
-  const stringifiers = (p as Record<symbol, Record<symbol, unknown> | undefined>)[pino.symbols.stringifiersSym];
-  if (stringifiers?.[pino.symbols.redactFmtSym]) return log;
-  return (p as PinoLogger).child({}, { redact: REDACT });
-}
-
-/**
- * The bot's root logger: the given one (with the token paths redacted when it is a pino logger
- * without redaction of its own), or a pino logger with tokens redacted, at
- * `LOG_LEVEL` (default `info`), printed by pino-pretty when stdout is a terminal.
+ * The bot's root logger: the given one (a pino logger also redacts the token paths, beside its own
+ * redaction), or a pino logger built from {@link loggerOptions}.
  *
  * @param input - a logger, pino options, or false
  * @param isTTY - whether stdout is a terminal
  */
 export function createLogger(input: LoggerInput | undefined, isTTY = process.stdout.isTTY === true): Logger {
   if (input === false) return pino({ enabled: false });
-  if (isLogger(input)) return withRedaction(input);
-  return pino({ ...defaultLoggerOptions(isTTY), ...input });
+  if (isLogger(input)) return withTokenRedaction(input);
+  return pino(loggerOptions(input, isTTY));
+}
+
+/**
+ * The pino options of the bot's own logger: the defaults, then the given options, with their
+ * `redact` paths merged with the token paths (pino's `redact` would otherwise replace them).
+ *
+ * @param input - pino options from `createBot({ logger })`
+ * @param isTTY - whether stdout is a terminal
+ */
+export function loggerOptions(input: LoggerOptions | undefined, isTTY: boolean): LoggerOptions {
+  return { ...defaultLoggerOptions(isTTY), ...input, redact: mergeRedact(input?.redact) };
 }
 
 /**
@@ -64,7 +47,7 @@ export function defaultLoggerOptions(isTTY: boolean): LoggerOptions {
   return {
     name: 'boardbot',
     level: process.env.LOG_LEVEL ?? 'info',
-    redact: REDACT,
+    redact: { paths: [...REDACT_PATHS], censor: CENSOR },
     ...(isTTY ? { transport: { target: 'pino-pretty', options: { colorize: true } } } : {}),
   };
 }

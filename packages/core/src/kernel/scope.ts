@@ -1,60 +1,127 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { Logger } from '@boardbot/protocol';
+import { WriteDroppedError } from '../errors.js';
 
-/**
- * One handler run, carried through async context: everything a REST call made anywhere inside the
- * handler needs to know about the run without the author passing it (the bot's REST client reads it
- * through `callDefaults`).
- */
-export interface HandlerScope {
+/** A write a handler makes: a context method, or a call on `ctx.rest`. */
+export type WriteOperation = 'reply' | 'followUp' | 'send' | 'edit' | 'delete' | 'rest';
+
+/** What a handler run is made from. */
+export interface RunSeed {
   /** The gateway event id, or `backfill:<message id>` for a message read back after a gap. */
-  readonly eventId: string;
-  /** `Class.method` of the handler. */
-  readonly handler: string;
-  /** Follows the run into its REST calls (`X-Request-Id`) and log lines. */
-  readonly correlationId: string;
-  /** The run's child logger. */
-  readonly log: Logger;
-  /** Aborted when the handler runs past its timeout (or the bot gives up on it at shutdown). */
-  readonly signal: AbortSignal;
-  /** Whether the event may have been handled by an earlier process (delivered again after a restart). */
-  readonly replayed: boolean;
-  /** Takes the ordinal of the run's next write (0, 1, 2...), for its `Idempotency-Key`. */
-  readonly nextWrite: () => number;
-}
-
-/** What a run's scope is made from. */
-export interface ScopeSeed {
   eventId: string;
+  /** `Class.method` of the handler (or `/command` when no handler matched). */
   handler: string;
+  /** Follows the run into its REST calls (`X-Request-Id`) and log lines. */
   correlationId: string;
+  /** The run's child logger. */
   log: Logger;
-  signal: AbortSignal;
+  /** Whether the event may have been handled by an earlier process (delivered again after a restart). */
   replayed: boolean;
 }
 
-/** A new run's scope, its write ordinals counted from 0. @param seed - the run */
-export function newScope(seed: ScopeSeed): HandlerScope {
-  let writes = 0;
-  return { ...seed, nextWrite: () => writes++ };
+/** What async context carries: the run, and whether the runtime (not the handler) is writing for it. */
+interface Frame {
+  run: HandlerRun;
+  runtime: boolean;
 }
 
-const storage = new AsyncLocalStorage<HandlerScope>();
-
-/** The scope of the handler run the caller is in, if any. */
-export function currentScope(): HandlerScope | undefined {
-  return storage.getStore();
-}
+// The one AsyncLocalStorage of the runtime: every REST call made anywhere inside a handler learns its
+// run from here, without the author passing anything.
+const storage = new AsyncLocalStorage<Frame>();
 
 /**
- * Runs `fn` (and everything it awaits or schedules) inside `scope`.
- *
- * @param scope - the run
- * @param fn - the work
+ * One run of one handler for one event, carried through async context: its ids, its abort signal,
+ * the ordinals of its writes (for their idempotency keys), and whether it may still write. A run is
+ * abandoned when it outlives `handlerTimeoutMs` or the bot's `shutdownTimeoutMs`: its signal is
+ * aborted and, from then on, {@link HandlerRun.admitWrite} refuses its writes.
  */
-export function runInScope<T>(scope: HandlerScope, fn: () => T): T {
-  return storage.run(scope, fn);
+export class HandlerRun implements RunSeed {
+  readonly eventId: string;
+  readonly handler: string;
+  readonly correlationId: string;
+  readonly log: Logger;
+  readonly replayed: boolean;
+  private readonly controller = new AbortController();
+  private writes = 0;
+
+  /** @param seed - the event, handler, ids and logger of the run */
+  constructor(seed: RunSeed) {
+    this.eventId = seed.eventId;
+    this.handler = seed.handler;
+    this.correlationId = seed.correlationId;
+    this.log = seed.log;
+    this.replayed = seed.replayed;
+  }
+
+  /** Aborted (with the reason) when the run is abandoned; the handler's `ctx.signal`. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Whether the run was abandoned. */
+  get abandoned(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  /** Takes the ordinal of the run's next write (0, 1, 2...), for its `Idempotency-Key`. */
+  nextWrite(): number {
+    return this.writes++;
+  }
+
+  /**
+   * Gives up on the run: aborts its signal with `reason`. Only the first call counts.
+   * @param reason - a `HandlerTimeoutError` or a `ShutdownTimeoutError`
+   */
+  abandon(reason: Error): void {
+    if (!this.abandoned) this.controller.abort(reason);
+  }
+
+  /** Runs `fn` (and all it awaits or schedules) as this run: the handler's own flow. */
+  enter<T>(fn: () => T): T {
+    return storage.run({ run: this, runtime: false }, fn);
+  }
+
+  /**
+   * Runs `fn` as this run unless the caller already is in it (as the handler or as the runtime), so a
+   * context used from elsewhere still writes with its own run's keys.
+   */
+  within<T>(fn: () => T): T {
+    return storage.getStore()?.run === this ? fn() : this.enter(fn);
+  }
+
+  /**
+   * Runs the runtime's own answer for this run (an unknown command's reply, the error hooks, the
+   * apology): its writes go out even though the run was abandoned, and keep counting the run's
+   * ordinals, while the handler's own late writes, made in its flow at the same time, are dropped.
+   * @param answer - the runtime's answer
+   */
+  answerAsRuntime<T>(answer: () => Promise<T>): Promise<T> {
+    return storage.run({ run: this, runtime: true }, answer);
+  }
+
+  /**
+   * The one place that decides whether a write made on behalf of this run may go out: not once the
+   * run was abandoned, since the runtime has already apologised for it (a late reply would follow
+   * the apology), unless the runtime itself is answering. A refused write is logged with the
+   * handler's name and throws `WriteDroppedError`, so the handler does not go on as if it was sent.
+   *
+   * @param operation - the context method that writes, or `rest` for a call on `ctx.rest`
+   * @throws WriteDroppedError when the handler's run was abandoned
+   */
+  admitWrite(operation: WriteOperation): void {
+    if (!this.abandoned || storage.getStore()?.runtime === true) return;
+    this.log.warn(
+      { handler: this.handler, write: operation },
+      'write dropped: the handler was abandoned (timeout or shutdown)',
+    );
+    throw new WriteDroppedError(this.handler, operation, this.signal.reason);
+  }
+}
+
+/** The handler run the caller is in, if any. */
+export function currentRun(): HandlerRun | undefined {
+  return storage.getStore()?.run;
 }
 
 /** A short, stable, header-safe tag of a handler label (labels may hold any identifier character). */
@@ -67,37 +134,11 @@ function tag(text: string): string {
  * of the same event after a restart sends the same keys in the same order and the platform replays
  * what was already written instead of writing it twice.
  *
- * @param scope - the run
+ * @param run - the run
  * @param n - the write's ordinal in the run, from 0
  */
-export function writeKey(scope: Pick<HandlerScope, 'eventId' | 'handler'>, n: number): string {
-  return `bb1:${scope.eventId}:${tag(scope.handler)}:${n}`;
-}
-
-/**
- * The options a REST call inherits from the handler run it is made in (the bot's REST client takes
- * this as `callDefaults`): the correlation id, the logger, the abort signal and, for a write, the
- * `Idempotency-Key` of its ordinal. A write after the run's signal was aborted (it timed out) is
- * dropped, and said so: the REST client refuses a call whose signal is aborted.
- *
- * @param call - whether the call is a write
- */
-export function handlerCallOptions(call: {
-  idempotent: boolean;
-  method: string;
-  path: string;
-}): { requestId: string; logger: Logger; signal: AbortSignal; idempotencyKey?: string } | undefined {
-  const scope = storage.getStore();
-  if (scope === undefined) return undefined;
-  const options = { requestId: scope.correlationId, logger: scope.log, signal: scope.signal };
-  if (scope.signal.aborted && call.method !== 'GET') {
-    scope.log.warn(
-      { handler: scope.handler, method: call.method, path: call.path },
-      'write dropped: the handler ran past its timeout',
-    );
-  }
-  if (!call.idempotent) return options;
-  return { ...options, idempotencyKey: writeKey(scope, scope.nextWrite()) };
+export function writeKey(run: Pick<RunSeed, 'eventId' | 'handler'>, n: number): string {
+  return `bb1:${run.eventId}:${tag(run.handler)}:${n}`;
 }
 
 const PLAIN_NAME = /^[\x21-\x7E]{1,64}$/;
@@ -106,9 +147,30 @@ const PLAIN_NAME = /^[\x21-\x7E]{1,64}$/;
  * A key of the same kind for a side effect outside the platform (`ctx.idempotencyKey(name)`): the
  * same event, handler and name give the same key on every run.
  *
- * @param scope - the run
+ * @param run - the run
  * @param name - names the effect within the run (e.g. `charge`)
  */
-export function namedKey(scope: Pick<HandlerScope, 'eventId' | 'handler'>, name: string): string {
-  return `bb1:${scope.eventId}:${tag(scope.handler)}:n:${PLAIN_NAME.test(name) ? name : tag(name)}`;
+export function namedKey(run: Pick<RunSeed, 'eventId' | 'handler'>, name: string): string {
+  return `bb1:${run.eventId}:${tag(run.handler)}:n:${PLAIN_NAME.test(name) ? name : tag(name)}`;
+}
+
+/**
+ * The options a REST call inherits from the handler run it is made in (the bot's REST client takes
+ * this as `callDefaults`): the correlation id, the logger, the run's abort signal (not for the
+ * runtime's own answers) and, for a write, the `Idempotency-Key` of its ordinal. A write of an
+ * abandoned run is refused here, as the context's own methods refuse it.
+ *
+ * @param call - the method, path, and whether the call is an idempotent write
+ */
+export function handlerCallOptions(call: {
+  idempotent: boolean;
+  method: string;
+  path: string;
+}): { requestId: string; logger: Logger; signal?: AbortSignal; idempotencyKey?: string } | undefined {
+  const frame = storage.getStore();
+  if (frame === undefined) return undefined;
+  const { run, runtime } = frame;
+  if (call.method !== 'GET') run.admitWrite('rest');
+  const options = { requestId: run.correlationId, logger: run.log, ...(runtime ? {} : { signal: run.signal }) };
+  return call.idempotent ? { ...options, idempotencyKey: writeKey(run, run.nextWrite()) } : options;
 }

@@ -19,7 +19,8 @@ export class EventContextImpl extends BaseContextImpl implements EventContext {
     super(deps);
   }
 
-  send(boardId: string, body: ReplyBody): Promise<Message> {
-    return this.rest.sendMessage(boardId, toWireBody(body), this.requestOptions);
+  async send(boardId: string, body: ReplyBody): Promise<Message> {
+    const wire = toWireBody(body);
+    return this.write('send', () => this.rest.sendMessage(boardId, wire, this.requestOptions));
   }
 }

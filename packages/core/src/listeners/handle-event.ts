@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type CoreEnv, contextDeps } from '../kernel/env.js';
+import { HandlerRun } from '../kernel/scope.js';
 import type { EventMeta, PolicedMethod, Policies } from '../policies/pipeline.js';
 import { EventContextImpl } from './event-context.js';
 
@@ -30,10 +31,15 @@ export class EventHandler {
     const log = this.env.log.child({ event_id: event.id, event: event.name, correlation_id: correlationId });
     await Promise.all(
       targets.map((target) => {
-        const controller = new AbortController();
-        const deps = contextDeps(this.env, log, correlationId, controller.signal);
-        const ctx = new EventContextImpl(deps, { name: event.name, id: event.id });
-        return this.policies.run(target, meta, ctx, undefined, controller, async () => {
+        const run = new HandlerRun({
+          eventId: event.id,
+          handler: target.label,
+          correlationId,
+          log,
+          replayed: meta.replayed,
+        });
+        const ctx = new EventContextImpl(contextDeps(this.env, run), { name: event.name, id: event.id });
+        return this.policies.run(target, run, ctx, undefined, async () => {
           await (target.instance[target.method] as Function).call(target.instance, event.data, ctx);
         });
       }),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Message } from '@boardbot/protocol';
 import { isReplyBody } from '../kernel/body.js';
 import { type CoreEnv, contextDeps } from '../kernel/env.js';
+import { HandlerRun } from '../kernel/scope.js';
 import type { EventMeta, PolicedMethod, Policies, Refusals } from '../policies/pipeline.js';
 import { AuthorCache } from './authors.js';
 import type { MessageContext } from './context.js';
@@ -73,10 +74,15 @@ export class MessageHandler {
     const who = message.author ?? `webhook:${message.webhook_name ?? ''}`;
     await Promise.all(
       matched.map(({ target, match }) => {
-        const controller = new AbortController();
-        const deps = contextDeps(this.env, log, correlationId, controller.signal);
-        const ctx = new MessageContextImpl(deps, name, message, author, match);
-        return this.policies.run(target, event, ctx, ctx, controller, async () => {
+        const run = new HandlerRun({
+          eventId: event.id,
+          handler: target.label,
+          correlationId,
+          log,
+          replayed: event.replayed,
+        });
+        const ctx = new MessageContextImpl(contextDeps(this.env, run), name, message, author, match);
+        return this.policies.run(target, run, ctx, ctx, async () => {
           if (!(await this.policies.passGuards<MessageContext>(target, ctx, refusals))) return;
           if (!(await this.policies.passCooldown<MessageContext>(target, ctx, who, refusals))) return;
           await this.policies.around(ctx, async () => {

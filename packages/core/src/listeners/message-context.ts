@@ -45,26 +45,24 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
   }
 
   async reply(body: ReplyBody): Promise<Message> {
-    const sent = await this.rest.sendMessage(
-      this.boardId,
-      { ...toWireBody(body), replyTo: this.message.id },
-      this.requestOptions,
-    );
+    const wire = { ...toWireBody(body), replyTo: this.message.id };
+    const sent = await this.write('reply', () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
     this.replies++;
     return sent;
   }
 
-  send(body: ReplyBody): Promise<Message> {
-    return this.rest.sendMessage(this.boardId, toWireBody(body), this.requestOptions);
+  async send(body: ReplyBody): Promise<Message> {
+    const wire = toWireBody(body);
+    return this.write('send', () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
   }
 
-  edit(message: string | Message, content: string): Promise<Message> {
+  async edit(message: string | Message, content: string): Promise<Message> {
     const [boardId, id] = typeof message === 'string' ? [this.boardId, message] : [message.board_id, message.id];
-    return this.rest.editMessage(boardId, id, { content }, this.requestOptions);
+    return this.write('edit', () => this.rest.editMessage(boardId, id, { content }, this.requestOptions));
   }
 
-  delete(message: string | Message): Promise<void> {
+  async delete(message: string | Message): Promise<void> {
     const [boardId, id] = typeof message === 'string' ? [this.boardId, message] : [message.board_id, message.id];
-    return this.rest.deleteMessage(boardId, id, this.requestOptions);
+    return this.write('delete', () => this.rest.deleteMessage(boardId, id, this.requestOptions));
   }
 }

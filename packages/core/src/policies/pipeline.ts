@@ -1,11 +1,13 @@
+import { ShutdownTimeoutError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { AnyContext, HandlerContext, ReplyBody } from '../kernel/context.js';
-import { newScope, runInScope } from '../kernel/scope.js';
+import type { HandlerRun } from '../kernel/scope.js';
 import type { Cooldowns } from './cooldowns.js';
 import type { GuardFn } from './guards.js';
 import type { CooldownMetadata } from './metadata.js';
 import { type Middleware, runMiddleware } from './middleware.js';
 import type { ErrorHook } from './on-error.js';
+import { RunningHandlers } from './running-handlers.js';
 import { supervise } from './supervise.js';
 
 /** One method of one handler instance, with the policies that run around it. */
@@ -80,6 +82,8 @@ export interface PolicyDeps {
  * exception that could stop other events.
  */
 export class Policies {
+  private readonly running = new RunningHandlers();
+
   /** @param deps - middleware, cooldown state, clock and failure policy */
   constructor(private readonly deps: PolicyDeps) {}
 
@@ -125,62 +129,50 @@ export class Policies {
   }
 
   /**
-   * Runs a handler pipeline under supervision, inside the run's scope (so its writes carry keys
-   * derived from the event); a failure goes to the hooks and to the person.
+   * Runs a handler pipeline as its run (in async context, so its writes carry keys derived from the
+   * event), under supervision; a failure goes to the hooks and to the person. A run abandoned at
+   * shutdown gets neither: the bot is closing its REST client.
    *
-   * @param event - the event the run belongs to
+   * @param run - the handler run
    * @param answer - the context to tell the person through, when the kind of handler can answer
    */
   async run(
     target: PolicedMethod,
-    event: EventMeta,
+    run: HandlerRun,
     ctx: AnyContext,
     answer: Answerable | undefined,
-    controller: AbortController,
     work: () => Promise<void>,
   ): Promise<void> {
-    const scope = newScope({
-      eventId: event.id,
-      handler: target.label,
-      correlationId: ctx.correlationId,
-      log: ctx.log,
-      signal: controller.signal,
-      replayed: event.replayed,
-    });
-    const outcome = await runInScope(scope, () =>
-      supervise(target.label, work, {
-        timeoutMs: this.deps.handlerTimeoutMs,
-        clock: this.deps.clock,
-        controller,
-        log: ctx.log,
-      }),
-    );
-    if (outcome.ok) return;
+    const { handlerTimeoutMs: timeoutMs, clock } = this.deps;
+    const outcome = await this.running.track(run, () => supervise(run, work, { timeoutMs, clock }));
+    if (outcome.ok || outcome.error instanceof ShutdownTimeoutError) return;
     const quiet = quietStop(outcome.error);
     if (quiet !== undefined) {
       ctx.log.info({ handler: target.label }, quiet);
       return;
     }
-    // The runtime's own answers (the apology) must go out even when the handler's signal timed out,
-    // and keep counting the run's writes so a replay sends the same keys.
-    const alive = { ...scope, signal: new AbortController().signal };
-    await runInScope(alive, () => this.fail(target, ctx, answer, outcome.error));
+    await run.answerAsRuntime(() => this.fail(target, ctx, answer, outcome.error));
   }
 
   /**
-   * Tells the person `text` outside any handler (e.g. an unknown command), as a write of the event's
-   * run for `label`; logs (does not throw) when that fails.
+   * Tells the person `text` outside any handler (e.g. an unknown command), as the runtime's answer
+   * for `run`; logs (does not throw) when that fails.
    */
-  async speak(event: EventMeta, label: string, ctx: Answerable & AnyContext, text: string): Promise<void> {
-    const scope = newScope({
-      eventId: event.id,
-      handler: label,
-      correlationId: ctx.correlationId,
-      log: ctx.log,
-      signal: new AbortController().signal,
-      replayed: event.replayed,
-    });
-    await runInScope(scope, () => this.say(ctx, text));
+  async speak(run: HandlerRun, ctx: Answerable, text: string): Promise<void> {
+    await run.answerAsRuntime(() => this.say(ctx, text));
+  }
+
+  /**
+   * Abandons every handler still running (at shutdown): aborts its `ctx.signal` with a
+   * `ShutdownTimeoutError`, drops its later writes, and logs it by name.
+   * @param shutdownTimeoutMs - the wait that passed, for the messages
+   * @returns the runs abandoned
+   */
+  abandonRunning(shutdownTimeoutMs: number): HandlerRun[] {
+    return this.running.abandonAll(
+      (handler) => new ShutdownTimeoutError(handler, shutdownTimeoutMs),
+      'handler abandoned at shutdown: its signal is aborted, its writes are dropped',
+    );
   }
 
   private async say(ctx: Answerable, text: string): Promise<void> {

@@ -1,39 +1,44 @@
-import type { Logger } from '@boardbot/protocol';
-import { HandlerTimeoutError } from '../errors.js';
+import { HandlerTimeoutError, WriteDroppedError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
+import type { HandlerRun } from '../kernel/scope.js';
 
 /** How a supervised run ended. */
 export type Outcome = { ok: true } | { ok: false; error: unknown };
 
 /**
- * Runs `work` until it settles or `timeoutMs` passes. A hung handler cannot be cancelled, so on
- * timeout its signal is aborted and the caller gets a `HandlerTimeoutError` at once, freeing the
- * worker slot; the promise keeps running and its late end is logged.
+ * Runs `work` until it settles or its run is abandoned: after `timeoutMs`, or earlier by a shutdown.
+ * A JavaScript promise cannot be cancelled, so abandoning aborts the run's signal (the handler's
+ * `ctx.signal`), refuses its later writes, and gives the caller the abort reason at once, freeing
+ * the worker slot; the promise keeps running and its late end is logged.
  *
- * @param label - `Class.method`, for messages
+ * @param run - the handler run
  * @param work - the handler pipeline
- * @param options - timeout, clock, the run's abort controller, logger
+ * @param options - timeout and clock
  */
 export async function supervise(
-  label: string,
+  run: HandlerRun,
   work: () => Promise<void>,
-  options: { timeoutMs: number; clock: Clock; controller: AbortController; log: Logger },
+  options: { timeoutMs: number; clock: Clock },
 ): Promise<Outcome> {
-  const { timeoutMs, clock, controller, log } = options;
-  let timer: unknown;
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = clock.setTimeout(() => resolve('timeout'), timeoutMs);
+  const { timeoutMs, clock } = options;
+  const abandoned = new Promise<'abandoned'>((resolve) => {
+    if (run.abandoned) resolve('abandoned');
+    else run.signal.addEventListener('abort', () => resolve('abandoned'), { once: true });
   });
-  const running = work().then(() => 'done' as const);
+  const timer = clock.setTimeout(() => run.abandon(new HandlerTimeoutError(run.handler, timeoutMs)), timeoutMs);
+  const running = run.enter(work).then(() => 'done' as const);
   try {
-    if ((await Promise.race([running, timeout])) === 'done') return { ok: true };
-    const error = new HandlerTimeoutError(label, timeoutMs);
-    controller.abort(error);
+    if ((await Promise.race([running, abandoned])) === 'done') return { ok: true };
+    const { handler, log } = run;
     running.then(
-      () => log.warn({ handler: label }, 'handler finished after its timeout'),
-      (late: unknown) => log.warn({ handler: label, err: late }, 'handler failed after its timeout'),
+      () => log.warn({ handler }, 'handler finished after it was abandoned'),
+      (late: unknown) => {
+        // A dropped write was logged when it was refused.
+        if (!(late instanceof WriteDroppedError))
+          log.warn({ handler, err: late }, 'handler failed after it was abandoned');
+      },
     );
-    return { ok: false, error };
+    return { ok: false, error: run.signal.reason };
   } catch (error) {
     return { ok: false, error };
   } finally {

@@ -15,6 +15,7 @@ import { createLogger, flushLogger } from '../kernel/logger.js';
 import type { BotGateway, BotRest } from '../kernel/ports.js';
 import type { Middleware } from '../policies/middleware.js';
 import { createGateway, createRest } from './clients.js';
+import { BOT_EXIT_CODES, exitCodeAfterStop, type StopReport } from './exit-codes.js';
 import { Intake } from './intake.js';
 import { type BotOptions, DEFAULT_BOT_OPTIONS } from './options.js';
 import { FilePositionStore } from './position/file-position-store.js';
@@ -22,6 +23,9 @@ import { PositionKeeper } from './position/position-keeper.js';
 import type { Position, PositionKey, PositionStore } from './position/position-store.js';
 import { Progress } from './position/progress.js';
 import { handleShutdownSignals } from './signals.js';
+
+/** What a stop that finished everything reports. */
+const NOTHING_LEFT: StopReport = { abandoned: [], unhandled: 0 };
 
 /** Where a bot is in its life. A stopped bot cannot start again: create a new one. */
 export type BotState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped';
@@ -46,7 +50,7 @@ export class Bot {
   private currentApp: App | undefined;
   private gateway: BotGateway | undefined;
   private disposeSignals: (() => void) | undefined;
-  private stopping: Promise<void> | undefined;
+  private stopping: Promise<StopReport> | undefined;
   private readonly positions: PositionStore | undefined;
   private keeper: PositionKeeper | undefined;
 
@@ -67,6 +71,9 @@ export class Bot {
     if (!(this.options.concurrency >= 1)) throw new InvalidConfigError('concurrency must be at least 1');
     if (!['board', 'user', 'none'].includes(this.options.orderBy)) {
       throw new InvalidConfigError(`orderBy must be 'board', 'user' or 'none', got ${String(this.options.orderBy)}`);
+    }
+    if (this.options.exhaustedInteraction !== 'error' && this.options.exhaustedInteraction !== 'send') {
+      throw new InvalidConfigError("exhaustedInteraction must be 'error' (the default) or 'send'");
     }
     this.clock = options.clock ?? systemClock;
     this.log = createLogger(options.logger);
@@ -93,6 +100,7 @@ export class Bot {
       handlerTimeoutMs: this.options.handlerTimeoutMs,
       errorReply: this.options.errorReply,
       onError: options.onError,
+      exhaustedInteraction: this.options.exhaustedInteraction,
     });
     this.queue = new KeyedQueue(this.options.concurrency, (error) => this.log.error({ err: error }, 'dispatch failed'));
     const position = options.position;
@@ -180,7 +188,7 @@ export class Bot {
       gateway.on('error', (error) => this.onGatewayError(error));
       const ready = await gateway.connect();
       if (this.options.handleSignals) {
-        this.disposeSignals = handleShutdownSignals(() => this.stop(), {
+        this.disposeSignals = handleShutdownSignals(() => this.stop().then(exitCodeAfterStop), {
           source: this.options.signals ?? process,
           exit: (code) => this.exitProcess(code),
           log: this.log,
@@ -215,19 +223,23 @@ export class Bot {
 
   /**
    * Stops gracefully: closes the gateway (no new events), waits up to `shutdownTimeoutMs` for the
-   * queued and running handlers, then closes the REST client and flushes the log. Safe to call
-   * twice; the second call waits for the first.
+   * queued and running handlers, then closes the REST client and flushes the log. Handlers still
+   * running then are abandoned (their `ctx.signal` aborted, their writes dropped, each logged by
+   * name) and events not started are dropped; the report says which. Safe to call twice; the
+   * second call waits for the first.
+   *
+   * @returns what was left undone (nothing, after a clean stop)
    */
-  stop(): Promise<void> {
+  stop(): Promise<StopReport> {
     if (this.currentState === 'idle') {
       this.currentState = 'stopped';
-      return this.release();
+      return this.release().then(() => NOTHING_LEFT);
     }
     this.stopping ??= this.shutDown();
     return this.stopping;
   }
 
-  private async shutDown(): Promise<void> {
+  private async shutDown(): Promise<StopReport> {
     this.currentState = 'stopping';
     this.log.info({ pending: this.queue.size }, 'stopping: gateway closed, waiting for handlers');
     await this.gateway?.close();
@@ -235,18 +247,26 @@ export class Bot {
     const timedOut = new Promise<boolean>((resolve) => {
       timer = this.clock.setTimeout(() => resolve(true), this.options.shutdownTimeoutMs);
     });
-    const abandoned = await Promise.race([this.queue.idle().then(() => false), timedOut]);
+    const late = await Promise.race([this.queue.idle().then(() => false), timedOut]);
     this.clock.clearTimeout(timer);
-    if (abandoned) {
-      this.log.warn(
-        { pending: this.queue.size, timeout_ms: this.options.shutdownTimeoutMs },
-        'handlers still running at shutdown',
-      );
-    }
+    const report = late ? this.abandonWork() : NOTHING_LEFT;
     await this.release();
     this.currentState = 'stopped';
     this.log.info('bot stopped');
     await flushLogger(this.log);
+    return report;
+  }
+
+  /** Gives up on what is still queued or running once `shutdownTimeoutMs` passed. */
+  private abandonWork(): StopReport {
+    // Queued events first: a handler freed by its abandonment must not let one of them start.
+    const unhandled = this.queue.discardQueued();
+    const abandoned = this.dispatcher.abandonRunning(this.options.shutdownTimeoutMs);
+    this.log.warn(
+      { abandoned: abandoned.length, unhandled, timeout_ms: this.options.shutdownTimeoutMs },
+      'handlers still running at shutdown',
+    );
+    return { abandoned: abandoned.map((run) => ({ handler: run.handler, eventId: run.eventId })), unhandled };
   }
 
   private async release(): Promise<void> {
@@ -274,7 +294,7 @@ export class Bot {
     void this.stop().finally(() => {
       // A bot that owns its process (it handles the signals) ends it with a failure code, so a
       // process manager or a script sees that the bot stopped for good rather than finished.
-      if (this.options.handleSignals) this.exitProcess(1);
+      if (this.options.handleSignals) this.exitProcess(BOT_EXIT_CODES.failed);
     });
   }
 

@@ -1,3 +1,4 @@
+import type { ExhaustedInteraction } from '../commands/context.js';
 import type { CommandSyncMode } from '../commands/sync/sync.js';
 import type { OrderBy } from '../dispatch/ordering.js';
 import type { Clock } from '../kernel/clock.js';
@@ -55,9 +56,15 @@ export interface BotOptions {
    * @defaultValue 200
    */
   positionFlushMs?: number;
-  /** After this long a handler is reported as hung and its slot freed. @defaultValue 30_000 */
+  /**
+   * After this long a handler is abandoned: reported as failed (`BOARDBOT_HANDLER_TIMEOUT`), its
+   * slot freed, its `ctx.signal` aborted and its later writes dropped. @defaultValue 30_000
+   */
   handlerTimeoutMs?: number;
-  /** How long `stop()` waits for in-flight handlers. @defaultValue 10_000 */
+  /**
+   * How long `stop()` waits for queued and running handlers; those still running then are
+   * abandoned like timed-out ones, and the process exits with 124. @defaultValue 10_000
+   */
   shutdownTimeoutMs?: number;
   /** Most messages backfilled per board after a gateway gap. @defaultValue 500 */
   backfillLimit?: number;
@@ -65,11 +72,20 @@ export interface BotOptions {
   errorReply?: string | false;
   /** Hears about every handler failure, after the class's `@OnError` hook. @defaultValue none */
   onError?: ErrorHook | undefined;
-  /** Stop gracefully on SIGINT/SIGTERM and exit with code 0. @defaultValue true */
+  /**
+   * What an answer to an interaction does when the platform refuses it as the sixth (it accepts 5:
+   * the reply and 4 follow-ups): `'error'` throws `BOARDBOT_INTERACTION_EXHAUSTED`, `'send'` posts it
+   * as a normal message on the board instead, with a warning in the log. @defaultValue `'error'`
+   */
+  exhaustedInteraction?: ExhaustedInteraction;
+  /**
+   * Stop gracefully on SIGINT/SIGTERM and exit (0, or 124 when handlers had to be abandoned; 1 after
+   * a fatal gateway error; see `BOT_EXIT_CODES`). @defaultValue true
+   */
   handleSignals?: boolean;
   /** Where signals come from. @defaultValue `process` */
   signals?: SignalSource;
-  /** How the process exits after a signal. @defaultValue `process.exit` */
+  /** How the process exits after a signal or a fatal gateway error. @defaultValue `process.exit` */
   exit?: (code: number) => void;
   /** The REST client to use (it stays yours: `stop()` does not close it). @defaultValue a `RestClient` */
   rest?: BotRest | undefined;
@@ -92,6 +108,7 @@ export const DEFAULT_BOT_OPTIONS = {
   shutdownTimeoutMs: 10_000,
   backfillLimit: 500,
   errorReply: 'Sorry, something went wrong while handling that. It has been logged.',
+  exhaustedInteraction: 'error',
   handleSignals: true,
 } as const satisfies Required<
   Pick<
@@ -107,6 +124,7 @@ export const DEFAULT_BOT_OPTIONS = {
     | 'shutdownTimeoutMs'
     | 'backfillLimit'
     | 'errorReply'
+    | 'exhaustedInteraction'
     | 'handleSignals'
   >
 >;

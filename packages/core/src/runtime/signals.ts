@@ -1,4 +1,5 @@
 import type { Logger } from '@boardbot/protocol';
+import { BOT_EXIT_CODES } from './exit-codes.js';
 
 /** Something that emits process signals (the real `process`, or an emitter in tests). */
 export interface SignalSource {
@@ -7,15 +8,16 @@ export interface SignalSource {
 }
 
 /**
- * On the first SIGINT or SIGTERM, stops the bot gracefully and exits with code 0 (1 if stopping
- * failed); a second signal exits at once with 130, for a person who does not want to wait.
+ * On the first SIGINT or SIGTERM, stops the bot gracefully and exits with the code the stop
+ * resolves with (1 if stopping failed); a second signal exits at once with 130, for a person who
+ * does not want to wait. The codes are {@link BOT_EXIT_CODES}.
  *
- * @param stop - the bot's graceful stop
+ * @param stop - the bot's graceful stop; resolves with the exit code
  * @param options - signal source, exit function and logger
  * @returns removes the listeners
  */
 export function handleShutdownSignals(
-  stop: () => Promise<void>,
+  stop: () => Promise<number>,
   options: { source: SignalSource; exit: (code: number) => void; log: Logger },
 ): () => void {
   const { source, exit, log } = options;
@@ -23,18 +25,15 @@ export function handleShutdownSignals(
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => () => {
     if (stopping) {
       log.warn({ signal }, 'second signal: exiting without waiting');
-      exit(130);
+      exit(BOT_EXIT_CODES.interrupted);
       return;
     }
     stopping = true;
     log.info({ signal }, 'stopping gracefully');
-    stop().then(
-      () => exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, 'graceful stop failed');
-        exit(1);
-      },
-    );
+    stop().then(exit, (error: unknown) => {
+      log.error({ err: error }, 'graceful stop failed');
+      exit(BOT_EXIT_CODES.failed);
+    });
   };
   const listeners = { SIGINT: onSignal('SIGINT'), SIGTERM: onSignal('SIGTERM') } as const;
   source.on('SIGINT', listeners.SIGINT);

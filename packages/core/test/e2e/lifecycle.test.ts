@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Command, type CommandContext, Option } from '@boardbot/core';
+import { BOT_EXIT_CODES, Command, type CommandContext, exitCodeAfterStop, Option } from '@boardbot/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
 
@@ -26,6 +26,26 @@ class Work {
     this.gate.started++;
     await this.gate.opened;
     return ctx.reply(`job ${n} done`);
+  }
+}
+
+/** A handler that holds on past the shutdown until the test lets it go, then tries to reply. */
+class Stuck {
+  static gate = new Gate();
+  static contexts: CommandContext[] = [];
+  static outcome: string | undefined;
+}
+
+@Command({ name: 'stuck', description: 'Ignores the shutdown' })
+class StuckCommand {
+  async run(ctx: CommandContext) {
+    Stuck.contexts.push(ctx);
+    Stuck.gate.started++;
+    await Stuck.gate.opened;
+    Stuck.outcome = await ctx.reply('too late').then(
+      () => 'sent',
+      (e: { code?: string }) => e.code,
+    );
   }
 }
 
@@ -87,6 +107,67 @@ describe('bot lifecycle against the emulator', () => {
     expect(bot.state).toBe('stopped');
     expect(signals.listenerCount('SIGTERM')).toBe(0);
     expect(signals.listenerCount('SIGINT')).toBe(0);
+  });
+
+  it('SIGTERM past shutdownTimeoutMs aborts the running handler, logs it by name and exits with 124', async () => {
+    Stuck.gate = new Gate();
+    Stuck.contexts = [];
+    Stuck.outcome = undefined;
+    const signals = new EventEmitter();
+    const exits: number[] = [];
+    const { bot, logs } = platform.bot({
+      handlers: [StuckCommand],
+      handleSignals: true,
+      signals,
+      exit: (code) => exits.push(code),
+      // The handler waits for a gate the test opens only after the exit: the timeout always passes.
+      shutdownTimeoutMs: 20,
+    });
+    await bot.start();
+    const interaction = await platform.invoke(platform.alice, platform.general, 'stuck');
+    await until(() => Stuck.gate.started === 1, 'the handler is running');
+    signals.emit('SIGTERM');
+    await until(() => exits.length > 0, 'the bot exited');
+    expect(exits).toEqual([BOT_EXIT_CODES.shutdownTimedOut]);
+    const ctx = Stuck.contexts[0];
+    expect(ctx?.signal.aborted).toBe(true);
+    expect(ctx?.signal.reason).toMatchObject({ code: 'BOARDBOT_SHUTDOWN_TIMEOUT' });
+    const abandoned = logs.lines().find((l) => String(l.msg).startsWith('handler abandoned at shutdown'));
+    expect(abandoned).toMatchObject({ handler: 'StuckCommand.run', interaction_id: interaction.id, level: 40 });
+    expect(abandoned?.event_id).toEqual(expect.any(String));
+    expect(logs.lines().find((l) => l.msg === 'handlers still running at shutdown')).toMatchObject({ abandoned: 1 });
+    Stuck.gate.open();
+    await until(() => Stuck.outcome !== undefined, 'the handler tried to reply');
+    expect(Stuck.outcome).toBe('BOARDBOT_WRITE_DROPPED');
+    expect((await platform.answers(interaction.id, 1, 0)).answers).toEqual([]);
+  });
+
+  it('stop() reports the abandoned handlers and the events it never started', async () => {
+    Stuck.gate = new Gate();
+    Stuck.contexts = [];
+    Stuck.outcome = undefined;
+    const { bot } = platform.bot({ handlers: [StuckCommand], concurrency: 1, shutdownTimeoutMs: 20 });
+    await bot.start();
+    await platform.invoke(platform.alice, platform.general, 'stuck');
+    await platform.invoke(platform.bob, platform.general, 'stuck');
+    await until(() => bot.pending === 2 && Stuck.gate.started === 1, 'one handler running, one event queued');
+    const report = await bot.stop();
+    expect(report).toEqual({
+      abandoned: [{ handler: 'StuckCommand.run', eventId: expect.any(String) }],
+      unhandled: 1,
+    });
+    expect(exitCodeAfterStop(report)).toBe(124);
+    Stuck.gate.open();
+    await until(() => Stuck.outcome !== undefined, 'the abandoned handler ended');
+    expect(Stuck.gate.started).toBe(1);
+  });
+
+  it('stop() reports nothing left after a clean stop', async () => {
+    const { bot } = platform.bot({ handlers: [Ping] });
+    await bot.start();
+    const report = await bot.stop();
+    expect(report).toEqual({ abandoned: [], unhandled: 0 });
+    expect(exitCodeAfterStop(report)).toBe(0);
   });
 
   it('exits with code 1 when the platform revokes the token while running', async () => {

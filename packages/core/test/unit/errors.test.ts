@@ -6,6 +6,7 @@ import {
   CORE_ERROR_CODES,
   CommandsDriftError,
   HandlerTimeoutError,
+  InteractionExhaustedError,
   InteractionExpiredError,
   InvalidCommandsError,
   InvalidConfigError,
@@ -14,6 +15,8 @@ import {
   InvalidReplyError,
   MissingMetadataError,
   MissingProviderError,
+  ShutdownTimeoutError,
+  WriteDroppedError,
 } from '@boardbot/core';
 import { describe, expect, it } from 'vitest';
 
@@ -36,6 +39,9 @@ describe('errors', () => {
       new InvalidCommandsError(['x']),
       new CommandsDriftError('plan'),
       new HandlerTimeoutError('A.run', 10),
+      new ShutdownTimeoutError('A.run', 10),
+      new WriteDroppedError('A.run', 'reply', new HandlerTimeoutError('A.run', 10)),
+      new InteractionExhaustedError('/roll'),
       new InvalidReplyError(['x']),
       new InvalidConfigError('x'),
       new BotStateError('x'),

@@ -87,4 +87,36 @@ describe('KeyedQueue', () => {
     expect(sameKey).toEqual([...sameKey].sort((a, b) => a - b));
     expect(q.size).toBe(0);
   });
+
+  it('discards the tasks that have not started, lets the running ones finish, and frees their keys', async () => {
+    const q = new KeyedQueue(1, () => {});
+    const started: string[] = [];
+    const running = gate();
+    q.push('m1', async () => {
+      started.push('m1:first');
+      await running.opened;
+    });
+    q.push('m1', async () => {
+      started.push('m1:second');
+    });
+    q.push('m2', async () => {
+      started.push('m2');
+    });
+    q.push(undefined, async () => {
+      started.push('free');
+    });
+    expect(q.discardQueued()).toBe(3);
+    expect(q.size).toBe(1);
+    running.open();
+    await q.idle();
+    expect(started).toEqual(['m1:first']);
+    q.push('m2', async () => {
+      started.push('m2 again');
+    });
+    q.push('m1', async () => {
+      started.push('m1 again');
+    });
+    await q.idle();
+    expect(started).toEqual(['m1:first', 'm2 again', 'm1 again']);
+  });
 });

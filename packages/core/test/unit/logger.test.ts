@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
-import { createLogger, defaultLoggerOptions } from '@boardbot/core/internal';
-import { pino } from 'pino';
+import { createLogger, defaultLoggerOptions, loggerOptions, REDACT_PATHS } from '@boardbot/core/internal';
+import type { Logger } from '@boardbot/protocol';
+import { type LoggerOptions, pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 
 function sink() {
@@ -11,25 +12,104 @@ function sink() {
       done();
     },
   });
-  return { stream, text: () => lines.join('') };
+  return {
+    stream,
+    text: () => lines.join(''),
+    lines: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
-describe('createLogger', () => {
-  it('adds token redaction to a pino logger that has none', () => {
+/** An object holding `value` at `path` (`*` stands for any key: here `any`). */
+function at(path: string, value: string): Record<string, unknown> {
+  return path
+    .split('.')
+    .reverse()
+    .reduce<unknown>((inner, key) => ({ [key === '*' ? 'any' : key]: inner }), value) as Record<string, unknown>;
+}
+
+/** One secret per redact path, each unique, so a leak names its path. */
+const SECRETS = REDACT_PATHS.map((path, i) => ({ path, secret: `tok-SECRET-${i}-${path.replaceAll('*', 'x')}` }));
+
+/** Logs a token at every redact path, as fields of a line and as bindings of a child (and grandchild). */
+function logEveryPath(log: Logger): void {
+  for (const { path, secret } of SECRETS) {
+    log.info({ ...at(path, secret), keep: 'visible', password: 'hunter2' }, `line for ${path}`);
+    log.child(at(path, secret)).child({ event_id: '7' }).info(`child for ${path}`);
+  }
+}
+
+function expectRedacted(text: string, censor = '[redacted]'): void {
+  for (const { secret } of SECRETS) expect(text).not.toContain(secret);
+  expect(text).toContain('"keep":"visible"');
+  expect(text).toContain('"event_id":"7"');
+  expect(text.split(JSON.stringify(censor)).length - 1).toBeGreaterThanOrEqual(SECRETS.length * 2);
+}
+
+describe('token redaction merges with a logger’s own, never replaced by it', () => {
+  it('adds the token paths to a pino logger that has no redaction', () => {
     const out = sink();
-    const log = createLogger(pino(out.stream));
-    log.info({ token: 'secret-1', interaction: { token: 'secret-2', id: 'i' } }, 'x');
-    expect(out.text()).not.toMatch(/secret-/);
-    expect(out.text()).toContain('"id":"i"');
+    logEveryPath(createLogger(pino(out.stream)));
+    expectRedacted(out.text());
+    expect(out.text()).toContain('hunter2');
   });
 
-  it("keeps a pino logger's own redaction", () => {
+  it('keeps a pino logger’s own redaction and still redacts every token path', () => {
     const out = sink();
-    const log = createLogger(pino({ redact: ['password'] }, out.stream));
-    log.info({ password: 'hunter2' }, 'x');
+    logEveryPath(createLogger(pino({ redact: ['password'] }, out.stream)));
+    expectRedacted(out.text());
+    expect(out.text()).toContain('"password":"[Redacted]"');
+  });
+
+  it('keeps a pino logger’s own censor and formatter', () => {
+    const out = sink();
+    const own = pino(
+      { redact: { paths: ['password'], censor: '***' }, formatters: { log: (o) => ({ ...o, formatted: true }) } },
+      out.stream,
+    );
+    logEveryPath(createLogger(own));
+    expectRedacted(out.text());
+    expect(out.text()).not.toContain('hunter2');
+    expect(out.text()).toContain('"password":"***"');
+    expect(out.lines().filter((l) => l.formatted === true)).toHaveLength(SECRETS.length * 2);
+  });
+
+  it.each<[string, NonNullable<LoggerOptions['redact']>, string]>([
+    ['a list of paths', ['password'], '[redacted]'],
+    ['paths and a censor', { paths: ['password'], censor: '###' }, '###'],
+  ])('merges pino options that bring %s with the token paths', (_what, redact, censor) => {
+    const out = sink();
+    logEveryPath(pino(loggerOptions({ level: 'info', redact }, false), out.stream));
+    expectRedacted(out.text(), censor);
     expect(out.text()).not.toContain('hunter2');
   });
 
+  it('redacts the token paths with the default options', () => {
+    const out = sink();
+    logEveryPath(pino(loggerOptions(undefined, false), out.stream));
+    expectRedacted(out.text());
+  });
+
+  it('keeps an error’s message and stack for pino’s err serializer, and censors a token it carries', () => {
+    const out = sink();
+    const log = createLogger(pino({ redact: ['password'] }, out.stream));
+    log.error({ err: new Error('kaput') }, 'plain');
+    log.error({ err: Object.assign(new Error('leaky'), { token: 'tok-SECRET-on-an-error' }) }, 'leaky');
+    const [plain, leaky] = out.lines();
+    expect(plain?.err).toMatchObject({ type: 'Error', message: 'kaput', stack: expect.stringContaining('kaput') });
+    expect(leaky?.err).toMatchObject({ type: 'Error', message: 'leaky', token: '[redacted]' });
+    expect(out.text()).not.toContain('tok-SECRET');
+  });
+
+  it('leaves the object a handler logged untouched', () => {
+    const out = sink();
+    const interaction = { id: 'i', token: 'tok-SECRET-kept-in-the-object' };
+    createLogger(pino({ redact: ['password'] }, out.stream)).info({ interaction }, 'x');
+    expect(out.text()).not.toContain('tok-SECRET');
+    expect(interaction.token).toBe('tok-SECRET-kept-in-the-object');
+  });
+});
+
+describe('createLogger', () => {
   it('uses pino-pretty on a terminal and JSON lines otherwise', () => {
     expect(defaultLoggerOptions(true).transport).toMatchObject({ target: 'pino-pretty' });
     expect(defaultLoggerOptions(false).transport).toBeUndefined();

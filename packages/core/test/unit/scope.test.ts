@@ -1,4 +1,4 @@
-import { handlerCallOptions, namedKey, newScope, runInScope, writeKey } from '@boardbot/core/internal';
+import { HandlerRun, handlerCallOptions, namedKey, writeKey } from '@boardbot/core/internal';
 import { IDEMPOTENCY_KEY_PATTERN, silentLogger } from '@boardbot/protocol';
 import { describe, expect, it } from 'vitest';
 
@@ -7,14 +7,13 @@ const seed = (eventId: string, handler = 'Echo.echo') => ({
   handler,
   correlationId: 'corr-1',
   log: silentLogger,
-  signal: new AbortController().signal,
   replayed: false,
 });
 
 describe('handler scope', () => {
   it('gives the writes of a run keys derived from the event, the handler and their order', async () => {
     const keysOf = (eventId: string, handler?: string) =>
-      runInScope(newScope(seed(eventId, handler)), async () => {
+      new HandlerRun(seed(eventId, handler)).enter(async () => {
         const keys: (string | undefined)[] = [];
         for (const method of ['POST', 'GET', 'PATCH']) {
           await Promise.resolve();
@@ -24,7 +23,7 @@ describe('handler scope', () => {
         return keys;
       });
     const first = await keysOf('42');
-    expect(first).toEqual([writeKey({ eventId: '42', handler: 'Echo.echo' }, 0), undefined, writeKey(seed('42'), 1)]);
+    expect(first).toEqual([writeKey(seed('42'), 0), undefined, writeKey(seed('42'), 1)]);
     // Handled again after a restart: the same keys, so the platform replays instead of writing twice.
     expect(await keysOf('42')).toEqual(first);
     expect(await keysOf('43')).not.toEqual(first);
@@ -33,12 +32,27 @@ describe('handler scope', () => {
     for (const k of first) if (k !== undefined) expect(k).toMatch(pattern);
   });
 
-  it('carries the correlation id, logger and signal, and nothing outside a run', () => {
+  it("carries the correlation id, logger and the run's signal, and nothing outside a run", () => {
     expect(handlerCallOptions({ method: 'POST', path: '/x', idempotent: true })).toBeUndefined();
-    const s = seed('1');
-    expect(runInScope(newScope(s), () => handlerCallOptions({ method: 'GET', path: '/x', idempotent: false }))).toEqual(
-      { requestId: 'corr-1', logger: silentLogger, signal: s.signal },
+    const run = new HandlerRun(seed('1'));
+    expect(run.enter(() => handlerCallOptions({ method: 'GET', path: '/x', idempotent: false }))).toEqual({
+      requestId: 'corr-1',
+      logger: silentLogger,
+      signal: run.signal,
+    });
+  });
+
+  it('refuses a write on ctx.rest once the run was abandoned, but not the runtime answering for it', async () => {
+    const run = new HandlerRun(seed('2'));
+    run.abandon(new Error('timed out'));
+    expect(() => run.enter(() => handlerCallOptions({ method: 'POST', path: '/x', idempotent: true }))).toThrow(
+      /abandoned/,
     );
+    const runtime = await run.answerAsRuntime(async () =>
+      handlerCallOptions({ method: 'POST', path: '/x', idempotent: true }),
+    );
+    expect(runtime).toMatchObject({ idempotencyKey: writeKey(seed('2'), 0) });
+    expect(runtime?.signal).toBeUndefined();
   });
 
   it('names keys for outside effects stably, hashing names a header cannot carry', () => {

@@ -23,7 +23,8 @@ import type { Sleeper } from '../retry/sleeper.js';
 import type { Call } from './call.js';
 import { classifyTransportError, transportError } from './classify.js';
 import type { HeaderSets } from './headers.js';
-import { parseErrorBody, readBounded, readSuccessBody, redact } from './read-body.js';
+import { parseErrorBody, readBounded, readSuccessBody } from './read-body.js';
+import { secretsOf } from './redact.js';
 
 /** What the executor needs from its client. */
 export interface ExecutorDeps {
@@ -148,10 +149,9 @@ export class Executor {
       };
       deps.emitter.emit('response', o?.requestId ? { ...event, requestId: o.requestId } : event);
     }
-    const secrets = [deps.token, call.interactionToken];
     if (status < 300) {
       try {
-        return await readSuccessBody(res, call.expect === 'empty', ctx, secrets);
+        return await readSuccessBody(res, call.expect === 'empty', ctx, () => secretsOf(deps.token, call));
       } catch (err) {
         if (err instanceof InvalidResponseError)
           return new FailedAttempt({ error: err, reason: 'invalid_response', retryable: true });
@@ -165,8 +165,7 @@ export class Executor {
       // The status is known; a body cut short only loses the details, unless the caller aborted.
       if (signal?.aborted) return this.transportFailure(err, run);
     }
-    const init = parseErrorBody(status, text);
-    init.serverMessage = redact(init.serverMessage, secrets);
+    const init = parseErrorBody(status, text, secretsOf(deps.token, call));
     if (status === 429) return this.rateLimited(run, res.headers, init.retryAfter, now);
     const error = status === 401 ? new UnauthorizedError(init, ctx) : new ApiError(init, ctx);
     // A retry of our own POST can meet the first attempt still running (IETF Idempotency-Key draft,

@@ -1,6 +1,7 @@
 import type { ErrorDetail } from '@boardbot/protocol';
 import type { Dispatcher } from 'undici';
 import { type ApiErrorInit, type ErrorContext, InvalidResponseError } from '../errors.js';
+import { redact } from './redact.js';
 
 /** Most bytes of an error body that are read; the rest is dropped (an HTML error page can be huge). */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -50,48 +51,46 @@ function isDetail(d: unknown): d is ErrorDetail {
   return typeof d === 'object' && d !== null && typeof (d as ErrorDetail).path === 'string';
 }
 
+/** The bounds of what an error keeps of the server's words. */
+const MAX_API_CODE_CHARS = 100;
+const MAX_SERVER_MESSAGE_CHARS = 1000;
+
 /**
  * Reads an error answer. Any `{ error: { code } }` body is an API error whatever the code
  * (CONTRACT "Tolerance"); anything else (an HTML 502 from a proxy) becomes `http_<status>` with a
- * bounded excerpt.
+ * bounded excerpt. Every string the server sent has the call's credentials replaced before it is cut
+ * to its bound, so no part of a token can survive (the body is parsed first: JSON may escape them).
  * @param status - the HTTP status
  * @param text - the (bounded) body
+ * @param secrets - the call's credentials
  */
-export function parseErrorBody(status: number, text: string): ApiErrorInit {
+export function parseErrorBody(status: number, text: string, secrets: readonly string[]): ApiErrorInit {
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
     parsed = undefined;
   }
+  const clean = (value: string, bound: number) => redact(value, secrets).slice(0, bound);
   const error = (parsed as { error?: unknown } | undefined)?.error as Record<string, unknown> | undefined;
   if (typeof error === 'object' && error !== null && typeof error.code === 'string' && error.code) {
     const details = Array.isArray(error.details)
-      ? error.details.filter(isDetail).map((d) => ({ path: d.path, message: String(d.message ?? '') }))
+      ? error.details.filter(isDetail).map((d) => ({
+          path: clean(d.path, MAX_SERVER_MESSAGE_CHARS),
+          message: clean(String(d.message ?? ''), MAX_SERVER_MESSAGE_CHARS),
+        }))
       : undefined;
     const retryAfter =
       typeof error.retry_after === 'number' && Number.isFinite(error.retry_after) ? error.retry_after : undefined;
     return {
       status,
-      apiCode: error.code.slice(0, 100),
-      serverMessage: typeof error.message === 'string' ? error.message.slice(0, 1000) : '',
+      apiCode: clean(error.code, MAX_API_CODE_CHARS),
+      serverMessage: typeof error.message === 'string' ? clean(error.message, MAX_SERVER_MESSAGE_CHARS) : '',
       details,
       retryAfter,
     };
   }
-  return { status, apiCode: `http_${status}`, serverMessage: excerpt(text) };
-}
-
-/**
- * Replaces every secret (the app token, an interaction token) in server-provided text, in case a
- * server echoes one back; tokens must never reach an error message.
- * @param text - text from the server
- * @param secrets - the credentials of the call
- */
-export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const s of secrets) if (s) out = out.split(s).join('[redacted]');
-  return out;
+  return { status, apiCode: `http_${status}`, serverMessage: excerpt(redact(text, secrets)) };
 }
 
 /**
@@ -100,13 +99,13 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
  * @param res - the answer
  * @param empty - the call expects no body
  * @param ctx - the call
- * @param secrets - credentials to keep out of the excerpt
+ * @param secrets - the call's credentials (asked for only on failure), kept out of the excerpt
  */
 export async function readSuccessBody(
   res: Dispatcher.ResponseData,
   empty: boolean,
   ctx: ErrorContext,
-  secrets: readonly (string | undefined)[],
+  secrets: () => readonly string[],
 ): Promise<unknown> {
   if (empty || res.statusCode === 204) {
     await res.body.dump();
@@ -115,15 +114,15 @@ export async function readSuccessBody(
   const text = await res.body.text();
   try {
     return JSON.parse(text);
-  } catch (err) {
+  } catch {
+    // Not the parse error as the cause: V8 quotes a piece of the body in it, maybe half a token.
     throw new InvalidResponseError(
       {
         status: res.statusCode,
         problem: 'not JSON (truncated or not an API answer)',
-        excerpt: redact(excerpt(text), secrets),
+        excerpt: excerpt(redact(text, secrets())),
       },
       ctx,
-      err,
     );
   }
 }

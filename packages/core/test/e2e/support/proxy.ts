@@ -8,14 +8,23 @@ export interface SeenRequest {
   headers: IncomingHttpHeaders;
 }
 
+/** An answer the proxy gives itself instead of forwarding the request. */
+export interface ProxyAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body: unknown;
+}
+
 /**
  * A loopback HTTP proxy in front of the emulator that can cut every open connection and refuse new
- * ones, to produce real dropped streams; it also records request headers.
+ * ones, to produce real dropped streams, and answer chosen requests itself; it also records request
+ * headers.
  */
 export class FaultProxy {
   readonly seen: SeenRequest[] = [];
   private readonly sockets = new Set<Socket>();
   private blocked = false;
+  private answer: ((request: SeenRequest) => ProxyAnswer | undefined) | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -32,7 +41,16 @@ export class FaultProxy {
         req.socket.destroy();
         return;
       }
-      p.seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+      const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers };
+      p.seen.push(seen);
+      const own = p.answer?.(seen);
+      if (own) {
+        req.resume();
+        const text = JSON.stringify(own.body);
+        res.writeHead(own.status, { 'content-type': 'application/json; charset=utf-8', ...own.headers });
+        res.end(text);
+        return;
+      }
       const upstream = request(
         { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
         (up) => {
@@ -59,6 +77,14 @@ export class FaultProxy {
   cut(): void {
     this.blocked = true;
     for (const s of this.sockets) s.destroy();
+  }
+
+  /**
+   * Answers the requests `answer` returns something for, instead of forwarding them.
+   * @param answer - the proxy's own answer to a request, or undefined to forward it
+   */
+  answerWith(answer: (request: SeenRequest) => ProxyAnswer | undefined): void {
+    this.answer = answer;
   }
 
   /** Lets connections through again. */

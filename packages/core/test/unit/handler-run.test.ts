@@ -1,0 +1,64 @@
+import { HandlerTimeoutError, WriteDroppedError } from '@boardbot/core';
+import { HandlerRun } from '@boardbot/core/internal';
+import type { Logger } from '@boardbot/protocol';
+import { describe, expect, it } from 'vitest';
+
+/** A logger that keeps its warnings. */
+function warnings() {
+  const lines: { fields: object; msg: string | undefined }[] = [];
+  const noop = () => {};
+  const log: Logger = {
+    trace: noop,
+    debug: noop,
+    info: noop,
+    error: noop,
+    warn: (fields: object | string, msg?: string) => {
+      lines.push(typeof fields === 'string' ? { fields: {}, msg: fields } : { fields, msg });
+    },
+    child: () => log,
+  };
+  return { log, lines };
+}
+
+describe('HandlerRun.admitWrite', () => {
+  it('lets writes go out until the run is abandoned, then refuses and logs each by name', () => {
+    const { log, lines } = warnings();
+    const run = new HandlerRun({ eventId: '42', handler: 'Slow.run', correlationId: 'c', log, replayed: false });
+    expect(() => run.admitWrite('reply')).not.toThrow();
+    run.abandon(new HandlerTimeoutError('Slow.run', 50));
+    expect(run.signal.aborted).toBe(true);
+    const error = (() => {
+      try {
+        run.admitWrite('followUp');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(WriteDroppedError);
+    expect(error).toMatchObject({ code: 'BOARDBOT_WRITE_DROPPED', handler: 'Slow.run', operation: 'followUp' });
+    expect((error as Error).cause).toBe(run.signal.reason);
+    expect(lines).toEqual([
+      { fields: { handler: 'Slow.run', write: 'followUp' }, msg: expect.stringMatching(/^write dropped/) },
+    ]);
+  });
+
+  it('admits the runtime answering for an abandoned run, not the handler writing at the same time', async () => {
+    const { log } = warnings();
+    const run = new HandlerRun({ eventId: '42', handler: 'Slow.run', correlationId: 'c', log, replayed: false });
+    let release: () => void = () => {};
+    const handlerWaits = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The handler's own async flow, started before the runtime answers.
+    const lateWrite = handlerWaits.then(() => run.admitWrite('reply'));
+    run.abandon(new HandlerTimeoutError('Slow.run', 50));
+    await run.answerAsRuntime(async () => {
+      run.admitWrite('reply');
+      release();
+      await lateWrite.catch(() => {});
+      run.admitWrite('send');
+    });
+    await expect(lateWrite).rejects.toBeInstanceOf(WriteDroppedError);
+    expect(() => run.admitWrite('send')).toThrow(WriteDroppedError);
+  });
+});
