@@ -65,6 +65,15 @@ export class FixedWindowLimiter {
   }
 }
 
+/** The three rate-limit headers of a verdict (CONTRACT: on every app API answer, errors included). */
+export function rateHeaders(v: RateLimitVerdict): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(v.limit),
+    'X-RateLimit-Remaining': String(v.remaining),
+    'X-RateLimit-Reset': resetSeconds(v.resetMs),
+  };
+}
+
 /** `X-RateLimit-Reset`: seconds until the window resets, decimal with up to 3 places (CONTRACT). */
 export function resetSeconds(resetMs: number): string {
   return (Math.max(0, resetMs) / 1000).toFixed(3);
