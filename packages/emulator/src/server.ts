@@ -4,7 +4,6 @@ import { validationFailed } from './errors.js';
 import { answerServerLevelRequests, clientErrorHandler } from './http/client-errors.js';
 import { installErrorHandler, refuseAsNotFound, sendPlatformError } from './http/error-handler.js';
 import { installGate } from './http/gate.js';
-import { installHostCheck } from './http/host-check.js';
 import { installJsonParser } from './http/json-parser.js';
 import { addMethodNotAllowedRoutes } from './http/method-not-allowed.js';
 import { trackRoutes } from './http/route-table.js';
@@ -98,8 +97,14 @@ export function buildServer(deps: ServerDeps): BuiltServer {
   installErrorHandler(app, logger, fresh);
   const routes = trackRoutes(app);
 
-  installHostCheck(app, deps.allowedHosts);
-  installGate(app, { p, limiter, inFlight: new InFlightKeys(), isClosing: deps.isClosing, adminKey: deps.adminKey });
+  installGate(app, {
+    p,
+    limiter,
+    inFlight: new InFlightKeys(),
+    isClosing: deps.isClosing,
+    adminKey: deps.adminKey,
+    allowedHosts: deps.allowedHosts,
+  });
   // CONTRACT (durability): an answer leaves only once the writes made before it are committed.
   app.addHook('onSend', async () => {
     if (p.hasPendingWrites) await p.flushed();

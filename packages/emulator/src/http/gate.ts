@@ -2,11 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireAdmin } from '../auth/admin-auth.js';
 import { PlatformError } from '../errors.js';
 import { type AppApiGateDeps, appApiGate } from './app-api-gate.js';
+import { checkHost } from './host-check.js';
 import type { AuthMode } from './types.js';
 
 /** What the gate works with. */
 export interface GateDeps extends AppApiGateDeps {
   adminKey: string;
+  /** The `Host` names accepted right now; undefined accepts any (see `host-check.ts`). */
+  allowedHosts: () => Set<string> | undefined;
 }
 
 /**
@@ -22,9 +25,10 @@ export function accessOf(request: FastifyRequest): AuthMode {
 /**
  * The one gate of every request, decided from the matched route's access rule and never from a
  * second reading of the URL: whatever form the request target takes (absolute-form,
- * percent-encoded, ...), if the router found a route, that route's rule applies. App API routes get
- * their credential, rate limit and `Idempotency-Key` (see `appApiGate`); control routes the admin
- * key; public routes nothing. While the emulator closes, every request gets `503 unavailable`.
+ * percent-encoded, ...), if the router found a route, that route's rule applies. First the `Host`
+ * (see `checkHost`); then app API routes get their credential, rate limit and `Idempotency-Key`
+ * (see `appApiGate`), control routes the admin key, public routes nothing. While the emulator
+ * closes, every request gets `503 unavailable`.
  */
 export function installGate(app: FastifyInstance, deps: GateDeps): void {
   app.decorateRequest('appRow', null);
@@ -32,6 +36,7 @@ export function installGate(app: FastifyInstance, deps: GateDeps): void {
   app.decorateRequest('heldKey', null);
 
   app.addHook('onRequest', async (request, reply) => {
+    checkHost(request, deps.allowedHosts());
     const auth = accessOf(request);
     if (auth === 'app' || auth === 'interaction' || auth === 'optional') {
       appApiGate(deps, request, reply, auth);

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { PlatformError } from '../errors.js';
 
 /** The `Host` names an emulator bound to loopback accepts by default, with any port. */
@@ -46,24 +46,21 @@ export function allowedHostNames(
 }
 
 /**
- * Refuses requests addressed to a host the server does not answer to (a DNS-rebinding page that
- * resolved its own name to 127.0.0.1 sends its own name as `Host`), and requests without a host,
- * with `400 bad_request` before any route runs.
+ * Refuses a request addressed to a host the server does not answer to (a DNS-rebinding page that
+ * resolved its own name to 127.0.0.1 sends its own name as `Host`), or to no host, with
+ * `400 bad_request`; the gate runs it before anything else.
  *
- * @param allowed - The accepted names right now (see {@link allowedHostNames}), undefined for any.
+ * @param names - The accepted names (see {@link allowedHostNames}), undefined for any.
  */
-export function installHostCheck(app: FastifyInstance, allowed: () => Set<string> | undefined): void {
-  app.addHook('onRequest', async (request) => {
-    const name = requestHostName(request);
-    if (name === undefined) {
-      throw new PlatformError('bad_request', 'Missing Host header: HTTP/1.1 requests must name their host');
-    }
-    const names = allowed();
-    if (names !== undefined && !names.has(name)) {
-      throw new PlatformError(
-        'bad_request',
-        `This emulator does not answer to the host "${name}": it accepts ${[...names].join(', ')} (any port); add the name to the emulator's allowedHosts option to accept it`,
-      );
-    }
-  });
+export function checkHost(request: FastifyRequest, names: Set<string> | undefined): void {
+  const name = requestHostName(request);
+  if (name === undefined) {
+    throw new PlatformError('bad_request', 'Missing Host header: HTTP/1.1 requests must name their host');
+  }
+  if (names !== undefined && !names.has(name)) {
+    throw new PlatformError(
+      'bad_request',
+      `This emulator does not answer to the host "${name}": it accepts ${[...names].join(', ')} (any port); add the name to the emulator's allowedHosts option to accept it`,
+    );
+  }
 }
