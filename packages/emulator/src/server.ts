@@ -74,13 +74,13 @@ export function buildServer(deps: ServerDeps): BuiltServer {
     requestTimeout: limits.requestTimeoutMs,
     clientErrorHandler: clientErrorHandler(limits, fresh),
     // A URL that is not validly percent-encoded never reaches a route or a hook: answer it with the
-    // envelope too.
+    // envelope too. Fastify's message quotes the path, which may hold a token: not echoed.
     frameworkErrors: (error, _request, reply) => {
-      sendPlatformError(
-        reply,
-        validationFailed([{ path: '/', message: error.message }], 'The URL is invalid'),
-        fresh(),
-      );
+      const message =
+        error.code === 'FST_ERR_BAD_URL'
+          ? 'A part of the URL is not validly percent-encoded'
+          : 'A path parameter is too long';
+      sendPlatformError(reply, validationFailed([{ path: '/', message }], 'The URL is invalid'), fresh());
     },
     loggerInstance: toFastifyLogger(logger),
     // Requests are logged below with their URLs redacted (tokens, admin key), never by Fastify.

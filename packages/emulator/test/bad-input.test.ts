@@ -283,6 +283,10 @@ describe('parameters', () => {
     }
     const control = await h.ctl('GET', '/boards/%E0%A4%A/members');
     expectError(control, 400, 'validation_failed');
+    // The refusal does not quote the URL back: it may hold a credential.
+    const answer = await h.api('POST', `/interactions/${token}%E0`, null, { body: { content: 'x' } });
+    expectError(answer, 400, 'validation_failed');
+    expect(answer.text).not.toContain(token);
   });
 
   it('an interaction token of any shape that matches nothing is 404 unknown_interaction', async () => {
