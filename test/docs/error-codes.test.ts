@@ -2,7 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI_ERROR_CODES, EXIT_CODES } from '@boardbot/cli';
 import { CORE_ERROR_CODES } from '@boardbot/core';
-import { EmulatorOptionsError, EmulatorStateError, EmulatorStorageError, PlatformError } from '@boardbot/emulator';
+import {
+  EmulatorOptionsError,
+  EmulatorRouteError,
+  EmulatorStateError,
+  EmulatorStorageError,
+  PlatformError,
+} from '@boardbot/emulator';
 import { CONTROL_ERROR_CODES } from '@boardbot/emulator/control';
 import { GATEWAY_ERROR_CODES } from '@boardbot/gateway';
 import { ERROR_CODES, ERROR_STATUS } from '@boardbot/protocol';
@@ -29,6 +35,7 @@ const importedCodes: Record<string, readonly string[]> = {
     new EmulatorStorageError('x').code,
     new EmulatorStateError('x').code,
     ...CONTROL_ERROR_CODES,
+    new EmulatorRouteError('x').code,
   ],
   testing: TESTING_ERROR_CODES,
   cli: CLI_ERROR_CODES,

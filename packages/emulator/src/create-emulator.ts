@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { randomToken } from './auth/tokens.js';
 import { EmulatorOptionsError, EmulatorStateError } from './errors.js';
+import { allowedHostNames, isLoopbackAddress } from './http/host-check.js';
 import { resolveLogger } from './logging.js';
 import { type EmulatorOptions, type ResolvedEmulatorOptions, resolveOptions } from './options.js';
 import { watchInteractionExpiry } from './platform/expiry-watcher.js';
@@ -11,12 +12,18 @@ import { Checkpointer } from './store/checkpointer.js';
 import { openStore } from './store/store.js';
 import { type EmulatorUrls, emulatorUrls } from './urls.js';
 
+/** Where `listen()` binds when no host is given. */
+const DEFAULT_LISTEN_HOST = '127.0.0.1';
+
 /** How long `close()` lets in-flight requests finish before it cuts the remaining connections. */
 const CLOSE_GRACE_MS = 2000;
 
 /** Where to listen. */
 export interface ListenOptions {
-  /** Interface to bind. @defaultValue `'127.0.0.1'` */
+  /**
+   * Interface to bind. Beyond loopback, the admin key must have at least 16 characters.
+   * @defaultValue `'127.0.0.1'`
+   */
   host?: string;
   /** Port; 0 picks a free one. @defaultValue 8787 */
   port?: number;
@@ -56,6 +63,23 @@ function checkOptions(o: ResolvedEmulatorOptions): void {
   if (o.adminKey !== undefined && o.adminKey.length === 0) {
     throw new EmulatorOptionsError('Option adminKey must not be empty (omit it to get a random key)');
   }
+  if (o.limits.headersTimeoutMs > o.limits.requestTimeoutMs) {
+    throw new EmulatorOptionsError(
+      `Option limits.headersTimeoutMs (${o.limits.headersTimeoutMs}) must not exceed limits.requestTimeoutMs (${o.limits.requestTimeoutMs})`,
+    );
+  }
+}
+
+/** Shortest admin key an emulator listening beyond loopback accepts. */
+export const MIN_EXPOSED_ADMIN_KEY_LENGTH = 16;
+
+// An emulator reachable from other machines is only as safe as its admin key: refuse a short one
+// before binding, with the fix in the message.
+function checkExposure(host: string, adminKey: string): void {
+  if (isLoopbackAddress(host) || adminKey.length >= MIN_EXPOSED_ADMIN_KEY_LENGTH) return;
+  throw new EmulatorOptionsError(
+    `The admin key has ${adminKey.length} characters, and an emulator listening on ${host} (beyond loopback) needs at least ${MIN_EXPOSED_ADMIN_KEY_LENGTH}: set a longer adminKey (BOARDBOT_ADMIN_KEY for the CLI), omit it to get a random one, or listen on 127.0.0.1`,
+  );
 }
 
 /**
@@ -78,6 +102,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const platform = new Platform(store, o.now, o.limits, logger);
   let closing: Promise<void> | undefined;
   let urls: EmulatorUrls | undefined;
+  // Until it listens, the emulator is as reachable as its default address (inject only).
+  let hosts = allowedHostNames(DEFAULT_LISTEN_HOST, o.allowedHosts);
   try {
     if (o.seed) loadSeed(platform, o.devToken);
     platform.flushNow();
@@ -94,6 +120,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     logger,
     isClosing: () => closing !== undefined,
     urls: () => urls,
+    allowedHosts: () => hosts,
   });
   platform.onReset(() => limiter.clear());
   platform.onDispose(watchInteractionExpiry(platform));
@@ -110,10 +137,12 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     async listen(listen = {}) {
       if (closing) throw new EmulatorStateError('The emulator is closed: create a new one');
       if (urls) throw new EmulatorStateError('The emulator is already listening');
-      await app.listen({ host: listen.host ?? '127.0.0.1', port: listen.port ?? 8787 });
+      const host = listen.host ?? DEFAULT_LISTEN_HOST;
+      checkExposure(host, adminKey);
+      hosts = allowedHostNames(host, o.allowedHosts);
+      await app.listen({ host, port: listen.port ?? 8787 });
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : listen.port;
-      const host = listen.host ?? '127.0.0.1';
       const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
       urls = emulatorUrls(`http://${shown}:${port}`, adminKey);
       return urls;

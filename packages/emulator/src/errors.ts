@@ -85,3 +85,19 @@ export class EmulatorStateError extends Error {
     this.name = 'EmulatorStateError';
   }
 }
+
+/**
+ * A route was registered without an access rule (`config.auth`): refused at registration, so no
+ * route can serve without one (the gate decides everything from it).
+ */
+export class EmulatorRouteError extends Error {
+  /** Stable code of this error. */
+  readonly code = 'BOARDBOT_EMULATOR_ROUTE';
+  /** @param route - `METHOD url` of the route. */
+  constructor(route: string) {
+    super(
+      `The route ${route} has no access rule: give it config.auth ('app', 'interaction', 'admin', 'optional' or 'none')`,
+    );
+    this.name = 'EmulatorRouteError';
+  }
+}

@@ -39,10 +39,29 @@ export function toFastifyLogger(logger: Logger): FastifyBaseLogger {
   return adapted;
 }
 
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /**
- * A URL safe to log: the interaction token of `/interactions/{token}` and a `key=` query parameter
- * (the control API's admin key) are replaced, since both are credentials.
+ * A request target safe to log or echo: the interaction token of `/interactions/{token}` and a
+ * `key=` query parameter (the control API's admin key) are replaced, since both are credentials. The
+ * path is percent-decoded first and an absolute-form origin dropped, so `/api/v1/%69nteractions/...`
+ * or `http://host/api/v1/interactions/...` (which the router accepts) are redacted too.
  */
 export function redactUrl(url: string): string {
-  return url.replace(/(\/interactions\/)[^/?#]+/, '$1[token]').replace(/([?&]key=)[^&#]*/g, '$1[redacted]');
+  const [rawPath = '', ...query] = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split('?');
+  const path = safeDecode(rawPath).replace(/(\/interactions\/)[^?#]*/i, '$1[token]');
+  const search = query
+    .join('?')
+    .split('&')
+    .map((pair) => {
+      const name = pair.split('=', 1)[0] ?? '';
+      return safeDecode(name.replace(/\+/g, ' ')).toLowerCase() === 'key' ? `${name}=[redacted]` : pair;
+    });
+  return query.length > 0 ? `${path}?${search.join('&')}` : path;
 }

@@ -34,6 +34,18 @@ export interface EmulatorLimits {
    * consumer (the client reconnects and resumes from `Last-Event-ID`). @defaultValue 1048576 (1 MiB)
    */
   streamBufferBytes: number;
+  /**
+   * Time a client has to send a request's head (request line and headers), in milliseconds; a
+   * slower one gets `408 request_timeout`. @defaultValue 10000
+   */
+  headersTimeoutMs: number;
+  /**
+   * Time a client has to send a whole request (head and body), in milliseconds; a slower one gets
+   * `408 request_timeout`, so no slow client can hold an `Idempotency-Key` in progress for long.
+   * Streams and long waits are answers, not requests: they are not bounded by it.
+   * @defaultValue 30000
+   */
+  requestTimeoutMs: number;
 }
 
 /** The fixed-window rate limit of the app API. */
@@ -67,6 +79,14 @@ export interface EmulatorOptions {
   now?: () => number;
   /** Overrides of operational limits. @defaultValue `{}` */
   limits?: Partial<EmulatorLimits>;
+  /**
+   * `Host` names accepted besides the loopback ones (`localhost`, `127.0.0.1`, `[::1]`, and the
+   * listen address), any port; `'*'` accepts every name. An emulator listening on loopback refuses
+   * other names (a DNS-rebinding page sends its own) with `400 bad_request`; one listening beyond
+   * loopback accepts any name unless this is given.
+   * @defaultValue undefined
+   */
+  allowedHosts?: readonly string[];
 }
 
 /** The options after defaults are applied. */
@@ -80,9 +100,10 @@ export interface ResolvedEmulatorOptions {
   keepAliveMs: number;
   now: () => number;
   limits: EmulatorLimits;
+  allowedHosts: readonly string[] | undefined;
 }
 
-/** Default operational limits: the contract's (`LIMITS`) plus the slow-consumer bound. */
+/** Default operational limits: the contract's (`LIMITS`), the slow-consumer bound and the slow-client timeouts. */
 export const DEFAULT_EMULATOR_LIMITS = {
   interactionAnswers: LIMITS.interactionAnswers,
   interactionTtlMs: LIMITS.interactionTtlMs,
@@ -92,6 +113,8 @@ export const DEFAULT_EMULATOR_LIMITS = {
   idempotencyTtlMs: LIMITS.idempotencyTtlMs,
   bodyBytes: LIMITS.bodyBytes,
   streamBufferBytes: 1024 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
 } as const satisfies Required<EmulatorLimits>;
 
 /** Defaults of {@link EmulatorOptions}; `adminKey` is generated at start when not given. */
@@ -105,6 +128,7 @@ export const DEFAULT_EMULATOR_OPTIONS = {
   keepAliveMs: LIMITS.keepAliveMs,
   now: Date.now,
   limits: DEFAULT_EMULATOR_LIMITS,
+  allowedHosts: undefined,
 } as const satisfies ResolvedEmulatorOptions;
 
 /** Applies the defaults to `options`. */
@@ -120,5 +144,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedEmulatorO
     keepAliveMs: options.keepAliveMs ?? d.keepAliveMs,
     now: options.now ?? d.now,
     limits: { ...d.limits, ...options.limits },
+    allowedHosts: options.allowedHosts,
   };
 }

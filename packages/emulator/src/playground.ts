@@ -1,28 +1,14 @@
-import { readFile, stat } from 'node:fs/promises';
-import { extname, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { PlatformError } from './errors.js';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * The built playground page. Resolved from this file, so it works from `src/` (vitest) and from
  * `dist/` (the published package): both sit beside `dist/`.
  */
 export const PLAYGROUND_DIR = fileURLToPath(new URL('../dist/playground/', import.meta.url));
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-};
 
 const NOT_BUILT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>boardbot emulator</title></head>
@@ -34,40 +20,43 @@ const NOT_BUILT = `<!doctype html>
 </body></html>
 `;
 
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return '\0';
-  }
-}
-
-async function sendFile(reply: FastifyReply, path: string): Promise<boolean> {
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile()) return false;
-  const type = TYPES[extname(path)] ?? 'application/octet-stream';
-  // Vite's assets carry a content hash in their name; the page itself must always be fresh.
-  reply.header(
-    'Cache-Control',
-    path.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-  );
-  await reply.type(type).send(await readFile(path));
-  return true;
-}
-
 /**
- * Serves the playground: `GET /` (the page, or a short "not built" page saying how to build it) and
- * its static files. Paths cannot leave the playground directory.
+ * Serves the playground with `@fastify/static` (ETag, `Last-Modified`, ranges, and paths that cannot
+ * leave the directory): `GET /` is the page, or a short page saying how to build it, and `GET /*`
+ * its files; a missing file is the envelope's `404 not_found`. Vite's assets carry a content hash in
+ * their name and are cached for good; everything else is revalidated on each load.
+ *
+ * @param dir - The built playground's directory. @defaultValue {@link PLAYGROUND_DIR}
  */
 export function playgroundRoutes(app: FastifyInstance, dir: string = PLAYGROUND_DIR): void {
   const root = resolve(dir);
-  app.get('/', { config: { auth: 'none' } }, async (_request, reply) => {
-    if (await sendFile(reply, resolve(root, 'index.html'))) return reply;
+  app.register(fastifyStatic, {
+    root,
+    serve: false,
+    cacheControl: false,
+    // A `..` segment (with either separator) or a path resolving outside the directory is a 404 like
+    // any missing file, before `send`'s own check (which would answer 403).
+    allowedPath: (pathname) =>
+      !/(^|[\\/])\.\.([\\/]|$)/.test(pathname) && resolve(root, `./${pathname}`).startsWith(root + sep),
+    setHeaders: (res, path) => {
+      const immutable = path.startsWith(`${root}${sep}assets${sep}`);
+      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  // RFC 9239: JavaScript is `text/javascript`; the MIME table under @fastify/send still says
+  // `application/javascript`.
+  const options = {
+    config: { auth: 'none' as const },
+    onSend: async (_request: FastifyRequest, reply: FastifyReply) => {
+      const type = reply.getHeader('content-type');
+      if (typeof type === 'string' && type.startsWith('application/javascript')) {
+        reply.header('content-type', type.replace('application/javascript', 'text/javascript'));
+      }
+    },
+  };
+  app.get('/', options, (_request, reply) => {
+    if (existsSync(resolve(root, 'index.html'))) return reply.sendFile('index.html');
     return reply.type('text/html; charset=utf-8').send(NOT_BUILT);
   });
-  app.get('/*', { config: { auth: 'none' } }, async (request, reply) => {
-    const path = resolve(root, safeDecode((request.params as { '*': string })['*']));
-    if (path.startsWith(root + sep) && (await sendFile(reply, path))) return reply;
-    throw new PlatformError('not_found', `No route GET ${request.url.split('?')[0]}`);
-  });
+  app.get('/*', options, (request, reply) => reply.sendFile((request.params as { '*': string })['*']));
 }

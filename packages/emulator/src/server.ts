@@ -1,11 +1,12 @@
 import { type Logger, silentLogger } from '@boardbot/protocol';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { requireAdmin } from './auth/admin-auth.js';
-import { PlatformError, validationFailed } from './errors.js';
-import { installAppApiGate, isAppApiUrl, setRateHeaders } from './http/app-api-gate.js';
-import { installErrorHandler, sendPlatformError } from './http/error-handler.js';
+import { validationFailed } from './errors.js';
+import { answerServerLevelRequests, clientErrorHandler } from './http/client-errors.js';
+import { installErrorHandler, refuseAsNotFound, sendPlatformError } from './http/error-handler.js';
+import { installGate } from './http/gate.js';
 import { installJsonParser } from './http/json-parser.js';
-import { addMethodNotAllowedRoutes, collectRoutes } from './http/method-not-allowed.js';
+import { addMethodNotAllowedRoutes } from './http/method-not-allowed.js';
+import { trackRoutes } from './http/route-table.js';
 import { typeboxValidatorCompiler } from './http/validation.js';
 import { InFlightKeys } from './idempotency/in-flight.js';
 import { redactUrl, toFastifyLogger } from './logging.js';
@@ -19,6 +20,7 @@ import { controlRoutes } from './routes/control/index.js';
 import { gatewayRoutes } from './routes/gateway.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { messageRoutes } from './routes/messages.js';
+import { api } from './routes/shared.js';
 import { userRoutes } from './routes/users.js';
 import type { EmulatorUrls } from './urls.js';
 
@@ -40,6 +42,8 @@ export interface ServerDeps {
   isClosing: () => boolean;
   /** The URLs once listening (for the control API's `/info`). */
   urls: () => EmulatorUrls | undefined;
+  /** The `Host` names accepted right now; undefined accepts any (see `host-check.ts`). */
+  allowedHosts: () => Set<string> | undefined;
 }
 
 /** The pieces of the server that the emulator keeps a hand on. */
@@ -50,39 +54,56 @@ export interface BuiltServer {
 
 /**
  * Builds the Fastify app: the JSON-only body parser, TypeBox validation through the protocol's
- * checkers, one error handler for the contract's envelope, the app API gate (auth, rate limit,
- * idempotency), the 13 app API endpoints, the control API, the playground, `/healthz`, and `405`
- * answers for known paths with another method.
+ * checkers, the envelope for every refusal (the HTTP layer's included), the `Host` check, one gate
+ * deciding auth, rate limit and idempotency from each route's access rule, the 13 app API endpoints,
+ * the control API, the playground, `/healthz`, and `405` answers for known paths with another method.
  */
 export function buildServer(deps: ServerDeps): BuiltServer {
   const { platform: p, options, logger } = deps;
+  const { limits } = options;
   const limiter = new FixedWindowLimiter(options.rateLimit.requests, options.rateLimit.windowMs, options.now);
+  const fresh = () => limiter.fresh();
   const app = Fastify({
+    http: {
+      // A request without Host is answered by the emulator (the envelope), not by Node's bare 400.
+      requireHostHeader: false,
+      headersTimeout: limits.headersTimeoutMs,
+      // Node checks the two timeouts on this period; a quarter of the shorter keeps answers prompt.
+      connectionsCheckingInterval: Math.max(25, Math.min(1000, limits.headersTimeoutMs / 4)),
+    },
+    requestTimeout: limits.requestTimeoutMs,
+    clientErrorHandler: clientErrorHandler(limits, fresh),
     // A URL that is not validly percent-encoded never reaches a route or a hook: answer it with the
-    // envelope too (and, on the app API, the rate-limit headers of a fresh window).
-    frameworkErrors: (error, request, reply) => {
-      if (isAppApiUrl(request.url)) setRateHeaders(reply, limiter.fresh());
-      sendPlatformError(reply, validationFailed([{ path: '/', message: error.message }], 'The URL is invalid'));
+    // envelope too. Fastify's message quotes the path, which may hold a token: not echoed.
+    frameworkErrors: (error, _request, reply) => {
+      const message =
+        error.code === 'FST_ERR_BAD_URL'
+          ? 'A part of the URL is not validly percent-encoded'
+          : 'A path parameter is too long';
+      sendPlatformError(reply, validationFailed([{ path: '/', message }], 'The URL is invalid'), fresh());
     },
     loggerInstance: toFastifyLogger(logger),
     // Requests are logged below with their URLs redacted (tokens, admin key), never by Fastify.
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: options.limits.bodyBytes,
+    bodyLimit: limits.bodyBytes,
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     // Long enough for any interaction token a client may send (an unknown one is a 404, not a routing miss).
     routerOptions: { maxParamLength: 16 * 1024 },
   });
+  answerServerLevelRequests(app.server, fresh);
   app.setValidatorCompiler(typeboxValidatorCompiler);
   installJsonParser(app);
-  installErrorHandler(app, logger);
-  const routes = collectRoutes(app);
+  installErrorHandler(app, logger, fresh);
+  const routes = trackRoutes(app);
 
-  installAppApiGate(app, p, { limiter, inFlight: new InFlightKeys(), isClosing: deps.isClosing });
-  app.addHook('onRequest', async (request) => {
-    if (isAppApiUrl(request.url)) return;
-    if (deps.isClosing()) throw new PlatformError('unavailable', 'The emulator is shutting down: retry shortly');
-    if (request.routeOptions.config.auth === 'admin') requireAdmin(request, deps.adminKey);
+  installGate(app, {
+    p,
+    limiter,
+    inFlight: new InFlightKeys(),
+    isClosing: deps.isClosing,
+    adminKey: deps.adminKey,
+    allowedHosts: deps.allowedHosts,
   });
   // CONTRACT (durability): an answer leaves only once the writes made before it are committed.
   app.addHook('onSend', async () => {
@@ -103,6 +124,11 @@ export function buildServer(deps: ServerDeps): BuiltServer {
   gatewayRoutes(app, p, options.keepAliveMs);
   controlRoutes(app, p, deps);
   app.get('/healthz', { config: { auth: 'none' } }, async () => ({ ok: true }));
+  // Unknown paths under the app API are app API answers (a credential, when given, is counted),
+  // refused on their head whatever their body.
+  const appApiNotFound = { config: { auth: 'optional' as const }, onRequest: refuseAsNotFound };
+  app.all(api(''), appApiNotFound, async () => undefined);
+  app.all(api('/*'), appApiNotFound, async () => undefined);
   playgroundRoutes(app);
   addMethodNotAllowedRoutes(app, routes);
   return { app, limiter };

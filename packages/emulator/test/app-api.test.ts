@@ -308,11 +308,18 @@ describe('POST /interactions/{token}', () => {
       board_id: h.seed.general.id,
       interaction: { id, name: 'ping', user_id: h.seed.alice.id },
     });
-    const sixth = await h.api('POST', `/interactions/${token}`, null, { body: { content: 'one more' } });
-    expect([sixth.status, sixth.json.error.code]).toEqual([410, 'interaction_expired']);
     const view = (await h.ctl('GET', `/interactions/${id}`)).json;
     expect(view.status).toBe('answered');
     expect(view.answers.map((m: Message) => m.content)).toEqual(answers.map((m) => m.content));
+  });
+
+  it('answers a sixth answer with 410 interaction_exhausted, not interaction_expired (a token used up is not an expiry)', async () => {
+    const { id, token } = await invocation();
+    for (let i = 1; i <= 5; i++) await h.api('POST', `/interactions/${token}`, null, { body: { content: `${i}` } });
+    const sixth = await h.api('POST', `/interactions/${token}`, null, { body: { content: 'one more' } });
+    expect([sixth.status, sixth.json.error.code]).toEqual([410, 'interaction_exhausted']);
+    expect(sixth.json.error.message).toContain('5 answers');
+    expect((await h.ctl('GET', `/interactions/${id}`)).json.answers).toHaveLength(5);
   });
 
   it('answers 410 interaction_expired 15 minutes after the invocation', async () => {

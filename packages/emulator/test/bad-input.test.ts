@@ -1,3 +1,4 @@
+import { LIMITS } from '@boardbot/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Answer, DEV_TOKEN, Harness, type Send } from './helpers/harness.js';
 
@@ -201,6 +202,28 @@ describe('command sets', () => {
       expect(r.json.error.details.length).toBeGreaterThan(0);
     });
   }
+
+  // Regression: a value nested thousands deep under an unknown option key made JSON.stringify
+  // overflow when the set was stored, and the answer was 500 internal_error.
+  it('refuses deeply nested unknown option keys with 400 validation_failed, not 500', async () => {
+    for (const depth of [9, 5_000, 50_000]) {
+      const text = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const body = `[{"name":"deep","description":"d","options":[{"name":"o","description":"d","type":"string","x":${text}}]}]`;
+      const r = await h.api('PUT', '/app/commands', DEV_TOKEN, {
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectError(r, 400, 'validation_failed');
+      expect(r.json.error.details[0].path).toBe('/0/options/0/x');
+    }
+  });
+
+  it('refuses more than 16 KiB of unknown option keys in one command with 400 validation_failed', async () => {
+    const extra = { notes: 'n'.repeat(LIMITS.openOptionBytes) };
+    const r = await h.api('PUT', '/app/commands', DEV_TOKEN, { body: [{ ...ok, options: [option(extra)] }] });
+    expectError(r, 400, 'validation_failed');
+    expect(r.json.error.details[0].path).toBe('/0/options');
+  });
 });
 
 describe('parameters', () => {
@@ -260,6 +283,10 @@ describe('parameters', () => {
     }
     const control = await h.ctl('GET', '/boards/%E0%A4%A/members');
     expectError(control, 400, 'validation_failed');
+    // The refusal does not quote the URL back: it may hold a credential.
+    const answer = await h.api('POST', `/interactions/${token}%E0`, null, { body: { content: 'x' } });
+    expectError(answer, 400, 'validation_failed');
+    expect(answer.text).not.toContain(token);
   });
 
   it('an interaction token of any shape that matches nothing is 404 unknown_interaction', async () => {

@@ -48,6 +48,7 @@ async function registeredControlRoutes(): Promise<RouteOptions[]> {
     logger: silentLogger,
     isClosing: () => false,
     urls: () => undefined,
+    allowedHosts: () => undefined,
   });
   await app.ready();
   await app.close();
@@ -83,7 +84,8 @@ describe('the control API OpenAPI document', () => {
   });
 
   it('documents every control route, with the schemas the route validates with', async () => {
-    const routes = await registeredControlRoutes();
+    // The catch-alls only refuse (401 without the key, else 404): they are no operations.
+    const routes = (await registeredControlRoutes()).filter((r) => r.url !== CONTROL_PREFIX && !r.url.endsWith('/*'));
     const described = routes.map((r) => {
       const path = r.url.slice(CONTROL_PREFIX.length).replace(/:(\w+)/g, '{$1}');
       const op = CONTROL_OPERATIONS.find((o) => o.path === path && o.method === String(r.method).toLowerCase());

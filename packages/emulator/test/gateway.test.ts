@@ -1,6 +1,6 @@
 import type { EmulatorOptions } from '@boardbot/emulator';
 import { checkerFor, GATEWAY_EVENT_SCHEMAS, type GatewayEventName } from '@boardbot/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEV_TOKEN, FakeClock, Harness } from './helpers/harness.js';
 import { SseClient } from './helpers/sse-client.js';
 
@@ -160,6 +160,44 @@ describe('GET /gateway', () => {
     let frame = await c.next();
     while (frame && frame.comment === undefined) frame = await c.next();
     expect(frame).toEqual({ comment: 'keep-alive' });
+  });
+
+  // Regression: the keep-alive ran on a fixed period and skipped its tick when anything had been
+  // written since the last one, so a frame just after a tick left the stream silent for up to twice
+  // the interval. The clock is vitest's, so the test counts ticks instead of measuring time; a
+  // message posted after each step is the barrier: the stream's bytes are in order, so a comment
+  // written during a step arrives before that message.
+  it('never stays silent longer than the keep-alive interval, also right after a frame', async () => {
+    const interval = 10_000;
+    await start({ keepAliveMs: interval });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    try {
+      const c = await open();
+      await c.nextEvent();
+      const stepThenBarrier = async (ms: number, label: string): Promise<string[]> => {
+        vi.advanceTimersByTime(ms);
+        await h.say(h.seed.general.id, h.seed.alice.id, label);
+        const seen: string[] = [];
+        for (;;) {
+          const f = await c.next();
+          if (f?.comment !== undefined) seen.push(f.comment);
+          else if (f?.event === 'message.create') return seen;
+          else throw new Error(`unexpected frame ${JSON.stringify(f)}`);
+        }
+      };
+      // The ready frame was the last byte: one interval later, a keep-alive.
+      expect(await stepThenBarrier(interval, 'after the ready frame')).toEqual(['keep-alive']);
+      // A frame just written (the barrier): nothing until one full interval after it, then a keep-alive.
+      expect(await stepThenBarrier(interval - 1, 'just before the interval')).toEqual([]);
+      expect(await stepThenBarrier(interval, 'one interval after that frame')).toEqual(['keep-alive']);
+      // Idle: one keep-alive per interval.
+      vi.advanceTimersByTime(interval);
+      expect(await c.next()).toEqual({ comment: 'keep-alive' });
+      vi.advanceTimersByTime(interval);
+      expect(await c.next()).toEqual({ comment: 'keep-alive' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('ends every stream cleanly on shutdown', async () => {

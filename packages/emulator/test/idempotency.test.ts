@@ -151,3 +151,120 @@ describe('Idempotency-Key on POST /interactions/{token}', () => {
     expect(changed.json.error.code).toBe('idempotency_key_reused');
   });
 });
+
+describe('Idempotency-Key on PATCH /boards/{boardId}/messages/{messageId}', () => {
+  const edit = (path: string, content: string, key: string) =>
+    h.api('PATCH', path, DEV_TOKEN, { body: { content }, headers: { 'idempotency-key': key } });
+
+  it('replays the first answer for the same key and body, without a new edit or event', async () => {
+    const m = await h.send(h.seed.general.id, { content: 'draft' });
+    const path = `/boards/${h.seed.general.id}/messages/${m.id}`;
+    const first = await edit(path, 'final', 'e-1');
+    const events = eventCount(h.seed.devBot.id);
+    clock.advance(1000);
+    // Another edit without the key happens in between: the replay still answers the first edit.
+    expect((await h.api('PATCH', path, DEV_TOKEN, { body: { content: 'later' } })).status).toBe(200);
+    const again = await edit(path, 'final', 'e-1');
+    expect(first.status).toBe(200);
+    expect([again.status, again.text]).toEqual([first.status, first.text]);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(eventCount(h.seed.devBot.id)).toBe(events + 1);
+    expect((await h.messages(h.seed.general.id))[0]?.content).toBe('later');
+  });
+
+  it('answers 422 idempotency_key_reused for the same key with another body or another message', async () => {
+    const a = await h.send(h.seed.general.id, { content: 'a' });
+    const b = await h.send(h.seed.general.id, { content: 'b' });
+    const pathA = `/boards/${h.seed.general.id}/messages/${a.id}`;
+    await edit(pathA, 'a2', 'e-2');
+    const other = await edit(pathA, 'a3', 'e-2');
+    expect([other.status, other.json.error.code]).toEqual([422, 'idempotency_key_reused']);
+    const elsewhere = await edit(`/boards/${h.seed.general.id}/messages/${b.id}`, 'a2', 'e-2');
+    expect(elsewhere.json.error.code).toBe('idempotency_key_reused');
+    expect((await h.messages(h.seed.general.id)).map((m) => m.content)).toEqual(['b', 'a2']);
+  });
+
+  it('shares the key space with POST: a key used by a send is reused by an edit (422)', async () => {
+    const sent = await h.api('POST', `/boards/${h.seed.general.id}/messages`, DEV_TOKEN, {
+      body: { content: 'x' },
+      headers: { 'idempotency-key': 'e-3' },
+    });
+    const r = await edit(`/boards/${h.seed.general.id}/messages/${sent.json.id}`, 'x', 'e-3');
+    expect(r.json.error.code).toBe('idempotency_key_reused');
+  });
+
+  it('does not remember a refused edit, and forgets a key after 24 hours', async () => {
+    const m = await h.send(h.seed.general.id, { content: 'one' });
+    const path = `/boards/${h.seed.general.id}/messages/${m.id}`;
+    const refused = await h.api('PATCH', path, DEV_TOKEN, {
+      body: { content: 5 },
+      headers: { 'idempotency-key': 'e-4' },
+    });
+    expect(refused.status).toBe(400);
+    expect((await edit(path, 'two', 'e-4')).status).toBe(200);
+    clock.advance(24 * 60 * 60 * 1000);
+    const later = await edit(path, 'three', 'e-4');
+    expect([later.status, later.headers['idempotent-replayed']]).toEqual([200, undefined]);
+    expect((await h.messages(h.seed.general.id))[0]?.content).toBe('three');
+  });
+
+  it('stores the key in the same transaction as the edit', async () => {
+    const m = await h.send(h.seed.general.id, { content: 'one' });
+    const path = `/boards/${h.seed.general.id}/messages/${m.id}`;
+    // An edit that fails inside its transaction (a deleted message) leaves neither edit nor key.
+    await h.api('DELETE', path);
+    const gone = await edit(path, 'two', 'e-5');
+    expect([gone.status, gone.json.error.code]).toEqual([404, 'unknown_message']);
+    expect(h.emu.platform.store.idempotency.get(`app:${h.seed.devBot.id}`, 'e-5')).toBeUndefined();
+    const other = await h.send(h.seed.general.id, { content: 'other' });
+    const path2 = `/boards/${h.seed.general.id}/messages/${other.id}`;
+    expect((await edit(path2, 'edited', 'e-5')).status).toBe(200);
+    expect(h.emu.platform.store.idempotency.get(`app:${h.seed.devBot.id}`, 'e-5')).toMatchObject({ status: 200 });
+  });
+
+  it('answers 409 idempotency_in_progress while the first edit with the key is still arriving', async () => {
+    const m = await h.send(h.seed.general.id, { content: 'before' });
+    const { url } = await h.emu.listen({ port: 0 });
+    const target = new URL(url);
+    const path = `/api/v1/boards/${h.seed.general.id}/messages/${m.id}`;
+    const body = JSON.stringify({ content: 'after' });
+    const socket = connect(Number(target.port), target.hostname);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    let answer = '';
+    socket.on('data', (d) => {
+      answer += d.toString();
+    });
+    socket.write(
+      `PATCH ${path} HTTP/1.1\r\nHost: ${target.host}\r\nAuthorization: Bearer ${DEV_TOKEN}\r\n` +
+        `Content-Type: application/json\r\nIdempotency-Key: slow-edit\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
+    const second = () =>
+      fetch(`${url}${path}`, {
+        method: 'PATCH',
+        headers: {
+          authorization: `Bearer ${DEV_TOKEN}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'slow-edit',
+        },
+        body,
+      });
+    // The gate holds the key on the head: poll until the emulator has read it.
+    let r = await second();
+    for (let i = 0; i < 50 && r.status !== 409; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      r = await second();
+    }
+    expect(r.status).toBe(409);
+    expect(((await r.json()) as { error: { code: string } }).error.code).toBe('idempotency_in_progress');
+    socket.write(body.slice(5));
+    await new Promise<void>((resolve) => {
+      const check = () => (answer.includes('\r\n\r\n{') ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    socket.destroy();
+    expect(answer).toMatch(/^HTTP\/1.1 200/);
+    const replay = await second();
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+  });
+});

@@ -66,6 +66,15 @@ describe('rate limit', () => {
     }
   });
 
+  // Regression: an unknown token got a bucket before its 404, so made-up tokens filled the limiter
+  // (and, past 10,000 of them, made every new one sweep them all).
+  it('answers an unknown interaction token 404 without counting it: no bucket, a fresh window each time', async () => {
+    for (let i = 0; i < 5; i++) {
+      const r = await h.api('POST', `/interactions/${'u'.repeat(43)}`, null, { body: { content: 'x' } });
+      expect([r.status, r.json.error.code, ...rate(r)]).toEqual([404, 'unknown_interaction', '3', '3', '1.000']);
+    }
+  });
+
   it('refuses a gateway stream over the window limit with 429 rate_limited', async () => {
     for (let i = 0; i < 3; i++) await h.api('GET', '/app');
     const r = await h.api('GET', '/gateway');

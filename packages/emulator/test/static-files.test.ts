@@ -1,6 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createEmulator } from '@boardbot/emulator';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { playgroundRoutes } from '../src/playground.js';
@@ -58,3 +60,52 @@ describe('serving the playground', () => {
     await app.close();
   });
 });
+
+describe('serving the playground with @fastify/static', () => {
+  it('answers a range request with 206 and the asked bytes, and revalidates with an ETag', async () => {
+    const app = await appFor(join(dir, 'built'));
+    const part = await app.inject({ url: '/assets/app-1234.js', headers: { range: 'bytes=0-5' } });
+    expect([part.statusCode, part.body, part.headers['content-range']]).toEqual([206, 'export', 'bytes 0-5/10']);
+    const full = await app.inject('/assets/app-1234.js');
+    expect(full.headers.etag).toEqual(expect.any(String));
+    const again = await app.inject({
+      url: '/assets/app-1234.js',
+      headers: { 'if-none-match': String(full.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    await app.close();
+  });
+
+  it('refuses a .. traversal to a file that exists (the package.json), raw or encoded, with the envelope 404', async () => {
+    // The playground directory is packages/emulator/dist/playground: ../../package.json exists.
+    const emu = await createEmulator({ db: ':memory:', logger: false });
+    const { url } = await emu.listen({ port: 0 });
+    try {
+      for (const path of [
+        '/../../package.json',
+        '/assets/../../../package.json',
+        '/%2e%2e/%2e%2e/package.json',
+        '/..%2f..%2fpackage.json',
+        '/..%5c..%5cpackage.json',
+      ]) {
+        // Sent raw: fetch would resolve the dots before sending.
+        const answer = await rawGet(url, path);
+        expect([path, answer.status]).toEqual([path, 404]);
+        expect(JSON.parse(answer.body).error.code).toBe('not_found');
+        expect(answer.body).not.toContain('@boardbot/emulator');
+      }
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
+async function rawGet(origin: string, path: string): Promise<{ status: number; body: string }> {
+  const { port } = new URL(origin);
+  const socket = connect(Number(port), '127.0.0.1');
+  socket.end(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+  let text = '';
+  for await (const chunk of socket) text += chunk;
+  const [head = '', body = ''] = text.split('\r\n\r\n');
+  return { status: Number(head.split(' ')[1]), body };
+}

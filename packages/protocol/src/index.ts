@@ -2,6 +2,7 @@ export * from './errors.js';
 export * from './events.js';
 export * from './limits.js';
 export * from './logger.js';
+export * from './open-option-values.js';
 export * from './openapi/build.js';
 export { COMPONENT_SCHEMAS } from './openapi/components.js';
 export * from './openapi/endpoints.js';

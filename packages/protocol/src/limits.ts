@@ -22,6 +22,13 @@ export const LIMITS = {
   /** Most options on one level of a command (the command itself, or one subcommand). */
   optionsPerLevel: 25,
   choices: 25,
+  /**
+   * Deepest nesting of arrays and objects in the value of an unknown option key (or choice key),
+   * which the platform stores verbatim: `{"a":{"b":1}}` nests 2 levels, a scalar 0.
+   */
+  openOptionValueDepth: 8,
+  /** Most bytes of JSON (UTF-8) in the unknown option and choice keys of one command, together. */
+  openOptionBytes: 16 * 1024,
   /** Most request body bytes. */
   bodyBytes: 1024 * 1024,
   /** Default and maximum `limit` of the message list. */

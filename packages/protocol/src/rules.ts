@@ -1,4 +1,5 @@
 import { LIMITS } from './limits.js';
+import { openOptionValueIssues } from './open-option-values.js';
 import type { ErrorDetail } from './schemas/error-envelope.js';
 import type { CommandDefinition, CommandOption, Embed, LeafOption } from './schemas/records.js';
 
@@ -87,7 +88,10 @@ function optionIssues(options: readonly (CommandOption | LeafOption)[], at: stri
   return issues;
 }
 
-/** CONTRACT: command names unique in the set, option names unique per level, one level of subcommands. */
+/**
+ * CONTRACT: command names unique in the set, option names unique per level, one level of subcommands,
+ * and bounded values under unknown option keys (`openOptionValueDepth`, `openOptionBytes`).
+ */
 export function commandSetIssues(commands: readonly CommandDefinition[]): ErrorDetail[] {
   const issues: ErrorDetail[] = [];
   const names = new Set<string>();
@@ -95,6 +99,7 @@ export function commandSetIssues(commands: readonly CommandDefinition[]): ErrorD
     if (names.has(c.name)) issues.push({ path: `/${i}/name`, message: `Duplicate command name "${c.name}"` });
     names.add(c.name);
     issues.push(...optionIssues(c.options ?? [], `/${i}/options`));
+    issues.push(...openOptionValueIssues(c, `/${i}`));
   });
   return issues;
 }

@@ -97,3 +97,41 @@ describe('commandSetIssues', () => {
     expect(commandSetIssues([leafWithOptions])[0]?.path).toBe('/0/options/0/options');
   });
 });
+
+describe('open option values (unknown keys kept verbatim)', () => {
+  const nested = (depth: number): unknown => {
+    let v: unknown = 1;
+    for (let i = 0; i < depth; i++) v = { a: v };
+    return v;
+  };
+  const withExtra = (extra: unknown, where: 'option' | 'choice' | 'sub' = 'option'): CommandDefinition[] => {
+    const leaf = { name: 'o', description: 'd', type: 'string' as const };
+    const option =
+      where === 'option'
+        ? { ...leaf, extra }
+        : where === 'choice'
+          ? { ...leaf, choices: [{ name: 'a', value: 'a', extra }] }
+          : { name: 's', description: 'd', type: 'subcommand' as const, options: [{ ...leaf, extra }] };
+    return [{ name: 'c', description: 'd', options: [option] }];
+  };
+
+  it(`accepts values nested up to ${LIMITS.openOptionValueDepth} levels`, () => {
+    expect(commandSetIssues(withExtra(nested(LIMITS.openOptionValueDepth)))).toEqual([]);
+    expect(commandSetIssues(withExtra([[['x']]]))).toEqual([]);
+  });
+
+  it('refuses deeper values on options, choices and sub-options, at any depth without overflowing', () => {
+    expect(commandSetIssues(withExtra(nested(LIMITS.openOptionValueDepth + 1)))).toEqual([
+      { path: '/0/options/0/extra', message: expect.stringContaining('levels of nesting') },
+    ]);
+    expect(commandSetIssues(withExtra(nested(100_000), 'choice'))[0]?.path).toBe('/0/options/0/choices/0/extra');
+    expect(commandSetIssues(withExtra(nested(100_000), 'sub'))[0]?.path).toBe('/0/options/0/options/0/extra');
+  });
+
+  it(`refuses more than ${LIMITS.openOptionBytes} bytes of open values in one command`, () => {
+    expect(commandSetIssues(withExtra('x'.repeat(LIMITS.openOptionBytes - 100)))).toEqual([]);
+    expect(commandSetIssues(withExtra('é'.repeat(LIMITS.openOptionBytes / 2)))).toEqual([
+      { path: '/0/options', message: expect.stringContaining(`${LIMITS.openOptionBytes} bytes`) },
+    ]);
+  });
+});

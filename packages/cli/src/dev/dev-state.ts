@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
@@ -21,7 +21,9 @@ export function devStatePath(projectDir: string): string {
 }
 
 /**
- * Writes the state of a starting `boardbot dev`.
+ * Writes the state of a starting `boardbot dev`, readable by its owner only (mode 0600) whatever the
+ * umask and whatever mode an earlier file had: it holds the admin key. The file is written beside
+ * and renamed over the old one, so no reader ever sees it half written or with a looser mode.
  *
  * @param projectDir - the project
  * @param state - where it listens
@@ -29,7 +31,15 @@ export function devStatePath(projectDir: string): string {
 export function writeDevState(projectDir: string, state: DevState): void {
   const path = devStatePath(projectDir);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  const next = `${path}.${process.pid}.tmp`;
+  try {
+    // `mode` applies only to a new file, minus the umask: the chmod makes it exact.
+    writeFileSync(next, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600, flag: 'w' });
+    chmodSync(next, 0o600);
+    renameSync(next, path);
+  } finally {
+    rmSync(next, { force: true });
+  }
 }
 
 /**

@@ -44,14 +44,15 @@ export class Dispatcher {
 
   /** @param deps - routes, middleware, I/O and policy */
   constructor(deps: DispatcherDeps) {
-    const policies = (this.policies = new Policies({
+    const policies = new Policies({
       middleware: deps.middleware,
       cooldowns: new Cooldowns(() => deps.clock.now()),
       clock: deps.clock,
       handlerTimeoutMs: deps.handlerTimeoutMs,
       errorReply: deps.errorReply,
       onError: deps.onError,
-    }));
+    });
+    this.policies = policies;
     this.interactions = new InteractionHandler(deps, policies, deps.routes.commands, deps.exhaustedInteraction);
     this.messages = new MessageHandler(deps, policies, deps.routes.messages);
     this.events = new EventHandler(deps, policies, deps.routes.events);

@@ -43,7 +43,7 @@ async function replay(p: Platform, member: HubMember, appId: string, from: numbe
     // Only committed events: the ones of the batch being written are pushed live when it commits.
     const rows = p.store.events.after(appId, cursor, REPLAY_PAGE, p.store.lastEventId(appId));
     for (const r of rows) {
-      member.stream.write(frame(r.id, r.name, r.data));
+      member.stream.write(frame(r.id, r.name, p.replayData(r.name, r.data)));
       cursor = r.id;
     }
     if (rows.length < REPLAY_PAGE) {

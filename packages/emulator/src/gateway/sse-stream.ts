@@ -24,14 +24,16 @@ export function frame(id: number, name: string, data: string): string {
  */
 export class SseStream {
   private closed = false;
-  private wroteSinceTick = false;
+  // CONTRACT: no silence on the stream exceeds the keep-alive interval. One timer, restarted by
+  // every write, fires `keepAliveMs` after the last byte (a fixed period that skips a tick after a
+  // frame would leave up to twice the interval).
   private readonly timer: NodeJS.Timeout;
 
   constructor(
     readonly res: ServerResponse,
     private readonly options: SseStreamOptions,
   ) {
-    this.timer = setInterval(() => this.tick(), options.keepAliveMs);
+    this.timer = setTimeout(() => this.keepAlive(), options.keepAliveMs);
     this.timer.unref();
     res.on('close', () => this.finish());
     res.on('error', () => this.finish());
@@ -45,7 +47,7 @@ export class SseStream {
   /** Writes text; returns false when the socket buffer is full (wait for `drain`). */
   write(text: string): boolean {
     if (this.closed) return false;
-    this.wroteSinceTick = true;
+    this.timer.refresh();
     return this.res.write(text);
   }
 
@@ -85,16 +87,15 @@ export class SseStream {
     this.finish();
   }
 
-  private tick(): void {
-    // CONTRACT: `: keep-alive` every 15 s (configurable) when idle.
-    if (!this.wroteSinceTick) this.write(': keep-alive\n\n');
-    this.wroteSinceTick = false;
+  private keepAlive(): void {
+    // CONTRACT: `: keep-alive` when idle, so that no silence exceeds 15 s (configurable).
+    this.write(': keep-alive\n\n');
   }
 
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     this.options.onClose();
   }
 }

@@ -1,6 +1,9 @@
 import type { ErrorCode, Logger } from '@boardbot/protocol';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PlatformError, validationFailed } from '../errors.js';
+import { redactUrl } from '../logging.js';
+import { type RateLimitVerdict, rateHeaders } from '../ratelimit/fixed-window.js';
+import { drainBody } from './drain.js';
 
 // Fastify's own errors, mapped to the contract's codes (CONTRACT.md "Base, formats, auth").
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -37,26 +40,46 @@ function toPlatformError(error: FastifyError): PlatformError | undefined {
   return undefined;
 }
 
-/** Sends a platform error as the contract's envelope, with the headers its status requires. */
-export function sendPlatformError(reply: FastifyReply, error: PlatformError): FastifyReply {
+/**
+ * Sends a platform error as the contract's envelope, with the headers its status requires and the
+ * rate-limit headers (CONTRACT: on every answer): those the gate set, else those of `fresh`, a window
+ * no credential was counted against.
+ */
+export function sendPlatformError(reply: FastifyReply, error: PlatformError, fresh: RateLimitVerdict): FastifyReply {
+  if (!reply.hasHeader('X-RateLimit-Limit')) reply.headers(rateHeaders(fresh));
   if (error.apiCode === 'unauthorized') reply.header('WWW-Authenticate', 'Bearer');
   if (error.apiCode === 'rate_limited') reply.header('Retry-After', String(Math.ceil(error.retryAfter ?? 1)));
   return reply.code(error.statusCode).type('application/json; charset=utf-8').send(error.toEnvelope());
+}
+
+// CONTRACT: a body over the limit is `413 payload_too_large`. The rest of the body is read and
+// dropped first (up to a bound), then the answer closes the connection: answering while the client
+// still uploads makes it see a reset instead of the answer.
+async function refuseBody(request: FastifyRequest, reply: FastifyReply, error: PlatformError, fresh: RateLimitVerdict) {
+  await drainBody(request.raw);
+  reply.header('Connection', 'close');
+  return sendPlatformError(reply, error, fresh);
 }
 
 /**
  * One error handler for the whole server: every thrown {@link PlatformError} and every Fastify
  * error becomes the contract's envelope; anything else is a `500 internal_error` that is logged
  * (CONTRACT: never caused by bad input, so a 500 is a bug worth a log line).
+ *
+ * @param fresh - The rate-limit verdict of a request no credential was counted for.
  */
-export function installErrorHandler(app: FastifyInstance, logger: Logger): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+export function installErrorHandler(app: FastifyInstance, logger: Logger, fresh: () => RateLimitVerdict): void {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const mapped = toPlatformError(error);
-    if (mapped) return sendPlatformError(reply, mapped);
+    if (mapped?.apiCode === 'payload_too_large') return refuseBody(request, reply, mapped, fresh());
+    if (mapped) return sendPlatformError(reply, mapped, fresh());
     logger.error({ err: error, method: request.method, route: request.routeOptions.url }, 'emulator: internal error');
-    return sendPlatformError(reply, new PlatformError('internal_error', 'The emulator failed; see its log'));
+    return sendPlatformError(reply, new PlatformError('internal_error', 'The emulator failed; see its log'), fresh());
   });
-  app.setNotFoundHandler((request) => {
-    throw new PlatformError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
-  });
+  app.setNotFoundHandler(async (request) => refuseAsNotFound(request));
+}
+
+/** Throws `404 not_found` for a request no route serves (its target redacted: it may hold a token). */
+export async function refuseAsNotFound(request: FastifyRequest): Promise<never> {
+  throw new PlatformError('not_found', `No route ${request.method} ${redactUrl(request.url).split('?')[0]}`);
 }

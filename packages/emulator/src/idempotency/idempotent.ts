@@ -18,10 +18,13 @@ export interface StoredAnswer {
   replayed: boolean;
 }
 
-/** Fingerprint of a request for `422 idempotency_key_reused`: its method, path and body. */
-export function fingerprint(method: string, path: string, body: unknown): string {
+/**
+ * Fingerprint of a request for `422 idempotency_key_reused`: its method, its target (the matched
+ * route and its parameters) and its body.
+ */
+export function fingerprint(method: string, target: unknown, body: unknown): string {
   return createHash('sha256')
-    .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
+    .update(`${method} ${JSON.stringify(target)}\n${JSON.stringify(body ?? null)}`)
     .digest('base64url');
 }
 

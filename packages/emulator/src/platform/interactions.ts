@@ -15,8 +15,8 @@ export function interactionView(p: Platform, row: InteractionRow): InteractionVi
 
 /**
  * Answers an interaction with a message in its board (inside a write): the first answer is the
- * reply, later ones are follow-ups. CONTRACT: up to 5 answers, within 15 minutes of the invocation;
- * past either bound the token is spent and the answer is `410 interaction_expired`.
+ * reply, later ones are follow-ups. CONTRACT: within 15 minutes of the invocation (then `410
+ * interaction_expired`), up to 5 answers (a sixth is `410 interaction_exhausted`).
  */
 export function answerInteraction(
   p: Platform,
@@ -29,8 +29,8 @@ export function answerInteraction(
   }
   if (row.answers >= p.limits.interactionAnswers) {
     throw new PlatformError(
-      'interaction_expired',
-      `The interaction token is used up: it accepts ${p.limits.interactionAnswers} answers`,
+      'interaction_exhausted',
+      `The interaction token is used up: it accepts ${p.limits.interactionAnswers} answers (the reply and its follow-ups)`,
     );
   }
   const app = p.store.apps.byId(row.app_id);

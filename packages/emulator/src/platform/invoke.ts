@@ -1,6 +1,6 @@
 import type { Command, CommandOption, ErrorDetail, Interaction, LeafOption, OptionValue } from '@boardbot/protocol';
 import { UUID_PATTERN } from '@boardbot/protocol';
-import { hashToken, randomToken } from '../auth/tokens.js';
+import { hashToken } from '../auth/tokens.js';
 import { validationFailed } from '../errors.js';
 import type { StoredInteraction } from '../store/interactions.js';
 import { findBoard, findUser } from './directory.js';
@@ -118,7 +118,8 @@ function checkOptions(
  * bot sees it (docs/control-api.md): the command must be registered by an app installed on the board,
  * the user must be a member, the subcommand must exist when the command has subcommands, and every
  * option must match its registered type, `required`, `choices` and bounds. Then stores the interaction
- * (its token only as a SHA-256) and raises `interaction.create` to that app (inside a write).
+ * (its token only as a SHA-256; the token derives from its id, see `InteractionTokens`) and raises
+ * `interaction.create` to that app (inside a write).
  *
  * @returns The interaction with its token (what the app receives).
  */
@@ -142,10 +143,11 @@ export function invokeCommand(p: Platform, out: Outbox, inv: Invocation): Intera
     throw validationFailed([{ path: '/subcommand', message: `The command "${command.name}" has no subcommands` }]);
   }
   const options = checkOptions(p, declared, inv.options ?? {});
-  const token = randomToken(32);
   const now = p.now();
+  const id = p.newId();
+  const token = p.tokens.tokenOf(id);
   const stored: StoredInteraction = {
-    id: p.newId(),
+    id,
     type: 'command',
     app_id: appId,
     board_id: inv.board_id,
@@ -156,8 +158,10 @@ export function invokeCommand(p: Platform, out: Outbox, inv: Invocation): Intera
   };
   p.store.interactions.insert(stored, hashToken(token), now + p.limits.interactionTtlMs);
   const interaction: Interaction = { ...stored, token };
-  // The app's log keeps the token: it is the app's credential, and a resumed stream must carry it.
-  p.appendAppEvent(out, appId, 'interaction.create', JSON.stringify({ type: 'interaction.create', interaction }));
+  // The app's log keeps the event without its token; a replay derives it again (Platform.replayData).
+  const type = 'interaction.create';
+  const live = JSON.stringify({ type, interaction });
+  p.appendAppEvent(out, appId, type, JSON.stringify({ type, interaction: stored }), live);
   out.activityEvent('interaction.create', { interaction: stored });
   return interaction;
 }

@@ -5,6 +5,7 @@ import { frame } from '../gateway/sse-stream.js';
 import type { EmulatorLimits } from '../options.js';
 import type { Store } from '../store/store.js';
 import { AnswerWaiters } from './answer-waiters.js';
+import { INTERACTION_TOKEN_SECRET, InteractionTokens } from './interaction-tokens.js';
 import { Outbox } from './outbox.js';
 
 /** Writes waiting for their group commit. */
@@ -33,6 +34,8 @@ export class Platform {
   readonly activity = new StreamHub();
   /** Callers waiting for interaction answers. */
   readonly answerWaiters = new AnswerWaiters();
+  /** Interaction tokens, derived from the database's secret (never stored). */
+  readonly tokens: InteractionTokens;
   private activitySeq = 0;
   private readonly resetListeners: (() => void)[] = [];
   private readonly disposers: (() => void)[] = [];
@@ -44,7 +47,9 @@ export class Platform {
     readonly now: () => number,
     readonly limits: EmulatorLimits,
     readonly logger: Logger,
-  ) {}
+  ) {
+    this.tokens = new InteractionTokens(store.secrets.get(INTERACTION_TOKEN_SECRET));
+  }
 
   /** The clock as an RFC 3339 UTC time with milliseconds. */
   isoNow(): string {
@@ -125,12 +130,17 @@ export class Platform {
     batch.resolve();
   }
 
-  /** Appends an event to one app's log (inside a write). */
-  appendAppEvent(out: Outbox, appId: string, name: string, data: string): void {
+  /**
+   * Appends an event to one app's log (inside a write).
+   *
+   * @param live - The `data:` JSON pushed to open streams, when it differs from the stored one (an
+   * `interaction.create` is stored without its token; see {@link replayData}).
+   */
+  appendAppEvent(out: Outbox, appId: string, name: string, data: string, live = data): void {
     const id = this.store.nextEventId(appId);
     const nowMs = this.now();
     this.store.events.insert(appId, id, name, data, nowMs);
-    out.appEvents.push({ appId, id, name, data });
+    out.appEvents.push({ appId, id, name, data: live });
     if (id % Math.min(PRUNE_EVERY, this.limits.retainedEvents) === 0) {
       const pruned = this.store.events.prune(
         appId,
@@ -140,6 +150,11 @@ export class Platform {
       );
       if (pruned > 0) this.store.apps.markPruned(appId, pruned);
     }
+  }
+
+  /** The `data:` JSON of a stored event as a replay sends it: what was pushed live, token included. */
+  replayData(name: string, data: string): string {
+    return name === 'interaction.create' ? this.tokens.withToken(data) : data;
   }
 
   /** Appends an event to the log of every app installed on `boardId`, and to the activity stream. */

@@ -12,17 +12,22 @@ interface Bucket {
   count: number;
 }
 
-// Buckets of credentials that went quiet are swept when the map grows past this, so a flood of
-// distinct (for example, unknown interaction) tokens cannot grow memory without bound.
-const SWEEP_AT = 10_000;
-
 /**
  * A fixed-window rate limiter: each credential gets `limit` requests per window, the window starting
  * at its first request (CONTRACT: default 50 per 1-second window). A refused request is not counted,
  * so it has no effect (CONTRACT: "A rejected request has no effect").
+ *
+ * Buckets live in two generations, `current` and `previous`, and the generations turn at most once
+ * per window: a bucket is created in `current`, so when a turn drops `previous`, every bucket in it
+ * started at least one window ago and has expired. Finding or creating a bucket is O(1), the turn is
+ * O(1), and memory holds the credentials seen in the last two windows at most. The gate only asks
+ * for buckets of real credentials (known app and interaction tokens), so no one can fill it with
+ * made-up keys.
  */
 export class FixedWindowLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+  private current = new Map<string, Bucket>();
+  private previous = new Map<string, Bucket>();
+  private turnedAt: number;
 
   /**
    * @param limit - Requests per window.
@@ -33,16 +38,18 @@ export class FixedWindowLimiter {
     readonly limit: number,
     readonly windowMs: number,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.turnedAt = now();
+  }
 
   /** Counts one request of `key` if its window has room. */
   take(key: string): RateLimitVerdict {
     const now = this.now();
-    let b = this.buckets.get(key);
+    this.turn(now);
+    let b = this.current.get(key) ?? this.previous.get(key);
     if (!b || now - b.start >= this.windowMs || now < b.start) {
-      if (!b && this.buckets.size >= SWEEP_AT) this.sweep(now);
       b = { start: now, count: 0 };
-      this.buckets.set(key, b);
+      this.current.set(key, b);
     }
     const resetMs = b.start + this.windowMs - now;
     if (b.count >= this.limit) return { allowed: false, limit: this.limit, remaining: 0, resetMs };
@@ -55,14 +62,36 @@ export class FixedWindowLimiter {
     return { allowed: true, limit: this.limit, remaining: this.limit, resetMs: this.windowMs };
   }
 
-  /** Forgets every bucket (the control API's reset). */
-  clear(): void {
-    this.buckets.clear();
+  /** How many buckets are held (for tests and benchmarks of the bound). */
+  get size(): number {
+    return this.current.size + this.previous.size;
   }
 
-  private sweep(now: number): void {
-    for (const [k, b] of this.buckets) if (now - b.start >= this.windowMs) this.buckets.delete(k);
+  /** Forgets every bucket (the control API's reset). */
+  clear(): void {
+    this.current.clear();
+    this.previous.clear();
   }
+
+  private turn(now: number): void {
+    const since = now - this.turnedAt;
+    if (since < this.windowMs && since >= 0) return;
+    // Every request since the last turn came within one window of it (a later one would have
+    // turned), so after two windows of quiet nothing in `current` is live either. A clock that went
+    // back turns too: buckets are judged by their own start, so keeping them a generation is safe.
+    this.previous = since >= 2 * this.windowMs ? new Map() : this.current;
+    this.current = new Map();
+    this.turnedAt = now;
+  }
+}
+
+/** The three rate-limit headers of a verdict (CONTRACT: on every app API answer, errors included). */
+export function rateHeaders(v: RateLimitVerdict): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(v.limit),
+    'X-RateLimit-Remaining': String(v.remaining),
+    'X-RateLimit-Reset': resetSeconds(v.resetMs),
+  };
 }
 
 /** `X-RateLimit-Reset`: seconds until the window resets, decimal with up to 3 places (CONTRACT). */

@@ -1,7 +1,6 @@
 import { InteractionResponseBody, messageBodyIssues } from '@boardbot/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { hashToken } from '../auth/tokens.js';
 import { PlatformError } from '../errors.js';
 import { assertNoIssues } from '../http/validation.js';
 import { runIdempotent } from '../idempotency/idempotent.js';
@@ -9,7 +8,7 @@ import { answerInteraction } from '../platform/interactions.js';
 import type { Platform } from '../platform/platform.js';
 import { api, guardOf, sendAnswer } from './shared.js';
 
-// Any token text is looked up (by its hash): a malformed one is simply unknown (`404 unknown_interaction`).
+// Any token text is looked up (by its hash, in the gate): a malformed one is simply unknown (`404 unknown_interaction`).
 const TokenParams = Type.Object({ token: Type.String({ minLength: 1 }) });
 
 /**
@@ -24,7 +23,8 @@ export function interactionRoutes(app: FastifyInstance, p: Platform): void {
       schema: { params: TokenParams, body: InteractionResponseBody },
     },
     (request, reply) => {
-      const row = p.store.interactions.byTokenHash(hashToken(request.params.token));
+      // The gate found the interaction of the token (an unknown token never gets this far).
+      const row = request.interactionRow;
       if (!row) throw new PlatformError('unknown_interaction', 'No interaction has this token');
       assertNoIssues(messageBodyIssues(request.body));
       const answer = runIdempotent(p, guardOf(request), (out) => {

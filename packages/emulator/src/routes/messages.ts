@@ -48,15 +48,17 @@ export function messageRoutes(app: FastifyInstance, p: Platform): void {
 
   app.patch<{ Params: { boardId: string; messageId: string }; Body: EditMessageBody }>(
     api('/boards/:boardId/messages/:messageId'),
-    { config: { auth: 'app' }, schema: { params: MessageParams, body: EditMessageBody } },
+    { config: { auth: 'app', idempotent: true }, schema: { params: MessageParams, body: EditMessageBody } },
     (request, reply) => {
       const bot = appOf(request);
       const { boardId, messageId } = request.params;
       requireInstalled(p, bot, boardId);
-      const { json } = p.write((out) =>
-        editMessage(p, out, boardId, messageId, request.body.content, { userId: bot.bot_user_id }),
-      );
-      return sendJsonText(reply, 200, json);
+      // CONTRACT: PATCH honours Idempotency-Key exactly as POST does, in the same transaction.
+      const answer = runIdempotent(p, guardOf(request), (out) => {
+        const { json } = editMessage(p, out, boardId, messageId, request.body.content, { userId: bot.bot_user_id });
+        return { status: 200, body: json };
+      });
+      return sendAnswer(reply, answer);
     },
   );
 

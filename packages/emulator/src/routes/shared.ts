@@ -37,12 +37,16 @@ export function requireInstalled(p: Platform, app: AppRow, boardId: string): voi
   }
 }
 
-/** The idempotency guard of a request that holds an `Idempotency-Key`. */
+/**
+ * The idempotency guard of a request that holds an `Idempotency-Key`. Its fingerprint is the route
+ * that matched and its decoded parameters, never the URL's text: two spellings of one target (an
+ * absolute-form or percent-encoded one) are the same request.
+ */
 export function guardOf(request: FastifyRequest): IdempotencyGuard | undefined {
   const held = request.heldKey;
   if (!held) return undefined;
-  const path = request.url.split('?')[0] ?? request.url;
-  return { ...held, fingerprint: fingerprint(request.method, path, request.body) };
+  const target = { route: request.routeOptions.url, params: request.params };
+  return { ...held, fingerprint: fingerprint(request.method, target, request.body) };
 }
 
 /** Sends a JSON text already serialized (messages are serialized once, at write time). */

@@ -11,6 +11,10 @@
  *   there is one source of truth for installs.
  * - (2) the per-board `seq` and per-app event id counters live in memory, loaded from `max(seq)` and
  *   `max(id)` (see counters.ts), so a send does not rewrite the board's and the app's rows.
+ * - (3) no interaction token at rest: each is an HMAC of its interaction's id under a secret kept in
+ *   `secrets`, recomputed when an `interaction.create` event is replayed, so the log stores the event
+ *   without it. Tokens already in the log are removed (those interactions, made before the upgrade,
+ *   replay with a token that no longer matches, and expire 15 minutes after their invocation anyway).
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -103,5 +107,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE boards DROP COLUMN last_seq;
   ALTER TABLE apps DROP COLUMN last_event_id;
+  `,
+  `
+  CREATE TABLE secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
+  UPDATE events SET data = json_remove(data, '$.interaction.token') WHERE name = 'interaction.create';
   `,
 ];

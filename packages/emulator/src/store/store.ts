@@ -7,6 +7,7 @@ import { EventRepository } from './events.js';
 import { IdempotencyRepository } from './idempotency.js';
 import { InteractionRepository } from './interactions.js';
 import { MessageRepository } from './messages.js';
+import { SecretRepository } from './secrets.js';
 import { UserRepository } from './users.js';
 
 const TABLES = [
@@ -32,6 +33,7 @@ export class Store {
   readonly interactions: InteractionRepository;
   readonly events: EventRepository;
   readonly idempotency: IdempotencyRepository;
+  readonly secrets: SecretRepository;
   private readonly counters: Counters;
   // One transaction wrapper for every write: better-sqlite3 builds a new one per `db.transaction(fn)`
   // call, which costs as much as the statements of a send.
@@ -47,6 +49,7 @@ export class Store {
     this.interactions = new InteractionRepository(db);
     this.events = new EventRepository(db);
     this.idempotency = new IdempotencyRepository(db);
+    this.secrets = new SecretRepository(db);
     this.inTransaction = db.transaction((fn: () => unknown) => fn());
     const maxSeq = db
       .prepare<[string], number>('SELECT coalesce(max(seq), 0) FROM messages WHERE board_id = ?')

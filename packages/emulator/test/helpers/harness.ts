@@ -151,11 +151,11 @@ export class Harness {
     expect(r.status, r.text).toBe(201);
     const id = r.json.interaction.id as string;
     const appId = r.json.interaction.app_id as string;
-    // The token reaches the app only through its event log: read it there, as a bot would.
+    // The token reaches the app only through its event log: read it there, as a replay gives it.
     const row = this.emu.platform.store.events
       .after(appId, 0, 100_000)
       .filter((e) => e.name === 'interaction.create')
-      .map((e) => JSON.parse(e.data).interaction)
+      .map((e) => JSON.parse(this.emu.platform.replayData(e.name, e.data)).interaction)
       .find((i: { id: string }) => i.id === id);
     return { id, token: row.token };
   }

@@ -112,12 +112,14 @@ function parseJson(text: string): unknown {
  * @param components - the TypeBox schema of each component of the document, by name
  * @param prefix - the path prefix of the document's paths
  * @param everyAnswer - headers every answer carries, undocumented routes included
+ * @param routingStatuses - what a path outside the operations may answer (a bad URL, no route, wrong method...)
  */
 export function openApiChecker(
   doc: OpenApiDocument,
   components: Record<string, TSchema>,
   prefix: string,
   everyAnswer: readonly string[] = [],
+  routingStatuses: readonly number[] = [400, 404, 405],
 ): OpenApiChecker {
   const headerSpecs = ((doc.components as { headers?: Record<string, HeaderSpec> }).headers ?? {}) as Record<
     string,
@@ -132,7 +134,9 @@ export function openApiChecker(
   const problems = (r: CheckedResponse): { operationId: string | undefined; problems: string[] } => {
     const path = (r.url.split('?')[0] ?? r.url).slice(prefix.length) || '/';
     const route = routes.find((x) => x.pattern.test(path));
-    const op = route?.ops[r.method.toLowerCase()];
+    // A HEAD answer is its GET's head, without the body.
+    const head = r.method === 'HEAD';
+    const op = route?.ops[head ? 'get' : r.method.toLowerCase()];
     const header = (name: string) => {
       const v = r.headers[name.toLowerCase()];
       return v === undefined ? undefined : String(v);
@@ -140,13 +144,14 @@ export function openApiChecker(
     const found: string[] = [];
     if (!op) {
       // Outside the documented operations only routing answers exist: a bad URL, no route, wrong method.
-      if (![400, 404, 405].includes(r.status)) found.push(`undocumented operation answered ${r.status}`);
+      if (!routingStatuses.includes(r.status)) found.push(`undocumented operation answered ${r.status}`);
       for (const h of everyAnswer) {
         const spec = headerSpecs[h];
         const p = spec && checkHeader(h, header(h), spec.schema);
         if (p) found.push(p);
       }
-      found.push(...checkBody({ $ref: '#/components/schemas/ErrorEnvelope' }, parseJson(r.body), components));
+      if (!head)
+        found.push(...checkBody({ $ref: '#/components/schemas/ErrorEnvelope' }, parseJson(r.body), components));
       return { operationId: undefined, problems: found };
     }
     const spec = op.responses[String(r.status)];
@@ -163,7 +168,9 @@ export function openApiChecker(
     }
     const [mediaType, media] = Object.entries(spec.content ?? {})[0] ?? [];
     const contentType = header('content-type') ?? '';
-    if (!mediaType) {
+    if (head) {
+      if (r.body.length > 0) found.push('a HEAD answer must have no body');
+    } else if (!mediaType) {
       if (r.body.length > 0) found.push(`status ${r.status} must have no body`);
     } else if (!contentType.startsWith(mediaType)) {
       found.push(`content-type ${contentType} is not ${mediaType}`);
@@ -182,11 +189,16 @@ export const appApiChecker = openApiChecker(buildOpenApiDocument(), COMPONENT_SC
   'X-RateLimit-Reset',
 ]);
 
-/** The control API's checker: `docs/control-api.openapi.yaml`. */
+/**
+ * The control API's checker: `docs/control-api.openapi.yaml`. Unknown control paths are behind the
+ * admin key too, so outside the operations a 401 is a routing answer as well.
+ */
 export const controlApiChecker = openApiChecker(
   buildControlOpenApiDocument(),
   CONTROL_COMPONENT_SCHEMAS,
   CONTROL_PREFIX,
+  [],
+  [400, 401, 404, 405],
 );
 
 /** Problems of an app API response against its OpenAPI document; empty when it conforms. */

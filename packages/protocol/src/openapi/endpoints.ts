@@ -88,10 +88,10 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     operationId: 'editMessage',
     summary: "Edit the app's own message",
     auth: true,
-    params: ['boardId', 'messageId'],
+    params: ['boardId', 'messageId', 'idempotencyKey'],
     body: 'EditMessageBody',
     success: { status: 200, schema: 'Message' },
-    errors: [...BODY_ERRORS, 'forbidden', 'unknown_board', 'unknown_message'],
+    errors: [...BODY_ERRORS, 'forbidden', 'unknown_board', 'unknown_message', ...IDEMPOTENCY_ERRORS],
   },
   {
     n: 7,
@@ -159,7 +159,13 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     params: ['token', 'idempotencyKey'],
     body: 'InteractionResponseBody',
     success: { status: 200, schema: 'Message' },
-    errors: [...BODY_ERRORS, 'unknown_interaction', 'interaction_expired', ...IDEMPOTENCY_ERRORS],
+    errors: [
+      ...BODY_ERRORS,
+      'unknown_interaction',
+      'interaction_expired',
+      'interaction_exhausted',
+      ...IDEMPOTENCY_ERRORS,
+    ],
   },
   {
     n: 13,
@@ -174,7 +180,19 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
   },
 ];
 
-/** Error codes every endpoint can answer. */
+/**
+ * Error codes every endpoint can answer: its credential's refusal, the rate limit, the server's own
+ * failures, and the refusals of the HTTP layer (a malformed or misdirected request, a slow one, a
+ * head over the size limit), which come before any route is known.
+ */
 export function commonErrors(e: EndpointSpec): ErrorCode[] {
-  return [...(e.auth ? (['unauthorized'] as const) : []), 'rate_limited', 'internal_error', 'unavailable'];
+  return [
+    'bad_request',
+    ...(e.auth ? (['unauthorized'] as const) : []),
+    'request_timeout',
+    'headers_too_large',
+    'rate_limited',
+    'internal_error',
+    'unavailable',
+  ];
 }

@@ -1,6 +1,7 @@
 import { LIMITS } from '@boardbot/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorInfo, PlatformState } from '../../control/schemas/responses.js';
+import { refuseAsNotFound } from '../../http/error-handler.js';
 import type { Platform } from '../../platform/platform.js';
 import { loadSeed } from '../../platform/seed.js';
 import type { ServerDeps } from '../../server.js';
@@ -56,4 +57,8 @@ export function controlRoutes(app: FastifyInstance, p: Platform, deps: ServerDep
   controlMessageRoutes(app, p);
   controlInteractionRoutes(app, p);
   controlEventRoutes(app, p, deps.options.keepAliveMs);
+  // Unknown control paths are behind the admin key too: without it, nothing is said about them.
+  const unknown = { ...ADMIN, onRequest: refuseAsNotFound };
+  app.all(ctl(''), unknown, async () => undefined);
+  app.all(ctl('/*'), unknown, async () => undefined);
 }
