@@ -3,10 +3,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuildResult, type DevSession, runCli, runDev } from '@boardbot/cli';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../../test/support/build.js';
 import { Control, eventually } from './support/control.js';
 import { createFixtureProject, type FixtureProject, pingSource } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
+
+// Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
+beforeAll(() => buildProjects('packages/cli'), 180_000);
 
 function nextBotStart(session: DevSession): Promise<{ count: number }> {
   return new Promise((resolve) => session.once('bot-start', resolve));

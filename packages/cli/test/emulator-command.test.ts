@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CliIo, createProgram, runEmulator } from '@boardbot/cli';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../../test/support/build.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = join(root, 'packages/cli/dist/bin.js');
@@ -117,11 +118,7 @@ describe('boardbot emulator (in process)', () => {
 });
 
 describe('boardbot emulator (a real process)', () => {
-  beforeAll(() => {
-    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'packages/cli'], {
-      cwd: root,
-    });
-  }, 180_000);
+  beforeAll(() => buildProjects('packages/cli'), 180_000);
 
   function start(): Promise<{ proc: ChildProcess; url: string; out: () => string }> {
     return new Promise((resolve, reject) => {
