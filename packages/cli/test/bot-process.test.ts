@@ -50,9 +50,10 @@ describe('BotProcess', () => {
     const io = lines();
     const file = entry(
       'bot.mjs',
-      `console.log('token=' + process.env.BOARDBOT_TOKEN);
+      // The handler first: the test stops the bot as soon as it has printed its token.
+      `process.on('SIGTERM', () => { console.error('graceful stop'); process.exit(0); });
        setInterval(() => {}, 1000);
-       process.on('SIGTERM', () => { console.error('graceful stop'); process.exit(0); });`,
+       console.log('token=' + process.env.BOARDBOT_TOKEN);`,
     );
     bot = new BotProcess({ entry: file, cwd: dir, env: { BOARDBOT_TOKEN: 't1' }, output: io.output });
     await bot.restart();
@@ -109,9 +110,9 @@ describe('BotProcess', () => {
     // inherits the parent's stdout, a pipe to this test, which outlives the parent.
     const orphan = entry(
       'orphan.mjs',
-      `console.log('up');
+      `process.on('SIGTERM', () => { console.log('bye'); process.exit(0); });
        setInterval(() => {}, 1000);
-       process.on('SIGTERM', () => { console.log('bye'); process.exit(0); });`,
+       console.log('up');`,
     );
     const parent = entry(
       'parent.mjs',
