@@ -27,7 +27,11 @@ describe('boardbot dev', () => {
     project = undefined;
   });
 
-  it('builds the project, runs the bot against its emulator, and restarts it on a change while the emulator keeps its state', async () => {
+  // Two TypeScript builds and two bot starts: about 15 s alone, and twice that with the whole suite
+  // in parallel on two cores, so it gets the budget of the other end-to-end tests of the CLI.
+  it('builds the project, runs the bot against its emulator, and restarts it on a change while the emulator keeps its state', {
+    timeout: 120_000,
+  }, async () => {
     project = createFixtureProject('dev');
     const io = testIo(project.dir);
     session = await runDev({ port: 0, logLevel: 'warn' }, io);
