@@ -1,24 +1,43 @@
 import type { Message } from '@boardbot/protocol';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPollBot } from '../src/bot.js';
 
+// Each test starts from a fresh platform and makes the poll it needs: none depends on another's votes.
 let platform: TestPlatform;
-beforeAll(async () => {
+beforeEach(async () => {
   platform = await createTestPlatform({ bot: (base) => createPollBot(base) });
 });
-afterAll(() => platform?.close());
+afterEach(() => platform?.close());
 
 /** A message's content as the platform has it now (read over the control API). */
 async function shown(message: Message, board: string): Promise<string | null> {
   return (await platform.messages(board)).find((m) => m.id === message.id)?.content ?? null;
 }
 
-describe('a poll on general', () => {
-  let poll: Message;
+/** Alice's lunch poll on general. */
+function lunchPoll(): Promise<Message> {
+  return platform.person('alice').invoke('poll create', { question: 'Lunch?', choices: 'Pizza, Sushi, Tacos' });
+}
 
+/** The content of the bot's next edit of `poll`. */
+async function nextTally(poll: Message): Promise<string | null> {
+  return (await platform.bot.nextEdit({ id: poll.id })).content;
+}
+
+/** Pizza 1 and Tacos 2: a vote by command, and replies by name and by number. */
+async function threeVotes(poll: Message): Promise<void> {
+  await platform.person('bob').invoke('poll vote', { choice: 1 });
+  expect(await nextTally(poll)).toBe('Pizza 1 · Sushi 0 · Tacos 0 (1 vote)');
+  await platform.person('carol').reply(poll, 'tacos');
+  expect(await nextTally(poll)).toBe('Pizza 1 · Sushi 0 · Tacos 1 (2 votes)');
+  await platform.person('dave').reply(poll, ' 3 ');
+  expect(await nextTally(poll)).toBe('Pizza 1 · Sushi 0 · Tacos 2 (3 votes)');
+}
+
+describe('a poll on general', () => {
   it('is rendered as an embed with a field per choice, and a tally', async () => {
-    poll = await platform.person('alice').invoke('poll create', { question: 'Lunch?', choices: 'Pizza, Sushi, Tacos' });
+    const poll = await lunchPoll();
     expect(poll.content).toBe('No votes yet.');
     expect(poll.embeds).toEqual([
       {
@@ -35,6 +54,7 @@ describe('a poll on general', () => {
   });
 
   it('counts a /poll vote and edits its own poll message', async () => {
+    const poll = await lunchPoll();
     const answer = await platform.person('bob').invoke('poll vote', { choice: 2 });
     expect(answer.content).toBe('You voted for Sushi.');
     const edited = await platform.bot.nextEdit({ id: poll.id });
@@ -43,37 +63,47 @@ describe('a poll on general', () => {
   });
 
   it('keeps one vote per person: voting again moves it', async () => {
+    const poll = await lunchPoll();
+    await platform.person('bob').invoke('poll vote', { choice: 2 });
+    expect(await nextTally(poll)).toBe('Pizza 0 · Sushi 1 · Tacos 0 (1 vote)');
     await platform.person('bob').invoke('poll vote', { choice: 1 });
-    expect((await platform.bot.nextEdit({ id: poll.id })).content).toBe('Pizza 1 · Sushi 0 · Tacos 0 (1 vote)');
+    expect(await nextTally(poll)).toBe('Pizza 1 · Sushi 0 · Tacos 0 (1 vote)');
   });
 
   it('counts a reply to the poll message, by number or by name', async () => {
+    const poll = await lunchPoll();
     await platform.person('carol').reply(poll, 'tacos');
-    expect((await platform.bot.nextEdit({ id: poll.id })).content).toBe('Pizza 1 · Sushi 0 · Tacos 1 (2 votes)');
+    expect(await nextTally(poll)).toBe('Pizza 0 · Sushi 0 · Tacos 1 (1 vote)');
     await platform.person('dave').reply(poll, ' 3 ');
-    expect((await platform.bot.nextEdit({ id: poll.id })).content).toBe('Pizza 1 · Sushi 0 · Tacos 2 (3 votes)');
+    expect(await nextTally(poll)).toBe('Pizza 0 · Sushi 0 · Tacos 2 (2 votes)');
   });
 
   it('ignores replies that name no choice, and says nothing', async () => {
+    const poll = await lunchPoll();
+    await platform.settle();
     const before = platform.bot.messages().length;
     await platform.person('carol').reply(poll, 'what about curry?');
     await platform.person('carol').reply(poll, '7');
     await platform.settle();
     expect(platform.bot.messages()).toHaveLength(before);
-    expect(await shown(poll, 'general')).toBe('Pizza 1 · Sushi 0 · Tacos 2 (3 votes)');
+    expect(await shown(poll, 'general')).toBe('No votes yet.');
   });
 
   it('refuses a choice the poll does not have', async () => {
+    await lunchPoll();
     const answer = await platform.person('bob').invoke('poll vote', { choice: 5 });
     expect(answer.content).toBe('There is no choice 5: pick 1 to 3.');
   });
 
   it('allows one open poll per board', async () => {
+    await lunchPoll();
     const answer = await platform.person('bob').invoke('poll create', { question: 'Dinner?', choices: 'Soup, Salad' });
     expect(answer.content).toBe('A poll is already open on this board: close it first with /poll close.');
   });
 
   it('is closed by whoever started it, with the results', async () => {
+    const poll = await lunchPoll();
+    await threeVotes(poll);
     const refused = await platform.person('bob').invoke('poll close');
     expect(refused.content).toBe('Only Alice, who started the poll, can close it.');
 
@@ -84,10 +114,12 @@ describe('a poll on general', () => {
       { name: 'Sushi', value: '· 0 votes (0%)' },
       { name: 'Tacos', value: '███████ 2 votes (67%)' },
     ]);
-    expect((await platform.bot.nextEdit({ id: poll.id })).content).toBe('🔒 Closed: Tacos wins with 2 of 3 votes.');
+    expect(await nextTally(poll)).toBe('🔒 Closed: Tacos wins with 2 of 3 votes.');
   });
 
   it('takes no vote once closed', async () => {
+    await lunchPoll();
+    await platform.person('alice').invoke('poll close');
     const answer = await platform.person('bob').invoke('poll vote', { choice: 1 });
     expect(answer.content).toBe('There is no open poll on this board. Start one with /poll create.');
   });

@@ -1,9 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { BotProcess } from '@boardbot/cli';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../../test/support/build.js';
+
+// Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
+beforeAll(() => buildProjects('packages/cli'), 180_000);
 
 // Small real child processes stand in for the bot: what matters here is the process handling.
 const cliDist = new URL('../dist/index.js', import.meta.url).href;
@@ -25,31 +30,38 @@ describe('BotProcess', () => {
     return file;
   }
 
-  function lines(): { out: string[]; err: string[]; output: { out: (l: string) => void; err: (l: string) => void } } {
+  /** Captured output lines, and a promise per awaited line (the bot's output is the event a test means). */
+  function lines() {
     const out: string[] = [];
     const err: string[] = [];
-    return { out, err, output: { out: (l) => out.push(l), err: (l) => err.push(l) } };
-  }
-
-  async function until(check: () => boolean): Promise<void> {
-    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(check()).toBe(true);
+    const waiters: { text: string; resolve: () => void }[] = [];
+    const push = (into: string[]) => (line: string) => {
+      into.push(line);
+      for (const w of waiters.filter((w) => w.text === line)) w.resolve();
+    };
+    const seen = (text: string) =>
+      out.includes(text) || err.includes(text)
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiters.push({ text, resolve }));
+    return { out, err, seen, output: { out: push(out), err: push(err) } };
   }
 
   it('passes the environment, forwards the output, and stops the bot gracefully with SIGTERM', async () => {
     const io = lines();
     const file = entry(
       'bot.mjs',
-      `console.log('token=' + process.env.BOARDBOT_TOKEN);
+      // The handler first: the test stops the bot as soon as it has printed its token.
+      `process.on('SIGTERM', () => { console.error('graceful stop'); process.exit(0); });
        setInterval(() => {}, 1000);
-       process.on('SIGTERM', () => { console.error('graceful stop'); process.exit(0); });`,
+       console.log('token=' + process.env.BOARDBOT_TOKEN);`,
     );
     bot = new BotProcess({ entry: file, cwd: dir, env: { BOARDBOT_TOKEN: 't1' }, output: io.output });
     await bot.restart();
-    await until(() => io.out.includes('token=t1'));
+    await io.seen('token=t1');
     await bot.stop();
     expect(bot.running).toBe(false);
-    await until(() => io.err.includes('graceful stop'));
+    await io.seen('graceful stop');
+    expect(io.err).toContain('graceful stop');
   });
 
   it('kills a bot that ignores SIGTERM after the stop timeout', async () => {
@@ -60,39 +72,47 @@ describe('BotProcess', () => {
     );
     bot = new BotProcess({ entry: file, cwd: dir, env: {}, output: io.output, stopTimeoutMs: 300 });
     await bot.restart();
-    await until(() => io.out.includes('up'));
+    await io.seen('up'); // its SIGTERM handler is installed: SIGTERM alone cannot end it
+    const pid = bot.pid as number;
     await bot.stop();
     expect(bot.running).toBe(false);
-    expect(io.out).toContain('ignored');
+    // stop() resolved only once the process was gone: the SIGKILL after the timeout ended it.
+    expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
   });
 
   it('reports a bot that exits by itself, and not one it stopped', async () => {
     const exits: (number | null)[] = [];
     const io = lines();
     const crash = entry('crash.mjs', `console.log('start'); process.exit(3);`);
+    let reported: () => void = () => {};
+    const exited = new Promise<void>((resolve) => {
+      reported = resolve;
+    });
     bot = new BotProcess({
       entry: crash,
       cwd: dir,
       env: {},
       output: io.output,
-      onUnexpectedExit: (code) => exits.push(code),
+      onUnexpectedExit: (code) => {
+        exits.push(code);
+        reported();
+      },
     });
     await bot.restart();
-    await until(() => exits.length === 1);
+    await exited;
     expect(exits).toEqual([3]);
     expect(bot.running).toBe(false);
     expect(bot.startCount).toBe(1);
   });
 
   it('stops the bot when the CLI dies without stopping it (kill -9)', async () => {
-    // A real parent: a node process that starts the bot with the built CLI, then is killed.
-    const marks = join(dir, 'marks.txt');
+    // A real parent: a node process that starts the bot with the built CLI, then is killed. The bot
+    // inherits the parent's stdout, a pipe to this test, which outlives the parent.
     const orphan = entry(
       'orphan.mjs',
-      `import { appendFileSync } from 'node:fs';
-       appendFileSync(${JSON.stringify(marks)}, 'up\\n');
+      `process.on('SIGTERM', () => { console.log('bye'); process.exit(0); });
        setInterval(() => {}, 1000);
-       process.on('SIGTERM', () => { appendFileSync(${JSON.stringify(marks)}, 'bye\\n'); process.exit(0); });`,
+       console.log('up');`,
     );
     const parent = entry(
       'parent.mjs',
@@ -100,10 +120,18 @@ describe('BotProcess', () => {
        await new BotProcess({ entry: ${JSON.stringify(orphan)}, cwd: ${JSON.stringify(dir)}, env: {} }).restart();
        setInterval(() => {}, 1000);`,
     );
-    const child = spawn(process.execPath, [parent], { stdio: 'ignore' });
-    const read = () => (existsSync(marks) ? readFileSync(marks, 'utf8') : '');
-    await until(() => read().includes('up'));
+    const child = spawn(process.execPath, [parent], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const printed: string[] = [];
+    const reader = createInterface({ input: child.stdout });
+    reader.on('line', (l) => printed.push(l));
+    const line = (text: string) =>
+      new Promise<void>((resolve) => {
+        if (printed.includes(text)) resolve();
+        reader.on('line', (l) => l === text && resolve());
+      });
+    await line('up');
     child.kill('SIGKILL');
-    await until(() => read().includes('bye'));
+    await line('bye');
+    expect(printed).toEqual(['up', 'bye']);
   });
 });

@@ -1,8 +1,12 @@
 import { runCli } from '@boardbot/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../../test/support/build.js';
 import { startTestEmulator, type TestEmulator } from './support/emulator.js';
 import { buildFixtureProject, createFixtureProject, type FixtureProject } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
+
+// Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
+beforeAll(() => buildProjects('packages/cli'), 180_000);
 
 describe('boardbot commands', () => {
   let project: FixtureProject;

@@ -3,10 +3,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuildResult, type DevSession, runCli, runDev } from '@boardbot/cli';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../../test/support/build.js';
 import { Control, eventually } from './support/control.js';
 import { createFixtureProject, type FixtureProject, pingSource } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
+
+// Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
+beforeAll(() => buildProjects('packages/cli'), 180_000);
 
 function nextBotStart(session: DevSession): Promise<{ count: number }> {
   return new Promise((resolve) => session.once('bot-start', resolve));
@@ -23,7 +27,11 @@ describe('boardbot dev', () => {
     project = undefined;
   });
 
-  it('builds the project, runs the bot against its emulator, and restarts it on a change while the emulator keeps its state', async () => {
+  // Two TypeScript builds and two bot starts: about 15 s alone, and twice that with the whole suite
+  // in parallel on two cores, so it gets the budget of the other end-to-end tests of the CLI.
+  it('builds the project, runs the bot against its emulator, and restarts it on a change while the emulator keeps its state', {
+    timeout: 120_000,
+  }, async () => {
     project = createFixtureProject('dev');
     const io = testIo(project.dir);
     session = await runDev({ port: 0, logLevel: 'warn' }, io);

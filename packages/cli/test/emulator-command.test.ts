@@ -1,10 +1,13 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CliIo, createProgram, runEmulator } from '@boardbot/cli';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../../test/support/build.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = join(root, 'packages/cli/dist/bin.js');
@@ -58,6 +61,40 @@ describe('boardbot emulator (in process)', () => {
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
   });
 
+  // docs/cli.md: the project's .env is read by every command, and its BOARDBOT_TOKEN becomes the
+  // seeded dev-bot's token, so the same .env works against the emulator.
+  it("gives dev-bot the token of the project's .env, unless the environment has one (emulator ignored .env)", async () => {
+    const project = mkdtempSync(join(tmpdir(), 'boardbot-emulator-env-'));
+    running.push({ stop: async () => rmSync(project, { recursive: true, force: true }) });
+    writeFileSync(join(project, '.env'), 'BOARDBOT_TOKEN=token-from-dotenv\nBOARDBOT_ADMIN_KEY=key-from-dotenv\n');
+    const appName = async (url: string, token: string) => {
+      const r = await fetch(`${url}/api/v1/app`, { headers: { authorization: `Bearer ${token}` } });
+      return r.status === 200 ? ((await r.json()) as { name: string }).name : r.status;
+    };
+
+    const t = testIo();
+    const program = createProgram(t.io, { exitOverride: true });
+    const run = program.parseAsync(['node', 'boardbot', 'emulator', '-C', project, '--port', '0', '--db', ':memory:']);
+    while (!t.lines.some((l) => l.startsWith('Press Ctrl+C'))) await new Promise((r) => setTimeout(r, 10));
+    const url = (/API base URL {2}(\S+)/.exec(t.lines.join('\n'))?.[1] as string).replace('/api/v1', '');
+    expect(await appName(url, 'token-from-dotenv')).toBe('dev-bot');
+    expect(await appName(url, 'dev-token')).toBe(401);
+    expect(t.lines.join('\n')).toContain('Admin key     key-from-dotenv');
+    expect(t.lines.join('\n')).toContain('dev-bot token from BOARDBOT_TOKEN in .env');
+    expect(t.lines.join('\n')).not.toContain('token-from-dotenv');
+    t.signal('SIGTERM');
+    await run;
+
+    const env = testIo({ BOARDBOT_TOKEN: 'token-from-env' });
+    const { emulator } = await runEmulator(
+      { host: '127.0.0.1', port: 0, db: ':memory:', seed: true, cwd: project },
+      env.io,
+    );
+    running.push({ stop: () => emulator.close() });
+    expect(await appName(emulator.urls?.url as string, 'token-from-env')).toBe('dev-bot');
+    expect(await appName(emulator.urls?.url as string, 'token-from-dotenv')).toBe(401);
+  });
+
   it('starts without the seed with --no-seed, and rejects a bad port', async () => {
     const t = testIo();
     const program = createProgram(t.io, { exitOverride: true });
@@ -81,11 +118,7 @@ describe('boardbot emulator (in process)', () => {
 });
 
 describe('boardbot emulator (a real process)', () => {
-  beforeAll(() => {
-    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'packages/cli'], {
-      cwd: root,
-    });
-  }, 180_000);
+  beforeAll(() => buildProjects('packages/cli'), 180_000);
 
   function start(): Promise<{ proc: ChildProcess; url: string; out: () => string }> {
     return new Promise((resolve, reject) => {

@@ -1,7 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../../test/support/build.js';
 import { Control, eventually } from './support/control.js';
+
+// Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
+beforeAll(() => buildProjects('packages/cli'), 180_000);
 
 // The README's quick start, `npm run dev`, is `tsc -b packages/cli && node scripts/dev.mjs`: npm test
 // has built the CLI, so this runs the script itself, as a real process, on a free port and a fresh

@@ -3,7 +3,11 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../../test/support/build.js';
+
+// Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
+beforeAll(() => buildProjects('packages/cli'), 180_000);
 
 const bin = new URL('../dist/bin.js', import.meta.url).pathname;
 
@@ -25,15 +29,19 @@ describe('shutting down the built CLI', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
+    let listening: () => void = () => {};
+    const ready = new Promise<void>((resolve) => {
+      listening = resolve;
+    });
     child.stdout.on('data', (d) => {
       output += d;
+      if (output.includes('Press Ctrl+C')) listening();
     });
     child.stderr.on('data', (d) => {
       output += d;
     });
     const exited = once(child, 'exit');
-    for (let i = 0; i < 400 && !output.includes('Press Ctrl+C'); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(output).toContain('Press Ctrl+C');
+    await Promise.race([ready, exited.then(() => expect.fail(`exited before listening:\n${output}`))]);
     child.kill('SIGINT');
     const [code] = await exited;
     expect(code, output).toBe(0);

@@ -2,10 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { runCli } from '@boardbot/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../../test/support/build.js';
 import { eventually } from './support/control.js';
 import { startTestEmulator, type TestEmulator } from './support/emulator.js';
 import { buildFixtureProject, createFixtureProject, type FixtureProject } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
+
+// Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
+beforeAll(() => buildProjects('packages/cli'), 180_000);
 
 // The built CLI, as a person runs it (`npm test` builds it first).
 const bin = new URL('../dist/bin.js', import.meta.url).pathname;

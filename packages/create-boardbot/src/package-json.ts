@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CreateBoardbotError } from './errors.js';
+import { hasNodeSqlite } from './sqlite.js';
 import { BOARDBOT_PACKAGES, DEPENDENCY_VERSIONS } from './versions.js';
 
 /** Where the `@boardbot/*` packages come from: the registry, or a local checkout of the repository. */
@@ -41,18 +42,25 @@ export function checkLocalCheckout(checkout: string): string {
 /**
  * The new project's package.json: scripts for the CLI, `@boardbot/*` from the registry or as
  * `file:` links into a local checkout, and the third-party packages at the versions boardbot is
- * tested with.
+ * tested with. better-sqlite3 (a native build) is added only where Node has no `node:sqlite` for the
+ * emulator: on Node 24 a new project installs without compiling anything.
  *
  * @param name - the package name
  * @param source - where the boardbot packages come from
+ * @param nodeSqlite - whether the Node that will run it has `node:sqlite`. @defaultValue this Node's answer
  */
-export function projectPackageJson(name: string, source: PackageSource): Record<string, unknown> {
+export function projectPackageJson(
+  name: string,
+  source: PackageSource,
+  nodeSqlite: boolean = hasNodeSqlite(),
+): Record<string, unknown> {
   const dependencies: Record<string, string> = { 'class-validator': DEPENDENCY_VERSIONS['class-validator'] };
   const devDependencies: Record<string, string> = {
     '@types/node': DEPENDENCY_VERSIONS['@types/node'],
     typescript: DEPENDENCY_VERSIONS.typescript,
     vitest: DEPENDENCY_VERSIONS.vitest,
   };
+  if (!nodeSqlite) devDependencies['better-sqlite3'] = DEPENDENCY_VERSIONS['better-sqlite3'];
   for (const [pkg, kind] of Object.entries(BOARDBOT_PACKAGES)) {
     const version =
       source.kind === 'local'

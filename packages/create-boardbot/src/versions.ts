@@ -8,6 +8,8 @@ export const DEPENDENCY_VERSIONS = {
   typescript: '~5.9.3',
   vitest: '^4.1.12',
   '@types/node': '^20.19.43',
+  /** The emulator's SQLite driver where Node has no `node:sqlite` (Node 20); 13 crashes there. */
+  'better-sqlite3': '^12.11.1',
 } as const;
 
 /** The boardbot packages a new project uses, and whether each is a runtime or a dev dependency. */

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../../test/support/build.js';
 import { runCreate } from '../src/index.js';
 import { checkout, recordingIo, runCaptured, tempDir } from './support.js';
 
@@ -8,6 +9,8 @@ import { checkout, recordingIo, runCaptured, tempDir } from './support.js';
 // come from the registry), then the new project's typecheck, tests and build. One install: it is slow.
 describe('a scaffolded project', () => {
   const temp = tempDir();
+  // The new project links to the checkout's built packages: build them first (a no-op when up to date).
+  beforeAll(() => buildProjects('packages/cli', 'packages/testing'), 300_000);
   afterAll(() => temp.remove());
 
   it('installs, type-checks, passes its own tests and builds', { timeout: 600_000 }, async () => {

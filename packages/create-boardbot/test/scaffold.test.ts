@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CREATE_EXIT_CODES, runCreate } from '../src/index.js';
+import { sqliteDriver } from '../../emulator/src/store/sqlite-driver.js';
+import { CREATE_EXIT_CODES, hasNodeSqlite, projectPackageJson, runCreate } from '../src/index.js';
 import { checkout, recordingIo, tempDir } from './support.js';
 
 describe('create-boardbot', () => {
@@ -96,5 +97,18 @@ describe('create-boardbot', () => {
     expect(await runCreate(['broken'], io)).toBe(CREATE_EXIT_CODES.failure);
     expect(io.errors.join('\n')).toContain('npm install failed with exit code 7');
     expect(existsSync(join(temp.dir, 'broken', 'src', 'main.ts'))).toBe(true);
+  });
+});
+
+describe('the SQLite driver of a new project', () => {
+  it('adds better-sqlite3 only where Node has no node:sqlite, so a project on Node 24 builds nothing natively', () => {
+    const withNodeSqlite = projectPackageJson('a', { kind: 'registry' }, true) as { devDependencies: object };
+    expect(withNodeSqlite.devDependencies).not.toHaveProperty('better-sqlite3');
+    const without = projectPackageJson('a', { kind: 'registry' }, false) as { devDependencies: object };
+    expect(without.devDependencies).toHaveProperty('better-sqlite3', '^12.11.1');
+  });
+
+  it('asks the same question as the emulator when it picks its driver', () => {
+    expect(hasNodeSqlite()).toBe(sqliteDriver().name === 'node:sqlite');
   });
 });

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,17 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { createEmulator } from '@boardbot/emulator';
 import type { Message } from '@boardbot/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProjects } from '../../../test/support/build.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const child = fileURLToPath(new URL('./fixtures/child-emulator.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'boardbot-durability-'));
 
-beforeAll(() => {
-  // The child runs the built package; build it (a no-op when `tsc -b` already ran, as in `npm test`).
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'packages/emulator'], {
-    cwd: root,
-  });
-}, 120_000);
+// The child runs the built package; build it (a no-op when `tsc -b` already ran, as in `npm test`).
+beforeAll(() => buildProjects('packages/emulator'), 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function startChild(db: string): Promise<{ proc: ChildProcess; url: string }> {

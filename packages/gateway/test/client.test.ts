@@ -1,5 +1,6 @@
 import { GatewayClient, type GatewayDispatch, GatewayMalformedEventError } from '@boardbot/gateway';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { trackResources } from '../../../test/support/resources.js';
 import { eventually } from './support/eventually.js';
 import { frame, interaction, message, messageFrame, ready, readyFrame } from './support/fixtures.js';
 import { testClient as client, TOKEN } from './support/helpers.js';
@@ -146,11 +147,6 @@ describe('GatewayClient against a scripted server', () => {
   });
 });
 
-/** Lets the loop turn (without timers of its own, which would be counted) until `done` holds. */
-async function settled(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
-}
-
 describe('close()', () => {
   it('leaves no timer and no socket behind, even while reconnecting', async () => {
     const s = await server((_req, res, n) => {
@@ -158,18 +154,21 @@ describe('close()', () => {
       if (n === 0) res.end(readyFrame(1));
       else res.write(readyFrame(1, { resumed: true }));
     });
-    const count = (type: string) => process.getActiveResourcesInfo().filter((r) => r === type).length;
-    const before = { timers: count('Timeout'), immediates: count('Immediate'), sockets: count('TCPSocketWrap') };
+    // What the client makes from here on (the server's own timers and sockets are not counted).
+    const resources = trackResources();
     const gw = new GatewayClient({ token: TOKEN, baseUrl: s.baseUrl, reconnect: { initialDelayMs: 60_000 } });
     const reconnecting = new Promise((resolve) => gw.once('reconnecting', resolve));
     await gw.connect();
     await reconnecting; // the stream ended: a 60 s reconnect timer is pending
-    expect(count('Timeout')).toBeGreaterThan(before.timers);
+    expect(resources.alive('Timeout')).toBeGreaterThan(0);
     await gw.close();
-    await settled(() => count('TCPSocketWrap') <= before.sockets);
-    expect(count('Timeout')).toBeLessThanOrEqual(before.timers);
-    expect(count('Immediate')).toBeLessThanOrEqual(before.immediates);
-    expect(count('TCPSocketWrap')).toBeLessThanOrEqual(before.sockets);
+    resources.freeze();
+    await vi.waitFor(() => {
+      expect(resources.alive('Timeout')).toBe(0);
+      expect(resources.alive('Immediate')).toBe(0);
+      expect(resources.alive('TCPWRAP')).toBe(0);
+    }, 5_000);
+    resources.stop();
   });
 
   it('leaves no timer and no socket behind on an open stream', async () => {
@@ -177,15 +176,17 @@ describe('close()', () => {
       openStream(res);
       res.write(readyFrame(1) + messageFrame(2));
     });
-    const count = (type: string) => process.getActiveResourcesInfo().filter((r) => r === type).length;
-    const before = { timers: count('Timeout'), sockets: count('TCPSocketWrap') };
+    const resources = trackResources();
     const gw = new GatewayClient({ token: TOKEN, baseUrl: s.baseUrl });
     await gw.connect();
-    expect(count('TCPSocketWrap')).toBeGreaterThan(before.sockets);
+    expect(resources.alive('TCPWRAP')).toBeGreaterThan(0);
     await gw.close();
-    await settled(() => count('TCPSocketWrap') <= before.sockets);
-    expect(count('Timeout')).toBeLessThanOrEqual(before.timers);
-    expect(count('TCPSocketWrap')).toBeLessThanOrEqual(before.sockets);
+    resources.freeze();
+    await vi.waitFor(() => {
+      expect(resources.alive('Timeout')).toBe(0);
+      expect(resources.alive('TCPWRAP')).toBe(0);
+    }, 5_000);
+    resources.stop();
   });
 });
 

@@ -7,9 +7,9 @@ import {
   RestClient,
   TimeoutError,
 } from '@boardbot/rest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { trackResources } from '../../../test/support/resources.js';
 import {
-  activeTimers,
   BOARD_ID,
   fakeMessage,
   type LoopbackServer,
@@ -141,9 +141,10 @@ describe('abort and close', () => {
     client.on('rateLimited', (e) => waits.push(e));
     await client.getApp(); // learns: 0 left for 300 ms
     const controller = new AbortController();
+    const queued = new Promise((resolve) => client.on('rateLimited', resolve));
     const aborted = client.getApp({ signal: controller.signal });
     const next = client.getApp();
-    await new Promise((r) => setTimeout(r, 20));
+    await queued; // the call waits in the queue now
     controller.abort();
     await expect(aborted).rejects.toBeInstanceOf(AbortedError);
     await expect(next).resolves.toEqual({ id: 'app' });
@@ -164,9 +165,10 @@ describe('abort and close', () => {
       retryMaxMs: 60_000,
     });
     const controller = new AbortController();
+    const backingOff = new Promise((resolve) => client.on('retry', resolve));
     const pending = client.getApp({ signal: controller.signal });
-    while (server.received.length === 0) await new Promise((r) => setTimeout(r, 5));
-    await new Promise((r) => setTimeout(r, 10));
+    await backingOff; // the 503 came back: the call waits 60 s before its retry
+    expect(server.received).toHaveLength(1);
     controller.abort(new Error('user gave up'));
     const err = (await pending.catch((e: unknown) => e)) as AbortedError;
     expect(err).toBeInstanceOf(AbortedError);
@@ -197,9 +199,12 @@ describe('abort and close', () => {
         retryMaxMs: 60_000,
       },
     );
+    const retrying = new Promise((resolve) => client.on('retry', resolve));
+    const waiting = new Promise((resolve) => client.on('rateLimited', resolve));
     const backingOff = client.getApp().catch((e: unknown) => e);
     const queued = client.getApp().catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 50));
+    // The first call is backing off after its 503, the second waits for the window it announced.
+    await Promise.all([retrying, waiting]);
     await client.close();
     expect(await backingOff).toMatchObject({ code: 'BOARDBOT_ABORTED', message: expect.stringMatching(/closed/) });
     expect(await queued).toMatchObject({ code: 'BOARDBOT_ABORTED' });
@@ -207,7 +212,6 @@ describe('abort and close', () => {
   });
 
   it('leaves no socket and no timer behind after faults, aborts and close()', async () => {
-    const timersBefore = activeTimers();
     let n = 0;
     const { server, client } = await setup(
       (_req, res) => {
@@ -220,6 +224,8 @@ describe('abort and close', () => {
       },
       { timeoutMs: 50 },
     );
+    // What the client makes from here on (the server's own timers and sockets are not counted).
+    const resources = trackResources();
     const controller = new AbortController();
     const calls = Array.from({ length: 8 }, (_, i) =>
       client.getApp(i % 3 === 0 ? { signal: controller.signal } : {}).catch((e: unknown) => e),
@@ -227,8 +233,14 @@ describe('abort and close', () => {
     setTimeout(() => controller.abort(), 30);
     await Promise.all(calls);
     await client.close();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(server.openSockets()).toBe(0);
-    expect(activeTimers()).toBeLessThanOrEqual(timersBefore);
+    resources.freeze();
+    // Sockets close and undici's shared timer stops a moment after close(); a leaked back-off or
+    // queue timer (seconds to minutes) would still be there.
+    await vi.waitFor(() => {
+      expect(server.openSockets()).toBe(0);
+      expect(resources.alive('Timeout')).toBe(0);
+      expect(resources.alive('TCPWRAP')).toBe(0);
+    }, 5_000);
+    resources.stop();
   });
 });

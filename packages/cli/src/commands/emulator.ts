@@ -1,5 +1,7 @@
+import { resolve } from 'node:path';
 import { createEmulator, DEFAULT_DB_PATH, type Emulator } from '@boardbot/emulator';
 import { type Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from '../config/load-config.js';
 import type { CliIo } from '../io.js';
 
 /** Options of `boardbot emulator`. */
@@ -12,6 +14,10 @@ export interface EmulatorCommandOptions {
   db: string;
   /** Load the default seed. @defaultValue true (`--no-seed` turns it off) */
   seed: boolean;
+  /** `-C, --cwd`: the project directory, where `.env` is read and `db` is resolved. @defaultValue the current directory */
+  cwd?: string | undefined;
+  /** `--env-file`: the `.env` file to read. @defaultValue `.env` in the project directory, if it exists */
+  envFile?: string | undefined;
 }
 
 function parsePort(value: string): number {
@@ -21,8 +27,9 @@ function parsePort(value: string): number {
 }
 
 /**
- * Starts the emulator and prints where it is; resolves once it listens. `BOARDBOT_TOKEN` (if set)
- * is the seeded `dev-bot` app's token and `BOARDBOT_ADMIN_KEY` (if set) the admin key. The first
+ * Starts the emulator and prints where it is; resolves once it listens. `BOARDBOT_TOKEN` (if set, in
+ * the environment or else in the project's `.env`, as for every command) is the seeded `dev-bot`
+ * app's token, so the bot's `.env` works against it; `BOARDBOT_ADMIN_KEY` likewise the admin key. The first
  * SIGINT or SIGTERM shuts it down cleanly (streams ended, in-flight writes finished, database closed);
  * a second one exits at once.
  *
@@ -32,10 +39,12 @@ export async function runEmulator(
   options: EmulatorCommandOptions,
   io: CliIo,
 ): Promise<{ emulator: Emulator; stopped: Promise<void> }> {
-  const token = io.env.BOARDBOT_TOKEN;
-  const adminKey = io.env.BOARDBOT_ADMIN_KEY;
+  const cwd = options.cwd ?? io.cwd ?? process.cwd();
+  const config = loadConfig({ envFile: options.envFile }, io.env, cwd);
+  const { token, adminKey } = config;
+  const db = options.db === ':memory:' ? options.db : resolve(cwd, options.db);
   const emulator = await createEmulator({
-    db: options.db,
+    db,
     seed: options.seed,
     ...(token ? { devToken: token } : {}),
     ...(adminKey ? { adminKey } : {}),
@@ -47,7 +56,7 @@ export async function runEmulator(
   io.out(`  Admin key     ${emulator.adminKey}`);
   if (options.seed) {
     io.out(
-      `  dev-bot token ${token ? 'from BOARDBOT_TOKEN' : `${emulator.devToken} (set BOARDBOT_TOKEN to change it)`}`,
+      `  dev-bot token ${token ? `from BOARDBOT_TOKEN${config.sources.token === '.env' ? ' in .env' : ''}` : `${emulator.devToken} (set BOARDBOT_TOKEN to change it)`}`,
     );
   }
   io.out('Press Ctrl+C to stop.');
@@ -92,6 +101,8 @@ export function registerEmulatorCommand(program: Command, io: CliIo): void {
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8787)
     .option('--db <path>', 'SQLite database file, or :memory:', DEFAULT_DB_PATH)
     .option('--no-seed', 'start without the default users, boards and dev-bot app')
+    .option('-C, --cwd <dir>', 'the project directory, where .env is read (default: the current directory)')
+    .option('--env-file <path>', 'the .env file to read (default: .env in the project, if present)')
     .action(async (options: EmulatorCommandOptions) => {
       const { stopped } = await runEmulator(options, io);
       await stopped;

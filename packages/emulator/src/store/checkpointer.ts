@@ -1,16 +1,17 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '@boardbot/protocol';
+import { sqliteDriver } from './sqlite-driver.js';
 
 // Runs in a worker thread with its own connection: a PASSIVE checkpoint never blocks the writer, and
 // its fsyncs happen on this thread instead of stalling the server's event loop.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
+const driver = require(workerData.driver.module);
+const Database = workerData.driver.exportName ? driver[workerData.driver.exportName] : driver;
 const db = new Database(workerData.path);
-db.pragma('busy_timeout = 1000');
+db.exec('PRAGMA busy_timeout = 1000');
 const checkpoint = () => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { parentPort.postMessage({ error: String(err) }); }
+  try { db.exec('PRAGMA wal_checkpoint(PASSIVE)'); } catch (err) { parentPort.postMessage({ error: String(err) }); }
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', () => {
@@ -22,7 +23,7 @@ parentPort.on('message', () => {
 
 /**
  * Moves WAL checkpoints off the server's thread. SQLite's automatic checkpoint runs inside the commit
- * that crosses the threshold, with an fsync, and better-sqlite3 is synchronous: every few hundred
+ * that crosses the threshold, with an fsync, and both drivers are synchronous: every few hundred
  * sends, one request would wait for the disk with the whole event loop. Here a worker thread
  * checkpoints every `intervalMs`; the main connection keeps a large automatic threshold as a safety
  * net should the worker fail.
@@ -37,8 +38,11 @@ export class Checkpointer {
    * @param intervalMs - Time between checkpoints. @defaultValue 250
    */
   constructor(path: string, logger: Logger, intervalMs = 250) {
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(WORKER, { eval: true, workerData: { driver, path, intervalMs } });
+    const driver = sqliteDriver().worker;
+    // node:sqlite on Node 22 warns that it is experimental once per thread: the server's thread has
+    // said so already, this one would only repeat it.
+    const execArgv = ['--disable-warning=ExperimentalWarning'];
+    this.worker = new Worker(WORKER, { eval: true, execArgv, workerData: { driver, path, intervalMs } });
     this.worker.unref();
     this.worker.on('message', (m: { error?: string }) => {
       if (m.error) logger.warn({ error: m.error }, 'emulator: a WAL checkpoint failed; SQLite will checkpoint itself');

@@ -1,17 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import { EmulatorStorageError } from '../errors.js';
 import { MIGRATIONS } from './migrations.js';
+import { type Db, sqliteDriver } from './sqlite-driver.js';
 
-/** An open better-sqlite3 database. */
-export type Db = Database.Database;
+export type { Db } from './sqlite-driver.js';
 
 /**
  * Opens (creating it and its directory if needed) and migrates the emulator's database.
  *
  * Durability: WAL with `synchronous = NORMAL`. A commit appends to the WAL file with `write(2)`
- * before better-sqlite3 returns, so the data is in the kernel's page cache when the HTTP answer
+ * before the driver returns, so the data is in the kernel's page cache when the HTTP answer
  * leaves; a `kill -9` of the process cannot lose it (only a power cut or kernel crash before the
  * next checkpoint's fsync could). `FULL` would add an fsync per commit for protection the emulator
  * does not need, at a large cost to send throughput.
@@ -19,10 +18,12 @@ export type Db = Database.Database;
  * @param path - A file path, or `':memory:'`.
  */
 export function openDatabase(path: string): Db {
+  // Outside the try: a missing driver has its own message, naming what to install.
+  const driver = sqliteDriver();
   let db: Db;
   try {
     if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
-    db = new Database(path);
+    db = driver.open(path);
   } catch (cause) {
     throw new EmulatorStorageError(`Cannot open the emulator database at ${path}: check the path and permissions`, {
       cause,

@@ -35,8 +35,8 @@ export class Store {
   readonly idempotency: IdempotencyRepository;
   readonly secrets: SecretRepository;
   private readonly counters: Counters;
-  // One transaction wrapper for every write: better-sqlite3 builds a new one per `db.transaction(fn)`
-  // call, which costs as much as the statements of a send.
+  // One transaction wrapper for every write: building one per `db.transaction(fn)` call costs as
+  // much as the statements of a send.
   private readonly inTransaction: (fn: () => unknown) => unknown;
 
   /** @param db - An open, migrated database (see {@link openStore}). */

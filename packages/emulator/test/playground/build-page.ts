@@ -1,6 +1,7 @@
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withLock } from '../../../../test/support/build.js';
 
 // The browser tests need the built page (`packages/emulator/dist/playground/`), which a fresh clone
 // does not have. This builds it with the page's own vite config when it is missing or older than
@@ -35,32 +36,10 @@ function builtAt(): number {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function withLock<T>(work: () => Promise<T>): Promise<T> {
-  mkdirSync(join(lock, '..'), { recursive: true });
-  for (let waited = 0; ; waited += 100) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // Another test file builds; a lock older than a minute is left from a killed run.
-      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-      if (waited > 60_000 || Date.now() - since > 60_000) rmSync(lock, { recursive: true, force: true });
-      await sleep(100);
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
 /** Builds the playground page unless an up-to-date build exists; returns its directory. */
 export async function ensurePlaygroundBuilt(): Promise<string> {
   if (builtAt() >= newestOf(sources)) return PLAYGROUND_DIST;
-  await withLock(async () => {
+  await withLock(lock, async () => {
     if (builtAt() >= newestOf(sources)) return;
     const { build } = await import('vite');
     await build({ configFile: join(playground, 'vite.config.ts'), logLevel: 'warn' });

@@ -106,11 +106,6 @@ export function envelope(code: string, message = code, extra: Record<string, unk
   return { error: { code, message, ...extra } };
 }
 
-/** Timers alive in this worker (a leaked back-off or queue timer shows up here). */
-export function activeTimers(): number {
-  return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-}
-
 /** A message record with the contract's fields, for scripted answers. */
 export function fakeMessage(seq: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {

@@ -1,0 +1,14 @@
+/** A system tool the tests need, and the Debian packages that provide it. */
+export interface TestTool {
+  name: string;
+  packages: string[];
+}
+
+/** The tools, each with the Debian package that provides it. */
+export const TEST_TOOLS: TestTool[];
+
+/** The Chromium the browser tests launch: `CHROMIUM_PATH`, else `chromium` on the PATH if it runs. */
+export function chromiumPath(): string | undefined;
+
+/** Finds every test tool, installing missing ones with apt-get where it can; the line to print when some are still missing. */
+export function ensureTestTools(options?: { install?: boolean }): string | undefined;
