@@ -20,14 +20,20 @@ const MESSAGES = 2000;
 const COMMANDS = 500;
 const BOARDS = ['general', 'random', 'ops', 'lounge'];
 
-/** Resolves when `test` holds, checking every `everyMs`; fails after `timeoutMs`. */
-async function eventually(test: () => Promise<boolean>, what: string, timeoutMs = 120_000, everyMs = 250) {
+/** Resolves when `test` holds, checking every `everyMs`; fails after `timeoutMs`, saying what it saw. */
+async function eventually(
+  test: () => Promise<boolean>,
+  what: string,
+  timeoutMs: number,
+  everyMs: number,
+  explain: () => Promise<string>,
+) {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     if (await test()) return;
     await new Promise((r) => setTimeout(r, everyMs));
   }
-  throw new Error(`never happened: ${what}`);
+  throw new Error(`never happened: ${what}\n${await explain()}`);
 }
 
 const randomBetween = (low: number, high: number) => low + Math.floor(Math.random() * (high - low));
@@ -103,13 +109,25 @@ describe('a bot killed with SIGKILL at random moments', () => {
     await last.started();
     const botUser = platform.bot.app.bot_user_id;
     const total = (p: Posted) => p.messages.length + p.interactions.length;
-    await eventually(async () => {
+    const unanswered = async () => {
+      const missing: string[] = [];
       for (const board of BOARDS) {
-        const count = botMessages(await platform.messages(board), botUser).length;
-        if (count < total(posted.get(board) as Posted)) return false;
+        const mine = posted.get(board) as Posted;
+        const answered = new Set(
+          botMessages(await platform.messages(board), botUser).map((m) => m.reply_to ?? m.interaction?.id),
+        );
+        for (const m of mine.messages) if (!answered.has(m.id)) missing.push(`${board} message seq ${m.seq}`);
+        for (const id of mine.interactions) if (!answered.has(id)) missing.push(`${board} interaction ${id}`);
       }
-      return true;
-    }, 'every message and command was answered');
+      return missing;
+    };
+    await eventually(
+      async () => (await unanswered()).length === 0,
+      'every message and command was answered',
+      120_000,
+      250,
+      async () => `unanswered: ${(await unanswered()).slice(0, 10).join(', ')}\n${s?.report()}`,
+    );
     await last.stop();
 
     let answered = 0;

@@ -13,14 +13,14 @@ afterEach(async () => {
   s = undefined;
 });
 
-/** Resolves when `test` holds, checking every 100 ms; fails after `timeoutMs`. */
+/** Resolves when `test` holds, checking every 100 ms; fails after `timeoutMs`, with the bots' warnings. */
 async function eventually(test: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     if (await test()) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`never happened: ${what}`);
+  throw new Error(`never happened: ${what}\n${s?.report()}`);
 }
 
 /** Posts `n` messages on `general`, alternating alice and bob. */
@@ -89,7 +89,15 @@ describe('a bot that restarts', () => {
 
     const second = s.startBot();
     await second.started();
-    const applied = await second.waitFor((l) => typeof l.msg === 'string' && l.msg.startsWith('already applied'));
+    const applied = await Promise.race([
+      second.waitFor((l) => typeof l.msg === 'string' && l.msg.startsWith('already applied')),
+      new Promise<never>((_, reject) =>
+        setTimeout(
+          () => reject(new Error(`no 'already applied' line:\n${s?.report()}\n${JSON.stringify(second.lines)}`)),
+          60_000,
+        ),
+      ),
+    ]);
     expect(applied.handler).toBe('Echo.random');
     const botUser = s.platform.bot.app.bot_user_id;
     const replies = botMessages(await s.platform.messages('general'), botUser).filter((m) => m.reply_to === random?.id);

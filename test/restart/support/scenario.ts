@@ -19,6 +19,8 @@ export interface Scenario {
   stateDir: string;
   /** Starts the bot process on this platform (not awaited: call `started()`). */
   startBot(extra?: Record<string, string>): BotProcess;
+  /** Every bot process's warnings and errors, for a failure message. */
+  report(): string;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,13 @@ export async function scenario(emulator: Omit<EmulatorOptions, 'db' | 'seed' | '
       bots.push(bot);
       return bot;
     },
+    report: () =>
+      bots
+        .map((bot, i) => {
+          const notable = bot.lines.filter((l) => typeof l.level === 'number' && l.level >= 40);
+          return `bot ${i + 1}: ${notable.map((l) => JSON.stringify(l)).join('\n  ') || 'no warnings'}`;
+        })
+        .join('\n'),
     close: async () => {
       for (const bot of bots) await bot.kill();
       await platform.close();

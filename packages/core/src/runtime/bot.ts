@@ -187,6 +187,12 @@ export class Bot {
       gateway.on('dispatch', (event) => intake.receive(event));
       gateway.on('error', (error) => this.onGatewayError(error));
       const ready = await gateway.connect();
+      if (position?.eventId === undefined && this.keeper) {
+        // A first start: the live stream's cursor is the resume point from now on. Stored before the
+        // bot counts as started, so a crash right after cannot lose what arrives next.
+        await this.keeper.flush();
+        log.info({ last_event_id: progress.lastEventId }, 'resume point stored at the live stream');
+      }
       if (this.options.handleSignals) {
         this.disposeSignals = handleShutdownSignals(() => this.stop().then(exitCodeAfterStop), {
           source: this.options.signals ?? process,

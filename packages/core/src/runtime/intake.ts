@@ -56,9 +56,14 @@ export class Intake {
         return;
       }
     }
-    if (event.name === 'ready' && data?.gap === true) {
-      // Before ready's own ticket, so the resume point cannot pass the gap until it is filled.
-      this.fillGap(event.data as ReadyEvent);
+    if (event.name === 'ready') {
+      // A ready frame is no event of the log: its id is the stream's cursor, where the resume point
+      // stands once everything before it finished (after a gap: once the missed messages are handled).
+      if (data?.gap === true) this.fillGap(event.data as ReadyEvent);
+      progress.finish(progress.begin(idOf(event)));
+      this.deps.keeper?.changed();
+      this.deps.queue.push(undefined, () => this.deps.dispatcher.dispatch(event, false));
+      return;
     }
     const ticket = progress.begin(idOf(event), message ? { id: message.board_id, seq: message.seq } : undefined);
     const created = data?.interaction?.created_at ?? message?.created_at;
