@@ -43,7 +43,9 @@ export function checkLocalCheckout(checkout: string): string {
  * The new project's package.json: scripts for the CLI, `@boardbot/*` from the registry or as
  * `file:` links into a local checkout, and the third-party packages at the versions boardbot is
  * tested with. better-sqlite3 (a native build) is added only where Node has no `node:sqlite` for the
- * emulator: on Node 24 a new project installs without compiling anything.
+ * emulator: on Node 24 a new project installs without compiling anything. A project on a local
+ * checkout does not add it either: its `file:` links resolve the emulator's dependencies from the
+ * checkout, which has its own (and compiling it again would cost minutes).
  *
  * @param name - the package name
  * @param source - where the boardbot packages come from
@@ -60,7 +62,8 @@ export function projectPackageJson(
     typescript: DEPENDENCY_VERSIONS.typescript,
     vitest: DEPENDENCY_VERSIONS.vitest,
   };
-  if (!nodeSqlite) devDependencies['better-sqlite3'] = DEPENDENCY_VERSIONS['better-sqlite3'];
+  if (!nodeSqlite && source.kind === 'registry')
+    devDependencies['better-sqlite3'] = DEPENDENCY_VERSIONS['better-sqlite3'];
   for (const [pkg, kind] of Object.entries(BOARDBOT_PACKAGES)) {
     const version =
       source.kind === 'local'

@@ -106,6 +106,9 @@ describe('the SQLite driver of a new project', () => {
     expect(withNodeSqlite.devDependencies).not.toHaveProperty('better-sqlite3');
     const without = projectPackageJson('a', { kind: 'registry' }, false) as { devDependencies: object };
     expect(without.devDependencies).toHaveProperty('better-sqlite3', '^12.11.1');
+    // Linked to a checkout, the emulator finds the checkout's own driver.
+    const local = projectPackageJson('a', { kind: 'local', checkout: '/repo' }, false) as { devDependencies: object };
+    expect(local.devDependencies).not.toHaveProperty('better-sqlite3');
   });
 
   it('asks the same question as the emulator when it picks its driver', () => {
