@@ -43,27 +43,36 @@ describe('boardbot dev across a rebuild', () => {
     );
     const { alice, general } = await control.seedIds();
 
-    // People keep posting from before the change until well after the new bot is up.
-    let restarted = false;
-    let afterRestart = 0;
+    // People post before the change, then from the moment the new build is ready (the old bot is about
+    // to be stopped with a backlog) until well after the new bot is up. The posts are paced and
+    // capped so the volume does not grow with how long the machine takes to rebuild.
     const posted: Message[] = [];
-    const restart = new Promise<void>((resolve) =>
-      session?.on('bot-start', ({ count }) => {
-        if (count === 2) resolve();
+    const post = async () => {
+      posted.push(await control.client.postMessage(general, { user_id: alice, content: `m ${posted.length}` }));
+    };
+    for (let i = 0; i < 20; i++) await post();
+    const rebuilt = new Promise<void>((resolve) =>
+      session?.on('build', ({ first, errors, emitted }) => {
+        if (!first && errors === 0 && emitted > 0) resolve();
       }),
     );
-    void restart.then(() => {
-      restarted = true;
-    });
-    const poster = (async () => {
-      while (!restarted || afterRestart < 20) {
-        posted.push(await control.client.postMessage(general, { user_id: alice, content: `m ${posted.length}` }));
-        if (restarted) afterRestart++;
-      }
-    })();
+    let restarted = false;
+    const restart = new Promise<void>((resolve) =>
+      session?.on('bot-start', ({ count }) => {
+        if (count === 2) {
+          restarted = true;
+          resolve();
+        }
+      }),
+    );
     project.write('src/ping.ts', pingSource('v2'));
+    await rebuilt;
+    for (let inWindow = 0; !restarted && inWindow < 500; inWindow++) {
+      await post();
+      await new Promise((r) => setTimeout(r, 5));
+    }
     await restart;
-    await poster;
+    for (let i = 0; i < 20; i++) await post();
 
     const botUser = (await control.client.apps()).find((a) => a.name === 'dev-bot')?.bot_user_id;
     const ids = new Set(posted.map((m) => m.id));
@@ -81,9 +90,9 @@ describe('boardbot dev across a rebuild', () => {
       }
       return all.reverse().filter((m) => m.author === botUser && ids.has(m.reply_to ?? ''));
     };
-    await eventually(echoes, (found) => found.length >= posted.length, 120);
+    await eventually(echoes, (found) => found.length >= posted.length, 240);
     const found = await echoes();
     expect(found.map((m) => m.reply_to)).toEqual(posted.map((m) => m.id));
     expect(found.map((m) => m.content)).toEqual(posted.map((m) => `echo ${m.content}`));
-  }, 90_000);
+  }, 150_000);
 });
