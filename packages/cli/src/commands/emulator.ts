@@ -59,8 +59,6 @@ export async function runEmulator(
       `  dev-bot token ${token ? `from BOARDBOT_TOKEN${config.sources.token === '.env' ? ' in .env' : ''}` : `${emulator.devToken} (set BOARDBOT_TOKEN to change it)`}`,
     );
   }
-  io.out('Press Ctrl+C to stop.');
-
   let stopping = false;
   const stopped = new Promise<void>((resolve) => {
     const off = io.onSignal((signal) => {
@@ -89,6 +87,8 @@ export async function runEmulator(
       );
     });
   });
+  // Said only once the handler is in place: a SIGINT sent on seeing this line must find it there.
+  io.out('Press Ctrl+C to stop.');
   return { emulator, stopped };
 }
 
