@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BotProcess } from '@boardbot/cli';
+import { BotProcess } from '@boardbot/cli/internal';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildProjects } from '../../../test/support/build.js';
 

@@ -1,4 +1,4 @@
-import { type DevSession, runDev } from '@boardbot/cli';
+import { type DevSession, runDev } from '@boardbot/cli/internal';
 import type { Message } from '@boardbot/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Control, eventually } from './support/control.js';
