@@ -1,135 +1,174 @@
-/**
- * Stable codes of the errors `@boardbot/core` throws. Match on `error.code`, never on the message:
- * messages say how to fix the problem and may be reworded.
- */
-export const CORE_ERROR_CODES = [
-  'BOARDBOT_MISSING_METADATA',
-  'BOARDBOT_MISSING_PROVIDER',
-  'BOARDBOT_CIRCULAR_DEPENDENCY',
-  'BOARDBOT_INVALID_HANDLER',
-  'BOARDBOT_INVALID_OPTION',
-  'BOARDBOT_INVALID_COMMANDS',
-  'BOARDBOT_COMMANDS_DRIFT',
-  'BOARDBOT_HANDLER_TIMEOUT',
-  'BOARDBOT_SHUTDOWN_TIMEOUT',
-  'BOARDBOT_WRITE_DROPPED',
-  'BOARDBOT_INTERACTION_EXHAUSTED',
-  'BOARDBOT_INVALID_REPLY',
-  'BOARDBOT_INVALID_CONFIG',
-  'BOARDBOT_BOT_STATE',
-  'BOARDBOT_INTERACTION_EXPIRED',
-] as const;
+import { BoardbotError, type BoardbotErrorOptions, createErrorFactory, type ErrorArgs } from '@boardbot/protocol';
 
-/** A stable error code of `@boardbot/core`. */
-export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
-
-/** Base of every error `@boardbot/core` throws; `code` is stable. */
-export class BoardbotCoreError extends Error {
-  /** Stable code to match on. */
-  readonly code: CoreErrorCode;
-
-  /**
-   * @param code - the stable code
-   * @param message - what went wrong and, where possible, how to fix it
-   * @param options - the underlying cause, if any
-   */
-  constructor(code: CoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
-  }
-}
+// The root every boardbot error extends, for `instanceof` and `isBoardbotError` without importing protocol.
+export { BoardbotError, isBoardbotError } from '@boardbot/protocol';
 
 /** How to make TypeScript emit decorator metadata; part of every missing-metadata message. */
 export const METADATA_FIX =
   'compile with tsc or vitest and set "experimentalDecorators": true and "emitDecoratorMetadata": true in ' +
   'tsconfig.json (esbuild and tsx do not emit decorator metadata)';
 
+// Every error of `@boardbot/core`, declared once: its stable code and its message, which says what went
+// wrong and, where it can, how to fix it.
+const CORE_ERRORS = createErrorFactory({
+  BOARDBOT_MISSING_METADATA: {
+    message: (what: string, explicitFix: string) =>
+      `${what} has no decorator metadata (design:type / design:paramtypes), so its type is unknown. ` +
+      `Fix: ${METADATA_FIX}; or ${explicitFix}.`,
+  },
+  BOARDBOT_MISSING_PROVIDER: {
+    message: (consumer: string, dependency: string | undefined, index: number) =>
+      dependency === undefined
+        ? `${consumer}'s constructor parameter ${index + 1} has no class type (an interface, a union or a ` +
+          'type-only import): inject a class, and import it as a value.'
+        : `${consumer} needs ${dependency} (constructor parameter ${index + 1}), which is not a provider: ` +
+          `add it to createBot({ providers: [${dependency}] }).`,
+  },
+  BOARDBOT_CIRCULAR_DEPENDENCY: {
+    message: (chain: readonly string[]) =>
+      `Circular dependency: ${chain.join(' -> ')}. Break the cycle, e.g. by moving shared state into a third provider.`,
+  },
+  BOARDBOT_INVALID_HANDLER: { message: (message: string) => message },
+  BOARDBOT_INVALID_OPTION: { message: (message: string) => message },
+  BOARDBOT_INVALID_COMMANDS: {
+    message: (problems: readonly string[]) => `The declared commands are invalid:\n  - ${problems.join('\n  - ')}`,
+  },
+  BOARDBOT_COMMANDS_DRIFT: {
+    message: (plan: string) =>
+      `The registered commands differ from the declared ones (commandSync: 'check'):\n${plan}\n` +
+      `Fix: run \`boardbot commands sync\` (or start once with commandSync: 'sync').`,
+  },
+  BOARDBOT_HANDLER_TIMEOUT: {
+    message: (handler: string, ms: number) =>
+      `${handler} did not finish within ${ms} ms: its ctx.signal is aborted, its worker freed and its later writes ` +
+      'dropped. Honour ctx.signal, or raise handlerTimeoutMs if this work is expected to be slow.',
+  },
+  BOARDBOT_SHUTDOWN_TIMEOUT: {
+    message: (handler: string, ms: number) =>
+      `${handler} was still running when the bot stopped (shutdownTimeoutMs, ${ms} ms, passed): it was abandoned, ` +
+      'its writes are dropped. Honour ctx.signal, or raise shutdownTimeoutMs (and the grace period of your process manager).',
+  },
+  BOARDBOT_WRITE_DROPPED: {
+    message: (handler: string, operation: string, why: string) =>
+      `${handler} called ctx.${operation}() after it was abandoned (${why}): the write was dropped, so that it cannot ` +
+      'follow the apology already sent. Stop writing once ctx.signal is aborted, or raise handlerTimeoutMs.',
+  },
+  BOARDBOT_INTERACTION_EXHAUSTED: {
+    message: (command: string) =>
+      `${command} has had its 5 answers: the platform accepts 5 answers per interaction (the reply and 4 follow-ups) ` +
+      'and refused this one (410 interaction_exhausted). Post further messages with ctx.send(), or let the runtime ' +
+      "post them on the board instead: createBot({ exhaustedInteraction: 'send' }).",
+  },
+  BOARDBOT_INVALID_REPLY: {
+    message: (problems: readonly string[]) => `The message body is invalid: ${problems.join('; ')}`,
+  },
+  BOARDBOT_INVALID_CONFIG: { message: (message: string) => message },
+  BOARDBOT_BOT_STATE: { message: (message: string) => message },
+  BOARDBOT_INTERACTION_EXPIRED: {
+    message: (command: string) =>
+      `The interaction of ${command} expired before it could be answered again after a restart; an earlier ` +
+      'run may have answered it, so nothing is posted on the board.',
+  },
+  BOARDBOT_MIDDLEWARE_NEXT_TWICE: {
+    message: () =>
+      'A middleware called next() more than once: call it once (and await it) to run the rest of the chain and the ' +
+      'handler, or not at all to stop here.',
+  },
+});
+
+/**
+ * Stable codes of the errors `@boardbot/core` throws. Match on `error.code`, never on the message:
+ * messages say how to fix the problem and may be reworded.
+ */
+export const CORE_ERROR_CODES = CORE_ERRORS.codes;
+
+/** A stable error code of `@boardbot/core`. */
+export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
+
+/** Base of every error `@boardbot/core` throws; `code` is stable. */
+export abstract class BoardbotCoreError extends BoardbotError {
+  declare readonly code: CoreErrorCode;
+
+  /** Takes the code, the arguments of its message template, and the underlying cause if any. */
+  constructor(...[code, args, options]: ErrorArgs<typeof CORE_ERRORS, [options?: BoardbotErrorOptions | undefined]>) {
+    super(code, CORE_ERRORS.message(code, args), options);
+  }
+}
+
 /**
  * Decorator metadata (`design:type`, `design:paramtypes`) is missing, so a type cannot be inferred.
  * Thrown when the code was compiled without `emitDecoratorMetadata` (esbuild, tsx).
  */
 export class MissingMetadataError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_MISSING_METADATA';
   /**
    * @param what - what lacks metadata, e.g. `RollOptions.sides`
    * @param explicitFix - the explicit alternative, e.g. `give @Option({ type: 'integer' })`
    */
   constructor(what: string, explicitFix: string) {
-    super(
-      'BOARDBOT_MISSING_METADATA',
-      `${what} has no decorator metadata (design:type / design:paramtypes), so its type is unknown. ` +
-        `Fix: ${METADATA_FIX}; or ${explicitFix}.`,
-    );
+    super('BOARDBOT_MISSING_METADATA', [what, explicitFix]);
   }
 }
 
 /** A constructor parameter names a class that is not among the providers, or no class at all. */
 export class MissingProviderError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_MISSING_PROVIDER';
   /**
    * @param consumer - the class being constructed
    * @param dependency - name of the missing class, or undefined when the parameter has no class type
    * @param index - zero-based constructor parameter index
    */
   constructor(consumer: string, dependency: string | undefined, index: number) {
-    super(
-      'BOARDBOT_MISSING_PROVIDER',
-      dependency === undefined
-        ? `${consumer}'s constructor parameter ${index + 1} has no class type (an interface, a union or a ` +
-            'type-only import): inject a class, and import it as a value.'
-        : `${consumer} needs ${dependency} (constructor parameter ${index + 1}), which is not a provider: ` +
-            `add it to createBot({ providers: [${dependency}] }).`,
-    );
+    super('BOARDBOT_MISSING_PROVIDER', [consumer, dependency, index]);
   }
 }
 
 /** Providers depend on each other in a cycle, so none of them can be built first. */
 export class CircularDependencyError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_CIRCULAR_DEPENDENCY';
   /** @param chain - class names along the cycle, first and last equal */
   constructor(chain: readonly string[]) {
-    super(
-      'BOARDBOT_CIRCULAR_DEPENDENCY',
-      `Circular dependency: ${chain.join(' -> ')}. Break the cycle, e.g. by moving shared state into a third provider.`,
-    );
+    super('BOARDBOT_CIRCULAR_DEPENDENCY', [chain]);
   }
 }
 
 /** A handler class is declared in a way the runtime cannot use. */
 export class InvalidHandlerError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_INVALID_HANDLER';
   /** @param message - what is wrong and how to fix it */
   constructor(message: string) {
-    super('BOARDBOT_INVALID_HANDLER', message);
+    super('BOARDBOT_INVALID_HANDLER', [message]);
   }
 }
 
 /** An `@Option` property cannot be turned into a command option. */
 export class InvalidOptionError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_INVALID_OPTION';
   /** @param message - what is wrong and how to fix it */
   constructor(message: string) {
-    super('BOARDBOT_INVALID_OPTION', message);
+    super('BOARDBOT_INVALID_OPTION', [message]);
   }
 }
 
 /** The derived command set breaks the platform's rules (CONTRACT.md "Limits" and command-set decisions). */
 export class InvalidCommandsError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_INVALID_COMMANDS';
   /** Each problem, naming the class and property it comes from. */
   readonly problems: readonly string[];
 
   /** @param problems - one line per problem */
   constructor(problems: readonly string[]) {
-    super('BOARDBOT_INVALID_COMMANDS', `The declared commands are invalid:\n  - ${problems.join('\n  - ')}`);
+    super('BOARDBOT_INVALID_COMMANDS', [problems]);
     this.problems = problems;
   }
 }
 
 /** `commandSync: 'check'` found registered commands that differ from the declared ones. */
 export class CommandsDriftError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_COMMANDS_DRIFT';
   /** @param plan - the formatted sync plan */
   constructor(plan: string) {
-    super(
-      'BOARDBOT_COMMANDS_DRIFT',
-      `The registered commands differ from the declared ones (commandSync: 'check'):\n${plan}\n` +
-        `Fix: run \`boardbot commands sync\` (or start once with commandSync: 'sync').`,
-    );
+    super('BOARDBOT_COMMANDS_DRIFT', [plan]);
   }
 }
 
@@ -138,16 +177,13 @@ export class CommandsDriftError extends BoardbotCoreError {
  * (with this error as the reason) and its later writes are dropped.
  */
 export class HandlerTimeoutError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_HANDLER_TIMEOUT';
   /**
    * @param handler - `Class.method` of the handler
    * @param ms - the timeout that passed
    */
   constructor(handler: string, ms: number) {
-    super(
-      'BOARDBOT_HANDLER_TIMEOUT',
-      `${handler} did not finish within ${ms} ms: its ctx.signal is aborted, its worker freed and its later writes ` +
-        'dropped. Honour ctx.signal, or raise handlerTimeoutMs if this work is expected to be slow.',
-    );
+    super('BOARDBOT_HANDLER_TIMEOUT', [handler, ms]);
   }
 }
 
@@ -156,16 +192,13 @@ export class HandlerTimeoutError extends BoardbotCoreError {
  * is aborted with. Its writes are dropped from then on.
  */
 export class ShutdownTimeoutError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_SHUTDOWN_TIMEOUT';
   /**
    * @param handler - `Class.method` of the handler
    * @param ms - the shutdown timeout that passed
    */
   constructor(handler: string, ms: number) {
-    super(
-      'BOARDBOT_SHUTDOWN_TIMEOUT',
-      `${handler} was still running when the bot stopped (shutdownTimeoutMs, ${ms} ms, passed): it was abandoned, ` +
-        'its writes are dropped. Honour ctx.signal, or raise shutdownTimeoutMs (and the grace period of your process manager).',
-    );
+    super('BOARDBOT_SHUTDOWN_TIMEOUT', [handler, ms]);
   }
 }
 
@@ -174,6 +207,7 @@ export class ShutdownTimeoutError extends BoardbotCoreError {
  * (its timeout, or the bot's stop): the write was not sent, so that it cannot follow the apology.
  */
 export class WriteDroppedError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_WRITE_DROPPED';
   /** `Class.method` of the handler. */
   readonly handler: string;
   /** The context method that was refused, e.g. `reply`. */
@@ -186,12 +220,7 @@ export class WriteDroppedError extends BoardbotCoreError {
    */
   constructor(handler: string, operation: string, reason: unknown) {
     const why = reason instanceof ShutdownTimeoutError ? 'the bot stopped' : 'it ran past handlerTimeoutMs';
-    super(
-      'BOARDBOT_WRITE_DROPPED',
-      `${handler} called ctx.${operation}() after it was abandoned (${why}): the write was dropped, so that it cannot ` +
-        'follow the apology already sent. Stop writing once ctx.signal is aborted, or raise handlerTimeoutMs.',
-      { cause: reason },
-    );
+    super('BOARDBOT_WRITE_DROPPED', [handler, operation, why], { cause: reason });
     this.handler = handler;
     this.operation = operation;
   }
@@ -202,42 +231,40 @@ export class WriteDroppedError extends BoardbotCoreError {
  * 5 (the reply and 4 follow-ups). Thrown unless `createBot({ exhaustedInteraction: 'send' })`.
  */
 export class InteractionExhaustedError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_INTERACTION_EXHAUSTED';
   /**
    * @param command - the command, e.g. `/roll` or `/note add`
    * @param cause - the platform's answer (an `ApiError` of `@boardbot/rest`)
    */
   constructor(command: string, cause?: unknown) {
-    super(
-      'BOARDBOT_INTERACTION_EXHAUSTED',
-      `${command} has had its 5 answers: the platform accepts 5 answers per interaction (the reply and 4 follow-ups) ` +
-        'and refused this one (410 interaction_exhausted). Post further messages with ctx.send(), or let the runtime ' +
-        "post them on the board instead: createBot({ exhaustedInteraction: 'send' }).",
-      cause === undefined ? undefined : { cause },
-    );
+    super('BOARDBOT_INTERACTION_EXHAUSTED', [command], { cause });
   }
 }
 
 /** A handler tried to send a message body the platform would refuse (checked before any request). */
 export class InvalidReplyError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_INVALID_REPLY';
   /** @param problems - one line per problem */
   constructor(problems: readonly string[]) {
-    super('BOARDBOT_INVALID_REPLY', `The message body is invalid: ${problems.join('; ')}`);
+    super('BOARDBOT_INVALID_REPLY', [problems]);
   }
 }
 
 /** `createBot` options are missing or invalid. */
 export class InvalidConfigError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_INVALID_CONFIG';
   /** @param message - what is wrong and how to fix it */
   constructor(message: string) {
-    super('BOARDBOT_INVALID_CONFIG', message);
+    super('BOARDBOT_INVALID_CONFIG', [message]);
   }
 }
 
 /** A lifecycle method was called in the wrong state (e.g. `start()` twice). */
 export class BotStateError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_BOT_STATE';
   /** @param message - what was called in which state */
   constructor(message: string) {
-    super('BOARDBOT_BOT_STATE', message);
+    super('BOARDBOT_BOT_STATE', [message]);
   }
 }
 
@@ -247,12 +274,17 @@ export class BotStateError extends BoardbotCoreError {
  * answer twice); the handler stops here, and the runtime logs it.
  */
 export class InteractionExpiredError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_INTERACTION_EXPIRED';
   /** @param command - the command as people typed it, e.g. `/roll` */
   constructor(command: string) {
-    super(
-      'BOARDBOT_INTERACTION_EXPIRED',
-      `The interaction of ${command} expired before it could be answered again after a restart; an earlier ` +
-        'run may have answered it, so nothing is posted on the board.',
-    );
+    super('BOARDBOT_INTERACTION_EXPIRED', [command]);
+  }
+}
+
+/** A middleware called `next()` a second time; the chain and the handler had already been run once. */
+export class MiddlewareNextTwiceError extends BoardbotCoreError {
+  declare readonly code: 'BOARDBOT_MIDDLEWARE_NEXT_TWICE';
+  constructor() {
+    super('BOARDBOT_MIDDLEWARE_NEXT_TWICE', []);
   }
 }

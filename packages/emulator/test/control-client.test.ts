@@ -141,6 +141,7 @@ describe('ControlClient', () => {
     expect(error).toBeInstanceOf(ControlUnreachableError);
     expect(error).toMatchObject({ code: 'BOARDBOT_CONTROL_UNREACHABLE', method: 'GET', path: '/state' });
     expect((error as Error).message).toContain(origin);
+    expect((error as Error).message).toContain('(ECONNREFUSED)');
     expect((error as Error).message).not.toContain('unreachable-key');
   });
 
