@@ -115,6 +115,7 @@ const SAMPLES: [AnyClass, () => Error][] = [
     control.ControlUnreachableError,
     () => new control.ControlUnreachableError({ method: 'GET', path: '/state' }, 'http://127.0.0.1:1', leakyCause()),
   ],
+  [control.ControlOptionsError, () => new control.ControlOptionsError('adminKey is not a header value')],
   [control.ControlSchemaError, () => new control.ControlSchemaError('Board')],
 
   [testing.WaitTimeoutError, () => new testing.WaitTimeoutError('expected a reply', 100)],

@@ -46,6 +46,7 @@ const CONTROL_ERRORS = createErrorFactory({
       );
     },
   },
+  BOARDBOT_CONTROL_INVALID_OPTIONS: { message: (message: string) => message },
   BOARDBOT_CONTROL_SCHEMA: {
     message: (title: string) =>
       `Two different schemas of the control API are titled "${title}": a title names one schema in the OpenAPI ` +
@@ -136,6 +137,18 @@ export class ControlUnreachableError extends ControlError {
     super('BOARDBOT_CONTROL_UNREACHABLE', [request, origin, cause], { cause });
     this.method = request.method;
     this.path = request.path;
+  }
+}
+
+/** The client was given an option it cannot send with; the message names it and the fix, never the key. */
+export class ControlOptionsError extends ControlError {
+  declare readonly code: 'BOARDBOT_CONTROL_INVALID_OPTIONS';
+  // Named by hand, as ControlApiError is.
+  override readonly name = 'ControlOptionsError';
+
+  /** @param message - what is wrong and how to fix it */
+  constructor(message: string) {
+    super('BOARDBOT_CONTROL_INVALID_OPTIONS', [message]);
   }
 }
 
