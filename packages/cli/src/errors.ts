@@ -47,7 +47,6 @@ export abstract class CliError extends BoardbotError {
 
 /** A flag, an environment variable or a `.env` value is invalid (exit code 2). */
 export class ConfigError extends CliError {
-  declare readonly code: 'BOARDBOT_CLI_CONFIG';
   /** @param message - which value, where it came from, and what is expected */
   constructor(message: string) {
     super('BOARDBOT_CLI_CONFIG', [message]);
@@ -56,7 +55,6 @@ export class ConfigError extends CliError {
 
 /** The command talks to the platform but no app token is configured (exit code 2). */
 export class MissingTokenError extends CliError {
-  declare readonly code: 'BOARDBOT_CLI_MISSING_TOKEN';
   /** @param command - the command that needs the token, e.g. `boardbot start` */
   constructor(command: string) {
     super('BOARDBOT_CLI_MISSING_TOKEN', [command]);
@@ -65,7 +63,6 @@ export class MissingTokenError extends CliError {
 
 /** The working directory is not a bot project, or a file the command needs is missing (exit code 2). */
 export class ProjectError extends CliError {
-  declare readonly code: 'BOARDBOT_CLI_PROJECT';
   /** @param message - what is missing and how to fix it */
   constructor(message: string) {
     super('BOARDBOT_CLI_PROJECT', [message]);
@@ -74,7 +71,6 @@ export class ProjectError extends CliError {
 
 /** The bot module cannot be loaded or does not export handlers (exit code 2). */
 export class BotModuleError extends CliError {
-  declare readonly code: 'BOARDBOT_CLI_BOT_MODULE';
   /**
    * @param message - what is wrong and how to fix it
    * @param cause - the import failure, if any
@@ -86,7 +82,6 @@ export class BotModuleError extends CliError {
 
 /** The emulator's port is taken (exit code 1). */
 export class PortInUseError extends CliError {
-  declare readonly code: 'BOARDBOT_CLI_PORT_IN_USE';
   /**
    * @param host - the interface
    * @param port - the port that is taken
@@ -98,7 +93,6 @@ export class PortInUseError extends CliError {
 
 /** `boardbot invoke` was refused by the emulator, or the bot did not answer in time (exit code 1). */
 export class InvocationError extends CliError {
-  declare readonly code: 'BOARDBOT_CLI_INVOCATION';
   /** @param message - what happened and what to check */
   constructor(message: string) {
     super('BOARDBOT_CLI_INVOCATION', [message]);

@@ -100,7 +100,6 @@ export abstract class BoardbotCoreError extends BoardbotError {
  * Thrown when the code was compiled without `emitDecoratorMetadata` (esbuild, tsx).
  */
 export class MissingMetadataError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_MISSING_METADATA';
   /**
    * @param what - what lacks metadata, e.g. `RollOptions.sides`
    * @param explicitFix - the explicit alternative, e.g. `give @Option({ type: 'integer' })`
@@ -112,7 +111,6 @@ export class MissingMetadataError extends BoardbotCoreError {
 
 /** A constructor parameter names a class that is not among the providers, or no class at all. */
 export class MissingProviderError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_MISSING_PROVIDER';
   /**
    * @param consumer - the class being constructed
    * @param dependency - name of the missing class, or undefined when the parameter has no class type
@@ -125,7 +123,6 @@ export class MissingProviderError extends BoardbotCoreError {
 
 /** Providers depend on each other in a cycle, so none of them can be built first. */
 export class CircularDependencyError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_CIRCULAR_DEPENDENCY';
   /** @param chain - class names along the cycle, first and last equal */
   constructor(chain: readonly string[]) {
     super('BOARDBOT_CIRCULAR_DEPENDENCY', [chain]);
@@ -134,7 +131,6 @@ export class CircularDependencyError extends BoardbotCoreError {
 
 /** A handler class is declared in a way the runtime cannot use. */
 export class InvalidHandlerError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_INVALID_HANDLER';
   /** @param message - what is wrong and how to fix it */
   constructor(message: string) {
     super('BOARDBOT_INVALID_HANDLER', [message]);
@@ -143,7 +139,6 @@ export class InvalidHandlerError extends BoardbotCoreError {
 
 /** An `@Option` property cannot be turned into a command option. */
 export class InvalidOptionError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_INVALID_OPTION';
   /** @param message - what is wrong and how to fix it */
   constructor(message: string) {
     super('BOARDBOT_INVALID_OPTION', [message]);
@@ -152,7 +147,6 @@ export class InvalidOptionError extends BoardbotCoreError {
 
 /** The derived command set breaks the platform's rules (CONTRACT.md "Limits" and command-set decisions). */
 export class InvalidCommandsError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_INVALID_COMMANDS';
   /** Each problem, naming the class and property it comes from. */
   readonly problems: readonly string[];
 
@@ -165,7 +159,6 @@ export class InvalidCommandsError extends BoardbotCoreError {
 
 /** `commandSync: 'check'` found registered commands that differ from the declared ones. */
 export class CommandsDriftError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_COMMANDS_DRIFT';
   /** @param plan - the formatted sync plan */
   constructor(plan: string) {
     super('BOARDBOT_COMMANDS_DRIFT', [plan]);
@@ -177,7 +170,6 @@ export class CommandsDriftError extends BoardbotCoreError {
  * (with this error as the reason) and its later writes are dropped.
  */
 export class HandlerTimeoutError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_HANDLER_TIMEOUT';
   /**
    * @param handler - `Class.method` of the handler
    * @param ms - the timeout that passed
@@ -192,7 +184,6 @@ export class HandlerTimeoutError extends BoardbotCoreError {
  * is aborted with. Its writes are dropped from then on.
  */
 export class ShutdownTimeoutError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_SHUTDOWN_TIMEOUT';
   /**
    * @param handler - `Class.method` of the handler
    * @param ms - the shutdown timeout that passed
@@ -207,7 +198,6 @@ export class ShutdownTimeoutError extends BoardbotCoreError {
  * (its timeout, or the bot's stop): the write was not sent, so that it cannot follow the apology.
  */
 export class WriteDroppedError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_WRITE_DROPPED';
   /** `Class.method` of the handler. */
   readonly handler: string;
   /** The context method that was refused, e.g. `reply`. */
@@ -231,7 +221,6 @@ export class WriteDroppedError extends BoardbotCoreError {
  * 5 (the reply and 4 follow-ups). Thrown unless `createBot({ exhaustedInteraction: 'send' })`.
  */
 export class InteractionExhaustedError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_INTERACTION_EXHAUSTED';
   /**
    * @param command - the command, e.g. `/roll` or `/note add`
    * @param cause - the platform's answer (an `ApiError` of `@boardbot/rest`)
@@ -243,7 +232,6 @@ export class InteractionExhaustedError extends BoardbotCoreError {
 
 /** A handler tried to send a message body the platform would refuse (checked before any request). */
 export class InvalidReplyError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_INVALID_REPLY';
   /** @param problems - one line per problem */
   constructor(problems: readonly string[]) {
     super('BOARDBOT_INVALID_REPLY', [problems]);
@@ -252,7 +240,6 @@ export class InvalidReplyError extends BoardbotCoreError {
 
 /** `createBot` options are missing or invalid. */
 export class InvalidConfigError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_INVALID_CONFIG';
   /** @param message - what is wrong and how to fix it */
   constructor(message: string) {
     super('BOARDBOT_INVALID_CONFIG', [message]);
@@ -261,7 +248,6 @@ export class InvalidConfigError extends BoardbotCoreError {
 
 /** A lifecycle method was called in the wrong state (e.g. `start()` twice). */
 export class BotStateError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_BOT_STATE';
   /** @param message - what was called in which state */
   constructor(message: string) {
     super('BOARDBOT_BOT_STATE', [message]);
@@ -274,7 +260,6 @@ export class BotStateError extends BoardbotCoreError {
  * answer twice); the handler stops here, and the runtime logs it.
  */
 export class InteractionExpiredError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_INTERACTION_EXPIRED';
   /** @param command - the command as people typed it, e.g. `/roll` */
   constructor(command: string) {
     super('BOARDBOT_INTERACTION_EXPIRED', [command]);
@@ -283,7 +268,6 @@ export class InteractionExpiredError extends BoardbotCoreError {
 
 /** A middleware called `next()` a second time; the chain and the handler had already been run once. */
 export class MiddlewareNextTwiceError extends BoardbotCoreError {
-  declare readonly code: 'BOARDBOT_MIDDLEWARE_NEXT_TWICE';
   constructor() {
     super('BOARDBOT_MIDDLEWARE_NEXT_TWICE', []);
   }

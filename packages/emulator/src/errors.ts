@@ -52,7 +52,6 @@ export abstract class EmulatorError extends BoardbotError {
  * throw new PlatformError('unknown_board', 'No board with this id is visible to the app');
  */
 export class PlatformError extends EmulatorError {
-  declare readonly code: 'BOARDBOT_EMULATOR_API_ERROR';
   /** The contract's error code sent on the wire. */
   readonly apiCode: ErrorCode;
   /** HTTP status of `apiCode`, from the contract's `ERROR_STATUS` (Fastify reads `statusCode`). */
@@ -93,7 +92,6 @@ export function validationFailed(details: ErrorDetail[], message = 'The request 
 
 /** The emulator was given options it cannot run with; the message names the option and the fix. */
 export class EmulatorOptionsError extends EmulatorError {
-  declare readonly code: 'BOARDBOT_EMULATOR_OPTIONS';
   /** @param message - What is wrong and how to fix it. */
   constructor(message: string) {
     super('BOARDBOT_EMULATOR_OPTIONS', [message]);
@@ -102,7 +100,6 @@ export class EmulatorOptionsError extends EmulatorError {
 
 /** The database cannot be opened or migrated (for example, it was written by a newer emulator). */
 export class EmulatorStorageError extends EmulatorError {
-  declare readonly code: 'BOARDBOT_EMULATOR_STORAGE';
   /**
    * @param message - What failed and how to fix it.
    * @param options - The underlying cause.
@@ -114,7 +111,6 @@ export class EmulatorStorageError extends EmulatorError {
 
 /** `listen()` was called twice, or after `close()`. */
 export class EmulatorStateError extends EmulatorError {
-  declare readonly code: 'BOARDBOT_EMULATOR_STATE';
   /** @param message - What was called out of order. */
   constructor(message: string) {
     super('BOARDBOT_EMULATOR_STATE', [message]);
@@ -126,7 +122,6 @@ export class EmulatorStateError extends EmulatorError {
  * route can serve without one (the gate decides everything from it).
  */
 export class EmulatorRouteError extends EmulatorError {
-  declare readonly code: 'BOARDBOT_EMULATOR_ROUTE';
   /** @param route - `METHOD url` of the route. */
   constructor(route: string) {
     super('BOARDBOT_EMULATOR_ROUTE', [route]);

@@ -131,7 +131,6 @@ export abstract class GatewayError extends BoardbotError {
 
 /** The gateway answered 401: the token is missing or unknown. Fatal: retrying cannot help. */
 export class GatewayUnauthorizedError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_UNAUTHORIZED';
   /** @param request - The failed request (status 401). */
   constructor(request: GatewayRequestContext) {
     super('BOARDBOT_GATEWAY_UNAUTHORIZED', [request], { request });
@@ -140,7 +139,6 @@ export class GatewayUnauthorizedError extends GatewayError {
 
 /** The gateway answered 403: the token is valid but may not open the stream. Fatal. */
 export class GatewayForbiddenError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_FORBIDDEN';
   /** @param request - The failed request (status 403). */
   constructor(request: GatewayRequestContext) {
     super('BOARDBOT_GATEWAY_FORBIDDEN', [request], { request });
@@ -149,7 +147,6 @@ export class GatewayForbiddenError extends GatewayError {
 
 /** Any other answer that retrying cannot fix (404 for a wrong `baseUrl`, 204 "stop", ...). Fatal. */
 export class GatewayHttpError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_HTTP_ERROR';
   /** @param request - The failed request. */
   constructor(request: GatewayRequestContext) {
     super('BOARDBOT_GATEWAY_HTTP_ERROR', [request], { request });
@@ -158,7 +155,6 @@ export class GatewayHttpError extends GatewayError {
 
 /** The gateway answered 429 (too many streams or requests); the client waits and retries. */
 export class GatewayRateLimitedError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_RATE_LIMITED';
   /** `Retry-After` in milliseconds, when the answer had one. */
   readonly retryAfterMs: number | undefined;
   /**
@@ -173,7 +169,6 @@ export class GatewayRateLimitedError extends GatewayError {
 
 /** The gateway answered 5xx (or 408); the client waits and retries. */
 export class GatewayServerError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_SERVER_ERROR';
   /** `Retry-After` in milliseconds, when the answer had one. */
   readonly retryAfterMs: number | undefined;
   /**
@@ -188,7 +183,6 @@ export class GatewayServerError extends GatewayError {
 
 /** The connection failed or was cut (refused, reset, DNS); the client resumes. */
 export class GatewayNetworkError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_NETWORK';
   /**
    * @param url - The gateway URL.
    * @param cause - The underlying error, or its message.
@@ -200,7 +194,6 @@ export class GatewayNetworkError extends GatewayError {
 
 /** The server ended the stream (a restart or a shutdown); the client resumes. */
 export class GatewayStreamEndedError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_STREAM_ENDED';
   /** @param url - The gateway URL. */
   constructor(url: string) {
     super('BOARDBOT_GATEWAY_STREAM_ENDED', [url], { request: { method: 'GET', url } });
@@ -209,7 +202,6 @@ export class GatewayStreamEndedError extends GatewayError {
 
 /** A 200 answer that is not `text/event-stream` (a proxy's page, say); the client retries. */
 export class GatewayContentTypeError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_BAD_CONTENT_TYPE';
   /**
    * @param url - The gateway URL.
    * @param contentType - The `Content-Type` that came instead.
@@ -221,7 +213,6 @@ export class GatewayContentTypeError extends GatewayError {
 
 /** Nothing arrived (not even a keep-alive comment) for too long: the socket is presumed dead. */
 export class GatewayKeepAliveTimeoutError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_KEEPALIVE_TIMEOUT';
   /** @param timeoutMs - The silence that was tolerated. */
   constructor(timeoutMs: number) {
     super('BOARDBOT_GATEWAY_KEEPALIVE_TIMEOUT', [timeoutMs]);
@@ -230,7 +221,6 @@ export class GatewayKeepAliveTimeoutError extends GatewayError {
 
 /** The server sent more bytes than allowed without completing an event; the client cuts and resumes. */
 export class GatewayFrameTooLargeError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_FRAME_TOO_LARGE';
   /** @param maxFrameBytes - The bound that was crossed. */
   constructor(maxFrameBytes: number) {
     super('BOARDBOT_GATEWAY_FRAME_TOO_LARGE', [maxFrameBytes]);
@@ -239,7 +229,6 @@ export class GatewayFrameTooLargeError extends GatewayError {
 
 /** A known event whose `data:` is not the JSON the contract describes; it was skipped. */
 export class GatewayMalformedEventError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_MALFORMED_EVENT';
   /** The event id (empty when the frame had none). */
   readonly eventId: string;
   /** The event name. */
@@ -261,7 +250,6 @@ export class GatewayMalformedEventError extends GatewayError {
 
 /** `close()` was called before the client was ready, or `connect()` after `close()`. */
 export class GatewayClosedError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_CLOSED';
   constructor() {
     super('BOARDBOT_GATEWAY_CLOSED', []);
   }
@@ -269,7 +257,6 @@ export class GatewayClosedError extends GatewayError {
 
 /** An option the client cannot run with; the message names it and the fix. */
 export class GatewayOptionsError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_INVALID_OPTIONS';
   /** @param message - What is wrong and how to fix it. */
   constructor(message: string) {
     super('BOARDBOT_GATEWAY_INVALID_OPTIONS', [message]);
@@ -278,7 +265,6 @@ export class GatewayOptionsError extends GatewayError {
 
 /** `next()` of an `events()` iterator was called while its previous call was still pending. */
 export class GatewayConcurrentNextError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_CONCURRENT_NEXT';
   constructor() {
     super('BOARDBOT_GATEWAY_CONCURRENT_NEXT', []);
   }
@@ -286,7 +272,6 @@ export class GatewayConcurrentNextError extends GatewayError {
 
 /** The client tried a state change it never makes: a bug in the client, stopped here. Fatal. */
 export class GatewayInternalError extends GatewayError {
-  declare readonly code: 'BOARDBOT_GATEWAY_INTERNAL';
   /**
    * @param from - The state the client was in.
    * @param to - The state it tried to move to.

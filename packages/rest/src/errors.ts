@@ -140,7 +140,6 @@ export abstract class BoardbotRestError extends BoardbotError {
  * `unknown_board`), or `http_<status>` when the body was not an error envelope (an HTML 502 page).
  */
 export class ApiError extends BoardbotRestError {
-  declare readonly code: 'BOARDBOT_API_ERROR' | 'BOARDBOT_UNAUTHORIZED';
   /** HTTP status of the answer. */
   readonly status: number;
   /** The contract error code (`error.code`), unknown codes included. */
@@ -174,8 +173,6 @@ export class ApiError extends BoardbotRestError {
 
 /** `401 unauthorized`: the app token is missing, wrong or revoked. */
 export class UnauthorizedError extends ApiError {
-  declare readonly code: 'BOARDBOT_UNAUTHORIZED';
-
   /**
    * @param init - status, code and message read from the answer
    * @param context - the call
@@ -190,7 +187,6 @@ export class UnauthorizedError extends ApiError {
  * Nothing was sent for the wait that was refused.
  */
 export class RateLimitError extends BoardbotRestError {
-  declare readonly code: 'BOARDBOT_RATE_LIMITED';
   /** How long the call would have had to wait, in milliseconds (clamped, never negative). */
   readonly retryAfterMs: number;
   /** Which credential's bucket is limited. */
@@ -215,7 +211,6 @@ export class RateLimitError extends BoardbotRestError {
 
 /** An attempt got no complete answer within `timeoutMs`, and no retry was left. */
 export class TimeoutError extends BoardbotRestError {
-  declare readonly code: 'BOARDBOT_TIMEOUT';
   /** The per-attempt timeout that expired. */
   readonly timeoutMs: number;
   /** Attempts made, the last one included. */
@@ -235,7 +230,6 @@ export class TimeoutError extends BoardbotRestError {
 
 /** The connection failed (refused, reset, closed mid-answer) and no retry was left. */
 export class NetworkError extends BoardbotRestError {
-  declare readonly code: 'BOARDBOT_NETWORK';
   /** Attempts made, the last one included. */
   readonly attempts: number;
   /** The transport's error code, e.g. `ECONNREFUSED` or `UND_ERR_SOCKET`, when there is one. */
@@ -255,8 +249,6 @@ export class NetworkError extends BoardbotRestError {
 
 /** The call was cancelled by its `AbortSignal`, or by `close()`, while queued, waiting or in flight. */
 export class AbortedError extends BoardbotRestError {
-  declare readonly code: 'BOARDBOT_ABORTED';
-
   /**
    * @param why - what cancelled it
    * @param context - the call
@@ -269,7 +261,6 @@ export class AbortedError extends BoardbotRestError {
 
 /** The rate-limit queue already holds `maxQueued` calls; the new one was refused, not queued. */
 export class QueueFullError extends BoardbotRestError {
-  declare readonly code: 'BOARDBOT_QUEUE_FULL';
   /** The bound that was reached. */
   readonly maxQueued: number;
 
@@ -285,7 +276,6 @@ export class QueueFullError extends BoardbotRestError {
 
 /** A 2xx answer whose body is not what the contract says (not JSON, truncated, wrong shape). */
 export class InvalidResponseError extends BoardbotRestError {
-  declare readonly code: 'BOARDBOT_INVALID_RESPONSE';
   /** HTTP status of the answer. */
   readonly status: number;
   /** A bounded excerpt of the body, for diagnosis. */
@@ -305,7 +295,6 @@ export class InvalidResponseError extends BoardbotRestError {
 
 /** Bad input from the caller (an option, an id, a body): rejected before anything is sent. */
 export class InvalidArgumentError extends BoardbotRestError {
-  declare readonly code: 'BOARDBOT_INVALID_ARGUMENT';
   /** Each problem, in the contract's `validation_failed` shape. */
   readonly details: readonly ErrorDetail[];
 

@@ -49,7 +49,6 @@ export abstract class TestingError extends BoardbotError {
  * lines.
  */
 export class WaitTimeoutError extends TestingError {
-  declare readonly code: 'BOARDBOT_TEST_TIMEOUT';
   /** How long the wait lasted, in milliseconds. */
   readonly timeoutMs: number;
 
@@ -70,7 +69,6 @@ export class WaitTimeoutError extends TestingError {
  * of the control API reach tests as the client's own `ControlApiError` (`BOARDBOT_CONTROL_API_ERROR`).
  */
 export class InvocationRejectedError extends TestingError {
-  declare readonly code: 'BOARDBOT_TEST_INVOCATION_REJECTED';
   /** HTTP status of the refusal (400). */
   readonly status: number;
   /** The platform's code of the refusal, e.g. `validation_failed`. */
@@ -89,7 +87,6 @@ export class InvocationRejectedError extends TestingError {
 
 /** The bot failed to start against the test platform; the message carries its log. */
 export class BotStartError extends TestingError {
-  declare readonly code: 'BOARDBOT_TEST_BOT_START';
   /** @param message - what failed, with the bot's log; @param cause - the error `start()` threw */
   constructor(message: string, cause: unknown) {
     super('BOARDBOT_TEST_BOT_START', [message], { cause });
@@ -98,7 +95,6 @@ export class BotStartError extends TestingError {
 
 /** `createTestPlatform` or a harness call got options it cannot use. */
 export class TestOptionsError extends TestingError {
-  declare readonly code: 'BOARDBOT_TEST_OPTIONS';
   /** @param message - what is wrong and how to fix it */
   constructor(message: string) {
     super('BOARDBOT_TEST_OPTIONS', [message]);
@@ -107,7 +103,6 @@ export class TestOptionsError extends TestingError {
 
 /** The platform was closed; the call cannot run. */
 export class PlatformClosedError extends TestingError {
-  declare readonly code: 'BOARDBOT_TEST_CLOSED';
   /** @param what - what was attempted */
   constructor(what: string) {
     super('BOARDBOT_TEST_CLOSED', [what]);
@@ -116,7 +111,6 @@ export class PlatformClosedError extends TestingError {
 
 /** The harness lost its view of the platform's activity, so it can no longer see what the bot does. */
 export class FeedLostError extends TestingError {
-  declare readonly code: 'BOARDBOT_TEST_FEED_LOST';
   /** @param reason - why the activity stream ended */
   constructor(reason: string) {
     super('BOARDBOT_TEST_FEED_LOST', [reason]);

@@ -87,7 +87,6 @@ export abstract class ControlError extends BoardbotError {
  * }
  */
 export class ControlApiError extends ControlError {
-  declare readonly code: 'BOARDBOT_CONTROL_API_ERROR';
   // Named by hand: a bundler that shortens class names (the playground's) would change `new.target.name`.
   override readonly name = 'ControlApiError';
   /** HTTP method of the call. */
@@ -120,7 +119,6 @@ export class ControlApiError extends ControlError {
 
 /** Nothing answered a control API call: the emulator stopped, or the URL is wrong. */
 export class ControlUnreachableError extends ControlError {
-  declare readonly code: 'BOARDBOT_CONTROL_UNREACHABLE';
   // Named by hand, as ControlApiError is.
   override readonly name = 'ControlUnreachableError';
   /** HTTP method of the call. */
@@ -142,7 +140,6 @@ export class ControlUnreachableError extends ControlError {
 
 /** The client was given an option it cannot send with; the message names it and the fix, never the key. */
 export class ControlOptionsError extends ControlError {
-  declare readonly code: 'BOARDBOT_CONTROL_INVALID_OPTIONS';
   // Named by hand, as ControlApiError is.
   override readonly name = 'ControlOptionsError';
 
@@ -157,7 +154,6 @@ export class ControlOptionsError extends ControlError {
  * `$ref` at both. Only code that changes the control API's schemas meets it.
  */
 export class ControlSchemaError extends ControlError {
-  declare readonly code: 'BOARDBOT_CONTROL_SCHEMA';
   // Named by hand, as ControlApiError is.
   override readonly name = 'ControlSchemaError';
 
