@@ -69,7 +69,6 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.ShutdownTimeoutError, () => new core.ShutdownTimeoutError('Roll.run', 10)],
   [core.WriteDroppedError, () => new core.WriteDroppedError('Roll.run', 'reply', leakyCause())],
   [core.InteractionExhaustedError, () => new core.InteractionExhaustedError('/roll', leakyCause())],
-  [core.InvalidReplyError, () => new core.InvalidReplyError(['/content: too long'])],
   [core.InvalidConfigError, () => new core.InvalidConfigError('token is missing')],
   [core.BotStateError, () => new core.BotStateError('start() twice')],
   [core.InteractionExpiredError, () => new core.InteractionExpiredError('/roll')],

@@ -59,9 +59,6 @@ const CORE_ERRORS = createErrorFactory({
       'and refused this one (410 interaction_exhausted). Post further messages with ctx.send(), or let the runtime ' +
       "post them on the board instead: createBot({ exhaustedInteraction: 'send' }).",
   },
-  BOARDBOT_INVALID_REPLY: {
-    message: (problems: readonly string[]) => `The message body is invalid: ${problems.join('; ')}`,
-  },
   BOARDBOT_INVALID_CONFIG: { message: (message: string) => message },
   BOARDBOT_BOT_STATE: { message: (message: string) => message },
   BOARDBOT_INTERACTION_EXPIRED: {
@@ -227,14 +224,6 @@ export class InteractionExhaustedError extends BoardbotCoreError {
    */
   constructor(command: string, cause?: unknown) {
     super('BOARDBOT_INTERACTION_EXHAUSTED', [command], { cause });
-  }
-}
-
-/** A handler tried to send a message body the platform would refuse (checked before any request). */
-export class InvalidReplyError extends BoardbotCoreError {
-  /** @param problems - one line per problem */
-  constructor(problems: readonly string[]) {
-    super('BOARDBOT_INVALID_REPLY', [problems]);
   }
 }
 
