@@ -4,7 +4,7 @@ import { BoardbotError, type BoardbotErrorOptions, createErrorFactory, type Erro
 export { BoardbotError, isBoardbotError } from '@boardbot/protocol';
 
 /** How to make TypeScript emit decorator metadata; part of every missing-metadata message. */
-export const METADATA_FIX =
+const METADATA_FIX =
   'compile with tsc or vitest and set "experimentalDecorators": true and "emitDecoratorMetadata": true in ' +
   'tsconfig.json (esbuild and tsx do not emit decorator metadata)';
 

@@ -1,4 +1,5 @@
-import { type BotEvent, orderingKey } from '@boardbot/core';
+import type { BotEvent } from '@boardbot/core';
+import { orderingKey } from '@boardbot/core/internal';
 import type { App, Interaction, Message, UserProfile } from '@boardbot/protocol';
 import { describe, expect, it } from 'vitest';
 
