@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type TLiteral, type TSchema, type TUnion, Type } from '@sinclair/typebox';
 import { UUID_PATTERN } from '../limits.js';
 
 /** A UUID (CONTRACT.md "Base, formats, auth": v4 or v7, canonical text). */
@@ -9,3 +9,14 @@ export const DateTime = Type.String({ format: 'date-time', examples: ['2026-11-2
 
 /** `T | null`, the contract's nullable field. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * One of the given strings. Callers name the union (`OneOf<OptionType>`): an inferred union of
+ * literals is printed in whatever order the compiler met them, so declarations (and the API report)
+ * would change from one build to the next.
+ */
+export type OneOf<T extends string> = TUnion<TLiteral<T>[]>;
+
+/** The schema of {@link OneOf}. */
+export const oneOf = <T extends string>(values: readonly T[]): OneOf<T> =>
+  Type.Union(values.map((value) => Type.Literal(value)));

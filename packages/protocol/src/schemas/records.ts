@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { COLOR_PATTERN, COMMAND_NAME_PATTERN, HTTP_URL_PATTERN, LIMITS } from '../limits.js';
-import { DateTime, Nullable, Uuid } from './common.js';
+import { DateTime, Nullable, oneOf, Uuid } from './common.js';
 
 // Records are what the server sends: unknown extra fields are allowed so clients stay tolerant
 // (CONTRACT.md "Tolerance"). Request bodies, in requests.ts, are strict instead.
@@ -34,11 +34,13 @@ export type UserProfile = Static<typeof UserProfile>;
 
 /** Roles a member can hold on a board. */
 export const MEMBER_ROLES = ['owner', 'admin', 'member', 'app'] as const;
+/** One of {@link MEMBER_ROLES}. */
+export type MemberRole = (typeof MEMBER_ROLES)[number];
 /** A board membership. */
 export const Member = Type.Object(
   {
     user: UserProfile,
-    role: Type.Union(MEMBER_ROLES.map((r) => Type.Literal(r))),
+    role: oneOf<MemberRole>(MEMBER_ROLES),
     joined_at: DateTime,
   },
   { title: 'Member' },
@@ -138,6 +140,9 @@ export type Message = Omit<Static<typeof Message>, 'embeds'> & { embeds: Embed[]
 export const OPTION_TYPES = ['string', 'integer', 'number', 'boolean', 'user', 'board', 'subcommand'] as const;
 /** A command option type. */
 export type OptionType = (typeof OPTION_TYPES)[number];
+/** An option type a subcommand's option can have: any but `subcommand` (one level only). */
+export type LeafOptionType = Exclude<OptionType, 'subcommand'>;
+const LEAF_OPTION_TYPES = OPTION_TYPES.filter((t): t is LeafOptionType => t !== 'subcommand');
 
 /** A choice of an option. */
 export const OptionChoice = Type.Object(
@@ -159,7 +164,7 @@ const optionFields = {
 
 /** An option of a subcommand: anything but a nested subcommand (one level only). */
 export const LeafOption = Type.Object(
-  { ...optionFields, type: Type.Union(OPTION_TYPES.filter((t) => t !== 'subcommand').map((t) => Type.Literal(t))) },
+  { ...optionFields, type: oneOf<LeafOptionType>(LEAF_OPTION_TYPES) },
   { additionalProperties: true, title: 'LeafOption' },
 );
 export type LeafOption = Static<typeof LeafOption>;
@@ -168,7 +173,7 @@ export type LeafOption = Static<typeof LeafOption>;
 export const CommandOption = Type.Object(
   {
     ...optionFields,
-    type: Type.Union(OPTION_TYPES.map((t) => Type.Literal(t))),
+    type: oneOf<OptionType>(OPTION_TYPES),
     options: Type.Optional(Type.Array(LeafOption, { maxItems: LIMITS.optionsPerLevel })),
   },
   { additionalProperties: true, title: 'CommandOption' },

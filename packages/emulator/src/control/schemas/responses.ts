@@ -13,14 +13,17 @@ import { type Static, Type } from '@sinclair/typebox';
 export const MessageRecord = Type.Unsafe<Message>(Message);
 
 /** An app as the control API shows it: the app, the boards it is installed on, its registered commands. */
-export const AppInfo = Type.Composite(
-  [App, Type.Object({ board_ids: Type.Array(Uuid), commands: Type.Array(Command) })],
+export const AppInfo = Type.Object(
+  { ...App.properties, board_ids: Type.Array(Uuid), commands: Type.Array(Command) },
   { title: 'AppInfo' },
 );
 export type AppInfo = Static<typeof AppInfo>;
 
 /** An interaction as the control API shows it: without its token, which is the app's credential. */
-export const ShownInteraction = Type.Omit(Interaction, ['token'], { title: 'ShownInteraction' });
+// Built from a spread rather than `Type.Omit`/`Type.Composite`: their key unions print in whatever
+// order the compiler met the keys, so the declarations (and the API report) changed between builds.
+const { token: _token, ...shownFields } = Interaction.properties;
+export const ShownInteraction = Type.Object(shownFields, { title: 'ShownInteraction' });
 export type ShownInteraction = Static<typeof ShownInteraction>;
 
 /** Where an invoked command stands: answered once it has an answer, expired when its token did. */
