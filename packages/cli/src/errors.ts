@@ -1,40 +1,47 @@
+import { BoardbotError, type BoardbotErrorOptions, createErrorFactory, type ErrorArgs } from '@boardbot/protocol';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
+
+// Every error the CLI reports on purpose, declared once: its stable code, the exit code the CLI ends
+// with, and its message (what is wrong and how to fix it).
+const CLI_ERRORS = createErrorFactory({
+  BOARDBOT_CLI_CONFIG: { exit: EXIT_CODES.usage, message: (message: string) => message },
+  BOARDBOT_CLI_MISSING_TOKEN: {
+    exit: EXIT_CODES.usage,
+    message: (command: string) =>
+      `${command} needs the app token, and BOARDBOT_TOKEN is not set. Fix: put BOARDBOT_TOKEN=<token> in .env ` +
+      '(see .env.example) or in the environment, or pass --token. To run against the local emulator, ' +
+      'use `boardbot dev`, which needs no token.',
+  },
+  BOARDBOT_CLI_PROJECT: { exit: EXIT_CODES.usage, message: (message: string) => message },
+  BOARDBOT_CLI_BOT_MODULE: { exit: EXIT_CODES.usage, message: (message: string) => message },
+  BOARDBOT_CLI_PORT_IN_USE: {
+    exit: EXIT_CODES.failure,
+    message: (host: string, port: number) =>
+      `Port ${port} on ${host} is already in use (another emulator or \`boardbot dev\`?). Fix: stop it, or pass ` +
+      '--port <another port> (--port 0 picks a free one).',
+  },
+  BOARDBOT_CLI_INVOCATION: { exit: EXIT_CODES.failure, message: (message: string) => message },
+});
 
 /**
  * Stable codes of the errors the CLI reports. Match on `code`; messages say how to fix the problem
  * and may be reworded.
  */
-export const CLI_ERROR_CODES = [
-  'BOARDBOT_CLI_CONFIG',
-  'BOARDBOT_CLI_MISSING_TOKEN',
-  'BOARDBOT_CLI_PROJECT',
-  'BOARDBOT_CLI_BOT_MODULE',
-  'BOARDBOT_CLI_PORT_IN_USE',
-  'BOARDBOT_CLI_COMMANDS_DRIFT',
-  'BOARDBOT_CLI_INVOCATION',
-] as const;
+export const CLI_ERROR_CODES = CLI_ERRORS.codes;
 
 /** A stable error code of the CLI. */
 export type CliErrorCode = (typeof CLI_ERROR_CODES)[number];
 
 /** Base of every error the CLI reports on purpose: a stable `code` and the process exit code. */
-export class CliError extends Error {
-  /** Stable code to match on. */
-  readonly code: CliErrorCode;
-  /** The exit code the CLI ends with. */
+export abstract class CliError extends BoardbotError {
+  declare readonly code: CliErrorCode;
+  /** The exit code the CLI ends with (see {@link EXIT_CODES}). */
   readonly exitCode: ExitCode;
 
-  /**
-   * @param code - the stable code
-   * @param message - what is wrong and how to fix it
-   * @param exitCode - see {@link EXIT_CODES}
-   * @param options - the underlying cause, if any
-   */
-  constructor(code: CliErrorCode, message: string, exitCode: ExitCode, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
-    this.exitCode = exitCode;
+  /** Takes the code, the arguments of its message template, and the underlying cause if any. */
+  constructor(...[code, args, options]: ErrorArgs<typeof CLI_ERRORS, [options?: BoardbotErrorOptions | undefined]>) {
+    super(code, CLI_ERRORS.message(code, args), options);
+    this.exitCode = CLI_ERRORS.spec(code).exit;
   }
 }
 
@@ -42,7 +49,7 @@ export class CliError extends Error {
 export class ConfigError extends CliError {
   /** @param message - which value, where it came from, and what is expected */
   constructor(message: string) {
-    super('BOARDBOT_CLI_CONFIG', message, EXIT_CODES.usage);
+    super('BOARDBOT_CLI_CONFIG', [message]);
   }
 }
 
@@ -50,13 +57,7 @@ export class ConfigError extends CliError {
 export class MissingTokenError extends CliError {
   /** @param command - the command that needs the token, e.g. `boardbot start` */
   constructor(command: string) {
-    super(
-      'BOARDBOT_CLI_MISSING_TOKEN',
-      `${command} needs the app token, and BOARDBOT_TOKEN is not set. Fix: put BOARDBOT_TOKEN=<token> in .env ` +
-        '(see .env.example) or in the environment, or pass --token. To run against the local emulator, ' +
-        'use `boardbot dev`, which needs no token.',
-      EXIT_CODES.usage,
-    );
+    super('BOARDBOT_CLI_MISSING_TOKEN', [command]);
   }
 }
 
@@ -64,7 +65,7 @@ export class MissingTokenError extends CliError {
 export class ProjectError extends CliError {
   /** @param message - what is missing and how to fix it */
   constructor(message: string) {
-    super('BOARDBOT_CLI_PROJECT', message, EXIT_CODES.usage);
+    super('BOARDBOT_CLI_PROJECT', [message]);
   }
 }
 
@@ -75,7 +76,7 @@ export class BotModuleError extends CliError {
    * @param cause - the import failure, if any
    */
   constructor(message: string, cause?: unknown) {
-    super('BOARDBOT_CLI_BOT_MODULE', message, EXIT_CODES.usage, cause === undefined ? undefined : { cause });
+    super('BOARDBOT_CLI_BOT_MODULE', [message], { cause });
   }
 }
 
@@ -86,23 +87,7 @@ export class PortInUseError extends CliError {
    * @param port - the port that is taken
    */
   constructor(host: string, port: number) {
-    super(
-      'BOARDBOT_CLI_PORT_IN_USE',
-      `Port ${port} on ${host} is already in use (another emulator or \`boardbot dev\`?). Fix: stop it, or pass ` +
-        '--port <another port> (--port 0 picks a free one).',
-      EXIT_CODES.failure,
-    );
-  }
-}
-
-/** `boardbot commands diff` found drift (exit code 3); the plan itself was printed before. */
-export class CommandsDriftError extends CliError {
-  constructor() {
-    super(
-      'BOARDBOT_CLI_COMMANDS_DRIFT',
-      'The registered commands differ from the declared ones. Fix: run `boardbot commands sync`.',
-      EXIT_CODES.drift,
-    );
+    super('BOARDBOT_CLI_PORT_IN_USE', [host, port]);
   }
 }
 
@@ -110,6 +95,6 @@ export class CommandsDriftError extends CliError {
 export class InvocationError extends CliError {
   /** @param message - what happened and what to check */
   constructor(message: string) {
-    super('BOARDBOT_CLI_INVOCATION', message, EXIT_CODES.failure);
+    super('BOARDBOT_CLI_INVOCATION', [message]);
   }
 }

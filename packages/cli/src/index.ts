@@ -1,20 +1,8 @@
-export * from './commands/commands.js';
-export * from './commands/dev.js';
-export * from './commands/emulator.js';
-export * from './commands/invoke.js';
-export * from './commands/shared-options.js';
-export * from './commands/start.js';
-export * from './config/env-file.js';
-export * from './config/load-config.js';
-export * from './dev/bot-process.js';
-export * from './dev/dev-state.js';
-export * from './dev/watch-compiler.js';
+// The public entry point: run the CLI from code, and the codes it exits and fails with. Everything
+// else (the commands' building blocks) is internal: `@boardbot/cli/internal`.
 export * from './errors.js';
 export * from './exit-codes.js';
-export * from './io.js';
-export * from './program.js';
-export * from './project/load-bot-module.js';
-export * from './project/project.js';
-export * from './project/project-modules.js';
-export * from './run.js';
-export * from './version.js';
+export type { CliIo } from './io.js';
+export { processIo } from './io.js';
+export { runCli } from './run.js';
+export { CLI_VERSION } from './version.js';

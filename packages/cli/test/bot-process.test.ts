@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BotProcess } from '@boardbot/cli';
+import { BotProcess } from '@boardbot/cli/internal';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildProjects } from '../../../test/support/build.js';
 
@@ -11,7 +11,7 @@ import { buildProjects } from '../../../test/support/build.js';
 beforeAll(() => buildProjects('packages/cli'), 180_000);
 
 // Small real child processes stand in for the bot: what matters here is the process handling.
-const cliDist = new URL('../dist/index.js', import.meta.url).href;
+const cliDist = new URL('../dist/internal.js', import.meta.url).href;
 describe('BotProcess', () => {
   let dir: string;
   let bot: BotProcess | undefined;
@@ -129,7 +129,11 @@ describe('BotProcess', () => {
         if (printed.includes(text)) resolve();
         reader.on('line', (l) => l === text && resolve());
       });
-    await line('up');
+    // A parent that cannot start the bot (a failed import, say) fails the test at once, not at its timeout.
+    const parentDied = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`the parent exited with ${code} before the bot was up`))),
+    );
+    await Promise.race([line('up'), parentDied]);
     child.kill('SIGKILL');
     await line('bye');
     expect(printed).toEqual(['up', 'bye']);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CLI_CONFIG, loadConfig } from '@boardbot/cli';
+import { DEFAULT_CLI_CONFIG, loadConfig } from '@boardbot/cli/internal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 describe('loadConfig', () => {

@@ -1,4 +1,4 @@
-import { type DevSession, runDev } from '@boardbot/cli';
+import { type DevSession, runDev } from '@boardbot/cli/internal';
 import type { Message } from '@boardbot/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Control, eventually } from './support/control.js';
@@ -67,11 +67,15 @@ describe('boardbot dev across a rebuild', () => {
     );
     project.write('src/ping.ts', pingSource('v2'));
     await rebuilt;
-    for (let inWindow = 0; !restarted && inWindow < 500; inWindow++) {
+    let inWindow = 0;
+    for (; !restarted && inWindow < 500; inWindow++) {
       await post();
       await new Promise((r) => setTimeout(r, 5));
     }
     await restart;
+    // The point of the test: messages were posted between the new build and the new bot's start, when
+    // the old bot was being stopped and no bot was reading the gateway.
+    expect(inWindow).toBeGreaterThan(0);
     for (let i = 0; i < 20; i++) await post();
 
     const botUser = (await control.client.apps()).find((a) => a.name === 'dev-bot')?.bot_user_id;

@@ -5,7 +5,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CliIo, createProgram, runEmulator } from '@boardbot/cli';
+import type { CliIo } from '@boardbot/cli';
+import { createProgram, runEmulator } from '@boardbot/cli/internal';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildProjects } from '../../../test/support/build.js';
 

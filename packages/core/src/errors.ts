@@ -1,49 +1,96 @@
+import { BoardbotError, type BoardbotErrorOptions, createErrorFactory, type ErrorArgs } from '@boardbot/protocol';
+
+// The root every boardbot error extends, for `instanceof` and `isBoardbotError` without importing protocol.
+export { BoardbotError, isBoardbotError } from '@boardbot/protocol';
+
+/** How to make TypeScript emit decorator metadata; part of every missing-metadata message. */
+const METADATA_FIX =
+  'compile with tsc or vitest and set "experimentalDecorators": true and "emitDecoratorMetadata": true in ' +
+  'tsconfig.json (esbuild and tsx do not emit decorator metadata)';
+
+// Every error of `@boardbot/core`, declared once: its stable code and its message, which says what went
+// wrong and, where it can, how to fix it.
+const CORE_ERRORS = createErrorFactory({
+  BOARDBOT_MISSING_METADATA: {
+    message: (what: string, explicitFix: string) =>
+      `${what} has no decorator metadata (design:type / design:paramtypes), so its type is unknown. ` +
+      `Fix: ${METADATA_FIX}; or ${explicitFix}.`,
+  },
+  BOARDBOT_MISSING_PROVIDER: {
+    message: (consumer: string, dependency: string | undefined, index: number) =>
+      dependency === undefined
+        ? `${consumer}'s constructor parameter ${index + 1} has no class type (an interface, a union or a ` +
+          'type-only import): inject a class, and import it as a value.'
+        : `${consumer} needs ${dependency} (constructor parameter ${index + 1}), which is not a provider: ` +
+          `add it to createBot({ providers: [${dependency}] }).`,
+  },
+  BOARDBOT_CIRCULAR_DEPENDENCY: {
+    message: (chain: readonly string[]) =>
+      `Circular dependency: ${chain.join(' -> ')}. Break the cycle, e.g. by moving shared state into a third provider.`,
+  },
+  BOARDBOT_INVALID_HANDLER: { message: (message: string) => message },
+  BOARDBOT_INVALID_OPTION: { message: (message: string) => message },
+  BOARDBOT_INVALID_COMMANDS: {
+    message: (problems: readonly string[]) => `The declared commands are invalid:\n  - ${problems.join('\n  - ')}`,
+  },
+  BOARDBOT_COMMANDS_DRIFT: {
+    message: (plan: string) =>
+      `The registered commands differ from the declared ones (commandSync: 'check'):\n${plan}\n` +
+      `Fix: run \`boardbot commands sync\` (or start once with commandSync: 'sync').`,
+  },
+  BOARDBOT_HANDLER_TIMEOUT: {
+    message: (handler: string, ms: number) =>
+      `${handler} did not finish within ${ms} ms: its ctx.signal is aborted, its worker freed and its later writes ` +
+      'dropped. Honour ctx.signal, or raise handlerTimeoutMs if this work is expected to be slow.',
+  },
+  BOARDBOT_SHUTDOWN_TIMEOUT: {
+    message: (handler: string, ms: number) =>
+      `${handler} was still running when the bot stopped (shutdownTimeoutMs, ${ms} ms, passed): it was abandoned, ` +
+      'its writes are dropped. Honour ctx.signal, or raise shutdownTimeoutMs (and the grace period of your process manager).',
+  },
+  BOARDBOT_WRITE_DROPPED: {
+    message: (handler: string, operation: string, why: string) =>
+      `${handler} called ctx.${operation}() after it was abandoned (${why}): the write was dropped, so that it cannot ` +
+      'follow the apology already sent. Stop writing once ctx.signal is aborted, or raise handlerTimeoutMs.',
+  },
+  BOARDBOT_INTERACTION_EXHAUSTED: {
+    message: (command: string) =>
+      `${command} has had its 5 answers: the platform accepts 5 answers per interaction (the reply and 4 follow-ups) ` +
+      'and refused this one (410 interaction_exhausted). Post further messages with ctx.send(), or let the runtime ' +
+      "post them on the board instead: createBot({ exhaustedInteraction: 'send' }).",
+  },
+  BOARDBOT_INVALID_CONFIG: { message: (message: string) => message },
+  BOARDBOT_BOT_STATE: { message: (message: string) => message },
+  BOARDBOT_INTERACTION_EXPIRED: {
+    message: (command: string) =>
+      `The interaction of ${command} expired before it could be answered again after a restart; an earlier ` +
+      'run may have answered it, so nothing is posted on the board.',
+  },
+  BOARDBOT_MIDDLEWARE_NEXT_TWICE: {
+    message: () =>
+      'A middleware called next() more than once: call it once (and await it) to run the rest of the chain and the ' +
+      'handler, or not at all to stop here.',
+  },
+});
+
 /**
  * Stable codes of the errors `@boardbot/core` throws. Match on `error.code`, never on the message:
  * messages say how to fix the problem and may be reworded.
  */
-export const CORE_ERROR_CODES = [
-  'BOARDBOT_MISSING_METADATA',
-  'BOARDBOT_MISSING_PROVIDER',
-  'BOARDBOT_CIRCULAR_DEPENDENCY',
-  'BOARDBOT_INVALID_HANDLER',
-  'BOARDBOT_INVALID_OPTION',
-  'BOARDBOT_INVALID_COMMANDS',
-  'BOARDBOT_COMMANDS_DRIFT',
-  'BOARDBOT_HANDLER_TIMEOUT',
-  'BOARDBOT_SHUTDOWN_TIMEOUT',
-  'BOARDBOT_WRITE_DROPPED',
-  'BOARDBOT_INTERACTION_EXHAUSTED',
-  'BOARDBOT_INVALID_REPLY',
-  'BOARDBOT_INVALID_CONFIG',
-  'BOARDBOT_BOT_STATE',
-  'BOARDBOT_INTERACTION_EXPIRED',
-] as const;
+export const CORE_ERROR_CODES = CORE_ERRORS.codes;
 
 /** A stable error code of `@boardbot/core`. */
 export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
 
 /** Base of every error `@boardbot/core` throws; `code` is stable. */
-export class BoardbotCoreError extends Error {
-  /** Stable code to match on. */
-  readonly code: CoreErrorCode;
+export abstract class BoardbotCoreError extends BoardbotError {
+  declare readonly code: CoreErrorCode;
 
-  /**
-   * @param code - the stable code
-   * @param message - what went wrong and, where possible, how to fix it
-   * @param options - the underlying cause, if any
-   */
-  constructor(code: CoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
+  /** Takes the code, the arguments of its message template, and the underlying cause if any. */
+  constructor(...[code, args, options]: ErrorArgs<typeof CORE_ERRORS, [options?: BoardbotErrorOptions | undefined]>) {
+    super(code, CORE_ERRORS.message(code, args), options);
   }
 }
-
-/** How to make TypeScript emit decorator metadata; part of every missing-metadata message. */
-export const METADATA_FIX =
-  'compile with tsc or vitest and set "experimentalDecorators": true and "emitDecoratorMetadata": true in ' +
-  'tsconfig.json (esbuild and tsx do not emit decorator metadata)';
 
 /**
  * Decorator metadata (`design:type`, `design:paramtypes`) is missing, so a type cannot be inferred.
@@ -55,11 +102,7 @@ export class MissingMetadataError extends BoardbotCoreError {
    * @param explicitFix - the explicit alternative, e.g. `give @Option({ type: 'integer' })`
    */
   constructor(what: string, explicitFix: string) {
-    super(
-      'BOARDBOT_MISSING_METADATA',
-      `${what} has no decorator metadata (design:type / design:paramtypes), so its type is unknown. ` +
-        `Fix: ${METADATA_FIX}; or ${explicitFix}.`,
-    );
+    super('BOARDBOT_MISSING_METADATA', [what, explicitFix]);
   }
 }
 
@@ -71,14 +114,7 @@ export class MissingProviderError extends BoardbotCoreError {
    * @param index - zero-based constructor parameter index
    */
   constructor(consumer: string, dependency: string | undefined, index: number) {
-    super(
-      'BOARDBOT_MISSING_PROVIDER',
-      dependency === undefined
-        ? `${consumer}'s constructor parameter ${index + 1} has no class type (an interface, a union or a ` +
-            'type-only import): inject a class, and import it as a value.'
-        : `${consumer} needs ${dependency} (constructor parameter ${index + 1}), which is not a provider: ` +
-            `add it to createBot({ providers: [${dependency}] }).`,
-    );
+    super('BOARDBOT_MISSING_PROVIDER', [consumer, dependency, index]);
   }
 }
 
@@ -86,10 +122,7 @@ export class MissingProviderError extends BoardbotCoreError {
 export class CircularDependencyError extends BoardbotCoreError {
   /** @param chain - class names along the cycle, first and last equal */
   constructor(chain: readonly string[]) {
-    super(
-      'BOARDBOT_CIRCULAR_DEPENDENCY',
-      `Circular dependency: ${chain.join(' -> ')}. Break the cycle, e.g. by moving shared state into a third provider.`,
-    );
+    super('BOARDBOT_CIRCULAR_DEPENDENCY', [chain]);
   }
 }
 
@@ -97,7 +130,7 @@ export class CircularDependencyError extends BoardbotCoreError {
 export class InvalidHandlerError extends BoardbotCoreError {
   /** @param message - what is wrong and how to fix it */
   constructor(message: string) {
-    super('BOARDBOT_INVALID_HANDLER', message);
+    super('BOARDBOT_INVALID_HANDLER', [message]);
   }
 }
 
@@ -105,7 +138,7 @@ export class InvalidHandlerError extends BoardbotCoreError {
 export class InvalidOptionError extends BoardbotCoreError {
   /** @param message - what is wrong and how to fix it */
   constructor(message: string) {
-    super('BOARDBOT_INVALID_OPTION', message);
+    super('BOARDBOT_INVALID_OPTION', [message]);
   }
 }
 
@@ -116,7 +149,7 @@ export class InvalidCommandsError extends BoardbotCoreError {
 
   /** @param problems - one line per problem */
   constructor(problems: readonly string[]) {
-    super('BOARDBOT_INVALID_COMMANDS', `The declared commands are invalid:\n  - ${problems.join('\n  - ')}`);
+    super('BOARDBOT_INVALID_COMMANDS', [problems]);
     this.problems = problems;
   }
 }
@@ -125,11 +158,7 @@ export class InvalidCommandsError extends BoardbotCoreError {
 export class CommandsDriftError extends BoardbotCoreError {
   /** @param plan - the formatted sync plan */
   constructor(plan: string) {
-    super(
-      'BOARDBOT_COMMANDS_DRIFT',
-      `The registered commands differ from the declared ones (commandSync: 'check'):\n${plan}\n` +
-        `Fix: run \`boardbot commands sync\` (or start once with commandSync: 'sync').`,
-    );
+    super('BOARDBOT_COMMANDS_DRIFT', [plan]);
   }
 }
 
@@ -143,11 +172,7 @@ export class HandlerTimeoutError extends BoardbotCoreError {
    * @param ms - the timeout that passed
    */
   constructor(handler: string, ms: number) {
-    super(
-      'BOARDBOT_HANDLER_TIMEOUT',
-      `${handler} did not finish within ${ms} ms: its ctx.signal is aborted, its worker freed and its later writes ` +
-        'dropped. Honour ctx.signal, or raise handlerTimeoutMs if this work is expected to be slow.',
-    );
+    super('BOARDBOT_HANDLER_TIMEOUT', [handler, ms]);
   }
 }
 
@@ -161,11 +186,7 @@ export class ShutdownTimeoutError extends BoardbotCoreError {
    * @param ms - the shutdown timeout that passed
    */
   constructor(handler: string, ms: number) {
-    super(
-      'BOARDBOT_SHUTDOWN_TIMEOUT',
-      `${handler} was still running when the bot stopped (shutdownTimeoutMs, ${ms} ms, passed): it was abandoned, ` +
-        'its writes are dropped. Honour ctx.signal, or raise shutdownTimeoutMs (and the grace period of your process manager).',
-    );
+    super('BOARDBOT_SHUTDOWN_TIMEOUT', [handler, ms]);
   }
 }
 
@@ -186,12 +207,7 @@ export class WriteDroppedError extends BoardbotCoreError {
    */
   constructor(handler: string, operation: string, reason: unknown) {
     const why = reason instanceof ShutdownTimeoutError ? 'the bot stopped' : 'it ran past handlerTimeoutMs';
-    super(
-      'BOARDBOT_WRITE_DROPPED',
-      `${handler} called ctx.${operation}() after it was abandoned (${why}): the write was dropped, so that it cannot ` +
-        'follow the apology already sent. Stop writing once ctx.signal is aborted, or raise handlerTimeoutMs.',
-      { cause: reason },
-    );
+    super('BOARDBOT_WRITE_DROPPED', [handler, operation, why], { cause: reason });
     this.handler = handler;
     this.operation = operation;
   }
@@ -207,21 +223,7 @@ export class InteractionExhaustedError extends BoardbotCoreError {
    * @param cause - the platform's answer (an `ApiError` of `@boardbot/rest`)
    */
   constructor(command: string, cause?: unknown) {
-    super(
-      'BOARDBOT_INTERACTION_EXHAUSTED',
-      `${command} has had its 5 answers: the platform accepts 5 answers per interaction (the reply and 4 follow-ups) ` +
-        'and refused this one (410 interaction_exhausted). Post further messages with ctx.send(), or let the runtime ' +
-        "post them on the board instead: createBot({ exhaustedInteraction: 'send' }).",
-      cause === undefined ? undefined : { cause },
-    );
-  }
-}
-
-/** A handler tried to send a message body the platform would refuse (checked before any request). */
-export class InvalidReplyError extends BoardbotCoreError {
-  /** @param problems - one line per problem */
-  constructor(problems: readonly string[]) {
-    super('BOARDBOT_INVALID_REPLY', `The message body is invalid: ${problems.join('; ')}`);
+    super('BOARDBOT_INTERACTION_EXHAUSTED', [command], { cause });
   }
 }
 
@@ -229,7 +231,7 @@ export class InvalidReplyError extends BoardbotCoreError {
 export class InvalidConfigError extends BoardbotCoreError {
   /** @param message - what is wrong and how to fix it */
   constructor(message: string) {
-    super('BOARDBOT_INVALID_CONFIG', message);
+    super('BOARDBOT_INVALID_CONFIG', [message]);
   }
 }
 
@@ -237,7 +239,7 @@ export class InvalidConfigError extends BoardbotCoreError {
 export class BotStateError extends BoardbotCoreError {
   /** @param message - what was called in which state */
   constructor(message: string) {
-    super('BOARDBOT_BOT_STATE', message);
+    super('BOARDBOT_BOT_STATE', [message]);
   }
 }
 
@@ -249,10 +251,13 @@ export class BotStateError extends BoardbotCoreError {
 export class InteractionExpiredError extends BoardbotCoreError {
   /** @param command - the command as people typed it, e.g. `/roll` */
   constructor(command: string) {
-    super(
-      'BOARDBOT_INTERACTION_EXPIRED',
-      `The interaction of ${command} expired before it could be answered again after a restart; an earlier ` +
-        'run may have answered it, so nothing is posted on the board.',
-    );
+    super('BOARDBOT_INTERACTION_EXPIRED', [command]);
+  }
+}
+
+/** A middleware called `next()` a second time; the chain and the handler had already been run once. */
+export class MiddlewareNextTwiceError extends BoardbotCoreError {
+  constructor() {
+    super('BOARDBOT_MIDDLEWARE_NEXT_TWICE', []);
   }
 }

@@ -3,31 +3,36 @@ import 'reflect-metadata';
 
 export * from './commands/command.js';
 export type * from './commands/context.js';
-export type * from './commands/metadata.js';
+export type { CommandMetadata, LeafOptionType, OptionMetadata, SubcommandMetadata } from './commands/metadata.js';
 export * from './commands/option.js';
 export * from './commands/subcommand.js';
 export * from './commands/sync/format-plan.js';
 export * from './commands/sync/plan.js';
-export * from './commands/sync/sync.js';
+export type { CommandSyncMode } from './commands/sync/sync.js';
 export * from './dispatch/derive-commands.js';
 export type { BotEvent } from './dispatch/dispatcher.js';
-export * from './dispatch/ordering.js';
+export type { OrderBy } from './dispatch/ordering.js';
 export * from './errors.js';
 export type { Clock } from './kernel/clock.js';
 export type { Provider } from './kernel/container.js';
 export type * from './kernel/context.js';
-export * from './kernel/injectable.js';
+export { Injectable } from './kernel/injectable.js';
 export { type LoggerInput, REDACT_PATHS } from './kernel/logger.js';
 export type { Class } from './kernel/metadata.js';
 export type * from './kernel/ports.js';
 export { handlerCallOptions } from './kernel/scope.js';
 export type * from './listeners/context.js';
-export type * from './listeners/metadata.js';
+export type {
+  EventListenerMetadata,
+  MessageEventName,
+  MessageListenerMetadata,
+  MessageMatcher,
+} from './listeners/metadata.js';
 export * from './listeners/on-event.js';
 export * from './listeners/on-message.js';
 export * from './policies/cooldown.js';
-export * from './policies/guards.js';
-export type * from './policies/metadata.js';
+export type { CanActivate, GuardFn, GuardRef, GuardResult } from './policies/guards.js';
+export type { CooldownMetadata, CooldownScope } from './policies/metadata.js';
 export type { Middleware } from './policies/middleware.js';
 export * from './policies/on-error.js';
 export * from './policies/use-guards.js';
@@ -35,7 +40,7 @@ export type { Bot, BotState } from './runtime/bot.js';
 export * from './runtime/create-bot.js';
 export * from './runtime/exit-codes.js';
 export * from './runtime/options.js';
-export * from './runtime/position/file-position-store.js';
+export { FilePositionStore } from './runtime/position/file-position-store.js';
 export * from './runtime/position/memory-position-store.js';
 export type * from './runtime/position/position-store.js';
 export type { SignalSource } from './runtime/signals.js';

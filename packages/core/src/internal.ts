@@ -5,7 +5,9 @@
 export { COMMAND_KEY, OPTIONS_KEY, SUBCOMMANDS_KEY } from './commands/metadata.js';
 export * from './commands/options/derive-options.js';
 export * from './commands/options/parse-options.js';
+export { syncCommands } from './commands/sync/sync.js';
 export * from './dispatch/keyed-queue.js';
+export { orderingKey } from './dispatch/ordering.js';
 export * from './kernel/body.js';
 export * from './kernel/container.js';
 export { INJECTABLE_KEY } from './kernel/injectable.js';

@@ -2,7 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteDriver } from '../../emulator/src/store/sqlite-driver.js';
-import { CREATE_EXIT_CODES, hasNodeSqlite, projectPackageJson, runCreate } from '../src/index.js';
+import { CREATE_EXIT_CODES, runCreate } from '../src/index.js';
+import { projectPackageJson } from '../src/package-json.js';
+import { hasNodeSqlite } from '../src/sqlite.js';
 import { checkout, recordingIo, tempDir } from './support.js';
 
 describe('create-boardbot', () => {

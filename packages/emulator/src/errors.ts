@@ -1,4 +1,47 @@
-import { ERROR_STATUS, type ErrorCode, type ErrorDetail, type ErrorEnvelope } from '@boardbot/protocol';
+import {
+  BoardbotError,
+  type BoardbotErrorOptions,
+  createErrorFactory,
+  ERROR_STATUS,
+  type ErrorArgs,
+  type ErrorCode,
+  type ErrorDetail,
+  type ErrorEnvelope,
+} from '@boardbot/protocol';
+
+// The emulator's server errors, declared once. Its control API client has its own, in
+// `control/errors.ts`, because that entry point must run in browsers without the server's code.
+const EMULATOR_ERRORS = createErrorFactory({
+  BOARDBOT_EMULATOR_API_ERROR: { message: (message: string) => message },
+  BOARDBOT_EMULATOR_OPTIONS: { message: (message: string) => message },
+  BOARDBOT_EMULATOR_STORAGE: { message: (message: string) => message },
+  BOARDBOT_EMULATOR_STATE: { message: (message: string) => message },
+  BOARDBOT_EMULATOR_ROUTE: {
+    message: (route: string) =>
+      `The route ${route} has no access rule: give it config.auth ('app', 'interaction', 'admin', 'optional' or 'none')`,
+  },
+});
+
+/**
+ * Stable codes of the emulator server's errors (its control API client's are `CONTROL_ERROR_CODES`).
+ * Match on `code`, never on the message.
+ */
+export const EMULATOR_ERROR_CODES = EMULATOR_ERRORS.codes;
+
+/** A stable error code of the emulator's server. */
+export type EmulatorErrorCode = (typeof EMULATOR_ERROR_CODES)[number];
+
+/** Base of the emulator server's errors: a stable `code` and a message that says how to fix it. */
+export abstract class EmulatorError extends BoardbotError {
+  declare readonly code: EmulatorErrorCode;
+
+  /** Takes the code, the arguments of its message template, and the underlying cause if any. */
+  constructor(
+    ...[code, args, options]: ErrorArgs<typeof EMULATOR_ERRORS, [options?: BoardbotErrorOptions | undefined]>
+  ) {
+    super(code, EMULATOR_ERRORS.message(code, args), options);
+  }
+}
 
 /**
  * An error answer of the emulator's HTTP APIs: thrown anywhere in a request, it becomes the
@@ -8,12 +51,10 @@ import { ERROR_STATUS, type ErrorCode, type ErrorDetail, type ErrorEnvelope } fr
  * @example
  * throw new PlatformError('unknown_board', 'No board with this id is visible to the app');
  */
-export class PlatformError extends Error {
-  /** Stable code of this class; match `apiCode` for the wire code. */
-  readonly code = 'BOARDBOT_EMULATOR_API_ERROR';
+export class PlatformError extends EmulatorError {
   /** The contract's error code sent on the wire. */
   readonly apiCode: ErrorCode;
-  /** HTTP status of `apiCode` (Fastify reads `statusCode`). */
+  /** HTTP status of `apiCode`, from the contract's `ERROR_STATUS` (Fastify reads `statusCode`). */
   readonly statusCode: number;
   /** The problems of a `validation_failed` error. */
   readonly details: ErrorDetail[] | undefined;
@@ -26,8 +67,7 @@ export class PlatformError extends Error {
    * @param extra - `details` for `validation_failed`, `retryAfter` (seconds) for `rate_limited`.
    */
   constructor(apiCode: ErrorCode, message: string, extra: { details?: ErrorDetail[]; retryAfter?: number } = {}) {
-    super(message);
-    this.name = 'PlatformError';
+    super('BOARDBOT_EMULATOR_API_ERROR', [message]);
     this.apiCode = apiCode;
     this.statusCode = ERROR_STATUS[apiCode];
     this.details = extra.details;
@@ -51,38 +91,29 @@ export function validationFailed(details: ErrorDetail[], message = 'The request 
 }
 
 /** The emulator was given options it cannot run with; the message names the option and the fix. */
-export class EmulatorOptionsError extends Error {
-  /** Stable code of this error. */
-  readonly code = 'BOARDBOT_EMULATOR_OPTIONS';
+export class EmulatorOptionsError extends EmulatorError {
   /** @param message - What is wrong and how to fix it. */
   constructor(message: string) {
-    super(message);
-    this.name = 'EmulatorOptionsError';
+    super('BOARDBOT_EMULATOR_OPTIONS', [message]);
   }
 }
 
 /** The database cannot be opened or migrated (for example, it was written by a newer emulator). */
-export class EmulatorStorageError extends Error {
-  /** Stable code of this error. */
-  readonly code = 'BOARDBOT_EMULATOR_STORAGE';
+export class EmulatorStorageError extends EmulatorError {
   /**
    * @param message - What failed and how to fix it.
    * @param options - The underlying cause.
    */
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'EmulatorStorageError';
+    super('BOARDBOT_EMULATOR_STORAGE', [message], options);
   }
 }
 
 /** `listen()` was called twice, or after `close()`. */
-export class EmulatorStateError extends Error {
-  /** Stable code of this error. */
-  readonly code = 'BOARDBOT_EMULATOR_STATE';
+export class EmulatorStateError extends EmulatorError {
   /** @param message - What was called out of order. */
   constructor(message: string) {
-    super(message);
-    this.name = 'EmulatorStateError';
+    super('BOARDBOT_EMULATOR_STATE', [message]);
   }
 }
 
@@ -90,14 +121,9 @@ export class EmulatorStateError extends Error {
  * A route was registered without an access rule (`config.auth`): refused at registration, so no
  * route can serve without one (the gate decides everything from it).
  */
-export class EmulatorRouteError extends Error {
-  /** Stable code of this error. */
-  readonly code = 'BOARDBOT_EMULATOR_ROUTE';
+export class EmulatorRouteError extends EmulatorError {
   /** @param route - `METHOD url` of the route. */
   constructor(route: string) {
-    super(
-      `The route ${route} has no access rule: give it config.auth ('app', 'interaction', 'admin', 'optional' or 'none')`,
-    );
-    this.name = 'EmulatorRouteError';
+    super('BOARDBOT_EMULATOR_ROUTE', [route]);
   }
 }

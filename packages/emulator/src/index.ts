@@ -1,8 +1,24 @@
-export * from './control/activity-events.js';
-export { buildControlOpenApiDocument, CONTROL_COMPONENT_SCHEMAS } from './control/openapi/build.js';
-export { CONTROL_OPERATIONS, type ControlOperation } from './control/openapi/operations.js';
-export * from './create-emulator.js';
-export * from './errors.js';
-export * from './options.js';
-export { PLAYGROUND_DIR } from './playground.js';
-export * from './urls.js';
+// `@boardbot/emulator`: start the platform as a real server, with its options, URLs and errors.
+// The control API's client lives at `@boardbot/emulator/control`; the emulator's parts stay internal.
+export { buildControlOpenApiDocument } from './control/openapi/build.js';
+export { createEmulator, type Emulator, type ListenOptions } from './create-emulator.js';
+export {
+  EMULATOR_ERROR_CODES,
+  EmulatorError,
+  type EmulatorErrorCode,
+  EmulatorOptionsError,
+  EmulatorRouteError,
+  EmulatorStateError,
+  EmulatorStorageError,
+  PlatformError,
+} from './errors.js';
+export {
+  DEFAULT_DB_PATH,
+  DEFAULT_DEV_TOKEN,
+  DEFAULT_EMULATOR_LIMITS,
+  DEFAULT_EMULATOR_OPTIONS,
+  type EmulatorLimits,
+  type EmulatorOptions,
+  type RateLimitOptions,
+} from './options.js';
+export type { EmulatorUrls } from './urls.js';

@@ -5,6 +5,7 @@ import {
   CONTROL_ERROR_CODES,
   ControlApiError,
   ControlClient,
+  ControlOptionsError,
   ControlUnreachableError,
   isUnauthorized,
 } from '@boardbot/emulator/control';
@@ -141,7 +142,16 @@ describe('ControlClient', () => {
     expect(error).toBeInstanceOf(ControlUnreachableError);
     expect(error).toMatchObject({ code: 'BOARDBOT_CONTROL_UNREACHABLE', method: 'GET', path: '/state' });
     expect((error as Error).message).toContain(origin);
+    expect((error as Error).message).toContain('(ECONNREFUSED)');
     expect((error as Error).message).not.toContain('unreachable-key');
+  });
+
+  it('refuses an admin key that cannot be a header value when built, without showing the key', () => {
+    // fetch would refuse it later with a TypeError quoting the header, key included, read as "unreachable".
+    const build = () => new ControlClient({ url: urls.url, adminKey: 'stray-newline-key\n' });
+    expect(build).toThrow(ControlOptionsError);
+    expect(build).toThrow(expect.objectContaining({ code: 'BOARDBOT_CONTROL_INVALID_OPTIONS' }));
+    expect(build).not.toThrow(/stray-newline-key/);
   });
 
   it("lets an injected fetch's own error through as it is", async () => {

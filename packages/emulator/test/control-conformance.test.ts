@@ -1,5 +1,5 @@
-import { ACTIVITY_EVENTS, createEmulator, type Emulator, type EmulatorUrls } from '@boardbot/emulator';
-import { ControlApiError, ControlClient } from '@boardbot/emulator/control';
+import { createEmulator, type Emulator, type EmulatorUrls } from '@boardbot/emulator';
+import { ACTIVITY_EVENTS, ControlApiError, ControlClient } from '@boardbot/emulator/control';
 import { checkerFor } from '@boardbot/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITY_EVENT_SCHEMAS } from '../src/control/schemas/activity.js';

@@ -1,17 +1,13 @@
 import { readFileSync } from 'node:fs';
-import {
-  ACTIVITY_EVENTS,
-  buildControlOpenApiDocument,
-  CONTROL_OPERATIONS,
-  createEmulator,
-  type Emulator,
-  resolveOptions,
-} from '@boardbot/emulator';
+import { buildControlOpenApiDocument, createEmulator, type Emulator } from '@boardbot/emulator';
+import { ACTIVITY_EVENTS } from '@boardbot/emulator/control';
 import { buildOpenApiDocument, CONTROL_PREFIX, ERROR_STATUS, type ErrorCode, silentLogger } from '@boardbot/protocol';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Fastify, { type RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderOpenApiYaml } from '../../../scripts/openapi-yaml.mjs';
+import { CONTROL_OPERATIONS } from '../src/control/openapi/operations.js';
+import { resolveOptions } from '../src/options.js';
 import { controlRoutes } from '../src/routes/control/index.js';
 
 // The control API's OpenAPI document (docs/control-api.openapi.yaml) is built from the schemas its

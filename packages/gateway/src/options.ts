@@ -148,10 +148,8 @@ export function resolveOptions(options: GatewayClientOptions): ResolvedGatewayOp
   }
   const d = DEFAULT_GATEWAY_OPTIONS;
   const baseUrl = options.baseUrl ?? d.baseUrl;
-  try {
-    const parsed = new URL(baseUrl);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http(s)');
-  } catch {
+  const protocol = URL.canParse(baseUrl) ? new URL(baseUrl).protocol : undefined;
+  if (protocol !== 'http:' && protocol !== 'https:') {
     throw new GatewayOptionsError(`The baseUrl option must be an http(s) URL such as ${d.baseUrl} (got "${baseUrl}").`);
   }
   const reconnect = { ...DEFAULT_RECONNECT_OPTIONS, ...options.reconnect };

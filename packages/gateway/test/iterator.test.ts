@@ -125,4 +125,20 @@ describe('events() iterator', () => {
     for await (const e of iterator) if (e.id === '1') break;
     await eventually(() => expect(listened).toHaveLength(40));
   });
+
+  it('rejects a next() called before the previous one settled, and still delivers to the first', async () => {
+    let send: (text: string) => void = () => {};
+    const s = await server((_req, res) => {
+      openStream(res);
+      res.write(readyFrame(0));
+      send = (text) => res.write(text);
+    });
+    const gw = testClient(s.baseUrl);
+    await gw.connect();
+    const iterator = gw.events()[Symbol.asyncIterator]();
+    const first = iterator.next();
+    await expect(iterator.next()).rejects.toMatchObject({ code: 'BOARDBOT_GATEWAY_CONCURRENT_NEXT' });
+    send(messageFrame(1));
+    expect((await first).value).toMatchObject({ id: '1' });
+  });
 });

@@ -1,3 +1,4 @@
+export * from './error-root/index.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './limits.js';

@@ -5,6 +5,7 @@ import type {
   CommandDefinition,
   EditMessageBody,
   InteractionResponseBody,
+  ListMessagesQuery,
   Member,
   Message,
   SendMessageBody,
@@ -143,7 +144,7 @@ export class RestClient {
    * @param query - `before` (exclusive seq cursor) and `limit` (1..100, server default 50)
    * @param o - per-call options
    */
-  async listMessages(boardId: string, query: routes.ListMessagesQuery = {}, o?: RequestOptions): Promise<Message[]> {
+  async listMessages(boardId: string, query: ListMessagesQuery = {}, o?: RequestOptions): Promise<Message[]> {
     const call = routes.listMessages(boardId, query);
     return this.list<Message>(call, 'messages', o);
   }

@@ -1,23 +1,7 @@
-import type { ErrorDetail } from '@boardbot/protocol';
+import { BoardbotError, createErrorFactory, type ErrorArgs, type ErrorDetail } from '@boardbot/protocol';
 
-/**
- * Stable codes of every error the REST client throws. Match on `error.code`, not on the class or the
- * message: codes never change between versions, messages may.
- */
-export const REST_ERROR_CODES = [
-  'BOARDBOT_API_ERROR',
-  'BOARDBOT_UNAUTHORIZED',
-  'BOARDBOT_RATE_LIMITED',
-  'BOARDBOT_TIMEOUT',
-  'BOARDBOT_NETWORK',
-  'BOARDBOT_ABORTED',
-  'BOARDBOT_QUEUE_FULL',
-  'BOARDBOT_INVALID_RESPONSE',
-  'BOARDBOT_INVALID_ARGUMENT',
-] as const;
-
-/** A stable error code of `@boardbot/rest`. */
-export type RestErrorCode = (typeof REST_ERROR_CODES)[number];
+// The root every boardbot error extends, for `instanceof` and `isBoardbotError` without importing protocol.
+export { BoardbotError, isBoardbotError } from '@boardbot/protocol';
 
 /** The call an error belongs to. `path` is relative to the base URL, with credentials redacted. */
 export interface ErrorContext {
@@ -25,35 +9,6 @@ export interface ErrorContext {
   method: string;
   /** Path such as `/boards/{id}/messages` or `/interactions/:token`; empty when there was no call. */
   path: string;
-}
-
-const NO_CALL: ErrorContext = { method: '', path: '' };
-
-/**
- * Base class of every error of the REST client. Carries a stable `code` and the call it belongs to;
- * never a token (interaction tokens in paths are replaced by `:token`).
- */
-export class BoardbotRestError extends Error {
-  /** Stable machine-readable code, e.g. `BOARDBOT_RATE_LIMITED`. */
-  readonly code: RestErrorCode;
-  /** HTTP method of the call, or `''` when the error was raised outside a call. */
-  readonly method: string;
-  /** Redacted path of the call, or `''` when the error was raised outside a call. */
-  readonly path: string;
-
-  /**
-   * @param code - the stable code
-   * @param message - what happened and, where possible, how to fix it
-   * @param context - the call (method and redacted path)
-   * @param cause - the underlying error, if any
-   */
-  constructor(code: RestErrorCode, message: string, context: ErrorContext = NO_CALL, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.name = new.target.name;
-    this.code = code;
-    this.method = context.method;
-    this.path = context.path;
-  }
 }
 
 /** What the server said in a non-2xx answer, as far as it could be read. */
@@ -66,6 +21,118 @@ export interface ApiErrorInit {
   details?: readonly ErrorDetail[] | undefined;
   /** `error.retry_after` in seconds, when the server sent one. */
   retryAfter?: number | undefined;
+}
+
+/** Why a call gave up on the rate limit. */
+export type RateLimitReason = 'max_wait' | 'too_many_429';
+
+/** What a {@link RateLimitError} reports. */
+export interface RateLimitInit {
+  /** How long the call would have had to wait, in milliseconds. */
+  retryAfterMs: number;
+  /** Which credential's bucket is limited. */
+  bucket: 'app' | 'interaction';
+  /** The limit per window when known. */
+  limit?: number | undefined;
+  /** Why the call gave up. */
+  reason: RateLimitReason;
+}
+
+const call = (c: ErrorContext): string => `${c.method} ${c.path}`;
+
+/** Up to five problems, as `path: message; ...`. */
+function listed(details: readonly ErrorDetail[] | undefined): string {
+  return (details ?? [])
+    .slice(0, 5)
+    .map((d) => `${d.path}: ${d.message}`)
+    .join('; ');
+}
+
+function describeApiError(init: ApiErrorInit, context: ErrorContext): string {
+  const text = init.serverMessage ? `: ${init.serverMessage}` : '';
+  const details = listed(init.details);
+  return `${call(context)} failed with ${init.status} ${init.apiCode}${text}${details ? ` (${details})` : ''}`;
+}
+
+// Every error of the REST client, declared once: its stable code and its message (what happened, and
+// how to fix it). Only what the caller gives reaches a message: paths arrive with tokens replaced by
+// `:token`, and the server's words arrive redacted.
+const REST_ERRORS = createErrorFactory({
+  BOARDBOT_API_ERROR: { message: describeApiError },
+  BOARDBOT_UNAUTHORIZED: {
+    message: (init: ApiErrorInit, context: ErrorContext) =>
+      `${describeApiError(init, context)}. Check the app token (the RestClient \`token\` option, usually ` +
+      'BOARDBOT_TOKEN): it is missing, wrong or revoked.',
+  },
+  BOARDBOT_RATE_LIMITED: {
+    message: (init: RateLimitInit, context: ErrorContext) =>
+      `${call(context)} ${
+        init.reason === 'max_wait'
+          ? `would wait ${Math.round(init.retryAfterMs)} ms for the rate limit, longer than maxRateLimitWaitMs`
+          : 'was answered 429 rate_limited too many times in a row'
+      }; raise maxRateLimitWaitMs or send fewer requests`,
+  },
+  BOARDBOT_TIMEOUT: {
+    message: (init: { timeoutMs: number; attempts: number }, context: ErrorContext) =>
+      `${call(context)} timed out after ${init.timeoutMs} ms (${init.attempts} attempt(s)); is the platform ` +
+      'reachable, or should timeoutMs be larger?',
+  },
+  BOARDBOT_NETWORK: {
+    message: (init: { attempts: number; causeCode?: string | undefined }, context: ErrorContext) =>
+      `${call(context)} failed: network error${init.causeCode ? ` ${init.causeCode}` : ''} (${init.attempts} ` +
+      'attempt(s)); check baseUrl and that the platform is running',
+  },
+  BOARDBOT_ABORTED: {
+    message: (why: 'signal' | 'closed', context: ErrorContext) =>
+      why === 'closed'
+        ? `${call(context)} was cancelled because the RestClient was closed`
+        : `${call(context)} was aborted by its signal`,
+  },
+  BOARDBOT_QUEUE_FULL: {
+    message: (maxQueued: number, context: ErrorContext) =>
+      `${call(context)} refused: ${maxQueued} calls are already waiting for the rate limit; slow down or raise maxQueued`,
+  },
+  BOARDBOT_INVALID_RESPONSE: {
+    message: (init: { status: number; problem: string }, context: ErrorContext) =>
+      `${call(context)} answered ${init.status} with an invalid body: ${init.problem}`,
+  },
+  BOARDBOT_INVALID_ARGUMENT: {
+    message: (message: string, details: readonly ErrorDetail[]) =>
+      listed(details) ? `${message} (${listed(details)})` : message,
+  },
+});
+
+/**
+ * Stable codes of every error the REST client throws. Match on `error.code`, not on the class or the
+ * message: codes never change between versions, messages may.
+ */
+export const REST_ERROR_CODES = REST_ERRORS.codes;
+
+/** A stable error code of `@boardbot/rest`. */
+export type RestErrorCode = (typeof REST_ERROR_CODES)[number];
+
+const NO_CALL: ErrorContext = { method: '', path: '' };
+
+/** What the REST client's base error takes after a code and its template's arguments. */
+type RestErrorExtra = [context?: ErrorContext | undefined, cause?: unknown];
+
+/**
+ * Base class of every error of the REST client. Carries a stable `code` and the call it belongs to;
+ * never a token (interaction tokens in paths are replaced by `:token`).
+ */
+export abstract class BoardbotRestError extends BoardbotError {
+  declare readonly code: RestErrorCode;
+  /** HTTP method of the call, or `''` when the error was raised outside a call. */
+  readonly method: string;
+  /** Redacted path of the call, or `''` when the error was raised outside a call. */
+  readonly path: string;
+
+  /** Takes the code, the arguments of its message template, the call, and the underlying error if any. */
+  constructor(...[code, args, context = NO_CALL, cause]: ErrorArgs<typeof REST_ERRORS, RestErrorExtra>) {
+    super(code, REST_ERRORS.message(code, args), { cause });
+    this.method = context.method;
+    this.path = context.path;
+  }
 }
 
 /**
@@ -87,25 +154,21 @@ export class ApiError extends BoardbotRestError {
   /**
    * @param init - status, code and message read from the answer
    * @param context - the call
-   * @param code - the stable code; subclasses narrow it
+   * @param code - the stable code; `UnauthorizedError` narrows it
    */
-  constructor(init: ApiErrorInit, context: ErrorContext, code: RestErrorCode = 'BOARDBOT_API_ERROR') {
-    super(code, describeApiError(init, context), context);
+  constructor(
+    init: ApiErrorInit,
+    context: ErrorContext,
+    code: 'BOARDBOT_API_ERROR' | 'BOARDBOT_UNAUTHORIZED' = 'BOARDBOT_API_ERROR',
+  ) {
+    // Both codes' templates take (init, context); ErrorArgs cannot see that through a union of codes.
+    super(...([code, [init, context], context] as ErrorArgs<typeof REST_ERRORS, RestErrorExtra>));
     this.status = init.status;
     this.apiCode = init.apiCode;
     this.serverMessage = init.serverMessage;
     this.details = init.details ?? [];
     if (init.retryAfter !== undefined) this.retryAfter = init.retryAfter;
   }
-}
-
-function describeApiError(init: ApiErrorInit, context: ErrorContext): string {
-  const details = (init.details ?? [])
-    .slice(0, 5)
-    .map((d) => `${d.path}: ${d.message}`)
-    .join('; ');
-  const text = init.serverMessage ? `: ${init.serverMessage}` : '';
-  return `${context.method} ${context.path} failed with ${init.status} ${init.apiCode}${text}${details ? ` (${details})` : ''}`;
 }
 
 /** `401 unauthorized`: the app token is missing, wrong or revoked. */
@@ -116,12 +179,8 @@ export class UnauthorizedError extends ApiError {
    */
   constructor(init: ApiErrorInit, context: ErrorContext) {
     super(init, context, 'BOARDBOT_UNAUTHORIZED');
-    this.message = `${this.message}. Check the app token (the RestClient \`token\` option, usually BOARDBOT_TOKEN): it is missing, wrong or revoked.`;
   }
 }
-
-/** Why a call gave up on the rate limit. */
-export type RateLimitReason = 'max_wait' | 'too_many_429';
 
 /**
  * The call would have to wait longer than `maxRateLimitWaitMs` (or was answered 429 too many times).
@@ -141,19 +200,8 @@ export class RateLimitError extends BoardbotRestError {
    * @param init - the wait, bucket, limit and reason
    * @param context - the call
    */
-  constructor(
-    init: { retryAfterMs: number; bucket: 'app' | 'interaction'; limit?: number | undefined; reason: RateLimitReason },
-    context: ErrorContext,
-  ) {
-    const why =
-      init.reason === 'max_wait'
-        ? `would wait ${Math.round(init.retryAfterMs)} ms for the rate limit, longer than maxRateLimitWaitMs`
-        : 'was answered 429 rate_limited too many times in a row';
-    super(
-      'BOARDBOT_RATE_LIMITED',
-      `${context.method} ${context.path} ${why}; raise maxRateLimitWaitMs or send fewer requests`,
-      context,
-    );
+  constructor(init: RateLimitInit, context: ErrorContext) {
+    super('BOARDBOT_RATE_LIMITED', [init, context], context);
     this.retryAfterMs = init.retryAfterMs;
     this.bucket = init.bucket;
     this.limit = init.limit;
@@ -174,12 +222,7 @@ export class TimeoutError extends BoardbotRestError {
    * @param cause - the transport's timeout error
    */
   constructor(init: { timeoutMs: number; attempts: number }, context: ErrorContext, cause?: unknown) {
-    super(
-      'BOARDBOT_TIMEOUT',
-      `${context.method} ${context.path} timed out after ${init.timeoutMs} ms (${init.attempts} attempt(s)); is the platform reachable, or should timeoutMs be larger?`,
-      context,
-      cause,
-    );
+    super('BOARDBOT_TIMEOUT', [init, context], context, cause);
     this.timeoutMs = init.timeoutMs;
     this.attempts = init.attempts;
   }
@@ -198,12 +241,7 @@ export class NetworkError extends BoardbotRestError {
    * @param cause - the transport error
    */
   constructor(init: { attempts: number; causeCode?: string | undefined }, context: ErrorContext, cause?: unknown) {
-    super(
-      'BOARDBOT_NETWORK',
-      `${context.method} ${context.path} failed: network error${init.causeCode ? ` ${init.causeCode}` : ''} (${init.attempts} attempt(s)); check baseUrl and that the platform is running`,
-      context,
-      cause,
-    );
+    super('BOARDBOT_NETWORK', [init, context], context, cause);
     this.attempts = init.attempts;
     this.causeCode = init.causeCode;
   }
@@ -217,14 +255,7 @@ export class AbortedError extends BoardbotRestError {
    * @param cause - the signal's reason, if any
    */
   constructor(why: 'signal' | 'closed', context: ErrorContext, cause?: unknown) {
-    super(
-      'BOARDBOT_ABORTED',
-      why === 'closed'
-        ? `${context.method} ${context.path} was cancelled because the RestClient was closed`
-        : `${context.method} ${context.path} was aborted by its signal`,
-      context,
-      cause,
-    );
+    super('BOARDBOT_ABORTED', [why, context], context, cause);
   }
 }
 
@@ -238,11 +269,7 @@ export class QueueFullError extends BoardbotRestError {
    * @param context - the refused call
    */
   constructor(maxQueued: number, context: ErrorContext) {
-    super(
-      'BOARDBOT_QUEUE_FULL',
-      `${context.method} ${context.path} refused: ${maxQueued} calls are already waiting for the rate limit; slow down or raise maxQueued`,
-      context,
-    );
+    super('BOARDBOT_QUEUE_FULL', [maxQueued, context], context);
     this.maxQueued = maxQueued;
   }
 }
@@ -260,12 +287,7 @@ export class InvalidResponseError extends BoardbotRestError {
    * @param cause - the parse error, if any
    */
   constructor(init: { status: number; problem: string; excerpt: string }, context: ErrorContext, cause?: unknown) {
-    super(
-      'BOARDBOT_INVALID_RESPONSE',
-      `${context.method} ${context.path} answered ${init.status} with an invalid body: ${init.problem}`,
-      context,
-      cause,
-    );
+    super('BOARDBOT_INVALID_RESPONSE', [init, context], context, cause);
     this.status = init.status;
     this.excerpt = init.excerpt;
   }
@@ -282,11 +304,7 @@ export class InvalidArgumentError extends BoardbotRestError {
    * @param context - the call, when there is one
    */
   constructor(message: string, details: readonly ErrorDetail[] = [], context?: ErrorContext) {
-    const list = details
-      .slice(0, 5)
-      .map((d) => `${d.path}: ${d.message}`)
-      .join('; ');
-    super('BOARDBOT_INVALID_ARGUMENT', list ? `${message} (${list})` : message, context);
+    super('BOARDBOT_INVALID_ARGUMENT', [message, details], context);
     this.details = details;
   }
 }

@@ -1,9 +1,10 @@
+// The query type is the contract's own schema type; re-exported so callers need not import protocol.
+export type { ListMessagesQuery } from '@boardbot/protocol';
 export * from './client.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './options.js';
 export * from './paging.js';
 export * from './ratelimit/bucket-state.js';
-export type { ListMessagesQuery } from './routes.js';
 export * from './user-agent.js';
 export * from './version.js';

@@ -1,6 +1,5 @@
-import { type ErrorDetail, LIMITS, type Message } from '@boardbot/protocol';
+import { type ErrorDetail, LIMITS, type ListMessagesQuery, type Message } from '@boardbot/protocol';
 import { type ErrorContext, InvalidArgumentError, InvalidResponseError } from './errors.js';
-import type { ListMessagesQuery } from './routes.js';
 
 /** Options of {@link RestClient.iterateMessages}. */
 export interface IterateMessagesOptions {

@@ -8,6 +8,7 @@ import {
   type InteractionResponseBody,
   InteractionResponseBody as InteractionResponseBodySchema,
   LIMITS,
+  type ListMessagesQuery,
   messageBodyIssues,
   ReplaceCommandsBody,
   type SendMessageBody,
@@ -76,14 +77,6 @@ export const getBoard = (boardId: string): Call => call('GET', `/boards/${segmen
 /** `GET /boards/{boardId}/members` (3). @param boardId - the board */
 export const listMembers = (boardId: string): Call =>
   call('GET', `/boards/${segment('boardId', boardId, 'GET')}/members`);
-
-/** Query of {@link listMessages}. */
-export interface ListMessagesQuery {
-  /** Only messages whose `seq` is strictly below this (an integer ≥ 1). */
-  before?: number | undefined;
-  /** How many, 1..100. @defaultValue 50 (the server's default) */
-  limit?: number | undefined;
-}
 
 /**
  * `GET /boards/{boardId}/messages?before&limit` (4); bounds checked here so a bad cursor fails early.

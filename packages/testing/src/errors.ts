@@ -1,36 +1,45 @@
 import type { ControlApiError } from '@boardbot/emulator/control';
-import type { ErrorDetail } from '@boardbot/protocol';
+import {
+  BoardbotError,
+  type BoardbotErrorOptions,
+  createErrorFactory,
+  type ErrorArgs,
+  type ErrorDetail,
+} from '@boardbot/protocol';
+
+// Every error of `@boardbot/testing`, declared once: its stable code and its message. The reports of a
+// timeout and of a failed start are written where they happen (they quote what the bot did).
+const TESTING_ERRORS = createErrorFactory({
+  BOARDBOT_TEST_TIMEOUT: { message: (report: string) => report },
+  BOARDBOT_TEST_INVOCATION_REJECTED: { message: (refusal: ControlApiError) => refusal.message },
+  BOARDBOT_TEST_BOT_START: { message: (report: string) => report },
+  BOARDBOT_TEST_OPTIONS: { message: (message: string) => message },
+  BOARDBOT_TEST_CLOSED: {
+    message: (what: string) => `${what}: the test platform is closed. Create a new one with createTestPlatform().`,
+  },
+  BOARDBOT_TEST_FEED_LOST: {
+    message: (reason: string) => `The harness lost the emulator's activity stream (${reason}).`,
+  },
+});
 
 /**
  * Stable codes of the errors `@boardbot/testing` throws. Match on `error.code`, never on the
  * message: messages show what the bot did and say how to fix the test, and may be reworded.
  */
-export const TESTING_ERROR_CODES = [
-  'BOARDBOT_TEST_TIMEOUT',
-  'BOARDBOT_TEST_INVOCATION_REJECTED',
-  'BOARDBOT_TEST_BOT_START',
-  'BOARDBOT_TEST_OPTIONS',
-  'BOARDBOT_TEST_CLOSED',
-  'BOARDBOT_TEST_FEED_LOST',
-] as const;
+export const TESTING_ERROR_CODES = TESTING_ERRORS.codes;
 
 /** A stable error code of `@boardbot/testing`. */
 export type TestingErrorCode = (typeof TESTING_ERROR_CODES)[number];
 
 /** Base of every error `@boardbot/testing` throws; `code` is stable. */
-export class TestingError extends Error {
-  /** Stable code to match on. */
-  readonly code: TestingErrorCode;
+export abstract class TestingError extends BoardbotError {
+  declare readonly code: TestingErrorCode;
 
-  /**
-   * @param code - the stable code
-   * @param message - what happened and, where possible, how to fix it
-   * @param options - the underlying cause, if any
-   */
-  constructor(code: TestingErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
+  /** Takes the code, the arguments of its message template, and the underlying cause if any. */
+  constructor(
+    ...[code, args, options]: ErrorArgs<typeof TESTING_ERRORS, [options?: BoardbotErrorOptions | undefined]>
+  ) {
+    super(code, TESTING_ERRORS.message(code, args), options);
   }
 }
 
@@ -48,7 +57,7 @@ export class WaitTimeoutError extends TestingError {
    * @param timeoutMs - the timeout that passed
    */
   constructor(message: string, timeoutMs: number) {
-    super('BOARDBOT_TEST_TIMEOUT', message);
+    super('BOARDBOT_TEST_TIMEOUT', [message]);
     this.timeoutMs = timeoutMs;
   }
 }
@@ -69,7 +78,7 @@ export class InvocationRejectedError extends TestingError {
 
   /** @param refusal - the control API's answer to `POST /interactions` */
   constructor(refusal: ControlApiError) {
-    super('BOARDBOT_TEST_INVOCATION_REJECTED', refusal.message, { cause: refusal });
+    super('BOARDBOT_TEST_INVOCATION_REJECTED', [refusal], { cause: refusal });
     this.status = refusal.status;
     this.apiCode = refusal.apiCode;
     this.details = refusal.details;
@@ -80,7 +89,7 @@ export class InvocationRejectedError extends TestingError {
 export class BotStartError extends TestingError {
   /** @param message - what failed, with the bot's log; @param cause - the error `start()` threw */
   constructor(message: string, cause: unknown) {
-    super('BOARDBOT_TEST_BOT_START', message, { cause });
+    super('BOARDBOT_TEST_BOT_START', [message], { cause });
   }
 }
 
@@ -88,7 +97,7 @@ export class BotStartError extends TestingError {
 export class TestOptionsError extends TestingError {
   /** @param message - what is wrong and how to fix it */
   constructor(message: string) {
-    super('BOARDBOT_TEST_OPTIONS', message);
+    super('BOARDBOT_TEST_OPTIONS', [message]);
   }
 }
 
@@ -96,7 +105,7 @@ export class TestOptionsError extends TestingError {
 export class PlatformClosedError extends TestingError {
   /** @param what - what was attempted */
   constructor(what: string) {
-    super('BOARDBOT_TEST_CLOSED', `${what}: the test platform is closed. Create a new one with createTestPlatform().`);
+    super('BOARDBOT_TEST_CLOSED', [what]);
   }
 }
 
@@ -104,6 +113,6 @@ export class PlatformClosedError extends TestingError {
 export class FeedLostError extends TestingError {
   /** @param reason - why the activity stream ended */
   constructor(reason: string) {
-    super('BOARDBOT_TEST_FEED_LOST', `The harness lost the emulator's activity stream (${reason}).`);
+    super('BOARDBOT_TEST_FEED_LOST', [reason]);
   }
 }

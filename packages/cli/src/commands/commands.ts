@@ -2,7 +2,8 @@ import type { CommandDefinition, CommandOption } from '@boardbot/protocol';
 import { RestClient } from '@boardbot/rest';
 import type { Command } from 'commander';
 import { type CliConfig, loadConfig } from '../config/load-config.js';
-import { CommandsDriftError, MissingTokenError } from '../errors.js';
+import { MissingTokenError } from '../errors.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { type LoadedBot, loadBotModule } from '../project/load-bot-module.js';
 import { type BotProject, type ProjectFlags, resolveProject, shown } from '../project/project.js';
@@ -114,7 +115,11 @@ export async function runCommandsDiff(flags: CommandsFlags, io: CliIo): Promise<
     loaded.core.planCommandSync(declared, await rest.listCommands()),
   );
   io.out(loaded.core.formatPlan(plan));
-  if (!plan.inSync) throw new CommandsDriftError();
+  // Drift is the answer of a diff, not a failure of the CLI: it ends with its own exit code, like diff(1).
+  if (!plan.inSync) {
+    io.err('The registered commands differ from the declared ones. Fix: run `boardbot commands sync`.');
+    io.exit(EXIT_CODES.drift);
+  }
 }
 
 /**

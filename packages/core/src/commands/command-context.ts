@@ -1,7 +1,7 @@
-import type { Interaction, Message, UserProfile } from '@boardbot/protocol';
+import type { Interaction, InteractionResponseBody, Message, UserProfile } from '@boardbot/protocol';
 import { InteractionExhaustedError, InteractionExpiredError } from '../errors.js';
 import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
-import { toWireBody, type WireBody } from '../kernel/body.js';
+import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
 import type { WriteOperation } from '../kernel/scope.js';
 import type { CommandContext, ExhaustedInteraction } from './context.js';
@@ -81,7 +81,7 @@ export class CommandContextImpl<O extends object> extends BaseContextImpl implem
     return this.write('send', () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
   }
 
-  private async answer(operation: WriteOperation, body: WireBody): Promise<Message> {
+  private async answer(operation: WriteOperation, body: InteractionResponseBody): Promise<Message> {
     if (this.exhausted) throw this.exhausted;
     // An event handled again after a restart may have been answered by its first run: only the token
     // can tell (the platform replays an answer to the same Idempotency-Key, expired or not), and a

@@ -1,23 +1,22 @@
-import type { Interaction, Logger, Message } from '@boardbot/protocol';
+import type { GatewayDispatch } from '@boardbot/gateway';
+import type { Logger } from '@boardbot/protocol';
 import type { ExhaustedInteraction } from '../commands/context.js';
 import { InteractionHandler } from '../commands/handle-interaction.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { HandlerRun } from '../kernel/scope.js';
 import { EventHandler } from '../listeners/handle-event.js';
 import { MessageHandler } from '../listeners/handle-message.js';
-import { isMessageEvent } from '../listeners/metadata.js';
 import { Cooldowns } from '../policies/cooldowns.js';
 import type { Middleware } from '../policies/middleware.js';
 import type { ErrorHook } from '../policies/on-error.js';
 import { type EventMeta, Policies } from '../policies/pipeline.js';
 import type { Routes } from './routes.js';
 
-/** A gateway event as the runtime dispatches it (the `@boardbot/gateway` dispatch shape). */
-export interface BotEvent {
-  name: string;
-  id: string;
-  data: unknown;
-}
+/**
+ * A gateway event as the runtime dispatches it: `@boardbot/gateway`'s typed dispatch, unchanged, so a
+ * payload checked at the gateway stays typed down to the handler. Narrow on `unknown`, then `name`.
+ */
+export type BotEvent = GatewayDispatch;
 
 /** What the dispatcher needs from the bot. */
 export interface DispatcherDeps extends CoreEnv {
@@ -74,13 +73,19 @@ export class Dispatcher {
    * @param replayed - whether an earlier process may have handled it already (after a restart)
    */
   async dispatch(event: BotEvent, replayed = false): Promise<void> {
-    const data = (event.data ?? {}) as { interaction?: Interaction; message?: Message };
     const meta: EventMeta = { id: event.id, replayed };
     const work = [this.events.handle(event, meta)];
-    if (event.name === 'interaction.create' && data.interaction) {
-      work.push(this.interactions.handle(meta, data.interaction));
-    } else if (isMessageEvent(event.name) && data.message) {
-      work.push(this.messages.handle(meta, event.name, data.message));
+    if (!event.unknown) {
+      switch (event.name) {
+        case 'interaction.create':
+          work.push(this.interactions.handle(meta, event.data.interaction));
+          break;
+        case 'message.create':
+        case 'message.edit':
+        case 'message.delete':
+          work.push(this.messages.handle(meta, event.name, event.data.message));
+          break;
+      }
     }
     await Promise.all(work);
   }

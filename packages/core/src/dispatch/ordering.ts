@@ -1,4 +1,3 @@
-import type { Interaction, Message } from '@boardbot/protocol';
 import type { BotEvent } from './dispatcher.js';
 
 /**
@@ -14,19 +13,26 @@ export type OrderBy = 'board' | 'user' | 'none';
 
 /**
  * The ordering key of an event: events with the same key run one after the other; undefined keys
- * (events of no board, such as `ready`, or every event with `'none'`) run as soon as they can.
+ * (events of no board, such as `ready`, events whose name this version does not know, or every event
+ * with `'none'`) run as soon as they can.
  *
  * @param event - the gateway event
  * @param by - the bot's ordering
  */
 export function orderingKey(event: BotEvent, by: OrderBy): string | undefined {
-  if (by === 'none') return undefined;
-  const data = event.data as { message?: Message; interaction?: Interaction } | null;
-  const message = data?.message;
-  const interaction = data?.interaction;
-  const board = message?.board_id ?? interaction?.board_id;
-  if (board === undefined) return undefined;
-  if (by === 'board') return board;
-  const who = interaction ? interaction.user.id : (message?.author ?? `webhook:${message?.webhook_name ?? ''}`);
-  return `${board}:${who}`;
+  if (by === 'none' || event.unknown) return undefined;
+  switch (event.name) {
+    case 'interaction.create': {
+      const { board_id, user } = event.data.interaction;
+      return by === 'board' ? board_id : `${board_id}:${user.id}`;
+    }
+    case 'message.create':
+    case 'message.edit':
+    case 'message.delete': {
+      const { board_id, author, webhook_name } = event.data.message;
+      return by === 'board' ? board_id : `${board_id}:${author ?? `webhook:${webhook_name ?? ''}`}`;
+    }
+    default:
+      return undefined;
+  }
 }

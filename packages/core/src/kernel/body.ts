@@ -1,29 +1,16 @@
-import { checkerFor, type Embed, InteractionResponseBody, messageBodyIssues } from '@boardbot/protocol';
-import { InvalidReplyError } from '../errors.js';
+import type { InteractionResponseBody } from '@boardbot/protocol';
 import type { ReplyBody } from './context.js';
 
-/** A message body on the wire. */
-export interface WireBody {
-  content?: string;
-  embeds?: Embed[];
-}
-
 /**
- * Turns a handler's reply (text or body) into the wire body, checked against the contract's
- * message rules first, so a bad reply fails with a clear error instead of a `400` round trip.
+ * Turns a handler's reply (text or body) into the wire body. It is not checked here: the REST client
+ * checks every body it sends against the contract's message rules (`BOARDBOT_INVALID_ARGUMENT`, listing
+ * each problem, before any request), so a reply and a call on `ctx.rest` are checked once, the same way.
  *
  * @param body - text, or `{ content, embeds }`
  */
-export function toWireBody(body: ReplyBody): WireBody {
-  const wire: WireBody = typeof body === 'string' ? { content: body } : pick(body);
-  const schema = checkerFor(InteractionResponseBody).check(wire);
-  const issues = [...(schema.ok ? [] : schema.issues), ...messageBodyIssues(wire)];
-  if (issues.length > 0) throw new InvalidReplyError(issues.map((i) => `${i.path} ${i.message}`));
-  return wire;
-}
-
-function pick(body: Exclude<ReplyBody, string>): WireBody {
-  const wire: WireBody = {};
+export function toWireBody(body: ReplyBody): InteractionResponseBody {
+  if (typeof body === 'string') return { content: body };
+  const wire: InteractionResponseBody = {};
   if (body.content !== undefined) wire.content = body.content;
   if (body.embeds !== undefined) wire.embeds = body.embeds;
   return wire;

@@ -1,3 +1,4 @@
+import type { GatewayDispatch } from '@boardbot/gateway';
 import type { Logger, ReadyEvent } from '@boardbot/protocol';
 import type { RestClient } from '@boardbot/rest';
 
@@ -19,11 +20,15 @@ export interface GatewayFactoryOptions {
   lastEventId: string | undefined;
 }
 
+/** An error a gateway client reports; `fatal` (as `@boardbot/gateway` sets it) when it gave up for good. */
+export type GatewayFailure = Error & { readonly fatal?: boolean };
+
 /** What the runtime needs of a gateway client (the `@boardbot/gateway` `GatewayClient` shape). */
 export interface BotGateway {
   /** Opens the stream; resolves with the first `ready` payload. */
   connect(): Promise<ReadyEvent>;
-  on(event: 'dispatch', listener: (event: { name: string; id: string; data: unknown }) => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'dispatch', listener: (event: GatewayDispatch) => void): unknown;
+  /** `fatal` errors (a refused token) mean the stream is closed for good. */
+  on(event: 'error', listener: (error: GatewayFailure) => void): unknown;
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { GatewayDispatch } from '@boardbot/gateway';
 import { type CoreEnv, contextDeps } from '../kernel/env.js';
 import { HandlerRun } from '../kernel/scope.js';
 import type { EventMeta, PolicedMethod, Policies } from '../policies/pipeline.js';
@@ -24,7 +25,7 @@ export class EventHandler {
   ) {}
 
   /** Handles one event; never rejects. */
-  async handle(event: { name: string; id: string; data: unknown }, meta: EventMeta): Promise<void> {
+  async handle(event: GatewayDispatch, meta: EventMeta): Promise<void> {
     const targets = this.listeners.get(event.name);
     if (!targets) return;
     const correlationId = randomUUID();

@@ -1,3 +1,4 @@
+import { MiddlewareNextTwiceError } from '../errors.js';
 import type { HandlerContext } from '../kernel/context.js';
 
 /**
@@ -21,7 +22,7 @@ export async function runMiddleware(
 ): Promise<void> {
   let index = -1;
   const step = async (i: number): Promise<void> => {
-    if (i <= index) throw new Error('next() called more than once in one middleware');
+    if (i <= index) throw new MiddlewareNextTwiceError();
     index = i;
     const mw = middleware[i];
     if (mw === undefined) return handler();

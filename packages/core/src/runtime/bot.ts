@@ -12,7 +12,7 @@ import { BotStateError, InvalidConfigError } from '../errors.js';
 import { type Clock, systemClock } from '../kernel/clock.js';
 import { Container } from '../kernel/container.js';
 import { createLogger, flushLogger } from '../kernel/logger.js';
-import type { BotGateway, BotRest } from '../kernel/ports.js';
+import type { BotGateway, BotRest, GatewayFailure } from '../kernel/ports.js';
 import type { Middleware } from '../policies/middleware.js';
 import { createGateway, createRest } from './clients.js';
 import { BOT_EXIT_CODES, exitCodeAfterStop, type StopReport } from './exit-codes.js';
@@ -289,8 +289,8 @@ export class Bot {
     if (!this.options.rest) await this.rest.close().catch(() => {});
   }
 
-  private onGatewayError(error: Error): void {
-    if ((error as { fatal?: unknown }).fatal !== true) {
+  private onGatewayError(error: GatewayFailure): void {
+    if (error.fatal !== true) {
       this.log.warn({ err: error }, 'gateway reported an error');
       return;
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Interaction, Logger, Message, ReadyEvent } from '@boardbot/protocol';
+import type { Logger, Message, ReadyEvent } from '@boardbot/protocol';
 import type { BotEvent, Dispatcher } from '../dispatch/dispatcher.js';
 import type { KeyedQueue } from '../dispatch/keyed-queue.js';
 import { type OrderBy, orderingKey } from '../dispatch/ordering.js';
@@ -46,8 +46,7 @@ export class Intake {
       return;
     }
     const { progress } = this.deps;
-    const data = event.data as { message?: Message; interaction?: Interaction; gap?: boolean } | null;
-    const message = event.name === 'message.create' ? data?.message : undefined;
+    const message = !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
     if (message) {
       // Handled before a restart (at or below the stored mark), or already read back by a backfill.
       const duplicate = progress.handled(message.board_id, message.seq) || !this.marks.record(message);
@@ -56,17 +55,17 @@ export class Intake {
         return;
       }
     }
-    if (event.name === 'ready') {
+    if (!event.unknown && event.name === 'ready') {
       // A ready frame is no event of the log: its id is the stream's cursor, where the resume point
       // stands once everything before it finished (after a gap: once the missed messages are handled).
-      if (data?.gap === true) this.fillGap(event.data as ReadyEvent);
+      if (event.data.gap === true) this.fillGap(event.data);
       progress.finish(progress.begin(idOf(event)));
       this.deps.keeper?.changed();
       this.deps.queue.push(undefined, () => this.deps.dispatcher.dispatch(event, false));
       return;
     }
     const ticket = progress.begin(idOf(event), message ? { id: message.board_id, seq: message.seq } : undefined);
-    const created = data?.interaction?.created_at ?? message?.created_at;
+    const created = createdAt(event);
     const replayed = created !== undefined && Date.parse(created) < this.deps.startedAt;
     void this.enqueue(orderingKey(event, this.deps.orderBy), event, replayed, ticket);
   }
@@ -132,6 +131,14 @@ export class Intake {
     const ticket = progress.begin(undefined, { id: message.board_id, seq: message.seq });
     return this.enqueue(orderingKey(event, this.deps.orderBy), event, false, ticket);
   }
+}
+
+/** When the event's interaction or message was created, for the events that carry one. */
+function createdAt(event: BotEvent): string | undefined {
+  if (event.unknown) return undefined;
+  if (event.name === 'interaction.create') return event.data.interaction.created_at;
+  if (event.name === 'message.create') return event.data.message.created_at;
+  return undefined;
 }
 
 function idOf(event: BotEvent): string | undefined {

@@ -108,6 +108,13 @@ class NoteCommand {
   }
 }
 
+@Command({ name: 'badcolour', description: 'Replies with an embed the platform would refuse' })
+class BadColour {
+  run(ctx: CommandContext) {
+    return ctx.reply({ embeds: [{ title: 'Paint', color: 'red' }] });
+  }
+}
+
 @Command({ name: 'silent', description: 'Does not answer' })
 class Silent {
   run() {}
@@ -122,7 +129,7 @@ describe('commands against the emulator', () => {
   beforeAll(async () => {
     platform = await TestPlatform.start();
     started = platform.bot({
-      handlers: [Roll, Paint, Secret, Daily, Boom, Hang, NoteCommand, Silent],
+      handlers: [Roll, Paint, Secret, Daily, Boom, Hang, NoteCommand, Silent, BadColour],
       providers: [{ provide: Dice, useValue: dice }, Notes],
       handlerTimeoutMs: 300,
       onError: (error) => errors.push(error),
@@ -138,7 +145,7 @@ describe('commands against the emulator', () => {
   it('registers the derived commands at start', async () => {
     const apps = await platform.control.apps();
     const names = apps[0]?.commands.map((c) => c.name).sort();
-    expect(names).toEqual(['boom', 'daily', 'hang', 'note', 'paint', 'roll', 'secret', 'silent']);
+    expect(names).toEqual(['badcolour', 'boom', 'daily', 'hang', 'note', 'paint', 'roll', 'secret', 'silent']);
     const roll = apps[0]?.commands.find((c) => c.name === 'roll');
     expect(roll?.options).toEqual([
       { name: 'sides', description: 'Sides on the die', type: 'integer', min_value: 2, max_value: 1000 },
@@ -193,6 +200,21 @@ describe('commands against the emulator', () => {
     expect(await platform.ask(platform.bob, platform.general, 'roll', { sides: 4 })).toBe('You rolled 4');
   });
 
+  it('refuses a reply the platform would refuse once, in the REST client, before any request', async () => {
+    const interaction = await platform.invoke(platform.alice, platform.general, 'badcolour');
+    const view = await platform.answers(interaction.id);
+    // The only answer is the runtime's apology: the bad embed never reached the platform.
+    expect(view.answers.map((m) => m.content)).toEqual([
+      'Sorry, something went wrong while handling that. It has been logged.',
+    ]);
+    expect(errors).toContainEqual(
+      expect.objectContaining({
+        code: 'BOARDBOT_INVALID_ARGUMENT',
+        details: [expect.objectContaining({ path: '/embeds/0/color' })],
+      }),
+    );
+  });
+
   it('routes subcommands and sends follow-ups', async () => {
     const add = await platform.invoke(platform.alice, platform.general, 'note', { text: 'milk' }, 'add');
     expect((await platform.answers(add.id)).answers[0]?.content).toBe('Noted (1)');
@@ -212,7 +234,7 @@ describe('commands against the emulator', () => {
 
   it('restarting with the same commands writes nothing', async () => {
     const again = platform.bot({
-      handlers: [Roll, Paint, Secret, Daily, Boom, Hang, NoteCommand, Silent],
+      handlers: [Roll, Paint, Secret, Daily, Boom, Hang, NoteCommand, Silent, BadColour],
       providers: [Dice, Notes],
     });
     const plan = await again.bot.start();

@@ -34,6 +34,9 @@ describe('runMiddleware', () => {
       await next();
       await next();
     };
-    await expect(runMiddleware([twice], ctx, async () => {})).rejects.toThrow(/more than once/);
+    await expect(runMiddleware([twice], ctx, async () => {})).rejects.toMatchObject({
+      code: 'BOARDBOT_MIDDLEWARE_NEXT_TWICE',
+      message: expect.stringMatching(/more than once/),
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { Board, BoardList, Member, MemberList, Message, MessageList, UserProfile } from '@boardbot/protocol';
+import { ControlOptionsError } from './errors.js';
 import type {
   CreateAppBody,
   CreateBoardBody,
@@ -78,8 +79,19 @@ export interface AnswerWaitOptions {
 export class ControlClient {
   readonly #http: ControlTransport;
 
-  /** @param options - where the emulator is, its admin key, and the `fetch` to use */
+  /**
+   * @param options - where the emulator is, its admin key, and the `fetch` to use
+   * @throws ControlOptionsError when the admin key cannot be sent as a header value
+   */
   constructor(options: ControlClientOptions) {
+    // Checked here, not by fetch: its refusal quotes the header value (the key) and, being a
+    // TypeError, would read as an emulator that does not answer.
+    if (!isHeaderSafe(options.adminKey)) {
+      throw new ControlOptionsError(
+        'The adminKey option is not a valid HTTP header value: it holds a line break, a NUL or a character ' +
+          'beyond Latin-1. Check BOARDBOT_ADMIN_KEY for a stray newline (the key is not shown here).',
+      );
+    }
     this.#http = new ControlTransport(
       options.url,
       options.adminKey,
@@ -243,4 +255,13 @@ export class ControlClient {
 /** A path segment: ids are UUIDs, but a stray `/` or `?` must not reach another route. */
 function seg(value: string): string {
   return encodeURIComponent(value);
+}
+
+/** Whether fetch accepts `value` in a header: no NUL, CR or LF, and nothing beyond Latin-1. */
+function isHeaderSafe(value: string): boolean {
+  for (const char of value) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code === 0 || code === 10 || code === 13 || code > 0xff) return false;
+  }
+  return true;
 }

@@ -1,16 +1,14 @@
 import type { ErrorDetail } from '@boardbot/protocol';
+import {
+  BoardbotError,
+  type BoardbotErrorOptions,
+  causeCode,
+  createErrorFactory,
+  type ErrorArgs,
+} from '@boardbot/protocol/error-root';
 
-// The errors of the control API client. This module runs in browsers too (the playground), so it
-// imports types only.
-
-/**
- * Stable codes of the control API client's errors. Match on `code`, never on the message; the
- * platform's own code of a refusal is `apiCode`.
- */
-export const CONTROL_ERROR_CODES = ['BOARDBOT_CONTROL_API_ERROR', 'BOARDBOT_CONTROL_UNREACHABLE'] as const;
-
-/** A stable error code of the control API client. */
-export type ControlErrorCode = (typeof CONTROL_ERROR_CODES)[number];
+// The errors of the control API client. This module runs in browsers too (the playground), so at run
+// time it imports only the error root, which imports nothing.
 
 /** Where a control API call went: `method` and the path under `/_emulator/v1`, query included. */
 export interface ControlRequest {
@@ -32,6 +30,51 @@ export interface ControlRefusal {
   details: readonly ErrorDetail[];
 }
 
+const CONTROL_ERRORS = createErrorFactory({
+  BOARDBOT_CONTROL_API_ERROR: {
+    message: (request: ControlRequest, refusal: ControlRefusal) =>
+      `${request.method} ${request.path} answered ${refusal.status} ${refusal.apiCode}: ${refusal.serverMessage}` +
+      refusal.details.map((d) => `\n  - ${d.path}: ${d.message}`).join(''),
+  },
+  BOARDBOT_CONTROL_UNREACHABLE: {
+    // The cause is named by its code only: fetch's message may quote the request's headers.
+    message: (request: ControlRequest, origin: string, cause: unknown) => {
+      const code = causeCode(cause);
+      return (
+        `Cannot reach the emulator at ${origin} for ${request.method} ${request.path}${code ? ` (${code})` : ''}. ` +
+        'Is it running? Start it with `npx boardbot emulator` or `npm run dev`.'
+      );
+    },
+  },
+  BOARDBOT_CONTROL_INVALID_OPTIONS: { message: (message: string) => message },
+  BOARDBOT_CONTROL_SCHEMA: {
+    message: (title: string) =>
+      `Two different schemas of the control API are titled "${title}": a title names one schema in the OpenAPI ` +
+      'document, so rename one of them.',
+  },
+});
+
+/**
+ * Stable codes of the control API client's errors. Match on `code`, never on the message; the
+ * platform's own code of a refusal is `apiCode`.
+ */
+export const CONTROL_ERROR_CODES = CONTROL_ERRORS.codes;
+
+/** A stable error code of the control API client. */
+export type ControlErrorCode = (typeof CONTROL_ERROR_CODES)[number];
+
+/** Base of the errors of the control API's client and document: a stable `code` to match on. */
+export abstract class ControlError extends BoardbotError {
+  declare readonly code: ControlErrorCode;
+
+  /** Takes the code, the arguments of its message template, and the underlying cause if any. */
+  constructor(
+    ...[code, args, options]: ErrorArgs<typeof CONTROL_ERRORS, [options?: BoardbotErrorOptions | undefined]>
+  ) {
+    super(code, CONTROL_ERRORS.message(code, args), options);
+  }
+}
+
 /**
  * The control API answered with an error: the call, the status, the platform's code (`apiCode`),
  * its message and, for `validation_failed`, the `details` that point at the bad fields.
@@ -43,9 +86,8 @@ export interface ControlRefusal {
  *   if (error instanceof ControlApiError && error.apiCode === 'validation_failed') console.log(error.details);
  * }
  */
-export class ControlApiError extends Error {
-  /** Stable code of this class. */
-  readonly code = 'BOARDBOT_CONTROL_API_ERROR';
+export class ControlApiError extends ControlError {
+  // Named by hand: a bundler that shortens class names (the playground's) would change `new.target.name`.
   override readonly name = 'ControlApiError';
   /** HTTP method of the call. */
   readonly method: string;
@@ -65,10 +107,7 @@ export class ControlApiError extends Error {
    * @param refusal - what the answer said
    */
   constructor(request: ControlRequest, refusal: ControlRefusal) {
-    const problems = refusal.details.map((d) => `\n  - ${d.path}: ${d.message}`).join('');
-    super(
-      `${request.method} ${request.path} answered ${refusal.status} ${refusal.apiCode}: ${refusal.serverMessage}${problems}`,
-    );
+    super('BOARDBOT_CONTROL_API_ERROR', [request, refusal]);
     this.method = request.method;
     this.path = request.path;
     this.status = refusal.status;
@@ -79,9 +118,8 @@ export class ControlApiError extends Error {
 }
 
 /** Nothing answered a control API call: the emulator stopped, or the URL is wrong. */
-export class ControlUnreachableError extends Error {
-  /** Stable code of this class. */
-  readonly code = 'BOARDBOT_CONTROL_UNREACHABLE';
+export class ControlUnreachableError extends ControlError {
+  // Named by hand, as ControlApiError is.
   override readonly name = 'ControlUnreachableError';
   /** HTTP method of the call. */
   readonly method: string;
@@ -94,14 +132,34 @@ export class ControlUnreachableError extends Error {
    * @param cause - what `fetch` threw
    */
   constructor(request: ControlRequest, origin: string, cause: unknown) {
-    const reason = cause instanceof Error && cause.message ? ` (${cause.message})` : '';
-    super(
-      `Cannot reach the emulator at ${origin} for ${request.method} ${request.path}${reason}. Is it running? ` +
-        'Start it with `npx boardbot emulator` or `npm run dev`.',
-      { cause },
-    );
+    super('BOARDBOT_CONTROL_UNREACHABLE', [request, origin, cause], { cause });
     this.method = request.method;
     this.path = request.path;
+  }
+}
+
+/** The client was given an option it cannot send with; the message names it and the fix, never the key. */
+export class ControlOptionsError extends ControlError {
+  // Named by hand, as ControlApiError is.
+  override readonly name = 'ControlOptionsError';
+
+  /** @param message - what is wrong and how to fix it */
+  constructor(message: string) {
+    super('BOARDBOT_CONTROL_INVALID_OPTIONS', [message]);
+  }
+}
+
+/**
+ * Two different schemas of the control API share a title, so its OpenAPI document would point one
+ * `$ref` at both. Only code that changes the control API's schemas meets it.
+ */
+export class ControlSchemaError extends ControlError {
+  // Named by hand, as ControlApiError is.
+  override readonly name = 'ControlSchemaError';
+
+  /** @param title - the title both schemas carry */
+  constructor(title: string) {
+    super('BOARDBOT_CONTROL_SCHEMA', [title]);
   }
 }
 

@@ -1,4 +1,4 @@
-import { buildControlOpenApiDocument, CONTROL_COMPONENT_SCHEMAS } from '@boardbot/emulator';
+import { buildControlOpenApiDocument } from '@boardbot/emulator';
 import {
   API_PREFIX,
   buildOpenApiDocument,
@@ -8,6 +8,7 @@ import {
   type OpenApiDocument,
 } from '@boardbot/protocol';
 import type { TSchema } from '@sinclair/typebox';
+import { CONTROL_COMPONENT_SCHEMAS } from '../../src/control/openapi/build.js';
 
 // A small checker of responses against an OpenAPI document: the app API's, built from the protocol,
 // and the control API's, built from the emulator's control schemas. The status must be documented

@@ -1,4 +1,4 @@
-import type { GatewayError } from '../errors.js';
+import { GatewayConcurrentNextError, type GatewayError } from '../errors.js';
 import type { GatewayDispatch } from '../types.js';
 import { Fifo } from './fifo.js';
 
@@ -75,7 +75,7 @@ export class EventIterator implements AsyncIterableIterator<GatewayDispatch> {
     if (this.#ended) {
       return new Promise((resolve, reject) => this.#settleEnd({ resolve, reject }));
     }
-    if (this.#waiter) return Promise.reject(new Error('events(): call next() again only after the last one settled'));
+    if (this.#waiter) return Promise.reject(new GatewayConcurrentNextError());
     return new Promise((resolve, reject) => {
       this.#waiter = { resolve, reject };
     });

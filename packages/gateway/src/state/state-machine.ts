@@ -1,3 +1,4 @@
+import { GatewayInternalError } from '../errors.js';
 import type { GatewayState } from '../types.js';
 
 // The only moves the client makes; anything else is a bug in the client, caught here.
@@ -22,11 +23,11 @@ export class StateMachine {
    * Moves to `next`.
    *
    * @param next - The new state.
-   * @throws Error when the move is not one of the client's transitions (a client bug).
+   * @throws GatewayInternalError when the move is not one of the client's transitions (a client bug).
    */
   to(next: GatewayState): void {
     if (!TRANSITIONS[this.#state].includes(next)) {
-      throw new Error(`Illegal gateway state transition ${this.#state} -> ${next}`);
+      throw new GatewayInternalError(this.#state, next);
     }
     this.#state = next;
   }

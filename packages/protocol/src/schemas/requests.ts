@@ -37,7 +37,11 @@ export const ReplaceCommandsBody = Type.Array(CommandDefinition, {
 });
 export type ReplaceCommandsBody = Static<typeof ReplaceCommandsBody>;
 
-/** Query of `GET /boards/{boardId}/messages` (endpoint 4). */
+/**
+ * Query of `GET /boards/{boardId}/messages` (endpoint 4): `before`, only messages whose `seq` is
+ * strictly below it (an integer ≥ 1); `limit`, how many, 1..100 (the server's default is 50). The REST
+ * client's `listMessages` takes it as is.
+ */
 export const ListMessagesQuery = Type.Object(
   {
     before: Type.Optional(Type.Integer({ minimum: 1 })),

@@ -1,24 +1,30 @@
-import type { BotGateway, GatewayFactoryOptions } from '@boardbot/core';
+import type { BotEvent, BotGateway, GatewayFactoryOptions, GatewayFailure } from '@boardbot/core';
 import { GatewayClient } from '@boardbot/gateway';
 import type { ReadyEvent } from '@boardbot/protocol';
 import type { Waiters } from '../waiting/waiters.js';
-
-/** A gateway event as the runtime receives it. */
-interface Dispatch {
-  name: string;
-  id: string;
-  data: unknown;
-}
 
 type Listener = (arg: never) => void;
 
 /** What a gateway reports with `gap`. */
 
 /** The key under which a received event is counted: its name and the message or interaction id. */
-export function eventKey(name: string, data: unknown): string | undefined {
-  const d = data as { message?: { id?: unknown }; interaction?: { id?: unknown } } | null;
-  const id = d?.message?.id ?? d?.interaction?.id;
-  return typeof id === 'string' ? `${name}:${id}` : undefined;
+export function eventKey(name: string, subjectId: string): string {
+  return `${name}:${subjectId}`;
+}
+
+/** The {@link eventKey} of a delivered message or interaction event; undefined for any other. */
+function keyOf(event: BotEvent): string | undefined {
+  if (event.unknown) return undefined;
+  switch (event.name) {
+    case 'interaction.create':
+      return eventKey(event.name, event.data.interaction.id);
+    case 'message.create':
+    case 'message.edit':
+    case 'message.delete':
+      return eventKey(event.name, event.data.message.id);
+    default:
+      return undefined;
+  }
 }
 
 /**
@@ -62,12 +68,12 @@ export class BotObserver {
     return (options) => new ObservedGateway(build(options), (event) => this.record(event));
   }
 
-  private record(event: Dispatch): void {
-    if (event.name === 'ready') {
-      this.boards = (event.data as ReadyEvent).board_ids;
+  private record(event: BotEvent): void {
+    if (!event.unknown && event.name === 'ready') {
+      this.boards = event.data.board_ids;
       this.connections++;
     }
-    const key = eventKey(event.name, event.data);
+    const key = keyOf(event);
     if (key !== undefined) this.received.set(key, this.count(key) + 1);
     this.waiters.notify();
   }
@@ -77,19 +83,19 @@ export class BotObserver {
 class ObservedGateway implements BotGateway {
   constructor(
     private readonly inner: BotGateway,
-    private readonly seen: (event: Dispatch) => void,
+    private readonly seen: (event: BotEvent) => void,
   ) {}
 
   connect(): Promise<ReadyEvent> {
     return this.inner.connect();
   }
 
-  on(event: 'dispatch', listener: (event: Dispatch) => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'dispatch', listener: (event: BotEvent) => void): unknown;
+  on(event: 'error', listener: (error: GatewayFailure) => void): unknown;
   on(event: 'dispatch' | 'error', listener: Listener): unknown {
-    if (event === 'error') return this.inner.on('error', listener as (error: Error) => void);
-    const take = listener as (event: Dispatch) => void;
-    return this.inner.on('dispatch', (e: Dispatch) => {
+    if (event === 'error') return this.inner.on('error', listener as (error: GatewayFailure) => void);
+    const take = listener as (event: BotEvent) => void;
+    return this.inner.on('dispatch', (e: BotEvent) => {
       take(e);
       this.seen(e);
     });

@@ -237,9 +237,9 @@ export class TestPlatform {
       if (r.id <= this.baseline) continue;
       let key: string | undefined;
       if (r.message && r.name.startsWith('message.') && boards.has(r.message.board_id)) {
-        key = eventKey(r.name, { message: r.message });
+        key = eventKey(r.name, r.message.id);
       } else if (r.name === 'interaction.create' && r.interaction?.app_id === this.bot.app.id) {
-        key = eventKey(r.name, { interaction: r.interaction });
+        key = eventKey(r.name, r.interaction.id);
       }
       if (key !== undefined) expected.set(key, (expected.get(key) ?? 0) + 1);
     }

@@ -10,6 +10,7 @@ import {
   schemaToJson,
 } from '@boardbot/protocol';
 import type { TObject, TSchema } from '@sinclair/typebox';
+import { ControlSchemaError } from '../errors.js';
 import { ACTIVITY_EVENT_SCHEMAS } from '../schemas/activity.js';
 import { COMMON_CONTROL_ERRORS, CONTROL_OPERATIONS, type ControlOperation } from './operations.js';
 
@@ -32,7 +33,7 @@ function knownSchemas(): Map<string, TSchema> {
     const title = (node as { title?: unknown }).title;
     if (typeof title === 'string') {
       const seen = known.get(title);
-      if (seen && JSON.stringify(seen) !== JSON.stringify(node)) throw new Error(`Two schemas are titled ${title}`);
+      if (seen && JSON.stringify(seen) !== JSON.stringify(node)) throw new ControlSchemaError(title);
       known.set(title, seen ?? (node as TSchema));
     }
     for (const value of Object.values(node)) visit(value);

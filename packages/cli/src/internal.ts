@@ -1,0 +1,17 @@
+// Internal entry point (`@boardbot/cli/internal`): the commands' building blocks, which the package's
+// own tests drive in process. Not part of the public API: names here may change in any release.
+export * from './commands/commands.js';
+export * from './commands/dev.js';
+export * from './commands/emulator.js';
+export * from './commands/invoke.js';
+export * from './commands/shared-options.js';
+export * from './commands/start.js';
+export * from './config/env-file.js';
+export * from './config/load-config.js';
+export * from './dev/bot-process.js';
+export * from './dev/dev-state.js';
+export * from './dev/watch-compiler.js';
+export * from './program.js';
+export * from './project/load-bot-module.js';
+export * from './project/project.js';
+export * from './project/project-modules.js';
