@@ -7,40 +7,9 @@ import { RetryFieldScanner } from '../src/transport/retry-field-scanner.js';
 import { isCommentOnly, TrailingCrResolver } from '../src/transport/stream-bytes.js';
 import { KeepAliveWatchdog } from '../src/watchdog/keep-alive-watchdog.js';
 import { message, ready } from './support/fixtures.js';
+import { manualClock } from './support/manual-clock.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
-
-/** A manual clock: timers fire only when the test advances time. */
-function manualClock() {
-  let now = 0;
-  let timers: Array<{ at: number; fn: () => void; id: number }> = [];
-  let nextId = 0;
-  return {
-    now: () => now,
-    setTimeout: (fn: () => void, ms: number) => {
-      const id = nextId++;
-      timers.push({ at: now + ms, fn, id });
-      return id;
-    },
-    clearTimeout: (id: unknown) => {
-      timers = timers.filter((t) => t.id !== id);
-    },
-    advance(ms: number) {
-      const end = now + ms;
-      for (;;) {
-        const due = timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at)[0];
-        if (!due) break;
-        timers = timers.filter((t) => t !== due);
-        now = due.at;
-        due.fn();
-      }
-      now = end;
-    },
-    get pending() {
-      return timers.length;
-    },
-  };
-}
 
 describe('KeepAliveWatchdog', () => {
   it('fires after the timeout of silence, and any activity pushes it back', () => {
