@@ -76,7 +76,7 @@ const GATEWAY_ERRORS = createErrorFactory({
   },
   BOARDBOT_GATEWAY_FRAME_TOO_LARGE: {
     message: (maxFrameBytes: number) =>
-      `The gateway sent over ${maxFrameBytes} characters without completing an event (an over-long line?); ` +
+      `The gateway sent over ${maxFrameBytes} bytes without completing an event (an over-long line?); ` +
       'cut the connection and resuming. Raise maxFrameBytes if events this large are expected.',
   },
   BOARDBOT_GATEWAY_MALFORMED_EVENT: {

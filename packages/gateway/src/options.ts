@@ -64,10 +64,9 @@ export interface GatewayClientOptions {
    */
   maxBufferedEvents?: number;
   /**
-   * Most of the stream held without completing an event (an over-long line, an endless `data:` field);
-   * past it the client cuts the connection and resumes rather than grow memory without bound. Counted
-   * in characters of the decoded text, as the SSE parser holds them: one per byte for ASCII, fewer for
-   * multibyte UTF-8. Keep-alive comments never count.
+   * Most bytes held without completing an event (an over-long line, an endless `data:` field); past
+   * it the client cuts the connection and resumes rather than grow memory without bound. Keep-alive
+   * comments never count.
    * @defaultValue 1_048_576 (1 MiB)
    */
   maxFrameBytes?: number;

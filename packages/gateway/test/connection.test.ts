@@ -70,6 +70,12 @@ describe('GatewayConnection: retry:', () => {
     expect(seen.retries).toEqual([4321, 250, 7]);
   });
 
+  it('reads a retry: field on the first line, after a byte-order mark', async () => {
+    const seen = await connect('\uFEFFretry: 30\n\ndata: a\n\n', { piece: 8 });
+    await eventually(() => expect(seen.frames).toEqual(['a']));
+    expect(seen.retries).toEqual([30]);
+  });
+
   it('reads retry: only as a field at a line start', async () => {
     const long = `data: ${'x'.repeat(100)}retry: 5\n\n`;
     const seen = await connect(`data: retry: 5\n\nxretry: 6\n\n${long}data: a\n\n`, { piece: 7 });
@@ -100,6 +106,13 @@ describe('GatewayConnection: the frame bound', () => {
     const seen = await connect(`data: a\n\n${atBound}\n\ndata: ${'y'.repeat(59)}`, { maxFrameBytes: 64 });
     await eventually(() => expect(seen.ended?.code).toBe('BOARDBOT_GATEWAY_FRAME_TOO_LARGE'));
     expect(seen.frames).toEqual(['a', 'x'.repeat(58)]);
+  });
+
+  it('counts bytes, not characters, of multibyte text', async () => {
+    // 19 three-byte characters after `data: ` hold 63 bytes; 20 hold 66, over the bound in 26 characters.
+    const seen = await connect(`data: ${'世'.repeat(19)}\n\ndata: ${'界'.repeat(20)}`, { maxFrameBytes: 64 });
+    await eventually(() => expect(seen.ended?.code).toBe('BOARDBOT_GATEWAY_FRAME_TOO_LARGE'));
+    expect(seen.frames).toEqual(['世'.repeat(19)]);
   });
 
   it('counts the data lines of one unfinished event together', async () => {

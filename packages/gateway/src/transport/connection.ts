@@ -48,15 +48,14 @@ export interface ConnectionHandlers {
  * needs to itself: it applies `retry:` to a reconnect timer the client does not use, and its buffer of
  * an unfinished event grows without bound. So the observed bytes also go through a second parser of
  * the same package (one copy: the gateway's version range lies within `eventsource`'s), which reports
- * `retry:` and measures exactly what the first one holds: an unfinished line and the event's data so
- * far, in characters of the decoded text. Comments are never held.
+ * `retry:` and measures what the first one holds: an unfinished line and the event's data so far, in
+ * bytes. Comments are never held.
  */
 export class GatewayConnection {
   readonly #config: ConnectionConfig;
   readonly #handlers: ConnectionHandlers;
   readonly #watchdog: KeepAliveWatchdog;
   readonly #crs = new TrailingCrResolver();
-  readonly #decoder = new TextDecoder();
   readonly #parser: EventSourceParser;
   #es: TappedEventSource | undefined;
   #done = false;
@@ -221,7 +220,12 @@ export class GatewayConnection {
   #observeChunk(chunk: Uint8Array): void {
     // Any byte, a keep-alive comment or a piece of an event, shows the socket is alive.
     this.#watchdog.touch();
-    this.#parser.feed(this.#decoder.decode(chunk, { stream: true }));
+    // Read as latin1, one character per byte: the bound then counts bytes, and decoding is a copy.
+    // Every SSE delimiter (LF, CR, `:`) and every `retry:` digit is ASCII, which UTF-8 never uses
+    // inside a multibyte character, so lines, fields and comments come out as `eventsource` sees them
+    // (a byte-order mark too, which the parser drops as three latin1 characters when it comes whole
+    // in the first chunk); only event data is garbled, and this parser's events are dropped.
+    this.#parser.feed(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1'));
   }
 
   #onParseError(error: ParseError): void {
