@@ -14,11 +14,12 @@ export default defineConfig({
   publicDir: false,
   // Keep the dev server's dependency cache with the workspace's, not in a new packages/emulator/node_modules.
   cacheDir: fileURLToPath(new URL('../../../node_modules/.vite/playground/', import.meta.url)),
-  // The page bundles the control API client, and the error root its errors extend, from their sources
-  // (no build of the emulator or protocol needed first).
+  // The page bundles the control API client, the HTTP helpers it shares with the other clients and the
+  // error root its errors extend, from their sources (no build of the emulator or protocol needed first).
   resolve: {
     alias: {
       '@boardbot/emulator/control': fileURLToPath(new URL('../src/control/index.ts', import.meta.url)),
+      '@boardbot/protocol/http': fileURLToPath(new URL('../../protocol/src/http/index.ts', import.meta.url)),
       '@boardbot/protocol/error-root': fileURLToPath(
         new URL('../../protocol/src/error-root/index.ts', import.meta.url),
       ),

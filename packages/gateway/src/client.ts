@@ -11,7 +11,7 @@ import {
 import { decodeFrame } from './events/decode-frame.js';
 import { ResumePoint } from './events/resume-point.js';
 import { type GatewayClientOptions, type ResolvedGatewayOptions, resolveOptions } from './options.js';
-import { backoffDelay } from './reconnect/backoff.js';
+import { reconnectDelay } from './reconnect/reconnect-delay.js';
 import { StateMachine } from './state/state-machine.js';
 import { GatewayConnection } from './transport/connection.js';
 import type { GatewayClientEvents, GatewayDispatch, GatewayState } from './types.js';
@@ -222,7 +222,7 @@ export class GatewayClient extends TypedEmitter<GatewayClientEvents> {
       reason instanceof GatewayRateLimitedError || reason instanceof GatewayServerError
         ? reason.retryAfterMs
         : undefined;
-    const delayMs = backoffDelay(
+    const delayMs = reconnectDelay(
       { attempt: this.#attempt, serverRetryMs: this.#serverRetryMs, retryAfterMs, random: this.#options.random() },
       this.#options.reconnect,
     );

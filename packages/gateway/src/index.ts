@@ -1,6 +1,5 @@
 export * from './client.js';
 export * from './errors.js';
 export * from './options.js';
-export * from './reconnect/backoff.js';
 export type * from './transport/fetch-types.js';
 export type * from './types.js';

@@ -64,8 +64,9 @@ export interface GatewayClientOptions {
    */
   maxBufferedEvents?: number;
   /**
-   * Most bytes accepted without completing an event (an over-long line, an endless `data:` field);
-   * past it the client cuts the connection and resumes rather than grow memory without bound.
+   * Most bytes held without completing an event (an over-long line, an endless `data:` field); past
+   * it the client cuts the connection and resumes rather than grow memory without bound. Keep-alive
+   * comments never count.
    * @defaultValue 1_048_576 (1 MiB)
    */
   maxFrameBytes?: number;

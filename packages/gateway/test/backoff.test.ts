@@ -1,19 +1,20 @@
-import { backoffDelay, DEFAULT_RECONNECT_OPTIONS, parseRetryAfter } from '@boardbot/gateway';
+import { DEFAULT_RECONNECT_OPTIONS } from '@boardbot/gateway';
 import { describe, expect, it } from 'vitest';
+import { reconnectDelay } from '../src/reconnect/reconnect-delay.js';
 import { eventually } from './support/eventually.js';
 import { readyFrame } from './support/fixtures.js';
 import { record, testClient } from './support/helpers.js';
 import { openStream, sendError, server } from './support/sse-server.js';
 
+// The back-off itself is `@boardbot/protocol/http`'s `backoffDelay` (tested there); this is how the
+// gateway feeds it: the server's `retry:` as the base and `Retry-After` as the floor.
 const options = { ...DEFAULT_RECONNECT_OPTIONS };
-const at = (attempt: number, extra: Partial<Parameters<typeof backoffDelay>[0]> = {}) =>
-  backoffDelay({ attempt, serverRetryMs: undefined, retryAfterMs: undefined, random: 0, ...extra }, options);
+const at = (attempt: number, extra: Partial<Parameters<typeof reconnectDelay>[0]> = {}) =>
+  reconnectDelay({ attempt, serverRetryMs: undefined, retryAfterMs: undefined, random: 0, ...extra }, options);
 
-describe('backoffDelay', () => {
+describe('reconnectDelay', () => {
   it('doubles from the initial delay up to the cap', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 50].map((n) => at(n))).toEqual([
-      250, 500, 1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000,
-    ]);
+    expect([1, 2, 3, 8, 9].map((n) => at(n))).toEqual([250, 500, 1000, 30000, 30000]);
   });
 
   it("starts from the server's retry: and caps it", () => {
@@ -32,19 +33,6 @@ describe('backoffDelay', () => {
     expect(at(1, { retryAfterMs: 5000 })).toBe(5000);
     expect(at(1, { retryAfterMs: 3_600_000 })).toBe(30_000);
     expect(at(8, { retryAfterMs: 1000 })).toBe(30_000);
-  });
-});
-
-describe('parseRetryAfter', () => {
-  it('reads delay-seconds and HTTP dates, and ignores junk', () => {
-    const now = Date.parse('2026-11-21T10:00:00.000Z');
-    expect(parseRetryAfter('3', now)).toBe(3000);
-    expect(parseRetryAfter(' 0 ', now)).toBe(0);
-    expect(parseRetryAfter('Sat, 21 Nov 2026 10:00:05 GMT', now)).toBe(5000);
-    expect(parseRetryAfter('Sat, 21 Nov 2026 09:00:00 GMT', now)).toBe(0);
-    expect(parseRetryAfter('soon', now)).toBeUndefined();
-    expect(parseRetryAfter('-5', now)).toBeUndefined();
-    expect(parseRetryAfter(null, now)).toBeUndefined();
   });
 });
 

@@ -3,44 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { compareEventIds, isDuplicateId } from '../src/events/event-id.js';
 import { ResumePoint } from '../src/events/resume-point.js';
 import { structuralSchema } from '../src/events/structural-schema.js';
-import { RetryFieldScanner } from '../src/transport/retry-field-scanner.js';
-import { isCommentOnly, TrailingCrResolver } from '../src/transport/stream-bytes.js';
+import { TrailingCrResolver } from '../src/transport/trailing-cr-resolver.js';
 import { KeepAliveWatchdog } from '../src/watchdog/keep-alive-watchdog.js';
 import { message, ready } from './support/fixtures.js';
+import { manualClock } from './support/manual-clock.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
-
-/** A manual clock: timers fire only when the test advances time. */
-function manualClock() {
-  let now = 0;
-  let timers: Array<{ at: number; fn: () => void; id: number }> = [];
-  let nextId = 0;
-  return {
-    now: () => now,
-    setTimeout: (fn: () => void, ms: number) => {
-      const id = nextId++;
-      timers.push({ at: now + ms, fn, id });
-      return id;
-    },
-    clearTimeout: (id: unknown) => {
-      timers = timers.filter((t) => t.id !== id);
-    },
-    advance(ms: number) {
-      const end = now + ms;
-      for (;;) {
-        const due = timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at)[0];
-        if (!due) break;
-        timers = timers.filter((t) => t !== due);
-        now = due.at;
-        due.fn();
-      }
-      now = end;
-    },
-    get pending() {
-      return timers.length;
-    },
-  };
-}
 
 describe('KeepAliveWatchdog', () => {
   it('fires after the timeout of silence, and any activity pushes it back', () => {
@@ -71,52 +39,7 @@ describe('KeepAliveWatchdog', () => {
   });
 });
 
-describe('RetryFieldScanner', () => {
-  const scanAll = (chunks: string[]) => {
-    const scanner = new RetryFieldScanner();
-    return chunks.map((c) => scanner.scan(bytes(c)));
-  };
-
-  it('finds retry: at a line start only, in any line-end style', () => {
-    expect(scanAll(['retry: 1000\n\n'])).toEqual([1000]);
-    expect(scanAll(['data: x\nretry:250\r\n'])).toEqual([250]);
-    expect(scanAll([': c\rretry: 7\r'])).toEqual([7]);
-    expect(scanAll(['data: retry: 5\n\n'])).toEqual([undefined]);
-    expect(scanAll(['xretry: 5\n'])).toEqual([undefined]);
-  });
-
-  it('ignores values that are not only digits', () => {
-    expect(scanAll(['retry: abc\n', 'retry: 1x\n', 'retry: \n', 'retry: -5\n', 'retry:  5\n'])).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
-  });
-
-  it('joins a field split across chunks, even byte by byte', () => {
-    const text = 'id: 1\nretry: 4321\n\n';
-    const results = scanAll(text.split(''));
-    expect(results.filter((r) => r !== undefined)).toEqual([4321]);
-    expect(scanAll(['data: a\nre', 'try: 9', '9\n'])).toEqual([undefined, undefined, 99]);
-  });
-
-  it('does not take the tail of a long line for a field start', () => {
-    expect(scanAll([`data: ${'x'.repeat(100)}`, 'retry: 5\n'])).toEqual([undefined, undefined]);
-  });
-});
-
-describe('stream bytes', () => {
-  it('recognises keep-alive chunks', () => {
-    expect(isCommentOnly(bytes(': keep-alive\n\n'))).toBe(true);
-    expect(isCommentOnly(bytes('\n'))).toBe(true);
-    expect(isCommentOnly(bytes(': a\n: b\r\n'))).toBe(true);
-    expect(isCommentOnly(bytes(': a\ndata: x\n'))).toBe(false);
-    expect(isCommentOnly(bytes('data: x\n'))).toBe(false);
-    expect(isCommentOnly(bytes(`:${'x'.repeat(2000)}`))).toBe(false);
-  });
-
+describe('TrailingCrResolver', () => {
   it('completes a chunk-final CR and drops the LF that may follow', () => {
     const crs = new TrailingCrResolver();
     const text = (u: Uint8Array) => new TextDecoder().decode(u);

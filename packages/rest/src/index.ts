@@ -6,6 +6,5 @@ export * from './events.js';
 export * from './options.js';
 export * from './paging.js';
 export * from './ratelimit/bucket-state.js';
-export * from './ratelimit/parse-reset.js';
 export * from './user-agent.js';
 export * from './version.js';

@@ -1,3 +1,4 @@
+import { backoffDelay } from '@boardbot/protocol/http';
 import { ACTIVITY_EVENTS } from './activity-events.js';
 import type { ActivityEvent } from './schemas/activity.js';
 
@@ -86,8 +87,9 @@ export function openActivityStream(options: ActivityStreamOptions): ActivityStre
       options.onStatus('unauthorized');
       return;
     }
-    const delay = Math.min(maxDelay, initialDelay * 2 ** failures);
     failures += 1;
+    // No jitter: one page follows one emulator, there is no crowd to spread out.
+    const delay = backoffDelay({ attempt: failures, baseMs: initialDelay, maxMs: maxDelay, jitter: 0, random: 0 });
     timer = setTimeout(connect, delay);
   };
 

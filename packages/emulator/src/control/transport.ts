@@ -1,14 +1,9 @@
 import type { CONTROL_PREFIX } from '@boardbot/protocol';
-import {
-  ControlApiError,
-  type ControlRefusal,
-  type ControlRequest,
-  ControlUnreachableError,
-  refusalOf,
-} from './errors.js';
+import { readErrorEnvelope } from '@boardbot/protocol/http';
+import { ControlApiError, type ControlRequest, ControlUnreachableError } from './errors.js';
 
 // The HTTP of the control API client. It runs in Node and in browsers (the playground bundles it):
-// `fetch` only, and type-only imports.
+// `fetch` only, and nothing at run time but the browser-safe `@boardbot/protocol/http`.
 
 /** Path of the control API on an emulator; the assignment fails to compile if the protocol's differs. */
 export const CONTROL_PATH: typeof CONTROL_PREFIX = '/_emulator/v1';
@@ -76,7 +71,7 @@ export class ControlTransport {
       throw cause;
     }
     const text = await response.text();
-    if (!response.ok) throw this.#refused(request, refusalOf(response.status, text));
+    if (!response.ok) throw this.#refused(request, response.status, text);
     if (text === '') return undefined as T;
     try {
       return JSON.parse(text) as T;
@@ -91,14 +86,20 @@ export class ControlTransport {
     }
   }
 
-  // The emulator never echoes the key, but whatever stands in front of it might.
-  #refused(request: ControlRequest, refusal: ControlRefusal): ControlApiError {
+  /**
+   * The error of an error answer. CONTRACT: every error answer is `{ error: { code, message, details? } }`;
+   * anything else (a proxy's page) is still a refusal, with `http_<status>` as its code.
+   */
+  #refused(request: ControlRequest, status: number, text: string): ControlApiError {
+    const envelope = readErrorEnvelope(text);
+    // The emulator never echoes the key, but whatever stands in front of it might.
     const key = this.#key;
     const hide = (s: string) => (key === '' ? s : s.split(key).join('<admin key>'));
     return new ControlApiError(request, {
-      ...refusal,
-      serverMessage: hide(refusal.serverMessage),
-      details: refusal.details.map((d) => ({ path: hide(d.path), message: hide(d.message) })),
+      status,
+      apiCode: envelope?.code ?? `http_${status}`,
+      serverMessage: hide(envelope?.message ?? `The emulator answered ${status}.`),
+      details: (envelope?.details ?? []).map((d) => ({ path: hide(d.path), message: hide(d.message) })),
     });
   }
 }

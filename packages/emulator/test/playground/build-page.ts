@@ -5,14 +5,15 @@ import { withLock } from '../../../../test/support/build.js';
 
 // The browser tests need the built page (`packages/emulator/dist/playground/`), which a fresh clone
 // does not have. This builds it with the page's own vite config when it is missing or older than
-// its sources (the page's, the control API client's and its error root's), once, even when several
-// test files ask at the same time.
+// its sources (the page's, the control API client's, the HTTP helpers' and the error root's), once,
+// even when several test files ask at the same time.
 
 const playground = fileURLToPath(new URL('../../playground/', import.meta.url));
-// The page also bundles the control API client, and the error root of protocol, from their sources.
+// The page also bundles the control API client, and protocol's HTTP helpers and error root, from their sources.
 const sources = [
   playground,
   fileURLToPath(new URL('../../src/control/', import.meta.url)),
+  fileURLToPath(new URL('../../../protocol/src/http/', import.meta.url)),
   fileURLToPath(new URL('../../../protocol/src/error-root/', import.meta.url)),
 ];
 /** Where the built page lives (the emulator serves this directory at `/`). */

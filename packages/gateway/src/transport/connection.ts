@@ -1,4 +1,5 @@
 import type { EventSourceFetchInit, FetchLikeResponse } from 'eventsource';
+import { createParser, type EventSourceParser, type ParseError } from 'eventsource-parser';
 import {
   GatewayContentTypeError,
   type GatewayError,
@@ -10,9 +11,8 @@ import {
 import { KeepAliveWatchdog, type WatchdogClock } from '../watchdog/keep-alive-watchdog.js';
 import type { GatewayBodyReader, GatewayFetch, GatewayFetchResponse } from './fetch-types.js';
 import { httpFailure } from './http-failure.js';
-import { RetryFieldScanner } from './retry-field-scanner.js';
-import { isCommentOnly, TrailingCrResolver } from './stream-bytes.js';
 import { TappedEventSource } from './tapped-event-source.js';
+import { TrailingCrResolver } from './trailing-cr-resolver.js';
 
 /** What one connection needs from the client. */
 export interface ConnectionConfig {
@@ -30,6 +30,7 @@ export interface ConnectionConfig {
 export interface ConnectionHandlers {
   open(): void;
   frame(name: string, data: string, id: string): void;
+  /** A valid `retry:` field, reported as its chunk is read (before that chunk's frames). */
   retry(ms: number): void;
   /** Called exactly once, unless `stop()` ended the connection first. */
   end(reason: GatewayError): void;
@@ -37,26 +38,29 @@ export interface ConnectionHandlers {
   gate(): Promise<void> | undefined;
 }
 
-const LF = 10;
-const CR = 13;
-
 /**
  * One attempt at the stream: an `EventSource` that never reconnects by itself (the client owns every
  * reconnect, so there is one back-off policy), a fetch that adds the bearer token and `Last-Event-ID`,
  * and an observed body that feeds the keep-alive watchdog, reads `retry:`, bounds frames, and stops
  * reading while the consumer is behind.
+ *
+ * The `eventsource` package parses the stream with `eventsource-parser` and keeps what the client
+ * needs to itself: it applies `retry:` to a reconnect timer the client does not use, and its buffer of
+ * an unfinished event grows without bound. So the observed bytes also go through a second parser of
+ * the same package (one copy: the gateway's version range lies within `eventsource`'s), which reports
+ * `retry:` and measures what the first one holds: an unfinished line and the event's data so far, in
+ * bytes. Comments are never held.
  */
 export class GatewayConnection {
   readonly #config: ConnectionConfig;
   readonly #handlers: ConnectionHandlers;
   readonly #watchdog: KeepAliveWatchdog;
-  readonly #scanner = new RetryFieldScanner();
   readonly #crs = new TrailingCrResolver();
+  readonly #parser: EventSourceParser;
   #es: TappedEventSource | undefined;
   #done = false;
   #failure: GatewayError | undefined;
-  #frameBytes = 0;
-  #atLineStart = true;
+  #frameTooLarge: GatewayFrameTooLargeError | undefined;
   #inFlight = new Set<Promise<unknown>>();
 
   /**
@@ -68,6 +72,13 @@ export class GatewayConnection {
     this.#handlers = handlers;
     this.#watchdog = new KeepAliveWatchdog(config.keepAliveTimeoutMs, config.clock, () => {
       this.#end(new GatewayKeepAliveTimeoutError(config.keepAliveTimeoutMs), true);
+    });
+    this.#parser = createParser({
+      // Keep-alive comments are parsed and dropped, never held, so an idle stream that lives for weeks
+      // never comes near the bound.
+      maxBufferSize: config.maxFrameBytes,
+      onRetry: (ms) => this.#handlers.retry(ms),
+      onError: (error) => this.#onParseError(error),
     });
   }
 
@@ -82,9 +93,7 @@ export class GatewayConnection {
           if (!this.#done) this.#handlers.open();
         },
         frame: (name, data, id) => {
-          if (this.#done) return;
-          this.#frameBytes = 0;
-          this.#handlers.frame(name, data, id);
+          if (!this.#done) this.#handlers.frame(name, data, id);
         },
         error: (message) => this.#onError(message),
       },
@@ -187,13 +196,13 @@ export class GatewayConnection {
       await reader.cancel().catch(() => {});
       return { done: true };
     }
-    // Checked before the next read, after the parser has dispatched every event of the last chunk,
-    // so only bytes of an unfinished event count against the bound.
-    if (this.#frameBytes > this.#config.maxFrameBytes) {
-      const error = new GatewayFrameTooLargeError(this.#config.maxFrameBytes);
-      this.#failure ??= error;
-      await reader.cancel(error).catch(() => {});
-      throw error;
+    // Found while observing the last chunk, which still went to `eventsource`, so the events it
+    // completed are delivered before the connection is cut.
+    const tooLarge = this.#frameTooLarge;
+    if (tooLarge) {
+      this.#failure ??= tooLarge;
+      await reader.cancel(tooLarge).catch(() => {});
+      throw tooLarge;
     }
     let result: Awaited<ReturnType<GatewayBodyReader['read']>>;
     try {
@@ -209,13 +218,20 @@ export class GatewayConnection {
   }
 
   #observeChunk(chunk: Uint8Array): void {
+    // Any byte, a keep-alive comment or a piece of an event, shows the socket is alive.
     this.#watchdog.touch();
-    const retry = this.#scanner.scan(chunk);
-    if (retry !== undefined) this.#handlers.retry(retry);
-    // Keep-alive comments do not grow the parser's pending event, so they do not count: an idle
-    // stream that lives for weeks must never trip the bound.
-    if (!(this.#atLineStart && isCommentOnly(chunk))) this.#frameBytes += chunk.length;
-    const last = chunk[chunk.length - 1];
-    this.#atLineStart = chunk.length === 0 ? this.#atLineStart : last === LF || last === CR;
+    // Read as latin1, one character per byte: the bound then counts bytes, and decoding is a copy.
+    // Every SSE delimiter (LF, CR, `:`) and every `retry:` digit is ASCII, which UTF-8 never uses
+    // inside a multibyte character, so lines, fields and comments come out as `eventsource` sees them
+    // (a byte-order mark too, which the parser drops as three latin1 characters when it comes whole
+    // in the first chunk); only event data is garbled, and this parser's events are dropped.
+    this.#parser.feed(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1'));
+  }
+
+  #onParseError(error: ParseError): void {
+    // `retry: abc` and unknown fields are ignored, as the SSE rules say; only the bound matters here.
+    if (error.type === 'max-buffer-size-exceeded') {
+      this.#frameTooLarge ??= new GatewayFrameTooLargeError(this.#config.maxFrameBytes);
+    }
   }
 }

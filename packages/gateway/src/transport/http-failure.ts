@@ -1,3 +1,4 @@
+import { readErrorEnvelope, readRetryAfter } from '@boardbot/protocol/http';
 import {
   type GatewayError,
   GatewayForbiddenError,
@@ -7,38 +8,32 @@ import {
   GatewayServerError,
   GatewayUnauthorizedError,
 } from '../errors.js';
-import { parseRetryAfter } from '../reconnect/backoff.js';
 import type { GatewayFetchResponse } from './fetch-types.js';
 
 // An error body is a small JSON envelope; anything longer is not read further.
 const MAX_ERROR_BODY = 16 * 1024;
 
-async function readErrorCode(response: GatewayFetchResponse): Promise<string | undefined> {
+async function readErrorText(response: GatewayFetchResponse): Promise<string> {
   const body = response.body;
-  if (!body) return undefined;
+  if (!body) return '';
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
+  const decoder = new TextDecoder();
+  let text = '';
   let size = 0;
   try {
     while (size < MAX_ERROR_BODY) {
       const { done, value } = await reader.read();
       if (done) break;
-      chunks.push(value);
+      text += decoder.decode(value, { stream: true });
       size += value.length;
     }
   } catch {
-    return undefined;
+    return '';
   } finally {
     // Releases the socket whether or not the whole body was read.
     await reader.cancel().catch(() => {});
   }
-  try {
-    const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { error?: { code?: unknown } };
-    const code = envelope.error?.code;
-    return typeof code === 'string' ? code : undefined;
-  } catch {
-    return undefined;
-  }
+  return text + decoder.decode();
 }
 
 /**
@@ -48,7 +43,8 @@ async function readErrorCode(response: GatewayFetchResponse): Promise<string | u
  *
  * @param response - The answer; its body is read (bounded) for the envelope's `error.code`, then released.
  * @param url - The gateway URL.
- * @param wallNowMs - The wall-clock time, to read an HTTP-date `Retry-After`.
+ * @param wallNowMs - The wall-clock time, to read an HTTP-date or epoch `Retry-After` (against the answer's
+ *   `Date` when it has one).
  */
 export async function httpFailure(
   response: GatewayFetchResponse,
@@ -56,10 +52,13 @@ export async function httpFailure(
   wallNowMs: number,
 ): Promise<GatewayError> {
   const status = response.status;
-  const apiCode = await readErrorCode(response);
+  const apiCode = readErrorEnvelope(await readErrorText(response))?.code;
   const request: GatewayRequestContext = { method: 'GET', url, status };
   if (apiCode !== undefined) request.apiCode = apiCode;
-  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), wallNowMs);
+  const headers = response.headers;
+  const retryAfter = readRetryAfter(headers.get('retry-after'), wallNowMs, headers.get('date'));
+  // A time already past asks for no wait at all.
+  const retryAfterMs = retryAfter === undefined ? undefined : Math.max(0, retryAfter);
   if (status === 401) return new GatewayUnauthorizedError(request);
   if (status === 403) return new GatewayForbiddenError(request);
   if (status === 429) return new GatewayRateLimitedError(request, retryAfterMs);

@@ -7,8 +7,9 @@ import { fetch } from 'undici';
  * a CR LF pair split across chunks) happens for certain rather than by luck of TCP.
  *
  * @param size - Largest piece, in bytes.
+ * @param beforePiece - Called as each piece is handed over (a test's clock can move on there).
  */
-export function rechunkingFetch(size: number): GatewayFetch {
+export function rechunkingFetch(size: number, beforePiece?: () => void): GatewayFetch {
   return async (url, init) => {
     const response = await fetch(url, init);
     const body = response.body;
@@ -24,6 +25,7 @@ export function rechunkingFetch(size: number): GatewayFetch {
         }
         const value = rest.subarray(0, size);
         rest = rest.subarray(size);
+        beforePiece?.();
         return { done: false, value };
       },
       cancel: (reason) => source.cancel(reason),

@@ -1,5 +1,5 @@
+import { readRateLimitReset } from '@boardbot/protocol/http';
 import type { RateLimitInfo } from './bucket-state.js';
-import { parseHttpDate, parseResetDelay } from './parse-reset.js';
 
 /** Response headers as undici gives them: lower-case names. */
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -25,9 +25,7 @@ export function readRateLimitHeaders(headers: ResponseHeaders, now: number): Rat
   const limit = Number(header(headers, 'x-ratelimit-limit'));
   const remaining = Number(header(headers, 'x-ratelimit-remaining'));
   if (!(limit >= 1) || !(remaining >= 0) || !Number.isFinite(limit)) return undefined;
-  const resetDelayMs = parseResetDelay(header(headers, 'x-ratelimit-reset'), now, () =>
-    parseHttpDate(header(headers, 'date')),
-  );
+  const resetDelayMs = readRateLimitReset(header(headers, 'x-ratelimit-reset'), now, header(headers, 'date'));
   if (resetDelayMs === undefined) return undefined;
   return { limit, remaining: Math.floor(remaining), resetDelayMs };
 }

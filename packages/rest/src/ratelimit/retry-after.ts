@@ -1,4 +1,4 @@
-import { parseHttpDate, parseRetryAfter } from './parse-reset.js';
+import { readRetryAfter } from '@boardbot/protocol/http';
 import type { ResponseHeaders } from './read-headers.js';
 import { header, readRateLimitHeaders } from './read-headers.js';
 
@@ -16,7 +16,7 @@ export const DEFAULT_RETRY_AFTER_MS = 1000;
  */
 export function retryAfterDelay(headers: ResponseHeaders, bodySeconds: number | undefined, now: number): number {
   let ms = bodySeconds !== undefined && bodySeconds >= 0 ? bodySeconds * 1000 : undefined;
-  ms ??= parseRetryAfter(header(headers, 'retry-after'), now, () => parseHttpDate(header(headers, 'date')));
+  ms ??= readRetryAfter(header(headers, 'retry-after'), now, header(headers, 'date'));
   ms ??= readRateLimitHeaders(headers, now)?.resetDelayMs;
   if (ms === undefined || Number.isNaN(ms)) ms = DEFAULT_RETRY_AFTER_MS;
   return ms > 0 ? Math.ceil(ms) : 0;

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '@boardbot/protocol';
+import { backoffDelay, readRetryAfter } from '@boardbot/protocol/http';
 import type { Dispatcher } from 'undici';
 import {
   AbortedError,
@@ -14,11 +15,10 @@ import {
 import type { RestEventEmitter, RetryEvent } from '../events.js';
 import type { RequestOptions, ResolvedRestOptions } from '../options.js';
 import type { Buckets } from '../ratelimit/buckets.js';
-import { parseRetryAfter } from '../ratelimit/parse-reset.js';
 import type { QueuedCall, RateLimitQueue } from '../ratelimit/rate-limit-queue.js';
 import { header, readRateLimitHeaders } from '../ratelimit/read-headers.js';
 import { retryAfterDelay } from '../ratelimit/retry-after.js';
-import { backoffDelay, RETRYABLE_STATUSES } from '../retry/backoff.js';
+import { RETRY_JITTER, RETRYABLE_STATUSES } from '../retry/retry-policy.js';
 import type { Sleeper } from '../retry/sleeper.js';
 import type { Call } from './call.js';
 import { classifyTransportError, transportError } from './classify.js';
@@ -171,7 +171,8 @@ export class Executor {
     // A retry of our own POST can meet the first attempt still running (IETF Idempotency-Key draft,
     // 409): it is the same request, so waiting and asking again is the only right move.
     const inProgress = status === 409 && init.apiCode === 'idempotency_in_progress' && attempt > 1;
-    const hintedMs = status === 503 ? parseRetryAfter(header(res.headers, 'retry-after'), now) : undefined;
+    const hintedMs =
+      status === 503 ? readRetryAfter(header(res.headers, 'retry-after'), now, header(res.headers, 'date')) : undefined;
     return new FailedAttempt({
       error,
       reason: 'status',
@@ -219,7 +220,13 @@ export class Executor {
     const delayMs =
       failed.hintedMs !== undefined && failed.hintedMs >= 0
         ? Math.min(Math.ceil(failed.hintedMs), retryMaxMs)
-        : backoffDelay(run.attempt, retryBaseMs, retryMaxMs, random);
+        : backoffDelay({
+            attempt: run.attempt,
+            baseMs: retryBaseMs,
+            maxMs: retryMaxMs,
+            jitter: RETRY_JITTER,
+            random: random(),
+          });
     const event: RetryEvent = {
       method: run.call.method,
       path: run.call.logPath,

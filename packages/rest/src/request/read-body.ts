@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '@boardbot/protocol';
+import { readErrorEnvelope } from '@boardbot/protocol/http';
 import type { Dispatcher } from 'undici';
 import { type ApiErrorInit, type ErrorContext, InvalidResponseError } from '../errors.js';
 import { redact } from './redact.js';
@@ -47,10 +47,6 @@ export async function readBounded(
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function isDetail(d: unknown): d is ErrorDetail {
-  return typeof d === 'object' && d !== null && typeof (d as ErrorDetail).path === 'string';
-}
-
 /** The bounds of what an error keeps of the server's words. */
 const MAX_API_CODE_CHARS = 100;
 const MAX_SERVER_MESSAGE_CHARS = 1000;
@@ -65,32 +61,19 @@ const MAX_SERVER_MESSAGE_CHARS = 1000;
  * @param secrets - the call's credentials
  */
 export function parseErrorBody(status: number, text: string, secrets: readonly string[]): ApiErrorInit {
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
+  const envelope = readErrorEnvelope(text);
+  if (!envelope) return { status, apiCode: `http_${status}`, serverMessage: excerpt(redact(text, secrets)) };
   const clean = (value: string, bound: number) => redact(value, secrets).slice(0, bound);
-  const error = (parsed as { error?: unknown } | undefined)?.error as Record<string, unknown> | undefined;
-  if (typeof error === 'object' && error !== null && typeof error.code === 'string' && error.code) {
-    const details = Array.isArray(error.details)
-      ? error.details.filter(isDetail).map((d) => ({
-          path: clean(d.path, MAX_SERVER_MESSAGE_CHARS),
-          message: clean(String(d.message ?? ''), MAX_SERVER_MESSAGE_CHARS),
-        }))
-      : undefined;
-    const retryAfter =
-      typeof error.retry_after === 'number' && Number.isFinite(error.retry_after) ? error.retry_after : undefined;
-    return {
-      status,
-      apiCode: clean(error.code, MAX_API_CODE_CHARS),
-      serverMessage: typeof error.message === 'string' ? clean(error.message, MAX_SERVER_MESSAGE_CHARS) : '',
-      details,
-      retryAfter,
-    };
-  }
-  return { status, apiCode: `http_${status}`, serverMessage: excerpt(redact(text, secrets)) };
+  return {
+    status,
+    apiCode: clean(envelope.code, MAX_API_CODE_CHARS),
+    serverMessage: envelope.message === undefined ? '' : clean(envelope.message, MAX_SERVER_MESSAGE_CHARS),
+    details: envelope.details?.map((d) => ({
+      path: clean(d.path, MAX_SERVER_MESSAGE_CHARS),
+      message: clean(d.message, MAX_SERVER_MESSAGE_CHARS),
+    })),
+    retryAfter: envelope.retry_after,
+  };
 }
 
 /**

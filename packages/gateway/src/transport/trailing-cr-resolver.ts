@@ -1,26 +1,5 @@
 const LF = 10;
 const CR = 13;
-const COLON = 58;
-// Keep-alive chunks are a few bytes; a long chunk is counted whatever it holds.
-const MAX_COMMENT_CHUNK = 1024;
-
-/**
- * Whether a chunk that starts at a line start holds only comment lines (`: keep-alive`) and blank
- * lines, which the SSE parser does not accumulate into a pending event.
- *
- * @param chunk - Bytes of the stream that begin at a line start.
- */
-export function isCommentOnly(chunk: Uint8Array): boolean {
-  if (chunk.length === 0 || chunk.length > MAX_COMMENT_CHUNK) return false;
-  let lineStart = true;
-  for (let i = 0; i < chunk.length; i++) {
-    const c = chunk[i] as number;
-    const newline = c === LF || c === CR;
-    if (lineStart && !newline && c !== COLON) return false;
-    lineStart = newline;
-  }
-  return true;
-}
 
 /**
  * Resolves a CR at the end of a chunk at once. The SSE parser cannot tell a lone CR line end from
