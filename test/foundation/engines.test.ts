@@ -103,6 +103,7 @@ describe('engines', () => {
     for (const [path, p] of Object.entries(lock.packages).filter(([path]) => !path.includes('node_modules'))) {
       expect(p.engines?.node, path || 'the lockfile’s root').toBe(CLAIMED);
     }
-    expect(projectPackageJson('a-bot', { kind: 'registry' }).engines.node).toBe(CLAIMED);
+    const scaffolded = projectPackageJson('a-bot', { kind: 'registry' }) as Manifest;
+    expect(scaffolded.engines?.node).toBe(CLAIMED);
   });
 });
