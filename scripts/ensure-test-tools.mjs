@@ -5,8 +5,8 @@
 //
 // `node scripts/ensure-test-tools.mjs` installs what is missing; `--check` only reports.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { accessSync, closeSync, constants, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { basename, delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** The tools, each with the Debian package that provides it. */
@@ -16,70 +16,153 @@ export const TEST_TOOLS = [
   { name: 'promtool', packages: ['prometheus'] },
 ];
 
-function onPath(command) {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const file = join(dir, command);
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {}
-  }
-  return undefined;
-}
+const CHROMIUM_FIX = 'or set CHROMIUM_PATH to a Chromium or Chrome';
 
-// Ubuntu's `chromium` is a stub that asks for a snap: a browser counts only if it runs.
-function runs(file) {
-  return spawnSync(file, ['--version'], { stdio: 'ignore', timeout: 30_000 }).status === 0;
+function isExecutableFile(file) {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**
- * The Chromium the browser tests launch: `CHROMIUM_PATH` when set, else `chromium` (or
+ * The path of `command` on the PATH, the way a shell finds it.
+ *
+ * @param command - a command name, e.g. `redis-server`
+ * @returns its path, or `undefined`.
+ */
+export function locateTool(command) {
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((dir) => join(dir, command))
+    .find(isExecutableFile);
+}
+
+// How a browser fared when asked for its version: 0 when it runs; otherwise why not.
+function versionRun(file) {
+  const r = spawnSync(file, ['--version'], { stdio: 'ignore', timeout: 30_000 });
+  if (r.error) return `\`${file} --version\` failed (${r.error.code ?? r.error.message})`;
+  return r.status === 0 ? 0 : `\`${file} --version\` exited with ${r.status ?? r.signal}`;
+}
+
+// Ubuntu's `chromium-browser` (and `chromium`) package is a shell script that asks for the chromium
+// snap, and /snap/bin/chromium is a link to snap itself: neither runs where snapd does not.
+function isSnapStandIn(file) {
+  try {
+    if (basename(realpathSync(file)) === 'snap') return true;
+    const fd = openSync(file, 'r');
+    const head = Buffer.alloc(4096);
+    const read = readSync(fd, head, 0, head.length, 0);
+    closeSync(fd);
+    const text = head.subarray(0, read).toString('latin1');
+    return text.startsWith('#!') && /\bsnap\b/.test(text);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where the browser tests' Chromium is, or why there is none: `CHROMIUM_PATH` when set (it must be
+ * an executable file that runs `--version`; a wrong one is refused rather than replaced), else
+ * `chromium` or `chromium-browser` on the PATH, if it runs.
+ *
+ * @returns `{ path }`, or `{ problem }`: the clause of the line to print (`undefined` when simply
+ * none is installed).
+ */
+export function findChromium() {
+  const given = process.env.CHROMIUM_PATH;
+  if (given) {
+    const fix = 'point it to a Chromium or Chrome executable, or unset it to use the system’s';
+    if (!isExecutableFile(given)) return { problem: `CHROMIUM_PATH=${given} is not an executable file: ${fix}` };
+    if (isSnapStandIn(given)) return { problem: `CHROMIUM_PATH=${given} ${snapProblem()}` };
+    const run = versionRun(given);
+    return run === 0 ? { path: given } : { problem: `CHROMIUM_PATH=${given} does not run (${run}): ${fix}` };
+  }
+  let problem;
+  for (const file of ['chromium', 'chromium-browser'].map(locateTool)) {
+    if (file === undefined) continue;
+    if (versionRun(file) === 0) return { path: file };
+    problem ??= isSnapStandIn(file) ? `${file} ${snapProblem()}` : undefined;
+  }
+  return { problem };
+}
+
+function snapProblem() {
+  return `is Ubuntu's stand-in for the chromium snap, which is not installed: run \`snap install chromium\` where snapd runs, ${CHROMIUM_FIX} (Google Chrome's .deb, or Debian's chromium package)`;
+}
+
+/**
+ * The Chromium the browser tests launch: `CHROMIUM_PATH` when set and it runs, else `chromium` (or
  * `chromium-browser`) on the PATH, if it runs.
  *
  * @returns its path, or `undefined`.
  */
 export function chromiumPath() {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  return ['chromium', 'chromium-browser'].map(onPath).find((file) => file !== undefined && runs(file));
+  return findChromium().path;
 }
 
-function find(tool) {
-  return tool.name === 'chromium' ? chromiumPath() : onPath(tool.name);
+/** What is missing: each tool not found, with the clause that says why when it is more than absence. */
+function missingTools() {
+  return TEST_TOOLS.flatMap((tool) => {
+    if (tool.name !== 'chromium') return locateTool(tool.name) === undefined ? [{ tool }] : [];
+    const chromium = findChromium();
+    return chromium.path === undefined ? [{ tool, problem: chromium.problem }] : [];
+  });
 }
 
 function canInstall() {
-  return process.platform === 'linux' && process.getuid?.() === 0 && onPath('apt-get') !== undefined;
+  return process.platform === 'linux' && process.getuid?.() === 0 && locateTool('apt-get') !== undefined;
 }
 
-function installWithApt(packages) {
+// One apt-get per tool: a package this distribution lacks (Ubuntu has no chromium deb) must not stop
+// the others from installing.
+function installWithApt(tools) {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const apt = (args) => execFileSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  console.log(`Installing what the tests need with apt-get: ${packages.join(' ')}`);
+  console.log(`Installing what the tests need with apt-get: ${tools.flatMap((t) => t.packages).join(' ')}`);
   apt(['update', '-qq']);
-  apt(['install', '-y', '-qq', '--no-install-recommends', ...packages]);
+  for (const tool of tools) {
+    try {
+      apt(['install', '-y', '-qq', '--no-install-recommends', ...tool.packages]);
+    } catch {
+      // The line at the end says what is still missing; apt-get has printed why.
+    }
+  }
 }
 
 function missingLine(missing) {
-  const packages = missing.flatMap((t) => t.packages).join(' ');
-  const chromium = missing.some((t) => t.name === 'chromium') ? ', or set CHROMIUM_PATH to a Chromium or Chrome' : '';
-  return `npm test needs ${missing.map((t) => t.name).join(', ')}: install them (Debian/Ubuntu, as root: apt-get install ${packages})${chromium}.`;
+  const absent = missing.filter((m) => m.problem === undefined).map((m) => m.tool);
+  const clauses = [];
+  if (absent.length > 0) {
+    const packages = absent.flatMap((t) => t.packages).join(' ');
+    const chromium = absent.some((t) => t.name === 'chromium') ? `, ${CHROMIUM_FIX}` : '';
+    clauses.push(
+      `${absent.map((t) => t.name).join(', ')}: install them (Debian/Ubuntu, as root: apt-get install ${packages})${chromium}`,
+    );
+  }
+  for (const m of missing.filter((m) => m.problem !== undefined)) clauses.push(`${m.tool.name}: ${m.problem}`);
+  return `npm test needs ${clauses.join('; and ')}.`;
 }
 
 /**
- * Finds every test tool, installing the missing ones with apt-get where this machine can.
+ * Finds every test tool, installing the missing ones with apt-get where this machine can (not a
+ * Chromium that `CHROMIUM_PATH` names: that one is the user's to fix).
  *
  * @param options - `install: false` only reports.
  * @returns the one line to print when something is still missing, else `undefined`.
  */
 export function ensureTestTools({ install = true } = {}) {
-  let missing = TEST_TOOLS.filter((tool) => find(tool) === undefined);
-  if (missing.length > 0 && install && canInstall()) {
+  let missing = missingTools();
+  const installable = missing.filter((m) => m.tool.name !== 'chromium' || !process.env.CHROMIUM_PATH);
+  if (installable.length > 0 && install && canInstall()) {
     try {
-      installWithApt(missing.flatMap((t) => t.packages));
+      installWithApt(installable.map((m) => m.tool));
     } catch {
-      // The line below says what is still missing; apt-get has printed why.
+      // apt-get update failed and printed why; the line below says what is missing.
     }
-    missing = TEST_TOOLS.filter((tool) => find(tool) === undefined);
+    missing = missingTools();
   }
   return missing.length > 0 ? missingLine(missing) : undefined;
 }

@@ -79,7 +79,7 @@ export function projectPackageJson(
     private: true,
     type: 'module',
     main: 'dist/main.js',
-    engines: { node: '>=20.19' },
+    engines: { node: '^20.19.0 || ^22.13.0 || >=24.0.0' },
     scripts: {
       dev: 'boardbot dev',
       build: 'tsc -p .',

@@ -1,11 +1,13 @@
+import type { Duplex } from 'node:stream';
 import { type Logger, silentLogger } from '@boardbot/protocol';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { validationFailed } from './errors.js';
 import { answerServerLevelRequests, clientErrorHandler } from './http/client-errors.js';
 import { installErrorHandler, refuseAsNotFound, sendPlatformError } from './http/error-handler.js';
-import { installGate } from './http/gate.js';
+import { accessOf, installGate } from './http/gate.js';
 import { installJsonParser } from './http/json-parser.js';
 import { addMethodNotAllowedRoutes } from './http/method-not-allowed.js';
+import { RateVerdicts } from './http/rate-verdicts.js';
 import { trackRoutes } from './http/route-table.js';
 import { typeboxValidatorCompiler } from './http/validation.js';
 import { InFlightKeys } from './idempotency/in-flight.js';
@@ -62,7 +64,8 @@ export function buildServer(deps: ServerDeps): BuiltServer {
   const { platform: p, options, logger } = deps;
   const { limits } = options;
   const limiter = new FixedWindowLimiter(options.rateLimit.requests, options.rateLimit.windowMs, options.now);
-  const fresh = () => limiter.fresh();
+  const verdicts = new RateVerdicts(limiter);
+  const ofSocket = (socket: Duplex) => verdicts.ofSocket(socket);
   const app = Fastify({
     http: {
       // A request without Host is answered by the emulator (the envelope), not by Node's bare 400.
@@ -72,15 +75,17 @@ export function buildServer(deps: ServerDeps): BuiltServer {
       connectionsCheckingInterval: Math.max(25, Math.min(1000, limits.headersTimeoutMs / 4)),
     },
     requestTimeout: limits.requestTimeoutMs,
-    clientErrorHandler: clientErrorHandler(limits, fresh),
+    clientErrorHandler: clientErrorHandler(limits, ofSocket),
     // A URL that is not validly percent-encoded never reaches a route or a hook: answer it with the
     // envelope too. Fastify's message quotes the path, which may hold a token: not echoed.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const message =
         error.code === 'FST_ERR_BAD_URL'
           ? 'A part of the URL is not validly percent-encoded'
           : 'A path parameter is too long';
-      sendPlatformError(reply, validationFailed([{ path: '/', message }], 'The URL is invalid'), fresh());
+      sendPlatformError(reply, validationFailed([{ path: '/', message }], 'The URL is invalid'), () =>
+        verdicts.anonymous(request.ip),
+      );
     },
     loggerInstance: toFastifyLogger(logger),
     // Requests are logged below with their URLs redacted (tokens, admin key), never by Fastify.
@@ -91,15 +96,15 @@ export function buildServer(deps: ServerDeps): BuiltServer {
     // Long enough for any interaction token a client may send (an unknown one is a 404, not a routing miss).
     routerOptions: { maxParamLength: 16 * 1024 },
   });
-  answerServerLevelRequests(app.server, fresh);
+  answerServerLevelRequests(app.server, ofSocket);
   app.setValidatorCompiler(typeboxValidatorCompiler);
   installJsonParser(app);
-  installErrorHandler(app, logger, fresh);
+  installErrorHandler(app, logger, (request) => verdicts.ofRefusal(accessOf(request), request.ip));
   const routes = trackRoutes(app);
 
   installGate(app, {
     p,
-    limiter,
+    verdicts,
     inFlight: new InFlightKeys(),
     isClosing: deps.isClosing,
     adminKey: deps.adminKey,

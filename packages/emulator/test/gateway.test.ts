@@ -1,7 +1,7 @@
 import type { EmulatorOptions } from '@boardbot/emulator';
 import { checkerFor, GATEWAY_EVENT_SCHEMAS, type GatewayEventName } from '@boardbot/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEV_TOKEN, FakeClock, Harness } from './helpers/harness.js';
+import { ADMIN_KEY, DEV_TOKEN, FakeClock, Harness } from './helpers/harness.js';
 import { SseClient } from './helpers/sse-client.js';
 
 let h: Harness;
@@ -233,6 +233,21 @@ describe('GET /gateway', () => {
     expect(c.status).toBe(401);
     expect(c.res.headers['www-authenticate']).toBe('Bearer');
     expect(JSON.parse(await c.text()).error.code).toBe('unauthorized');
+  });
+
+  // Regression: a HEAD opened a stream that sent nothing and never ended, holding one of the app's
+  // 16 slots (and the control API's activity stream had the same flaw).
+  it('answers HEAD with the stream’s head and opens no stream, as the activity stream does', async () => {
+    await start();
+    const head = (url: string, key: string) =>
+      fetch(url, { method: 'HEAD', headers: { authorization: `Bearer ${key}` } }).then((r) => [
+        r.status,
+        r.headers.get('content-type'),
+      ]);
+    expect(await head(gatewayUrl, DEV_TOKEN)).toEqual([200, 'text/event-stream']);
+    expect(h.emu.platform.gateway.count(h.seed.devBot.id)).toBe(0);
+    const events = `${h.emu.urls?.controlUrl}/events`;
+    expect(await head(events, ADMIN_KEY)).toEqual([200, 'text/event-stream']);
   });
 
   it('drops a consumer that stopped reading without holding back the others', async () => {

@@ -1,35 +1,46 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_TOKEN, Harness } from './helpers/harness.js';
+import { DEV_TOKEN, FakeClock, Harness } from './helpers/harness.js';
 import { nextAnswer, open, type RawAnswer, rawExchange } from './helpers/raw-http.js';
 
 // Requests that Node's HTTP layer refuses before any route (malformed, oversized, too slow) get the
 // contract's envelope and the rate-limit headers like every other answer. Regression: they used to
 // get Fastify's or Node's own bodies (or none at all: no Host, CONNECT, a 417 for an Expect).
+// No credential can be read from them: each is counted against the caller's address (loopback here).
 
 let h: Harness;
 let port: number;
 let general: string;
+// The rate windows stand still (the HTTP layer's timeouts are Node's own, on the real clock), so
+// every refusal of this file takes one more request of the address's one window.
+let addressRemaining = 50;
 
 beforeAll(async () => {
-  h = await Harness.start({ limits: { headersTimeoutMs: 400, requestTimeoutMs: 800 } });
+  h = await Harness.start({ now: new FakeClock().now, limits: { headersTimeoutMs: 400, requestTimeoutMs: 800 } });
   port = Number(new URL((await h.emu.listen({ port: 0 })).url).port);
   general = h.seed.general.id;
 });
 afterAll(() => h.close());
 
+function rateOf(r: RawAnswer): string[] {
+  return [r.headers['x-ratelimit-limit'], r.headers['x-ratelimit-remaining'], r.headers['x-ratelimit-reset']].map(
+    String,
+  );
+}
+
+/** Checks a refusal's envelope, and that it was counted against the caller's address. */
 function expectRefusal(r: RawAnswer, status: number, code: string, what = ''): void {
   expect([what, r.status, r.json?.error?.code]).toEqual([what, status, code]);
   expect(typeof r.json.error.message).toBe('string');
   expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
-  expect([r.headers['x-ratelimit-limit'], r.headers['x-ratelimit-remaining']]).toEqual(['50', '50']);
-  expect(r.headers['x-ratelimit-reset']).toBe('1.000');
+  addressRemaining--;
+  expect([what, ...rateOf(r)]).toEqual([what, '50', String(addressRemaining), '1.000']);
 }
 
 const host = () => `Host: 127.0.0.1:${port}`;
 
 describe('refusals of the HTTP layer', () => {
-  it('answers malformed requests with 400 bad_request in the envelope, with the rate-limit headers', async () => {
+  it('answers malformed requests with 400 bad_request in the envelope, with the rate-limit headers of the caller’s address', async () => {
     const cases: [string, string][] = [
       [
         'malformed chunking',
@@ -148,19 +159,27 @@ describe('slow clients', () => {
     socket.destroy();
   });
 
-  it('answers a body that arrives too slowly with 408, and frees its Idempotency-Key', async () => {
+  it('answers a body that arrives too slowly with 408 and its token’s rate-limit headers, and frees its Idempotency-Key', async () => {
     const body = JSON.stringify({ content: 'slow' });
     const head = (key: string) =>
       `POST /api/v1/boards/${general}/messages HTTP/1.1\r\n${host()}\r\nAuthorization: Bearer ${DEV_TOKEN}\r\n` +
       `Content-Type: application/json\r\nIdempotency-Key: ${key}\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const app = await rawExchange(
+      port,
+      `GET /api/v1/app HTTP/1.1\r\n${host()}\r\nAuthorization: Bearer ${DEV_TOKEN}\r\n\r\n`,
+    );
+    const appRemaining = Number(app.headers['x-ratelimit-remaining']);
     const socket = await open(port);
     const answer = nextAnswer(socket);
     socket.write(`${head('held')}${body.slice(0, 4)}`);
     const refused = await answer;
     expect([refused.status, refused.json.error.code]).toEqual([408, 'request_timeout']);
+    // Its head was counted against the app token: the refusal reports that window, counted once.
+    expect(rateOf(refused)).toEqual(['50', String(appRemaining - 1), '1.000']);
     socket.destroy();
     // The key is free again: a complete request with it is served (not 409 idempotency_in_progress).
     const again = await rawExchange(port, `${head('held')}${body}`);
     expect([again.status, again.json.content]).toEqual([200, 'slow']);
+    expect(rateOf(again)).toEqual(['50', String(appRemaining - 2), '1.000']);
   });
 });

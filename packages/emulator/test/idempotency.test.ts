@@ -1,6 +1,8 @@
-import { connect } from 'node:net';
+import { once } from 'node:events';
+import type { Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEV_TOKEN, FakeClock, Harness } from './helpers/harness.js';
+import { nextAnswer, open, type RawAnswer } from './helpers/raw-http.js';
 
 let h: Harness;
 let clock: FakeClock;
@@ -11,6 +13,43 @@ beforeEach(async () => {
 afterEach(() => h.close());
 
 const eventCount = (appId: string) => h.emu.platform.store.events.after(appId, 0, 1_000_000).length;
+
+/** A request whose head and first bytes of body are sent, and whose rest waits for `finish`. */
+interface SlowRequest {
+  /** The emulator's URL (it listens on a loopback port for this). */
+  url: string;
+  finish: () => Promise<RawAnswer>;
+}
+
+/**
+ * Sends the head of a JSON request with an `Idempotency-Key` and the first bytes of its body, and
+ * resolves once the emulator has received the head: its gate, which holds the key, runs on that
+ * `request` event (an `onRequest` hook, before the body is read), so by the next turn of the event
+ * loop the key is held, however slow the machine.
+ */
+async function startSlowRequest(method: string, path: string, key: string, body: string): Promise<SlowRequest> {
+  const { url } = await h.emu.listen({ port: 0 });
+  const socket: Socket = await open(Number(new URL(url).port));
+  const answer = nextAnswer(socket);
+  const received = once(h.emu.app.server, 'request');
+  socket.write(
+    `${method} ${path} HTTP/1.1\r\nHost: ${new URL(url).host}\r\nAuthorization: Bearer ${DEV_TOKEN}\r\n` +
+      `Content-Type: application/json\r\nIdempotency-Key: ${key}\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+  );
+  await received;
+  await new Promise((resolve) => setImmediate(resolve));
+  return {
+    url,
+    finish: async () => {
+      socket.write(body.slice(5));
+      try {
+        return await answer;
+      } finally {
+        socket.destroy();
+      }
+    },
+  };
+}
 
 describe('Idempotency-Key on POST /boards/{boardId}/messages', () => {
   it('replays the first answer for the same key and body, without a new message or event', async () => {
@@ -85,24 +124,11 @@ describe('Idempotency-Key on POST /boards/{boardId}/messages', () => {
   });
 
   it('answers 409 idempotency_in_progress while the first request with the key is still arriving', async () => {
-    const { url } = await h.emu.listen({ port: 0 });
-    const target = new URL(url);
     const path = `/api/v1/boards/${h.seed.general.id}/messages`;
     const body = JSON.stringify({ content: 'slow' });
-    // The first request sends its head and half of its body, then waits.
-    const socket = connect(Number(target.port), target.hostname);
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    let answer = '';
-    socket.on('data', (d) => {
-      answer += d.toString();
-    });
-    socket.write(
-      `POST ${path} HTTP/1.1\r\nHost: ${target.host}\r\nAuthorization: Bearer ${DEV_TOKEN}\r\n` +
-        `Content-Type: application/json\r\nIdempotency-Key: slow-1\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
-    );
-    // Wait until the emulator holds the key (its gate ran on the head).
+    const first = await startSlowRequest('POST', path, 'slow-1', body);
     const second = async () =>
-      fetch(`${url}${path}`, {
+      fetch(`${first.url}${path}`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${DEV_TOKEN}`,
@@ -111,20 +137,10 @@ describe('Idempotency-Key on POST /boards/{boardId}/messages', () => {
         },
         body,
       });
-    let r = await second();
-    for (let i = 0; i < 50 && r.status !== 409; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      r = await second();
-    }
+    const r = await second();
     expect(r.status).toBe(409);
     expect(((await r.json()) as { error: { code: string } }).error.code).toBe('idempotency_in_progress');
-    socket.write(body.slice(5));
-    await new Promise<void>((resolve) => {
-      const check = () => (answer.includes('\r\n\r\n{') ? resolve() : setTimeout(check, 10));
-      check();
-    });
-    socket.destroy();
-    expect(answer).toMatch(/^HTTP\/1.1 200/);
+    expect((await first.finish()).status).toBe(200);
     const replay = await second();
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
@@ -225,22 +241,11 @@ describe('Idempotency-Key on PATCH /boards/{boardId}/messages/{messageId}', () =
 
   it('answers 409 idempotency_in_progress while the first edit with the key is still arriving', async () => {
     const m = await h.send(h.seed.general.id, { content: 'before' });
-    const { url } = await h.emu.listen({ port: 0 });
-    const target = new URL(url);
     const path = `/api/v1/boards/${h.seed.general.id}/messages/${m.id}`;
     const body = JSON.stringify({ content: 'after' });
-    const socket = connect(Number(target.port), target.hostname);
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    let answer = '';
-    socket.on('data', (d) => {
-      answer += d.toString();
-    });
-    socket.write(
-      `PATCH ${path} HTTP/1.1\r\nHost: ${target.host}\r\nAuthorization: Bearer ${DEV_TOKEN}\r\n` +
-        `Content-Type: application/json\r\nIdempotency-Key: slow-edit\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
-    );
+    const first = await startSlowRequest('PATCH', path, 'slow-edit', body);
     const second = () =>
-      fetch(`${url}${path}`, {
+      fetch(`${first.url}${path}`, {
         method: 'PATCH',
         headers: {
           authorization: `Bearer ${DEV_TOKEN}`,
@@ -249,21 +254,10 @@ describe('Idempotency-Key on PATCH /boards/{boardId}/messages/{messageId}', () =
         },
         body,
       });
-    // The gate holds the key on the head: poll until the emulator has read it.
-    let r = await second();
-    for (let i = 0; i < 50 && r.status !== 409; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      r = await second();
-    }
+    const r = await second();
     expect(r.status).toBe(409);
     expect(((await r.json()) as { error: { code: string } }).error.code).toBe('idempotency_in_progress');
-    socket.write(body.slice(5));
-    await new Promise<void>((resolve) => {
-      const check = () => (answer.includes('\r\n\r\n{') ? resolve() : setTimeout(check, 10));
-      check();
-    });
-    socket.destroy();
-    expect(answer).toMatch(/^HTTP\/1.1 200/);
+    expect((await first.finish()).json.content).toBe('after');
     const replay = await second();
     expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
   });

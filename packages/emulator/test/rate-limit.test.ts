@@ -59,20 +59,63 @@ describe('rate limit', () => {
     expect(over.json.error.code).toBe('rate_limited');
   });
 
-  it('sends the headers of a fresh window on 401 answers, without counting them', async () => {
-    for (let i = 0; i < 5; i++) {
-      const r = await h.api('GET', '/app', 'nope');
-      expect([r.status, ...rate(r)]).toEqual([401, '3', '3', '1.000']);
+  it('counts requests without a valid credential against the caller’s address, and answers 429 past the limit', async () => {
+    const refusals = [];
+    for (const token of ['nope', null, 'other']) {
+      const r = await h.api('GET', '/app', token);
+      refusals.push([r.status, ...rate(r)]);
+      clock.advance(100);
     }
+    expect(refusals).toEqual([
+      [401, '3', '2', '1.000'],
+      [401, '3', '1', '0.900'],
+      [401, '3', '0', '0.800'],
+    ]);
+    const over = await h.api('GET', '/app', 'nope');
+    expect([over.status, over.json.error.code, over.headers['retry-after'], ...rate(over)]).toEqual([
+      429,
+      'rate_limited',
+      '1',
+      '3',
+      '0',
+      '0.700',
+    ]);
+    // The address's bucket is not the app token's: a valid token is served meanwhile.
+    const app = await h.api('GET', '/app');
+    expect([app.status, ...rate(app)]).toEqual([200, '3', '2', '1.000']);
+    clock.advance(700);
+    expect([(await h.api('GET', '/app', 'nope')).status]).toEqual([401]);
+  });
+
+  it('counts refusals before any route against the caller’s address too: an unknown path without a credential', async () => {
+    expect(rate(await h.api('GET', '/nowhere', null))).toEqual(['3', '2', '1.000']);
+    expect(rate(await h.api('DELETE', '/app', null))).toEqual(['3', '1', '1.000']);
+    expect(rate(await h.api('GET', '/app', 'nope'))).toEqual(['3', '0', '1.000']);
+    expect((await h.api('GET', '/app', null)).json.error.code).toBe('rate_limited');
   });
 
   // Regression: an unknown token got a bucket before its 404, so made-up tokens filled the limiter
   // (and, past 10,000 of them, made every new one sweep them all).
-  it('answers an unknown interaction token 404 without counting it: no bucket, a fresh window each time', async () => {
-    for (let i = 0; i < 5; i++) {
-      const r = await h.api('POST', `/interactions/${'u'.repeat(43)}`, null, { body: { content: 'x' } });
-      expect([r.status, r.json.error.code, ...rate(r)]).toEqual([404, 'unknown_interaction', '3', '3', '1.000']);
+  it('answers unknown interaction tokens 404 against the caller’s address, with no bucket of their own', async () => {
+    const answers = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await h.api('POST', `/interactions/${String(i).repeat(43)}`, null, { body: { content: 'x' } });
+      answers.push([r.status, r.json.error.code, ...rate(r)]);
     }
+    expect(answers).toEqual([
+      [404, 'unknown_interaction', '3', '2', '1.000'],
+      [404, 'unknown_interaction', '3', '1', '1.000'],
+      [404, 'unknown_interaction', '3', '0', '1.000'],
+      [429, 'rate_limited', '3', '0', '1.000'],
+    ]);
+  });
+
+  it('does not rate limit the control API: its refusals show a fresh window and count nothing', async () => {
+    for (let i = 0; i < 5; i++) {
+      const r = await h.request('GET', '/_emulator/v1/state', { headers: { authorization: 'Bearer wrong' } });
+      expect([r.status, ...rate(r)]).toEqual([401, '3', '3', '1.000']);
+    }
+    expect((await h.api('GET', '/app', 'nope')).status).toBe(401);
   });
 
   it('refuses a gateway stream over the window limit with 429 rate_limited', async () => {

@@ -30,4 +30,19 @@ describe('FixedWindowLimiter', () => {
     limiter.take('late');
     expect(limiter.size).toBe(1);
   });
+
+  it('peeks at a window without counting, and shows a fresh one for an unknown or expired key', () => {
+    const clock = new FakeClock(0);
+    const limiter = new FixedWindowLimiter(2, 1000, clock.now);
+    expect(limiter.peek('a')).toEqual({ allowed: true, limit: 2, remaining: 2, resetMs: 1000 });
+    limiter.take('a');
+    clock.advance(300);
+    expect(limiter.peek('a')).toEqual({ allowed: true, limit: 2, remaining: 1, resetMs: 700 });
+    expect(limiter.peek('a')).toEqual({ allowed: true, limit: 2, remaining: 1, resetMs: 700 });
+    limiter.take('a');
+    expect(limiter.peek('a')).toMatchObject({ allowed: false, remaining: 0 });
+    expect(limiter.size).toBe(1);
+    clock.advance(700);
+    expect(limiter.peek('a')).toEqual({ allowed: true, limit: 2, remaining: 2, resetMs: 1000 });
+  });
 });

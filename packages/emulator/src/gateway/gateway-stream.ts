@@ -3,7 +3,7 @@ import type { ReadyEvent } from '@boardbot/protocol';
 import type { Platform } from '../platform/platform.js';
 import { type AppRow, toApp } from '../store/apps.js';
 import type { HubMember } from './hub.js';
-import { frame, SseStream } from './sse-stream.js';
+import { frame, SseStream, startEventStream } from './sse-stream.js';
 
 // Events read per query while replaying; between pages the replay waits for the socket to drain,
 // so a long replay never buffers the whole log in memory.
@@ -73,13 +73,7 @@ export function openGatewayStream(
 ): void {
   const app = p.store.apps.byId(appId) as AppRow;
   const start = streamStart(app, p.store.lastEventId(app.id), lastEventId);
-  res.writeHead(200, {
-    ...headers,
-    'Content-Type': 'text/event-stream',
-    'Cache-Control': 'no-cache',
-    'X-Accel-Buffering': 'no',
-  });
-  res.socket?.setNoDelay(true);
+  if (!startEventStream(res, headers)) return;
   const member: HubMember = {
     replaying: start.resumed,
     stream: new SseStream(res, {

@@ -12,6 +12,30 @@ export interface SseStreamOptions {
   onClose: () => void;
 }
 
+/** The head of every event stream (CONTRACT: `text/event-stream`, never cached, never buffered). */
+export const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache',
+  'X-Accel-Buffering': 'no',
+} as const;
+
+/**
+ * Writes the head of an event stream on a hijacked response. A `HEAD` request ends there: it gets
+ * the head a `GET` would, and a stream opened for it would never be read nor closed.
+ *
+ * @param headers - Headers already set on the reply (the rate-limit headers).
+ * @returns whether the response goes on as a stream.
+ */
+export function startEventStream(res: ServerResponse, headers: Record<string, string> = {}): boolean {
+  res.writeHead(200, { ...headers, ...SSE_HEADERS });
+  if (res.req.method === 'HEAD') {
+    res.end();
+    return false;
+  }
+  res.socket?.setNoDelay(true);
+  return true;
+}
+
 /** The frame text of one event (CONTRACT: `id:`, `event:` and one `data:` line of JSON). */
 export function frame(id: number, name: string, data: string): string {
   return `id: ${id}\nevent: ${name}\ndata: ${data}\n\n`;

@@ -4,12 +4,8 @@ import { bearerToken, hashToken } from '../auth/tokens.js';
 import { PlatformError, validationFailed } from '../errors.js';
 import type { InFlightKeys } from '../idempotency/in-flight.js';
 import type { Platform } from '../platform/platform.js';
-import {
-  type FixedWindowLimiter,
-  type RateLimitVerdict,
-  rateHeaders,
-  resetSeconds,
-} from '../ratelimit/fixed-window.js';
+import { type RateLimitVerdict, rateHeaders, resetSeconds } from '../ratelimit/fixed-window.js';
+import type { RateVerdicts } from './rate-verdicts.js';
 import type { AuthMode, HeldKey } from './types.js';
 
 const IDEMPOTENCY_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
@@ -17,7 +13,7 @@ const IDEMPOTENCY_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 /** What the app API gate works with. */
 export interface AppApiGateDeps {
   p: Platform;
-  limiter: FixedWindowLimiter;
+  verdicts: RateVerdicts;
   inFlight: InFlightKeys;
   isClosing: () => boolean;
 }
@@ -29,8 +25,8 @@ export function setRateHeaders(reply: FastifyReply, v: RateLimitVerdict): void {
 
 /**
  * The rate-limit bucket and idempotency scope of a request, and the record it authenticates. An
- * interaction token that matches no interaction has no bucket: it is answered `404` at once, so a
- * flood of made-up tokens cannot grow the limiter (its buckets are only ever for real credentials).
+ * interaction token that matches no interaction has no bucket of its own: it is counted against the
+ * caller's address and answered `404`, so a flood of made-up tokens cannot grow the limiter.
  */
 function credentialOf(p: Platform, request: FastifyRequest, auth: AuthMode): string | undefined {
   if (auth === 'interaction') {
@@ -66,19 +62,24 @@ function holdKey(request: FastifyRequest, inFlight: InFlightKeys, scope: string)
 
 /**
  * The gate of an app API request (a route whose rule is `app`, `interaction` or `optional`), run on
- * its head before the body is read: resolves the credential, counts it against the rate limit
- * (CONTRACT: the three headers on every response, errors included; over the limit `429
- * rate_limited` with `Retry-After`, and the request has no effect), refuses a missing or unknown
- * credential, and holds the `Idempotency-Key` of the routes that honour one.
+ * its head before the body is read: resolves the credential, counts the request against it, or
+ * against the caller's address when it has no valid one (CONTRACT: the three headers on every
+ * response, errors included; over the limit `429 rate_limited` with `Retry-After`, and the request
+ * has no effect), refuses a missing or unknown credential, and holds the `Idempotency-Key` of the
+ * routes that honour one.
  */
 export function appApiGate(deps: AppApiGateDeps, request: FastifyRequest, reply: FastifyReply, auth: AuthMode): void {
-  const { limiter } = deps;
   const bucket = credentialOf(deps.p, request, auth);
-  // Requests without a valid credential are not counted (there is nothing to count them against);
-  // they still carry the headers, of a fresh window.
-  const verdict = bucket === undefined ? limiter.fresh() : limiter.take(bucket);
+  const verdict = deps.verdicts.count(request.raw, bucket, request.ip);
   setRateHeaders(reply, verdict);
   if (deps.isClosing()) throw new PlatformError('unavailable', 'The emulator is shutting down: retry shortly');
+  // Before the credential is judged: an address out of requests learns nothing more about tokens.
+  if (!verdict.allowed) {
+    const retryAfter = Number(resetSeconds(verdict.resetMs));
+    throw new PlatformError('rate_limited', `Rate limit of ${verdict.limit} requests per window reached`, {
+      retryAfter,
+    });
+  }
   if (auth === 'app' && request.appRow === null) {
     throw new PlatformError(
       'unauthorized',
@@ -89,12 +90,6 @@ export function appApiGate(deps: AppApiGateDeps, request: FastifyRequest, reply:
   }
   if (auth === 'interaction' && request.interactionRow === null) {
     throw new PlatformError('unknown_interaction', 'No interaction has this token');
-  }
-  if (!verdict.allowed) {
-    const retryAfter = Number(resetSeconds(verdict.resetMs));
-    throw new PlatformError('rate_limited', `Rate limit of ${verdict.limit} requests per window reached`, {
-      retryAfter,
-    });
   }
   if (request.routeOptions.config.idempotent && bucket !== undefined) holdKey(request, deps.inFlight, bucket);
 }

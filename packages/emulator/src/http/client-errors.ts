@@ -43,9 +43,10 @@ export function clientErrorOf(error: Error & { code?: string; reason?: string },
 /**
  * Writes a refusal straight to a socket that no request object can answer on (the HTTP parser gave
  * up, or the request is a `CONNECT`): the contract's envelope with the three rate-limit headers of
- * `verdict`, then a lingering close (see `LINGER_MS`). A socket is answered at most once.
+ * `verdict` (called only when the answer is written, since it may count the request), then a
+ * lingering close (see `LINGER_MS`). A socket is answered at most once.
  */
-export function answerOnSocket(socket: Duplex, error: PlatformError, verdict: RateLimitVerdict): void {
+export function answerOnSocket(socket: Duplex, error: PlatformError, verdict: () => RateLimitVerdict): void {
   if (answered.has(socket) || !socket.writable) {
     socket.destroy();
     return;
@@ -56,7 +57,7 @@ export function answerOnSocket(socket: Duplex, error: PlatformError, verdict: Ra
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(body)),
     Connection: 'close',
-    ...rateHeaders(verdict),
+    ...rateHeaders(verdict()),
   };
   const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
   socket.end(`HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode]}\r\n${head.join('')}\r\n${body}`);
@@ -68,9 +69,11 @@ export function answerOnSocket(socket: Duplex, error: PlatformError, verdict: Ra
  * Fastify's `clientErrorHandler`: a request Node's HTTP layer refused (malformed request line,
  * headers or chunking, both `Content-Length` and `Transfer-Encoding`, a head over 16 KiB, a head or
  * body too slow) gets the contract's envelope with `400 bad_request`, `431 headers_too_large` or
- * `408 request_timeout`, and the rate-limit headers of `fresh()` (no credential could be read).
+ * `408 request_timeout`, and the rate-limit headers of `verdictOf(socket)`.
+ *
+ * @param verdictOf - The window to report: see `RateVerdicts.ofSocket`.
  */
-export function clientErrorHandler(limits: HttpLayerLimits, fresh: () => RateLimitVerdict) {
+export function clientErrorHandler(limits: HttpLayerLimits, verdictOf: (socket: Duplex) => RateLimitVerdict) {
   return (error: Error & { code?: string }, socket: Duplex): void => {
     // A parser that gave up reports every later chunk of the lingering close too: answered once.
     if (answered.has(socket)) return;
@@ -81,7 +84,7 @@ export function clientErrorHandler(limits: HttpLayerLimits, fresh: () => RateLim
       socket.destroy();
       return;
     }
-    answerOnSocket(socket, mapped, fresh());
+    answerOnSocket(socket, mapped, () => verdictOf(socket));
   };
 }
 
@@ -89,13 +92,15 @@ export function clientErrorHandler(limits: HttpLayerLimits, fresh: () => RateLim
  * Answers what Node's HTTP server would otherwise answer by itself, without the envelope: a
  * `CONNECT` (the emulator is not a proxy) gets `400 bad_request`, and an `Expect` other than
  * `100-continue` is ignored (RFC 9110 §10.1.1 allows it) instead of a bare `417`.
+ *
+ * @param verdictOf - The window a refusal on `socket` reports: see `RateVerdicts.ofSocket`.
  */
-export function answerServerLevelRequests(server: Server, fresh: () => RateLimitVerdict): void {
+export function answerServerLevelRequests(server: Server, verdictOf: (socket: Duplex) => RateLimitVerdict): void {
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
     answerOnSocket(
       socket,
       new PlatformError('bad_request', 'CONNECT is not supported: the emulator is not a proxy'),
-      fresh(),
+      () => verdictOf(socket),
     );
   });
   server.on('checkExpectation', (request, response) => server.emit('request', request, response));

@@ -42,11 +42,15 @@ function toPlatformError(error: FastifyError): PlatformError | undefined {
 
 /**
  * Sends a platform error as the contract's envelope, with the headers its status requires and the
- * rate-limit headers (CONTRACT: on every answer): those the gate set, else those of `fresh`, a window
- * no credential was counted against.
+ * rate-limit headers (CONTRACT: on every answer): those the gate set, else those of `verdict`
+ * (called only then, since it may count the request; see `RateVerdicts.ofRefusal`).
  */
-export function sendPlatformError(reply: FastifyReply, error: PlatformError, fresh: RateLimitVerdict): FastifyReply {
-  if (!reply.hasHeader('X-RateLimit-Limit')) reply.headers(rateHeaders(fresh));
+export function sendPlatformError(
+  reply: FastifyReply,
+  error: PlatformError,
+  verdict: () => RateLimitVerdict,
+): FastifyReply {
+  if (!reply.hasHeader('X-RateLimit-Limit')) reply.headers(rateHeaders(verdict()));
   if (error.apiCode === 'unauthorized') reply.header('WWW-Authenticate', 'Bearer');
   if (error.apiCode === 'rate_limited') reply.header('Retry-After', String(Math.ceil(error.retryAfter ?? 1)));
   return reply.code(error.statusCode).type('application/json; charset=utf-8').send(error.toEnvelope());
@@ -55,10 +59,15 @@ export function sendPlatformError(reply: FastifyReply, error: PlatformError, fre
 // CONTRACT: a body over the limit is `413 payload_too_large`. The rest of the body is read and
 // dropped first (up to a bound), then the answer closes the connection: answering while the client
 // still uploads makes it see a reset instead of the answer.
-async function refuseBody(request: FastifyRequest, reply: FastifyReply, error: PlatformError, fresh: RateLimitVerdict) {
+async function refuseBody(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: PlatformError,
+  verdict: () => RateLimitVerdict,
+) {
   await drainBody(request.raw);
   reply.header('Connection', 'close');
-  return sendPlatformError(reply, error, fresh);
+  return sendPlatformError(reply, error, verdict);
 }
 
 /**
@@ -66,15 +75,20 @@ async function refuseBody(request: FastifyRequest, reply: FastifyReply, error: P
  * error becomes the contract's envelope; anything else is a `500 internal_error` that is logged
  * (CONTRACT: never caused by bad input, so a 500 is a bug worth a log line).
  *
- * @param fresh - The rate-limit verdict of a request no credential was counted for.
+ * @param verdictOf - The rate-limit verdict of a refusal the gate set no headers for.
  */
-export function installErrorHandler(app: FastifyInstance, logger: Logger, fresh: () => RateLimitVerdict): void {
+export function installErrorHandler(
+  app: FastifyInstance,
+  logger: Logger,
+  verdictOf: (request: FastifyRequest) => RateLimitVerdict,
+): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const mapped = toPlatformError(error);
-    if (mapped?.apiCode === 'payload_too_large') return refuseBody(request, reply, mapped, fresh());
-    if (mapped) return sendPlatformError(reply, mapped, fresh());
+    const verdict = () => verdictOf(request);
+    if (mapped?.apiCode === 'payload_too_large') return refuseBody(request, reply, mapped, verdict);
+    if (mapped) return sendPlatformError(reply, mapped, verdict);
     logger.error({ err: error, method: request.method, route: request.routeOptions.url }, 'emulator: internal error');
-    return sendPlatformError(reply, new PlatformError('internal_error', 'The emulator failed; see its log'), fresh());
+    return sendPlatformError(reply, new PlatformError('internal_error', 'The emulator failed; see its log'), verdict);
   });
   app.setNotFoundHandler(async (request) => refuseAsNotFound(request));
 }

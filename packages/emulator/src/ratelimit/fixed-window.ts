@@ -21,8 +21,8 @@ interface Bucket {
  * per window: a bucket is created in `current`, so when a turn drops `previous`, every bucket in it
  * started at least one window ago and has expired. Finding or creating a bucket is O(1), the turn is
  * O(1), and memory holds the credentials seen in the last two windows at most. The gate only asks
- * for buckets of real credentials (known app and interaction tokens), so no one can fill it with
- * made-up keys.
+ * for buckets of real credentials (known app and interaction tokens) and of callers' addresses, so
+ * no one can fill it with made-up keys.
  */
 export class FixedWindowLimiter {
   private current = new Map<string, Bucket>();
@@ -57,7 +57,16 @@ export class FixedWindowLimiter {
     return { allowed: true, limit: this.limit, remaining: this.limit - b.count, resetMs };
   }
 
-  /** The verdict of a request that has no credential to count against: a fresh window. */
+  /** The state of `key`'s window now, without counting a request: a fresh window when it has none. */
+  peek(key: string): RateLimitVerdict {
+    const now = this.now();
+    const b = this.current.get(key) ?? this.previous.get(key);
+    if (!b || now - b.start >= this.windowMs || now < b.start) return this.fresh();
+    const remaining = this.limit - b.count;
+    return { allowed: remaining > 0, limit: this.limit, remaining, resetMs: b.start + this.windowMs - now };
+  }
+
+  /** The verdict of a request that is not rate limited at all (the control API): a fresh window. */
   fresh(): RateLimitVerdict {
     return { allowed: true, limit: this.limit, remaining: this.limit, resetMs: this.windowMs };
   }

@@ -145,7 +145,7 @@ export function buildOpenApiDocument(serverUrl = `http://127.0.0.1:8787${API_PRE
       title: 'Board platform app API',
       version: '1',
       description:
-        'The app API of the board-based chat platform, as pinned down by the boardbot contract. Every response carries the three `X-RateLimit-*` headers; `X-RateLimit-Reset` is the number of seconds until the window resets, decimal with up to 3 places.',
+        "The app API of the board-based chat platform, as pinned down by the boardbot contract. Every response carries the three `X-RateLimit-*` headers; `X-RateLimit-Reset` is the number of seconds until the window resets, decimal with up to 3 places. They describe the window the request was counted in: its credential's (the app token, or the interaction token of `POST /interactions/{token}`), or, for a request without a valid credential (a `401`, an unknown interaction token, a request the HTTP layer refused before it was read), a window of the caller's IP address of the same size. Once an address's window is spent, its requests without a valid credential get `429 rate_limited` before the credential is looked at; a refusal of the HTTP layer keeps its own status and carries the spent window.",
     },
     servers: [{ url: serverUrl }],
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { HubMember } from '../../gateway/hub.js';
-import { frame, SseStream } from '../../gateway/sse-stream.js';
+import { frame, SseStream, startEventStream } from '../../gateway/sse-stream.js';
 import { ACTIVITY_KEY, type Platform } from '../../platform/platform.js';
 import { ADMIN, ctl } from './shared.js';
 
@@ -12,12 +12,7 @@ export function controlEventRoutes(app: FastifyInstance, p: Platform, keepAliveM
   app.get(ctl('/events'), ADMIN, (_request, reply) => {
     reply.hijack();
     const res = reply.raw;
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-cache',
-      'X-Accel-Buffering': 'no',
-    });
-    res.socket?.setNoDelay(true);
+    if (!startEventStream(res)) return;
     const member: HubMember = {
       replaying: false,
       stream: new SseStream(res, {
