@@ -53,6 +53,7 @@ export class Bot {
   private stopping: Promise<StopReport> | undefined;
   private readonly positions: PositionStore | undefined;
   private keeper: PositionKeeper | undefined;
+  private progress: Progress | undefined;
 
   /** @param options - see {@link BotOptions} */
   constructor(options: BotOptions) {
@@ -158,6 +159,7 @@ export class Bot {
       const key: PositionKey = { apiUrl: this.options.apiUrl, appId: this.currentApp.id };
       const position = await this.loadPosition(key, log);
       const progress = new Progress(position);
+      this.progress = progress;
       if (this.positions) {
         this.keeper = new PositionKeeper(this.positions, key, progress, {
           flushMs: this.options.positionFlushMs,
@@ -231,7 +233,8 @@ export class Bot {
    * Stops gracefully: closes the gateway (no new events), waits up to `shutdownTimeoutMs` for the
    * queued and running handlers, then closes the REST client and flushes the log. Handlers still
    * running then are abandoned (their `ctx.signal` aborted, their writes dropped, each logged by
-   * name) and events not started are dropped; the report says which. Safe to call twice; the
+   * name) and events not started are dropped; the report says which. Neither counts as handled: the
+   * resume point stays below them, so the next process handles them again. Safe to call twice; the
    * second call waits for the first.
    *
    * @returns what was left undone (nothing, after a clean stop)
@@ -265,6 +268,9 @@ export class Bot {
 
   /** Gives up on what is still queued or running once `shutdownTimeoutMs` passed. */
   private abandonWork(): StopReport {
+    // Before anything is abandoned: what ends from now on did not finish, and the next process
+    // handles it again (the last save below keeps the resume point under it).
+    this.progress?.halt();
     // Queued events first: a handler freed by its abandonment must not let one of them start.
     const unhandled = this.queue.discardQueued();
     const abandoned = this.dispatcher.abandonRunning(this.options.shutdownTimeoutMs);

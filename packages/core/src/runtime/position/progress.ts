@@ -28,6 +28,7 @@ export class Progress {
   private readonly inFlight = new Map<string, number[]>();
   private readonly highestFinished = new Map<string, number>();
   private changes = 0;
+  private halted = false;
 
   /** @param start - the stored position, if any */
   constructor(start: Position | undefined) {
@@ -79,9 +80,9 @@ export class Progress {
     return ticket;
   }
 
-  /** Marks work finished and moves the marks as far as they can go. */
+  /** Marks work finished and moves the marks as far as they can go; nothing once {@link halt}ed. */
   finish(ticket: Ticket): void {
-    if (ticket.done) return;
+    if (ticket.done || this.halted) return;
     ticket.done = true;
     if (ticket.board) this.finishSeq(ticket.board.id, ticket.board.seq);
     while (this.head < this.line.length && (this.line[this.head] as Ticket).done) {
@@ -95,6 +96,15 @@ export class Progress {
       this.line = this.line.slice(this.head);
       this.head = 0;
     }
+  }
+
+  /**
+   * Freezes the marks where they are, when a stop gives up waiting: a run abandoned then still ends
+   * (its worker is freed), but it did not finish its work, so it must stay above the resume point
+   * for the next process to handle its event again; events dropped unstarted stay above it too.
+   */
+  halt(): void {
+    this.halted = true;
   }
 
   /** The position to store. @param now - epoch ms */
