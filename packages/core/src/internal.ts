@@ -5,6 +5,7 @@
 export { COMMAND_KEY, OPTIONS_KEY, SUBCOMMANDS_KEY } from './commands/metadata.js';
 export * from './commands/options/derive-options.js';
 export * from './commands/options/parse-options.js';
+export * from './dispatch/key-basis.js';
 export * from './dispatch/keyed-queue.js';
 export * from './kernel/body.js';
 export * from './kernel/container.js';

@@ -45,6 +45,8 @@ export interface Refusals<C extends HandlerContext> {
 export interface EventMeta {
   /** The gateway event id, or `backfill:<message id>`. */
   id: string;
+  /** What the idempotency keys of the event's runs derive from (`keyBasis` in `dispatch/key-basis.ts`). */
+  keyBasis: string;
   /** Whether the event may have been handled by an earlier process (delivered again after a restart). */
   replayed: boolean;
 }
