@@ -150,7 +150,8 @@ export class Policies {
     if (outcome.ok || outcome.error instanceof ShutdownTimeoutError) return;
     const quiet = quietStop(outcome.error);
     if (quiet !== undefined) {
-      ctx.log.info({ handler: target.label }, quiet);
+      const { code, apiCode } = outcome.error as { code?: unknown; apiCode?: unknown };
+      ctx.log.info({ handler: target.label, code, api_code: apiCode }, quiet);
       return;
     }
     await run.answerAsRuntime(() => this.fail(target, ctx, answer, outcome.error));
