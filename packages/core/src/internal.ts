@@ -19,4 +19,5 @@ export * from './policies/middleware.js';
 export * from './runtime/message-marks.js';
 export * from './runtime/position/position-keeper.js';
 export * from './runtime/position/progress.js';
+export * from './runtime/position/seqs-in-flight.js';
 export * from './runtime/signals.js';
