@@ -96,11 +96,11 @@ describe('a bot that crashes and then meets a gap', () => {
     for (const board of boards) await waitForReplies(sc, handled.get(board) as Message[], board);
     expect(await second.stop()).toBe(0);
 
-    const from = second.lines.filter((l) => l.msg === 'backfilling after the stored seq');
+    const from = second.lines.filter((l) => l.msg === 'backfilling after a known seq');
     expect(Object.fromEntries(from.map((l) => [l.board_id, l.after_seq]))).toEqual(
       Object.fromEntries(boards.map((b) => [ids.get(b), saved?.boards[ids.get(b) as string]])),
     );
-    expect(second.lines.some((l) => l.msg === 'backfilling from a time: no seq is stored for this board')).toBe(false);
+    expect(second.lines.some((l) => l.msg === 'backfilling from a time: no seq is known for this board')).toBe(false);
     for (const board of boards) {
       await expectRepliedOnceInOrder(sc, handled.get(board) as Message[], board, fixtureReply);
     }

@@ -29,11 +29,10 @@ export async function collectMissedMessages(
   const missed: Message[] = [];
   for (const boardId of boardIds) {
     const floor = marks.lastSeq.get(boardId);
-    if (floor !== undefined)
-      options.log.info({ board_id: boardId, after_seq: floor }, 'backfilling after the stored seq');
+    if (floor !== undefined) options.log.info({ board_id: boardId, after_seq: floor }, 'backfilling after a known seq');
     else {
       const since = new Date(marks.since).toISOString();
-      options.log.info({ board_id: boardId, since }, 'backfilling from a time: no seq is stored for this board');
+      options.log.info({ board_id: boardId, since }, 'backfilling from a time: no seq is known for this board');
     }
     const found: Message[] = [];
     let before: number | undefined;

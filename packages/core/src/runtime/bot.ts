@@ -158,9 +158,10 @@ export class Bot {
       const plan = await syncCommands(this.rest, [...this.commands], this.options.commandSync, log, requestOptions);
       const key: PositionKey = { apiUrl: this.options.apiUrl, appId: this.currentApp.id };
       const position = await this.loadPosition(key, log);
-      const progress = new Progress(position);
+      // With `position: false` nothing is recorded: no Progress, no keeper.
+      const progress = this.positions ? new Progress(position) : undefined;
       this.progress = progress;
-      if (this.positions) {
+      if (this.positions && progress) {
         this.keeper = new PositionKeeper(this.positions, key, progress, {
           flushMs: this.options.positionFlushMs,
           clock: this.clock,
@@ -193,7 +194,7 @@ export class Bot {
         // A first start: the live stream's cursor is the resume point from now on. Stored before the
         // bot counts as started, so a crash right after cannot lose what arrives next.
         await this.keeper.flush();
-        log.info({ last_event_id: progress.lastEventId }, 'resume point stored at the live stream');
+        log.info({ last_event_id: progress?.lastEventId }, 'resume point stored at the live stream');
       }
       if (this.options.handleSignals) {
         this.disposeSignals = handleShutdownSignals(() => this.stop().then(exitCodeAfterStop), {
