@@ -6,6 +6,7 @@ export { COMMAND_KEY, OPTIONS_KEY, SUBCOMMANDS_KEY } from './commands/metadata.j
 export * from './commands/options/derive-options.js';
 export * from './commands/options/parse-options.js';
 export { syncCommands } from './commands/sync/sync.js';
+export * from './dispatch/key-basis.js';
 export * from './dispatch/keyed-queue.js';
 export { orderingKey } from './dispatch/ordering.js';
 export * from './kernel/body.js';
@@ -20,4 +21,5 @@ export * from './policies/middleware.js';
 export * from './runtime/message-marks.js';
 export * from './runtime/position/position-keeper.js';
 export * from './runtime/position/progress.js';
+export * from './runtime/position/seqs-in-flight.js';
 export * from './runtime/signals.js';

@@ -19,7 +19,7 @@ export interface BotEnv {
   token: string;
   apiUrl: string;
   stateDir: string;
-  /** Extra environment, e.g. `HOLD_AFTER_RANDOM`. */
+  /** Extra environment, e.g. `HOLD_AFTER_WRITE`. */
   extra?: Record<string, string>;
 }
 

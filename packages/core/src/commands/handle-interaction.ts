@@ -65,6 +65,7 @@ export class InteractionHandler {
     const target = this.commands.get(key);
     const run = new HandlerRun({
       eventId: event.id,
+      keyBasis: event.keyBasis,
       handler: target?.label ?? `/${key}`,
       correlationId,
       log,

@@ -10,6 +10,7 @@ import { Cooldowns } from '../policies/cooldowns.js';
 import type { Middleware } from '../policies/middleware.js';
 import type { ErrorHook } from '../policies/on-error.js';
 import { type EventMeta, Policies } from '../policies/pipeline.js';
+import { keyBasis } from './key-basis.js';
 import type { Routes } from './routes.js';
 
 /**
@@ -73,7 +74,7 @@ export class Dispatcher {
    * @param replayed - whether an earlier process may have handled it already (after a restart)
    */
   async dispatch(event: BotEvent, replayed = false): Promise<void> {
-    const meta: EventMeta = { id: event.id, replayed };
+    const meta: EventMeta = { id: event.id, keyBasis: keyBasis(event), replayed };
     const work = [this.events.handle(event, meta)];
     if (!event.unknown) {
       switch (event.name) {

@@ -6,8 +6,9 @@ interface Entry {
 
 /**
  * A FIFO run by at most `concurrency` workers. Tasks start in arrival order, except that a task
- * whose key (an interaction or message id) already has a task queued or running waits for it, so
- * the events of one message are handled in order while unrelated events run side by side.
+ * whose key already has a task queued or running waits for it. The key is the event's ordering key
+ * (`orderingKey`: by default its board, or the person on the board, or none, per `orderBy`), so the
+ * events of one key are handled one at a time, in order, while other keys run side by side.
  */
 export class KeyedQueue {
   // A FIFO as an array and a head index: shift() on a long array would copy it every time.

@@ -8,8 +8,13 @@ export type WriteOperation = 'reply' | 'followUp' | 'send' | 'edit' | 'delete' |
 
 /** What a handler run is made from. */
 export interface RunSeed {
-  /** The gateway event id, or `backfill:<message id>` for a message read back after a gap. */
+  /** The gateway event id, or `backfill:<message id>` for a message read back after a gap (for logs). */
   eventId: string;
+  /**
+   * What the run's idempotency keys are derived from: the message id for a `message.create`, live or
+   * backfilled, else the gateway event id (see `keyBasis` in `dispatch/key-basis.ts`).
+   */
+  keyBasis: string;
   /** `Class.method` of the handler (or `/command` when no handler matched). */
   handler: string;
   /** Follows the run into its REST calls (`X-Request-Id`) and log lines. */
@@ -38,6 +43,7 @@ const storage = new AsyncLocalStorage<Frame>();
  */
 export class HandlerRun implements RunSeed {
   readonly eventId: string;
+  readonly keyBasis: string;
   readonly handler: string;
   readonly correlationId: string;
   readonly log: Logger;
@@ -48,6 +54,7 @@ export class HandlerRun implements RunSeed {
   /** @param seed - the event, handler, ids and logger of the run */
   constructor(seed: RunSeed) {
     this.eventId = seed.eventId;
+    this.keyBasis = seed.keyBasis;
     this.handler = seed.handler;
     this.correlationId = seed.correlationId;
     this.log = seed.log;
@@ -130,15 +137,17 @@ function tag(text: string): string {
 }
 
 /**
- * The `Idempotency-Key` of a run's `n`-th write: derived from the event and the handler, so a run
- * of the same event after a restart sends the same keys in the same order and the platform replays
- * what was already written instead of writing it twice.
+ * The `Idempotency-Key` of a run's `n`-th write, `bb1:<key basis>:<handler tag>:<n>`: derived from
+ * the event (its message id for a `message.create`, else its event id) and the handler, so a run of
+ * the same event after a restart, or of the same message read back by a backfill, sends the same
+ * keys in the same order and the platform replays what was already written instead of writing it
+ * twice.
  *
  * @param run - the run
  * @param n - the write's ordinal in the run, from 0
  */
-export function writeKey(run: Pick<RunSeed, 'eventId' | 'handler'>, n: number): string {
-  return `bb1:${run.eventId}:${tag(run.handler)}:${n}`;
+export function writeKey(run: Pick<RunSeed, 'keyBasis' | 'handler'>, n: number): string {
+  return `bb1:${run.keyBasis}:${tag(run.handler)}:${n}`;
 }
 
 const PLAIN_NAME = /^[\x21-\x7E]{1,64}$/;
@@ -150,8 +159,8 @@ const PLAIN_NAME = /^[\x21-\x7E]{1,64}$/;
  * @param run - the run
  * @param name - names the effect within the run (e.g. `charge`)
  */
-export function namedKey(run: Pick<RunSeed, 'eventId' | 'handler'>, name: string): string {
-  return `bb1:${run.eventId}:${tag(run.handler)}:n:${PLAIN_NAME.test(name) ? name : tag(name)}`;
+export function namedKey(run: Pick<RunSeed, 'keyBasis' | 'handler'>, name: string): string {
+  return `bb1:${run.keyBasis}:${tag(run.handler)}:n:${PLAIN_NAME.test(name) ? name : tag(name)}`;
 }
 
 /**

@@ -34,6 +34,7 @@ export class EventHandler {
       targets.map((target) => {
         const run = new HandlerRun({
           eventId: event.id,
+          keyBasis: meta.keyBasis,
           handler: target.label,
           correlationId,
           log,

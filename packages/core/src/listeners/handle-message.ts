@@ -76,6 +76,7 @@ export class MessageHandler {
       matched.map(({ target, match }) => {
         const run = new HandlerRun({
           eventId: event.id,
+          keyBasis: event.keyBasis,
           handler: target.label,
           correlationId,
           log,

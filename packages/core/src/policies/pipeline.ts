@@ -45,6 +45,8 @@ export interface Refusals<C extends HandlerContext> {
 export interface EventMeta {
   /** The gateway event id, or `backfill:<message id>`. */
   id: string;
+  /** What the idempotency keys of the event's runs derive from (`keyBasis` in `dispatch/key-basis.ts`). */
+  keyBasis: string;
   /** Whether the event may have been handled by an earlier process (delivered again after a restart). */
   replayed: boolean;
 }
@@ -148,7 +150,8 @@ export class Policies {
     if (outcome.ok || outcome.error instanceof ShutdownTimeoutError) return;
     const quiet = quietStop(outcome.error);
     if (quiet !== undefined) {
-      ctx.log.info({ handler: target.label }, quiet);
+      const { code, apiCode } = outcome.error as { code?: unknown; apiCode?: unknown };
+      ctx.log.info({ handler: target.label, code, api_code: apiCode }, quiet);
       return;
     }
     await run.answerAsRuntime(() => this.fail(target, ctx, answer, outcome.error));

@@ -11,8 +11,9 @@ export interface BackfillMarks {
 
 /**
  * After a gateway gap, lists the messages the bot missed on each board over REST, oldest first.
- * Boards with a known `seq` are read back to it; others back to `since`. Tombstones are skipped (a
- * message created and deleted during the gap has nothing left to handle).
+ * Boards with a known `seq` are read back to it; others back to `since`; each board's starting point
+ * is logged. Tombstones are skipped (a message created and deleted during the gap has nothing left
+ * to handle).
  *
  * @param rest - the REST client
  * @param boardIds - the boards of the `ready` frame
@@ -28,6 +29,11 @@ export async function collectMissedMessages(
   const missed: Message[] = [];
   for (const boardId of boardIds) {
     const floor = marks.lastSeq.get(boardId);
+    if (floor !== undefined) options.log.info({ board_id: boardId, after_seq: floor }, 'backfilling after a known seq');
+    else {
+      const since = new Date(marks.since).toISOString();
+      options.log.info({ board_id: boardId, since }, 'backfilling from a time: no seq is known for this board');
+    }
     const found: Message[] = [];
     let before: number | undefined;
     let done = false;

@@ -53,6 +53,7 @@ export class Bot {
   private stopping: Promise<StopReport> | undefined;
   private readonly positions: PositionStore | undefined;
   private keeper: PositionKeeper | undefined;
+  private progress: Progress | undefined;
 
   /** @param options - see {@link BotOptions} */
   constructor(options: BotOptions) {
@@ -157,8 +158,10 @@ export class Bot {
       const plan = await syncCommands(this.rest, [...this.commands], this.options.commandSync, log, requestOptions);
       const key: PositionKey = { apiUrl: this.options.apiUrl, appId: this.currentApp.id };
       const position = await this.loadPosition(key, log);
-      const progress = new Progress(position);
-      if (this.positions) {
+      // With `position: false` nothing is recorded: no Progress, no keeper.
+      const progress = this.positions ? new Progress(position) : undefined;
+      this.progress = progress;
+      if (this.positions && progress) {
         this.keeper = new PositionKeeper(this.positions, key, progress, {
           flushMs: this.options.positionFlushMs,
           clock: this.clock,
@@ -191,7 +194,7 @@ export class Bot {
         // A first start: the live stream's cursor is the resume point from now on. Stored before the
         // bot counts as started, so a crash right after cannot lose what arrives next.
         await this.keeper.flush();
-        log.info({ last_event_id: progress.lastEventId }, 'resume point stored at the live stream');
+        log.info({ last_event_id: progress?.lastEventId }, 'resume point stored at the live stream');
       }
       if (this.options.handleSignals) {
         this.disposeSignals = handleShutdownSignals(() => this.stop().then(exitCodeAfterStop), {
@@ -231,7 +234,8 @@ export class Bot {
    * Stops gracefully: closes the gateway (no new events), waits up to `shutdownTimeoutMs` for the
    * queued and running handlers, then closes the REST client and flushes the log. Handlers still
    * running then are abandoned (their `ctx.signal` aborted, their writes dropped, each logged by
-   * name) and events not started are dropped; the report says which. Safe to call twice; the
+   * name) and events not started are dropped; the report says which. Neither counts as handled: the
+   * resume point stays below them, so the next process handles them again. Safe to call twice; the
    * second call waits for the first.
    *
    * @returns what was left undone (nothing, after a clean stop)
@@ -265,6 +269,9 @@ export class Bot {
 
   /** Gives up on what is still queued or running once `shutdownTimeoutMs` passed. */
   private abandonWork(): StopReport {
+    // Before anything is abandoned: what ends from now on did not finish, and the next process
+    // handles it again (the last save below keeps the resume point under it).
+    this.progress?.halt();
     // Queued events first: a handler freed by its abandonment must not let one of them start.
     const unhandled = this.queue.discardQueued();
     const abandoned = this.dispatcher.abandonRunning(this.options.shutdownTimeoutMs);

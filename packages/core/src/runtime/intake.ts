@@ -13,7 +13,8 @@ import type { Progress, Ticket } from './position/progress.js';
 export interface IntakeDeps {
   queue: KeyedQueue;
   dispatcher: Dispatcher;
-  progress: Progress;
+  /** The resume point's bookkeeping; undefined with `position: false`, which keeps none. */
+  progress: Progress | undefined;
   /** Saves the resume point; undefined with `position: false`. */
   keeper: PositionKeeper | undefined;
   orderBy: OrderBy;
@@ -27,13 +28,16 @@ export interface IntakeDeps {
 }
 
 /**
- * Where gateway events enter the runtime: each is registered with the {@link Progress} (so the
- * resume point only passes it once its handlers finished), skipped when a stored position says it
+ * Where gateway events enter the runtime: each is registered with the {@link Progress}, if the bot
+ * keeps a resume point (so the point only passes it once its handlers finished), skipped when a stored position says it
  * was handled, and queued under its ordering key. A `ready` frame that reports a gap holds the live
  * events back while the missed messages are read over REST, so each board is still handled in order.
  */
 export class Intake {
   private readonly marks = new MessageMarks();
+  // Without a Progress, where a gap's backfill starts on each board: the highest seq received (a
+  // message received is handled by this process, and nothing is resumed by another).
+  private readonly received = new Map<string, number>();
   private held: BotEvent[] | undefined;
 
   /** @param deps - queue, dispatcher, progress and policy */
@@ -45,13 +49,11 @@ export class Intake {
       this.held.push(event);
       return;
     }
-    const { progress } = this.deps;
     const message = !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
     if (message) {
       // Handled before a restart (at or below the stored mark), or already read back by a backfill.
-      const duplicate = progress.handled(message.board_id, message.seq) || !this.marks.record(message);
-      if (duplicate) {
-        progress.finish(progress.begin(idOf(event)));
+      if (this.handled(message) || !this.marks.record(message)) {
+        this.finish(this.begin(idOf(event)));
         return;
       }
     }
@@ -59,41 +61,58 @@ export class Intake {
       // A ready frame is no event of the log: its id is the stream's cursor, where the resume point
       // stands once everything before it finished (after a gap: once the missed messages are handled).
       if (event.data.gap === true) this.fillGap(event.data);
-      progress.finish(progress.begin(idOf(event)));
-      this.deps.keeper?.changed();
+      this.finish(this.begin(idOf(event)));
       this.deps.queue.push(undefined, () => this.deps.dispatcher.dispatch(event, false));
       return;
     }
-    const ticket = progress.begin(idOf(event), message ? { id: message.board_id, seq: message.seq } : undefined);
+    const ticket = this.begin(idOf(event), message);
     const created = createdAt(event);
     const replayed = created !== undefined && Date.parse(created) < this.deps.startedAt;
     void this.enqueue(orderingKey(event, this.deps.orderBy), event, replayed, ticket);
   }
 
   /** Queues an event's dispatch; resolves once its handlers finished. */
-  private enqueue(key: string | undefined, event: BotEvent, replayed: boolean, ticket: Ticket): Promise<void> {
-    return new Promise((resolve) => {
+  private enqueue(key: string | undefined, event: BotEvent, replayed: boolean, ticket: Ticket | undefined) {
+    return new Promise<void>((resolve) => {
       this.deps.queue.push(key, () =>
         this.deps.dispatcher.dispatch(event, replayed).finally(() => {
-          this.deps.progress.finish(ticket);
-          this.deps.keeper?.changed();
+          this.finish(ticket);
           resolve();
         }),
       );
     });
   }
 
-  private fillGap(ready: ReadyEvent): void {
+  /** Registers work with the Progress, in arrival order; without one, only notes the message's seq. */
+  private begin(eventId: string | undefined, message?: Message): Ticket | undefined {
     const { progress } = this.deps;
+    if (progress) return progress.begin(eventId, message && { id: message.board_id, seq: message.seq });
+    if (message) this.received.set(message.board_id, Math.max(message.seq, this.received.get(message.board_id) ?? 0));
+    return undefined;
+  }
+
+  /** Marks work finished, so the resume point may move past it. */
+  private finish(ticket: Ticket | undefined): void {
+    if (ticket === undefined) return;
+    this.deps.progress?.finish(ticket);
+    this.deps.keeper?.changed();
+  }
+
+  /** Whether a message is at or below its board's stored mark (never, without a Progress). */
+  private handled(message: Message): boolean {
+    return this.deps.progress?.handled(message.board_id, message.seq) ?? false;
+  }
+
+  private fillGap(ready: ReadyEvent): void {
     this.held = [];
-    const barrier = progress.begin(undefined);
+    const barrier = this.begin(undefined);
     const correlationId = randomUUID();
     const log = this.deps.log.child({ correlation_id: correlationId, phase: 'backfill' });
     let handled: Promise<unknown> = Promise.resolve();
     void collectMissedMessages(
       this.deps.rest,
       ready.board_ids,
-      { lastSeq: progress.boards, since: this.deps.since },
+      { lastSeq: this.deps.progress?.boards ?? this.received, since: this.deps.since },
       { limit: this.deps.backfillLimit, log, requestOptions: { requestId: correlationId, logger: log } },
     )
       .then(
@@ -113,23 +132,18 @@ export class Intake {
         const held = this.held ?? [];
         this.held = undefined;
         for (const event of held) this.receive(event);
-        void handled.then(() => {
-          progress.finish(barrier);
-          this.deps.keeper?.changed();
-        });
+        void handled.then(() => this.finish(barrier));
       });
   }
 
   private backfilled(message: Message): Promise<void> {
-    const { progress } = this.deps;
-    if (progress.handled(message.board_id, message.seq) || !this.marks.record(message)) return Promise.resolve();
+    if (this.handled(message) || !this.marks.record(message)) return Promise.resolve();
     const event: BotEvent = {
       name: 'message.create',
       id: `backfill:${message.id}`,
       data: { type: 'message.create', message },
     };
-    const ticket = progress.begin(undefined, { id: message.board_id, seq: message.seq });
-    return this.enqueue(orderingKey(event, this.deps.orderBy), event, false, ticket);
+    return this.enqueue(orderingKey(event, this.deps.orderBy), event, false, this.begin(undefined, message));
   }
 }
 

@@ -1,4 +1,4 @@
-import { type MessageContext, OnMessage } from '@boardbot/core';
+import { MemoryPositionStore, type MessageContext, OnMessage, type PositionStore } from '@boardbot/core';
 import { GatewayClient } from '@boardbot/gateway';
 import type { Message } from '@boardbot/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,18 +14,25 @@ class Recorder {
   }
 }
 
-describe('a gateway gap', () => {
+// With a resume point, each board is read back to its handled mark; with `position: false`, which
+// keeps no Progress, to the highest seq the bot received.
+describe.each<{ keeping: string; position: () => PositionStore | false }>([
+  { keeping: 'a resume point', position: () => new MemoryPositionStore() },
+  { keeping: 'no resume point (position: false)', position: () => false },
+])('a gateway gap, keeping $keeping', ({ position }) => {
   let platform: Platform;
   let proxy: FaultProxy;
   let started: ReturnType<Platform['bot']>;
 
   beforeAll(async () => {
+    heard.length = 0;
     // Keep almost nothing for resume, so a dropped stream cannot be replayed.
     platform = await TestPlatform.start({ limits: { retainedEvents: 1, retainedEventsMs: 1 } });
     proxy = await FaultProxy.start(platform.emu.urls?.url ?? '');
     started = platform.bot({
       handlers: [Recorder],
       apiUrl: `${proxy.origin}/api/v1`,
+      position: position(),
       gateway: (o) => new GatewayClient({ ...o, reconnect: { initialDelayMs: 20, maxDelayMs: 100 } }),
     });
     await started.bot.start();
@@ -66,6 +73,10 @@ describe('a gateway gap', () => {
     expect(contents).not.toContain('deleted during the cut');
     const gap = started.logs.lines().find((l) => l.msg === 'gateway gap: dispatching missed messages');
     expect(gap).toMatchObject({ messages: 4 });
+    // general is read back after the message the bot had; random, where it had none, from its start.
+    const from = started.logs.lines().filter((l) => String(l.msg).startsWith('backfilling'));
+    expect(from.find((l) => l.board_id === platform.general.id)).toMatchObject({ after_seq: before.seq });
+    expect(from.find((l) => l.board_id === platform.random.id)?.msg).toMatch(/^backfilling from a time/);
 
     // Live delivery goes on after the gap.
     await platform.post(platform.alice, platform.general, 'after the gap');

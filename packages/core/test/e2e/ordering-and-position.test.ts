@@ -60,4 +60,14 @@ describe('ordering and the resume point against the emulator', () => {
     expect(logs.lines().some((l) => l.msg === 'resume point stored at the live stream')).toBe(true);
     await bot.stop();
   });
+
+  it('warns at start that position: false keeps no resume point', async () => {
+    const { bot, logs } = platform.bot({ handlers: [Slow], position: false });
+    await bot.start();
+    await bot.stop();
+    const warning = logs.lines().find((l) => String(l.msg).startsWith('position: false'));
+    expect(warning).toMatchObject({ level: 40 });
+    expect(String(warning?.msg)).toContain('events that arrive while the bot is down are lost');
+    expect(logs.lines().some((l) => l.msg === 'resume point stored at the live stream')).toBe(false);
+  });
 });

@@ -23,7 +23,14 @@ function warnings() {
 describe('HandlerRun.admitWrite', () => {
   it('lets writes go out until the run is abandoned, then refuses and logs each by name', () => {
     const { log, lines } = warnings();
-    const run = new HandlerRun({ eventId: '42', handler: 'Slow.run', correlationId: 'c', log, replayed: false });
+    const run = new HandlerRun({
+      eventId: '42',
+      keyBasis: '42',
+      handler: 'Slow.run',
+      correlationId: 'c',
+      log,
+      replayed: false,
+    });
     expect(() => run.admitWrite('reply')).not.toThrow();
     run.abandon(new HandlerTimeoutError('Slow.run', 50));
     expect(run.signal.aborted).toBe(true);
@@ -44,7 +51,14 @@ describe('HandlerRun.admitWrite', () => {
 
   it('admits the runtime answering for an abandoned run, not the handler writing at the same time', async () => {
     const { log } = warnings();
-    const run = new HandlerRun({ eventId: '42', handler: 'Slow.run', correlationId: 'c', log, replayed: false });
+    const run = new HandlerRun({
+      eventId: '42',
+      keyBasis: '42',
+      handler: 'Slow.run',
+      correlationId: 'c',
+      log,
+      replayed: false,
+    });
     let release: () => void = () => {};
     const handlerWaits = new Promise<void>((resolve) => {
       release = resolve;

@@ -78,6 +78,25 @@ describe('FilePositionStore', () => {
   });
 });
 
+describe('FilePositionStore after a killed save', () => {
+  it('removes the temporary files a gone process (or its own earlier life) left, and keeps a live one', async () => {
+    const dir = stateDir();
+    const store = new FilePositionStore(dir);
+    await store.save(key, position('41'));
+    const file = store.fileOf(key);
+    // A process killed during a save leaves its temporary file; pid 2^31-1 runs nowhere.
+    const gone = `${file}.tmp-2147483647`;
+    // In a container the bot has the same pid at every start.
+    const ownPid = `${file}.tmp-${process.pid}`;
+    // This test's parent process runs: a save of it may be under way.
+    const live = `${file}.tmp-${process.ppid}`;
+    const otherApp = `${store.fileOf({ ...key, appId: 'other-app' })}.tmp-2147483647`;
+    for (const f of [gone, ownPid, live, otherApp]) writeFileSync(f, '{"torn');
+    expect(await store.load(key)).toEqual(position('41'));
+    expect([gone, ownPid, live, otherApp].map((f) => existsSync(f))).toEqual([false, false, true, true]);
+  });
+});
+
 describe('MemoryPositionStore', () => {
   it('keeps a copy, so later changes of the saved object do not leak in', async () => {
     const store = new MemoryPositionStore();

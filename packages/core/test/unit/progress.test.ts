@@ -60,4 +60,15 @@ describe('Progress', () => {
     expect(p.pending).toBe(0);
     expect(p.lastEventId).toBe('5000');
   });
+
+  it('counts nothing that ends after halt(): a run abandoned at shutdown stays above the resume point', () => {
+    const p = new Progress({ eventId: '4', boards: { b: 1 }, savedAt: 0 });
+    p.finish(p.begin('5', { id: 'b', seq: 2 }));
+    const abandoned = p.begin('6', { id: 'b', seq: 3 });
+    const v = p.version;
+    p.halt();
+    p.finish(abandoned);
+    expect(p.version).toBe(v);
+    expect(p.snapshot(0)).toEqual({ eventId: '5', boards: { b: 2 }, savedAt: 0 });
+  });
 });

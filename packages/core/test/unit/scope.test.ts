@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 const seed = (eventId: string, handler = 'Echo.echo') => ({
   eventId,
+  keyBasis: eventId,
   handler,
   correlationId: 'corr-1',
   log: silentLogger,

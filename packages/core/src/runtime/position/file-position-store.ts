@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import type { Logger } from '@boardbot/protocol';
 import type { Position, PositionKey, PositionStore } from './position-store.js';
 
 /** Version of the file format; a file of another version is not read. */
 const FORMAT = 1;
+
+/** A save writes `<file>.tmp-<pid>` first; one a crash left behind is removed at the next load. */
+const TMP = '.tmp-';
 
 interface PositionFile {
   format: number;
@@ -27,7 +30,8 @@ export function defaultStateDir(): string {
  * Positions in small JSON files under `<stateDir>/positions/`, one per API URL and app. A save
  * writes a new file, syncs it to disk and renames it into place, keeping the one it replaces as
  * `.prev`: a crash at any moment leaves a complete file, and a file damaged on disk (its checksum
- * fails) falls back to the previous one. No native module, no setup.
+ * fails) falls back to the previous one; a temporary file a killed save left behind is removed at
+ * the next load. No native module, no setup.
  */
 export class FilePositionStore implements PositionStore {
   readonly description: string;
@@ -53,6 +57,7 @@ export class FilePositionStore implements PositionStore {
 
   async load(key: PositionKey): Promise<Position | undefined> {
     const file = this.fileOf(key);
+    await this.removeStaleTemps(file);
     for (const candidate of [file, `${file}.prev`]) {
       const found = await this.read(candidate, key);
       if (found !== undefined) {
@@ -75,7 +80,7 @@ export class FilePositionStore implements PositionStore {
       saved_at: position.savedAt,
     };
     const text = `${JSON.stringify({ ...body, checksum: checksum(body) } satisfies PositionFile)}\n`;
-    const tmp = `${file}.tmp-${process.pid}`;
+    const tmp = `${file}${TMP}${process.pid}`;
     const handle = await open(tmp, 'w');
     try {
       await handle.writeFile(text);
@@ -89,6 +94,28 @@ export class FilePositionStore implements PositionStore {
     });
     await rename(tmp, file);
     await syncDir(this.dir);
+  }
+
+  /**
+   * Removes the temporary files of `file` that no save is writing any more: those of a process that
+   * is gone (SIGKILL during a save), and this process's own (it saves nothing before it loaded; in a
+   * container the pid is the same at every start). A live process's file is left to it.
+   */
+  private async removeStaleTemps(file: string): Promise<void> {
+    const prefix = `${basename(file)}${TMP}`;
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return; // No directory yet: nothing was ever saved here.
+    }
+    for (const name of names) {
+      if (!name.startsWith(prefix)) continue;
+      const pid = Number(name.slice(prefix.length));
+      if (pid !== process.pid && isRunning(pid)) continue;
+      await rm(join(this.dir, name), { force: true });
+      this.log?.info({ file: join(this.dir, name) }, 'removed a temporary position file left by an interrupted save');
+    }
   }
 
   private async read(file: string, key: PositionKey): Promise<Position | undefined> {
@@ -129,6 +156,17 @@ function validate(text: string, key: PositionKey): Position | string {
 
 function checksum(body: Omit<PositionFile, 'checksum'>): string {
   return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+}
+
+/** Whether a process with this pid runs (EPERM: it does, under another user). */
+function isRunning(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function safeName(id: string): string {

@@ -1,4 +1,5 @@
 import type { Position } from './position-store.js';
+import { SeqsInFlight } from './seqs-in-flight.js';
 
 /** One event in flight, as {@link Progress} tracks it. */
 export interface Ticket {
@@ -25,9 +26,9 @@ export class Progress {
   private head = 0;
   private eventMark: string | undefined;
   private readonly boardMarks = new Map<string, number>();
-  private readonly inFlight = new Map<string, number[]>();
-  private readonly highestFinished = new Map<string, number>();
+  private readonly inFlight = new Map<string, SeqsInFlight>();
   private changes = 0;
+  private halted = false;
 
   /** @param start - the stored position, if any */
   constructor(start: Position | undefined) {
@@ -69,19 +70,19 @@ export class Progress {
     const ticket: Ticket = { eventId, board, done: false };
     this.line.push(ticket);
     if (board) {
-      const list = this.inFlight.get(board.id) ?? [];
-      // Mostly increasing (live events); a backfill can insert below what is in flight.
-      let i = list.length;
-      while (i > 0 && (list[i - 1] as number) > board.seq) i--;
-      list.splice(i, 0, board.seq);
-      this.inFlight.set(board.id, list);
+      let seqs = this.inFlight.get(board.id);
+      if (!seqs) {
+        seqs = new SeqsInFlight();
+        this.inFlight.set(board.id, seqs);
+      }
+      seqs.add(board.seq);
     }
     return ticket;
   }
 
-  /** Marks work finished and moves the marks as far as they can go. */
+  /** Marks work finished and moves the marks as far as they can go; nothing once {@link halt}ed. */
   finish(ticket: Ticket): void {
-    if (ticket.done) return;
+    if (ticket.done || this.halted) return;
     ticket.done = true;
     if (ticket.board) this.finishSeq(ticket.board.id, ticket.board.seq);
     while (this.head < this.line.length && (this.line[this.head] as Ticket).done) {
@@ -97,25 +98,33 @@ export class Progress {
     }
   }
 
+  /**
+   * Freezes the marks where they are, when a stop gives up waiting: a run abandoned then still ends
+   * (its worker is freed), but it did not finish its work, so it must stay above the resume point
+   * for the next process to handle its event again; events dropped unstarted stay above it too.
+   */
+  halt(): void {
+    this.halted = true;
+  }
+
   /** The position to store. @param now - epoch ms */
   snapshot(now: number): Position {
     return { eventId: this.eventMark, boards: Object.fromEntries(this.boardMarks), savedAt: now };
   }
 
   private finishSeq(boardId: string, seq: number): void {
-    const list = this.inFlight.get(boardId) ?? [];
-    const i = list.indexOf(seq);
-    if (i >= 0) list.splice(i, 1);
+    const seqs = this.inFlight.get(boardId) ?? new SeqsInFlight();
+    seqs.remove(seq);
     const old = this.boardMarks.get(boardId) ?? 0;
-    const highest = Math.max(this.highestFinished.get(boardId) ?? 0, seq);
+    const highest = Math.max(seqs.highestFinished, seq);
     // Below the lowest seq in flight everything received has finished; with nothing in flight, all of it.
     let mark = highest;
-    if (list.length > 0) {
-      this.highestFinished.set(boardId, highest);
-      mark = Math.min(highest, (list[0] as number) - 1);
+    const lowest = seqs.lowest;
+    if (lowest !== undefined) {
+      seqs.highestFinished = highest;
+      mark = Math.min(highest, lowest - 1);
     } else {
       this.inFlight.delete(boardId);
-      this.highestFinished.delete(boardId);
     }
     mark = Math.max(old, mark);
     if (mark !== old) {
