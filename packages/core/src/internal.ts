@@ -21,3 +21,4 @@ export * from './runtime/message-marks.js';
 export * from './runtime/position/position-keeper.js';
 export * from './runtime/position/progress.js';
 export * from './runtime/signals.js';
+export * from './telemetry/telemetry.js';

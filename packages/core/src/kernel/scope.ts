@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { Logger } from '@boardbot/protocol';
+import { type Context, context as otelContext } from '@opentelemetry/api';
 import { WriteDroppedError } from '../errors.js';
 
 /** A write a handler makes: a context method, or a call on `ctx.rest`. */
@@ -18,6 +19,8 @@ export interface RunSeed {
   log: Logger;
   /** Whether the event may have been handled by an earlier process (delivered again after a restart). */
   replayed: boolean;
+  /** The event's trace context (OpenTelemetry), when the bot traces: the handler's span is its child. */
+  trace?: Context | undefined;
 }
 
 /** What async context carries: the run, and whether the runtime (not the handler) is writing for it. */
@@ -42,6 +45,11 @@ export class HandlerRun implements RunSeed {
   readonly correlationId: string;
   readonly log: Logger;
   readonly replayed: boolean;
+  /**
+   * The trace context the run's REST calls are children of, and whose baggage they send: the
+   * event's, until the runtime starts the handler's span and sets it here.
+   */
+  traceContext: Context | undefined;
   private readonly controller = new AbortController();
   private writes = 0;
 
@@ -52,6 +60,7 @@ export class HandlerRun implements RunSeed {
     this.correlationId = seed.correlationId;
     this.log = seed.log;
     this.replayed = seed.replayed;
+    this.traceContext = seed.trace;
   }
 
   /** Aborted (with the reason) when the run is abandoned; the handler's `ctx.signal`. */
@@ -79,7 +88,10 @@ export class HandlerRun implements RunSeed {
 
   /** Runs `fn` (and all it awaits or schedules) as this run: the handler's own flow. */
   enter<T>(fn: () => T): T {
-    return storage.run({ run: this, runtime: false }, fn);
+    const trace = this.traceContext;
+    // OpenTelemetry's own context follows too, for the libraries a handler calls that read it (it is
+    // the API's context manager, the author's SDK's choice: a no-op without one).
+    return storage.run({ run: this, runtime: false }, trace === undefined ? fn : () => otelContext.with(trace, fn));
   }
 
   /**
@@ -156,7 +168,7 @@ export function namedKey(run: Pick<RunSeed, 'eventId' | 'handler'>, name: string
 
 /**
  * The options a REST call inherits from the handler run it is made in (the bot's REST client takes
- * this as `callDefaults`): the correlation id, the logger, the run's abort signal (not for the
+ * this as `callDefaults`): the correlation id, the logger, the trace context, the run's abort signal (not for the
  * runtime's own answers) and, for a write, the `Idempotency-Key` of its ordinal. A write of an
  * abandoned run is refused here, as the context's own methods refuse it.
  *
@@ -166,11 +178,18 @@ export function handlerCallOptions(call: {
   idempotent: boolean;
   method: string;
   path: string;
-}): { requestId: string; logger: Logger; signal?: AbortSignal; idempotencyKey?: string } | undefined {
+}):
+  | { requestId: string; logger: Logger; signal?: AbortSignal; idempotencyKey?: string; traceContext?: Context }
+  | undefined {
   const frame = storage.getStore();
   if (frame === undefined) return undefined;
   const { run, runtime } = frame;
   if (call.method !== 'GET') run.admitWrite('rest');
-  const options = { requestId: run.correlationId, logger: run.log, ...(runtime ? {} : { signal: run.signal }) };
+  const options = {
+    requestId: run.correlationId,
+    logger: run.log,
+    ...(runtime ? {} : { signal: run.signal }),
+    ...(run.traceContext === undefined ? {} : { traceContext: run.traceContext }),
+  };
   return call.idempotent ? { ...options, idempotencyKey: writeKey(run, run.nextWrite()) } : options;
 }

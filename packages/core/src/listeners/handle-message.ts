@@ -80,6 +80,7 @@ export class MessageHandler {
           correlationId,
           log,
           replayed: event.replayed,
+          trace: event.trace,
         });
         const ctx = new MessageContextImpl(contextDeps(this.env, run), name, message, author, match);
         return this.policies.run(target, run, ctx, ctx, async () => {
