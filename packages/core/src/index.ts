@@ -47,4 +47,4 @@ export * from './runtime/position/memory-position-store.js';
 export type * from './runtime/position/position-store.js';
 export type { SignalSource } from './runtime/signals.js';
 export type * from './telemetry/metrics-sink.js';
-export { type EventTrace, HANDLER_BAGGAGE_KEY } from './telemetry/telemetry.js';
+export { EVENT_BAGGAGE_KEY, type EventTrace, HANDLER_BAGGAGE_KEY } from './telemetry/telemetry.js';

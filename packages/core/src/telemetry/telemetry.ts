@@ -18,6 +18,9 @@ import type { HandlerKind, HandlerOutcome, MetricsSink } from './metrics-sink.js
 /** The baggage key that names the handler on each REST call it makes (the emulator shows it). */
 export const HANDLER_BAGGAGE_KEY = 'boardbot.handler';
 
+/** The baggage key that names the gateway event a handler runs for on each REST call it makes. */
+export const EVENT_BAGGAGE_KEY = 'boardbot.event_id';
+
 /** One event's trace: the context its handlers' spans are children of, and its end. */
 export interface EventTrace {
   /** The event span's context; undefined when the bot does not trace. */
@@ -110,9 +113,9 @@ export class Telemetry {
       span = tracer.startSpan(`handler ${run.handler}`, { attributes: handlerAttributes(run, kind) }, parent);
       if (boardId !== undefined) span.setAttribute('boardbot.board_id', boardId);
       if (command !== undefined) span.setAttribute('boardbot.command', command);
-      const baggage = (propagation.getBaggage(parent) ?? propagation.createBaggage()).setEntry(HANDLER_BAGGAGE_KEY, {
-        value: run.handler,
-      });
+      const baggage = (propagation.getBaggage(parent) ?? propagation.createBaggage())
+        .setEntry(HANDLER_BAGGAGE_KEY, { value: run.handler })
+        .setEntry(EVENT_BAGGAGE_KEY, { value: run.eventId });
       run.traceContext = propagation.setBaggage(trace.setSpan(parent, span), baggage);
     }
     return {
