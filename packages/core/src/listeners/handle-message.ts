@@ -70,7 +70,11 @@ export class MessageHandler {
     const author =
       message.author === null
         ? null
-        : await this.authors.get(message.author, log, { requestId: correlationId, logger: log });
+        : await this.authors.get(message.author, log, {
+            requestId: correlationId,
+            logger: log,
+            traceContext: event.trace,
+          });
     const who = message.author ?? `webhook:${message.webhook_name ?? ''}`;
     await Promise.all(
       matched.map(({ target, match }) => {
