@@ -30,7 +30,7 @@ export function sample(text: string, name: string, labels: Record<string, string
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
     const brace = line.indexOf('{');
-    const labelText = brace === name.length ? line.slice(brace + 1, line.indexOf('}')) : '';
+    const labelText = brace === name.length ? line.slice(brace + 1, line.lastIndexOf('} ')) : '';
     const has = Object.entries(labels).every(([k, v]) => labelText.split(/,(?=\w+=")/).includes(`${k}="${v}"`));
     if (has) return Number(line.slice(line.lastIndexOf(' ') + 1));
   }

@@ -8,6 +8,8 @@ export * from './commands/options/parse-options.js';
 export { syncCommands } from './commands/sync/sync.js';
 export * from './dispatch/keyed-queue.js';
 export { orderingKey } from './dispatch/ordering.js';
+export * from './health/position-lag.js';
+export * from './health/readiness.js';
 export * from './kernel/body.js';
 export * from './kernel/container.js';
 export { INJECTABLE_KEY } from './kernel/injectable.js';

@@ -48,6 +48,12 @@ export class BotMetrics implements MetricsSink {
   ) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
+    // prom-client's defaults include gauges named `*_total` (active handles, requests, resources),
+    // which Prometheus's conventions reserve for counters (promtool flags them): left out.
+    for (const { name, type } of this.registry.getMetricsAsArray()) {
+      // The typings say an enum; the objects hold the type's name.
+      if (name.endsWith('_total') && String(type) !== 'counter') this.registry.removeSingleMetric(name);
+    }
     const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
       new Counter<L>({ name, help, labelNames, registers });
     const gauge = (name: string, help: string, collect: (g: Gauge) => void | Promise<void>) =>
