@@ -8,6 +8,7 @@ export * from './commands/options/parse-options.js';
 export { syncCommands } from './commands/sync/sync.js';
 export * from './dispatch/keyed-queue.js';
 export { orderingKey } from './dispatch/ordering.js';
+export * from './health/health-env.js';
 export * from './health/position-lag.js';
 export * from './health/readiness.js';
 export * from './kernel/body.js';

@@ -11,6 +11,7 @@ import { KeyedQueue } from '../dispatch/keyed-queue.js';
 import { buildRoutes } from '../dispatch/routes.js';
 import { BotStateError, InvalidConfigError } from '../errors.js';
 import type { BotHealth } from '../health/bot-health.js';
+import { healthFromEnv } from '../health/health-env.js';
 import type { ReplicaStatusSource } from '../health/replica-status.js';
 import { type Clock, systemClock } from '../kernel/clock.js';
 import { Container } from '../kernel/container.js';
@@ -73,6 +74,7 @@ export class Bot {
       ...DEFAULT_BOT_OPTIONS,
       apiUrl: process.env.BOARDBOT_API_URL ?? DEFAULT_BOT_OPTIONS.apiUrl,
       stateDir: process.env.BOARDBOT_STATE_DIR ?? DEFAULT_BOT_OPTIONS.stateDir,
+      health: healthFromEnv(process.env),
       ...defined,
     } as BotOptions & typeof DEFAULT_BOT_OPTIONS;
     if (!(this.options.concurrency >= 1)) throw new InvalidConfigError('concurrency must be at least 1');

@@ -104,7 +104,8 @@ export interface BotOptions {
   tracing?: TracerProvider | false;
   /**
    * Serves `/healthz`, `/readyz` and `/metrics` (Prometheus) on this port while the bot runs. Without
-   * it, the metrics module is never loaded. See docs/observability.md. @defaultValue none
+   * it, the metrics module is never loaded. See docs/observability.md.
+   * @defaultValue from `BOARDBOT_HEALTH_PORT` and `BOARDBOT_HEALTH_HOST` (`boardbot start --health-port`), else none
    */
   health?: HealthOptions | undefined;
 }
