@@ -22,6 +22,7 @@ export { Injectable } from './kernel/injectable.js';
 export { type LoggerInput, REDACT_PATHS } from './kernel/logger.js';
 export type { Class } from './kernel/metadata.js';
 export type * from './kernel/ports.js';
+export { EVENT_BAGGAGE_KEY, HANDLER_BAGGAGE_KEY } from './kernel/run-baggage.js';
 export { handlerCallOptions } from './kernel/scope.js';
 export type * from './listeners/context.js';
 export type {
@@ -47,4 +48,4 @@ export * from './runtime/position/memory-position-store.js';
 export type * from './runtime/position/position-store.js';
 export type { SignalSource } from './runtime/signals.js';
 export type * from './telemetry/metrics-sink.js';
-export { EVENT_BAGGAGE_KEY, type EventTrace, HANDLER_BAGGAGE_KEY } from './telemetry/telemetry.js';
+export type { EventTrace } from './telemetry/telemetry.js';

@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { Logger } from '@boardbot/protocol';
-import { type Context, context as otelContext } from '@opentelemetry/api';
+import { type Context, context as otelContext, ROOT_CONTEXT } from '@opentelemetry/api';
 import { WriteDroppedError } from '../errors.js';
+import { withRunBaggage } from './run-baggage.js';
 
 /** A write a handler makes: a context method, or a call on `ctx.rest`. */
 export type WriteOperation = 'reply' | 'followUp' | 'send' | 'edit' | 'delete' | 'rest';
@@ -50,6 +51,7 @@ export class HandlerRun implements RunSeed {
    * event's, until the runtime starts the handler's span and sets it here.
    */
   traceContext: Context | undefined;
+  private callTrace: Context | undefined;
   private readonly controller = new AbortController();
   private writes = 0;
 
@@ -61,6 +63,15 @@ export class HandlerRun implements RunSeed {
     this.log = seed.log;
     this.replayed = seed.replayed;
     this.traceContext = seed.trace;
+  }
+
+  /**
+   * The trace context the run's REST calls carry: its own, with the handler and the event named in
+   * the baggage. Built at the first call (a handler that makes none pays nothing for it).
+   */
+  callTraceContext(): Context {
+    this.callTrace ??= withRunBaggage(this.traceContext ?? ROOT_CONTEXT, this.handler, this.eventId);
+    return this.callTrace;
   }
 
   /** Aborted (with the reason) when the run is abandoned; the handler's `ctx.signal`. */
@@ -189,7 +200,7 @@ export function handlerCallOptions(call: {
     requestId: run.correlationId,
     logger: run.log,
     ...(runtime ? {} : { signal: run.signal }),
-    ...(run.traceContext === undefined ? {} : { traceContext: run.traceContext }),
+    traceContext: run.callTraceContext(),
   };
   return call.idempotent ? { ...options, idempotencyKey: writeKey(run, run.nextWrite()) } : options;
 }

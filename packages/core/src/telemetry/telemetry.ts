@@ -1,7 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import {
+  type Attributes,
   type Context,
   context,
+  INVALID_TRACEID,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -14,12 +16,6 @@ import {
 import type { BotEvent } from '../dispatch/dispatcher.js';
 import type { HandlerRun } from '../kernel/scope.js';
 import type { HandlerKind, HandlerOutcome, MetricsSink } from './metrics-sink.js';
-
-/** The baggage key that names the handler on each REST call it makes (the emulator shows it). */
-export const HANDLER_BAGGAGE_KEY = 'boardbot.handler';
-
-/** The baggage key that names the gateway event a handler runs for on each REST call it makes. */
-export const EVENT_BAGGAGE_KEY = 'boardbot.event_id';
 
 /** One event's trace: the context its handlers' spans are children of, and its end. */
 export interface EventTrace {
@@ -54,8 +50,8 @@ const setter = {
 
 /**
  * The bot's traces and the hooks of its metrics: one span per gateway event (from receipt to the end
- * of its dispatch), a child span per handler run carrying the handler's name in its baggage (so the
- * REST calls it makes, children of it, tell the server who made them). Depends on
+ * of its dispatch), a child span per handler run, the parent of the REST calls it makes (which name
+ * the handler in their baggage, see `withRunBaggage`). Depends on
  * `@opentelemetry/api` only: without an SDK registered the spans are non-recording.
  */
 export class Telemetry {
@@ -84,16 +80,8 @@ export class Telemetry {
       { kind: SpanKind.CONSUMER, attributes: { 'boardbot.event.name': name, 'boardbot.event.id': event.id } },
       parent,
     );
-    const ctx = trace.setSpan(parent, span);
-    return {
-      context: ctx,
-      end: () => span.end(),
-      carrier: () => {
-        const headers: Record<string, string> = {};
-        propagation.inject(ctx, headers, setter);
-        return headers;
-      },
-    };
+    // An inert event span (no SDK): its handlers make none either, and the context stays as it was.
+    return inert(span) ? UNTRACED : new SpanEventTrace(span, trace.setSpan(parent, span));
   }
 
   /**
@@ -105,19 +93,23 @@ export class Telemetry {
     const tracer = this.tracer;
     const metrics = this.metrics;
     if (!tracer && !metrics) return NO_HANDLER_TRACE;
-    const started = performance.now();
+    const started = metrics ? performance.now() : 0;
     const { kind, boardId, command } = describe(ctx);
     let span: Span | undefined;
-    if (tracer) {
-      const parent = run.traceContext ?? context.active();
+    // A handler span is made in its event's trace: an untraced event (no SDK) has none to be part of.
+    const parent = run.traceContext;
+    if (tracer && parent !== undefined) {
       span = tracer.startSpan(`handler ${run.handler}`, { attributes: handlerAttributes(run, kind) }, parent);
-      if (boardId !== undefined) span.setAttribute('boardbot.board_id', boardId);
-      if (command !== undefined) span.setAttribute('boardbot.command', command);
-      const baggage = (propagation.getBaggage(parent) ?? propagation.createBaggage())
-        .setEntry(HANDLER_BAGGAGE_KEY, { value: run.handler })
-        .setEntry(EVENT_BAGGAGE_KEY, { value: run.eventId });
-      run.traceContext = propagation.setBaggage(trace.setSpan(parent, span), baggage);
+      if (inert(span)) {
+        // No SDK (or not sampled, without a trace to continue): nothing would read the span.
+        span = undefined;
+      } else {
+        if (boardId !== undefined) span.setAttribute('boardbot.board_id', boardId);
+        if (command !== undefined) span.setAttribute('boardbot.command', command);
+        run.traceContext = trace.setSpan(parent, span);
+      }
     }
+    if (!span && !metrics) return NO_HANDLER_TRACE;
     return {
       end: (outcome, error) => {
         metrics?.handlerEnded(run.handler, kind, outcome, (performance.now() - started) / 1000);
@@ -133,15 +125,38 @@ export class Telemetry {
   }
 }
 
+/**
+ * Whether a span records nothing and carries no trace to continue (what the API gives without an
+ * SDK): putting it in a context would change nothing, so the context is left as it was.
+ */
+function inert(span: Span): boolean {
+  // The API's non-recording span without a trace has the invalid (all zeros) trace id.
+  return !span.isRecording() && span.spanContext().traceId === INVALID_TRACEID;
+}
+
+/** An event's span and the context its handlers are children of. */
+class SpanEventTrace implements EventTrace {
+  constructor(
+    private readonly span: Span,
+    readonly context: Context,
+  ) {}
+
+  readonly end = (): void => this.span.end();
+
+  carrier(): Record<string, string> {
+    const headers: Record<string, string> = {};
+    propagation.inject(this.context, headers, setter);
+    return headers;
+  }
+}
+
 const NO_HANDLER_TRACE: HandlerTrace = { end: () => {} };
 
-function handlerAttributes(run: HandlerRun, kind: HandlerKind) {
-  return {
-    'boardbot.handler': run.handler,
-    'boardbot.handler.kind': kind,
-    'boardbot.event.id': run.eventId,
-    'boardbot.replayed': run.replayed,
-  };
+function handlerAttributes(run: HandlerRun, kind: HandlerKind): Attributes {
+  // The event's id is on the parent span; a replay is worth saying only when it is one.
+  const attributes: Attributes = { 'boardbot.handler': run.handler, 'boardbot.handler.kind': kind };
+  if (run.replayed) attributes['boardbot.replayed'] = true;
+  return attributes;
 }
 
 /** The handler's kind, board and command, read from its context. */

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { healthFromEnv } from '@boardbot/core/internal';
+import { describe, expect, it } from 'vitest';
 
 describe('the health endpoint from the environment', () => {
   it('reads BOARDBOT_HEALTH_PORT and BOARDBOT_HEALTH_HOST, and none without a port', () => {
