@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import type { Bot } from '@boardbot/core';
 import { createEmulator, type Emulator, type EmulatorUrls } from '@boardbot/emulator';
 import { type Board, ControlClient } from '@boardbot/emulator/control';
@@ -11,6 +12,8 @@ import { PlaygroundPage, shown } from './playground/page.js';
 // The playground's "Why?" in real headless Chromium: the dice bot of examples/dice answers on the real
 // runtime, which names its handler and event in W3C baggage; the page shows what the emulator saw.
 
+const SCREENSHOTS = new URL('../../../test-output/playground/', import.meta.url).pathname;
+
 let emulator: Emulator;
 let urls: EmulatorUrls;
 let control: ControlClient;
@@ -20,6 +23,7 @@ let context: BrowserContext | undefined;
 let general: Board;
 
 beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
   await ensurePlaygroundBuilt();
   emulator = await createEmulator({ db: ':memory:', seed: true, logger: false });
   urls = await emulator.listen({ host: '127.0.0.1', port: 0 });
@@ -70,6 +74,7 @@ describe("the playground's why", () => {
     expect(post).toMatch(/200/);
     expect(post).toContain('Roll.run');
     expect(post).toMatch(/\d+(\.\d+)? ms/);
+    await person.page.screenshot({ path: `${SCREENSHOTS}playground-why.png` });
 
     // The page shows what the emulator recorded, nothing of its own making.
     const stored = (await control.messages(general.id, { limit: 10 })).find((m) => m.kind === 'interaction_response');

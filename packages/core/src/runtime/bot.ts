@@ -338,6 +338,7 @@ export class Bot {
     }
     await this.positions?.close?.().catch(() => {});
     await this.health?.close();
+    this.health = undefined;
     // A client the caller gave stays theirs.
     if (!this.options.rest) await this.rest.close().catch(() => {});
   }

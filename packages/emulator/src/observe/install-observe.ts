@@ -18,6 +18,16 @@ const CREATES_MESSAGE = new Set([
 
 const created = new WeakMap<FastifyRequest, string>();
 
+/** The `id` of the message an answer carries; observing never fails an answer. */
+function messageIdOf(payload: string): string | undefined {
+  try {
+    const id = (JSON.parse(payload) as { id?: unknown } | null)?.id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function apiOf(route: string): string {
   if (route.startsWith(API_PREFIX)) return 'app';
   if (route.startsWith(CONTROL_PREFIX)) return 'control';
@@ -42,8 +52,8 @@ export function installObserve(app: FastifyInstance, p: Platform, logger: Logger
   app.addHook('onSend', async (request, reply, payload) => {
     const route = request.routeOptions.url;
     if (reply.statusCode < 300 && typeof payload === 'string' && CREATES_MESSAGE.has(`${request.method} ${route}`)) {
-      const id = (JSON.parse(payload) as { id?: unknown }).id;
-      if (typeof id === 'string') created.set(request, id);
+      const id = messageIdOf(payload);
+      if (id !== undefined) created.set(request, id);
     }
     return payload;
   });
