@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { runCli } from '@boardbot/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProjects } from '../../../test/support/build.js';
@@ -10,6 +11,15 @@ import { testIo } from './support/test-io.js';
 
 // Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
 beforeAll(() => buildProjects('packages/cli'), 180_000);
+
+/** A port nothing listens on right now (the kernel's pick for port 0). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 // The built CLI, as a person runs it (`npm test` builds it first).
 const bin = new URL('../dist/bin.js', import.meta.url).pathname;
@@ -89,5 +99,38 @@ describe('boardbot start', () => {
     ).toBe(2);
     expect(level.errors.join('\n')).toContain('--log-level is "loud"');
     project.write('.env', '');
+  });
+
+  it('serves /readyz and /metrics on --health-port while the bot runs', async () => {
+    project.write('.env', `BOARDBOT_TOKEN=start-token\nBOARDBOT_API_URL=${emu.urls.apiUrl}\nLOG_LEVEL=warn\n`);
+    const port = await freePort();
+    const { PATH, HOME } = process.env;
+    child = spawn(process.execPath, [bin, 'start', '--health-port', String(port)], {
+      cwd: project.dir,
+      env: { PATH, HOME },
+      stdio: 'ignore',
+    });
+    const exited = once(child, 'exit');
+    const health = `http://127.0.0.1:${port}`;
+    await eventually(
+      () => fetch(`${health}/readyz`),
+      (res) => res.status === 200,
+    );
+    await eventually(
+      () => emu.control.invoke('ping', { text: 'health' }),
+      (v) => v.answers.length > 0,
+    );
+    const metrics = await (await fetch(`${health}/metrics`)).text();
+    expect(metrics).toMatch(/boardbot_events_received_total\{event="interaction.create"\} [1-9]/);
+    child.kill('SIGTERM');
+    const [code] = await exited;
+    expect(code).toBe(0);
+    project.write('.env', '');
+  });
+
+  it('rejects a --health-port that is no port with exit code 2', async () => {
+    const io = testIo(project.dir, { BOARDBOT_TOKEN: 'x' });
+    expect(await runCli(['node', 'boardbot', 'start', '--health-port', 'http'], io)).toBe(2);
+    expect(io.errors.join('\n')).toContain('Expected a port number from 0 to 65535.');
   });
 });

@@ -11,7 +11,8 @@ import { RateVerdicts } from './http/rate-verdicts.js';
 import { trackRoutes } from './http/route-table.js';
 import { typeboxValidatorCompiler } from './http/validation.js';
 import { InFlightKeys } from './idempotency/in-flight.js';
-import { redactUrl, toFastifyLogger } from './logging.js';
+import { toFastifyLogger } from './logging.js';
+import { installObserve } from './observe/install-observe.js';
 import type { ResolvedEmulatorOptions } from './options.js';
 import type { Platform } from './platform/platform.js';
 import { playgroundRoutes } from './playground.js';
@@ -58,7 +59,7 @@ export interface BuiltServer {
  * Builds the Fastify app: the JSON-only body parser, TypeBox validation through the protocol's
  * checkers, the envelope for every refusal (the HTTP layer's included), the `Host` check, one gate
  * deciding auth, rate limit and idempotency from each route's access rule, the 13 app API endpoints,
- * the control API, the playground, `/healthz`, and `405` answers for known paths with another method.
+ * the control API, the playground, `/healthz`, `/metrics`, and `405` answers for known paths with another method.
  */
 export function buildServer(deps: ServerDeps): BuiltServer {
   const { platform: p, options, logger } = deps;
@@ -114,12 +115,7 @@ export function buildServer(deps: ServerDeps): BuiltServer {
   app.addHook('onSend', async () => {
     if (p.hasPendingWrites) await p.flushed();
   });
-  if (logsInfo(logger)) {
-    app.addHook('onResponse', async (request, reply) => {
-      const line = { method: request.method, url: redactUrl(request.url), status: reply.statusCode };
-      logger.info({ ...line, ms: Math.round(reply.elapsedTime) }, 'request');
-    });
-  }
+  installObserve(app, p, logsInfo(logger) ? logger : undefined);
 
   boardRoutes(app, p);
   messageRoutes(app, p);

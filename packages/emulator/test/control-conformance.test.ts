@@ -92,6 +92,8 @@ describe('control API conformance', () => {
     await refusal(control.editMessage(general.id, UNKNOWN, 'x'));
     await control.messages(general.id, { limit: 1 });
     await control.messages(general.id, { before: said.seq });
+    expect((await control.why(general.id, said.id)).calls).toEqual([]);
+    await refusal(control.why(general.id, UNKNOWN));
     await control.deleteMessage(general.id, said.id);
     await registerPing();
     const interaction = await control.invoke({ board_id: general.id, user_id: alice.id, command: 'ping' });

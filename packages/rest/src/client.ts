@@ -24,6 +24,7 @@ import { secretsOf } from './request/redact.js';
 import { listOf, recordOf } from './request/shape.js';
 import { Sleeper } from './retry/sleeper.js';
 import * as routes from './routes.js';
+import { CallTracer } from './trace/call-tracer.js';
 import { userAgent } from './user-agent.js';
 
 // Keep idle sockets long enough to be reused between a bot's bursts, not forever.
@@ -78,6 +79,7 @@ export class RestClient {
       buckets: this.buckets,
       sleeper: this.sleeper,
       emitter: this.emitter,
+      tracer: new CallTracer(o.tracerProvider),
       isClosed: () => this.closed,
     });
   }

@@ -22,6 +22,8 @@ export interface RateLimitedEvent {
 export interface RetryEvent {
   method: string;
   path: string;
+  /** The endpoint's route template (`/boards/{boardId}/messages`), bounded for metric labels. */
+  route: string;
   /** The attempt that failed (1 for the first). */
   attempt: number;
   /** Back-off before the next attempt, in milliseconds. */
@@ -38,6 +40,8 @@ export interface RetryEvent {
 export interface ResponseEvent {
   method: string;
   path: string;
+  /** The endpoint's route template (`/boards/{boardId}/messages`), bounded for metric labels. */
+  route: string;
   status: number;
   /** Attempt number (1 for the first). */
   attempt: number;

@@ -1,4 +1,5 @@
 import { type Logger, silentLogger } from '@boardbot/protocol';
+import { type Context, type TracerProvider, trace } from '@opentelemetry/api';
 import type { Dispatcher } from 'undici';
 import { InvalidArgumentError } from './errors.js';
 
@@ -90,6 +91,13 @@ export interface RestClientOptions {
    * @defaultValue none
    */
   callDefaults?: (call: CallInfo) => RequestOptions | undefined;
+  /**
+   * Where the span of each call comes from (OpenTelemetry): each call is a client span, a child of
+   * its `traceContext`, and sends W3C `traceparent` (and `baggage`) headers. `false` makes no span
+   * and sends no trace header.
+   * @defaultValue the global provider of `@opentelemetry/api` (non-recording until an SDK is registered)
+   */
+  tracerProvider?: TracerProvider | false;
 }
 
 /** What {@link RestClientOptions.callDefaults} learns of a call. */
@@ -114,6 +122,11 @@ export interface RequestOptions {
   requestId?: string | undefined;
   /** A logger for this call's lines (the runtime passes a child logger per event). */
   logger?: Logger | undefined;
+  /**
+   * The OpenTelemetry context the call's span is a child of, and whose baggage it sends (the runtime
+   * passes the handler's). @defaultValue OpenTelemetry's active context
+   */
+  traceContext?: Context | undefined;
 }
 
 /** The options that have a default, as the client uses them. */
@@ -135,6 +148,10 @@ export const DEFAULT_REST_OPTIONS = {
   now: () => Date.now(),
   random: Math.random,
   callDefaults: () => undefined,
+  // A getter: the provider is the global one when the client is made, not when this module loads.
+  get tracerProvider(): TracerProvider {
+    return trace.getTracerProvider();
+  },
 } as const satisfies ResolvedRestOptions;
 
 function check(ok: boolean, path: string, message: string): void {

@@ -64,19 +64,20 @@ function body(value: unknown, issues: ErrorDetail[], method: HttpMethod, path: s
   return text;
 }
 
-function call(method: HttpMethod, path: string, expect: Call['expect'] = 'json'): Call {
-  return { method, path, logPath: path, expect };
+function call(method: HttpMethod, path: string, route: string, expect: Call['expect'] = 'json'): Call {
+  return { method, path, logPath: path, route, expect };
 }
 
 /** `GET /boards` (1). */
-export const listBoards = (): Call => call('GET', '/boards');
+export const listBoards = (): Call => call('GET', '/boards', '/boards');
 
 /** `GET /boards/{boardId}` (2). @param boardId - the board */
-export const getBoard = (boardId: string): Call => call('GET', `/boards/${segment('boardId', boardId, 'GET')}`);
+export const getBoard = (boardId: string): Call =>
+  call('GET', `/boards/${segment('boardId', boardId, 'GET')}`, '/boards/{boardId}');
 
 /** `GET /boards/{boardId}/members` (3). @param boardId - the board */
 export const listMembers = (boardId: string): Call =>
-  call('GET', `/boards/${segment('boardId', boardId, 'GET')}/members`);
+  call('GET', `/boards/${segment('boardId', boardId, 'GET')}/members`, '/boards/{boardId}/members');
 
 /**
  * `GET /boards/{boardId}/messages?before&limit` (4); bounds checked here so a bad cursor fails early.
@@ -100,7 +101,7 @@ export function listMessages(boardId: string, query: ListMessagesQuery = {}): Ca
   const path = `/boards/${segment('boardId', boardId, 'GET')}/messages`;
   if (issues.length > 0)
     throw new InvalidArgumentError(`Invalid query for GET ${path}`, issues, { method: 'GET', path });
-  return call('GET', params.length > 0 ? `${path}?${params.join('&')}` : path);
+  return call('GET', params.length > 0 ? `${path}?${params.join('&')}` : path, '/boards/{boardId}/messages');
 }
 
 /**
@@ -110,7 +111,7 @@ export function listMessages(boardId: string, query: ListMessagesQuery = {}): Ca
  * @param validate - check the body against the protocol first
  */
 export function sendMessage(boardId: string, message: SendMessageBody, validate: boolean): Call {
-  const c = call('POST', `/boards/${segment('boardId', boardId, 'POST')}/messages`);
+  const c = call('POST', `/boards/${segment('boardId', boardId, 'POST')}/messages`, '/boards/{boardId}/messages');
   const issues = validate ? schemaThen(checkSend.check(message), messageBodyIssues) : [];
   c.body = body(message, issues, c.method, c.path);
   return c;
@@ -127,6 +128,7 @@ export function editMessage(boardId: string, messageId: string, edit: EditMessag
   const c = call(
     'PATCH',
     `/boards/${segment('boardId', boardId, 'PATCH')}/messages/${segment('messageId', messageId, 'PATCH')}`,
+    '/boards/{boardId}/messages/{messageId}',
   );
   const checked = checkEdit.check(edit);
   c.body = body(edit, validate && !checked.ok ? checked.issues : [], c.method, c.path);
@@ -142,17 +144,19 @@ export const deleteMessage = (boardId: string, messageId: string): Call =>
   call(
     'DELETE',
     `/boards/${segment('boardId', boardId, 'DELETE')}/messages/${segment('messageId', messageId, 'DELETE')}`,
+    '/boards/{boardId}/messages/{messageId}',
     'empty',
   );
 
 /** `GET /users/{userId}` (8). @param userId - the user */
-export const getUser = (userId: string): Call => call('GET', `/users/${segment('userId', userId, 'GET')}`);
+export const getUser = (userId: string): Call =>
+  call('GET', `/users/${segment('userId', userId, 'GET')}`, '/users/{userId}');
 
 /** `GET /app` (9). */
-export const getApp = (): Call => call('GET', '/app');
+export const getApp = (): Call => call('GET', '/app', '/app');
 
 /** `GET /app/commands` (10). */
-export const listCommands = (): Call => call('GET', '/app/commands');
+export const listCommands = (): Call => call('GET', '/app/commands', '/app/commands');
 
 /**
  * `PUT /app/commands` (11): the whole new set.
@@ -160,7 +164,7 @@ export const listCommands = (): Call => call('GET', '/app/commands');
  * @param validate - check the set against the protocol first
  */
 export function replaceCommands(commands: readonly CommandDefinition[], validate: boolean): Call {
-  const c = call('PUT', '/app/commands');
+  const c = call('PUT', '/app/commands', '/app/commands');
   const issues = validate ? schemaThen(checkCommands.check(commands), commandSetIssues) : [];
   c.body = body(commands, issues, c.method, c.path);
   return c;
@@ -180,6 +184,7 @@ export function answerInteraction(token: string, answer: InteractionResponseBody
     method: 'POST',
     path,
     logPath,
+    route: '/interactions/{token}',
     expect: 'json',
     interactionToken: token,
     body: body(answer, issues, 'POST', logPath),

@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import { createEmulator, DEFAULT_DB_PATH, type Emulator } from '@boardbot/emulator';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { loadConfig } from '../config/load-config.js';
 import type { CliIo } from '../io.js';
+import { parsePort } from './shared-options.js';
 
 /** Options of `boardbot emulator`. */
 export interface EmulatorCommandOptions {
@@ -18,12 +19,6 @@ export interface EmulatorCommandOptions {
   cwd?: string | undefined;
   /** `--env-file`: the `.env` file to read. @defaultValue `.env` in the project directory, if it exists */
   envFile?: string | undefined;
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('Expected a port number from 0 to 65535.');
-  return port;
 }
 
 /**

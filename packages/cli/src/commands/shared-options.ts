@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import type { ConfigFlags } from '../config/load-config.js';
 import type { ProjectFlags } from '../project/project.js';
 
@@ -51,4 +51,14 @@ export function addProjectOptions(command: Command, which: readonly (keyof Proje
     command.option('--tsconfig <file>', 'the TypeScript project to compile (default: tsconfig.json)');
   }
   return command;
+}
+
+/**
+ * Reads a port flag: a whole number from 0 (any free port) to 65535.
+ * @param value - the flag's text
+ */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('Expected a port number from 0 to 65535.');
+  return port;
 }

@@ -4,10 +4,15 @@ import { loadConfig } from '../config/load-config.js';
 import { MissingTokenError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { type ProjectFlags, requireBuilt, resolveProject } from '../project/project.js';
-import { addConfigOptions, addProjectOptions, type CommonFlags } from './shared-options.js';
+import { addConfigOptions, addProjectOptions, type CommonFlags, parsePort } from './shared-options.js';
 
 /** Flags of `boardbot start`. */
-export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {}
+export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {
+  /** `--health-port`: serve `/healthz`, `/readyz` and `/metrics` there (`BOARDBOT_HEALTH_PORT`). */
+  healthPort?: number | undefined;
+  /** `--health-host`: the interface of the health endpoint (`BOARDBOT_HEALTH_HOST`). @defaultValue `127.0.0.1` */
+  healthHost?: string | undefined;
+}
 
 /**
  * `boardbot start`: production, no emulator. Resolves the configuration (flags > environment >
@@ -30,6 +35,9 @@ export async function runStart(flags: StartFlags, io: CliIo): Promise<void> {
   io.env.BOARDBOT_TOKEN = config.token;
   io.env.BOARDBOT_API_URL = config.apiUrl;
   io.env.LOG_LEVEL = config.logLevel;
+  // createBot reads these when the bot's code gives no `health` option of its own.
+  if (flags.healthPort !== undefined) io.env.BOARDBOT_HEALTH_PORT = String(flags.healthPort);
+  if (flags.healthHost !== undefined) io.env.BOARDBOT_HEALTH_HOST = flags.healthHost;
   // The bot may read files relative to its directory, as it would when started there.
   if (process.cwd() !== project.dir) process.chdir(project.dir);
   await import(pathToFileURL(project.entry).href);
@@ -47,5 +55,15 @@ export function registerStartCommand(program: Command, io: CliIo): void {
     .description(
       'Run the built bot in production (no emulator): needs BOARDBOT_TOKEN; build first with `npm run build`',
     );
-  addProjectOptions(addConfigOptions(start), ['entry']).action((flags: StartFlags) => runStart(flags, io));
+  addProjectOptions(addConfigOptions(start), ['entry'])
+    .option(
+      '--health-port <port>',
+      'serve /healthz, /readyz and /metrics on this port (default: BOARDBOT_HEALTH_PORT)',
+      parsePort,
+    )
+    .option(
+      '--health-host <host>',
+      'the interface of the health endpoint (default: BOARDBOT_HEALTH_HOST, else 127.0.0.1)',
+    )
+    .action((flags: StartFlags) => runStart(flags, io));
 }

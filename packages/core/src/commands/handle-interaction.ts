@@ -70,6 +70,7 @@ export class InteractionHandler {
       correlationId,
       log,
       replayed: event.replayed,
+      trace: event.trace,
     });
     const ctx: Ctx = new CommandContextImpl(contextDeps(this.env, run), interaction, this.onExhausted);
     if (!target) {

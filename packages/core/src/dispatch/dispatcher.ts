@@ -1,5 +1,6 @@
 import type { GatewayDispatch } from '@boardbot/gateway';
 import type { Logger } from '@boardbot/protocol';
+import type { Context } from '@opentelemetry/api';
 import type { ExhaustedInteraction } from '../commands/context.js';
 import { InteractionHandler } from '../commands/handle-interaction.js';
 import type { CoreEnv } from '../kernel/env.js';
@@ -10,6 +11,7 @@ import { Cooldowns } from '../policies/cooldowns.js';
 import type { Middleware } from '../policies/middleware.js';
 import type { ErrorHook } from '../policies/on-error.js';
 import { type EventMeta, Policies } from '../policies/pipeline.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { keyBasis } from './key-basis.js';
 import type { Routes } from './routes.js';
 
@@ -30,6 +32,8 @@ export interface DispatcherDeps extends CoreEnv {
   onError: ErrorHook | undefined;
   /** What a sixth answer to an interaction does. */
   exhaustedInteraction: ExhaustedInteraction;
+  /** Traces and counts the handler runs. */
+  telemetry: Telemetry;
 }
 
 /**
@@ -51,6 +55,7 @@ export class Dispatcher {
       handlerTimeoutMs: deps.handlerTimeoutMs,
       errorReply: deps.errorReply,
       onError: deps.onError,
+      telemetry: deps.telemetry,
     });
     this.policies = policies;
     this.interactions = new InteractionHandler(deps, policies, deps.routes.commands, deps.exhaustedInteraction);
@@ -67,14 +72,20 @@ export class Dispatcher {
     return this.policies.abandonRunning(shutdownTimeoutMs);
   }
 
+  /** Handler runs holding a worker right now. */
+  get inFlight(): number {
+    return this.policies.inFlight;
+  }
+
   /**
    * Handles one event; resolves when all its handlers ended or timed out; never rejects.
    *
    * @param event - the event
    * @param replayed - whether an earlier process may have handled it already (after a restart)
+   * @param trace - the event's trace context (its span, from `Telemetry.receive`), if traced
    */
-  async dispatch(event: BotEvent, replayed = false): Promise<void> {
-    const meta: EventMeta = { id: event.id, keyBasis: keyBasis(event), replayed };
+  async dispatch(event: BotEvent, replayed = false, trace?: Context): Promise<void> {
+    const meta: EventMeta = { id: event.id, keyBasis: keyBasis(event), replayed, trace };
     const work = [this.events.handle(event, meta)];
     if (!event.unknown) {
       switch (event.name) {

@@ -30,5 +30,7 @@ export interface BotGateway {
   on(event: 'dispatch', listener: (event: GatewayDispatch) => void): unknown;
   /** `fatal` errors (a refused token) mean the stream is closed for good. */
   on(event: 'error', listener: (error: GatewayFailure) => void): unknown;
+  /** The stream dropped and the client will connect again (readiness and the metrics listen). */
+  on(event: 'reconnecting', listener: () => void): unknown;
   close(): Promise<void>;
 }

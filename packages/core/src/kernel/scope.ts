@@ -1,7 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { Logger } from '@boardbot/protocol';
+import { type Context, context as otelContext, ROOT_CONTEXT } from '@opentelemetry/api';
 import { WriteDroppedError } from '../errors.js';
+import { withRunBaggage } from './run-baggage.js';
 
 /** A write a handler makes: a context method, or a call on `ctx.rest`. */
 export type WriteOperation = 'reply' | 'followUp' | 'send' | 'edit' | 'delete' | 'rest';
@@ -23,6 +25,8 @@ export interface RunSeed {
   log: Logger;
   /** Whether the event may have been handled by an earlier process (delivered again after a restart). */
   replayed: boolean;
+  /** The event's trace context (OpenTelemetry), when the bot traces: the handler's span is its child. */
+  trace?: Context | undefined;
 }
 
 /** What async context carries: the run, and whether the runtime (not the handler) is writing for it. */
@@ -48,6 +52,12 @@ export class HandlerRun implements RunSeed {
   readonly correlationId: string;
   readonly log: Logger;
   readonly replayed: boolean;
+  /**
+   * The trace context the run's REST calls are children of, and whose baggage they send: the
+   * event's, until the runtime starts the handler's span and sets it here.
+   */
+  traceContext: Context | undefined;
+  private callTrace: Context | undefined;
   private readonly controller = new AbortController();
   private writes = 0;
 
@@ -59,6 +69,16 @@ export class HandlerRun implements RunSeed {
     this.correlationId = seed.correlationId;
     this.log = seed.log;
     this.replayed = seed.replayed;
+    this.traceContext = seed.trace;
+  }
+
+  /**
+   * The trace context the run's REST calls carry: its own, with the handler and the event named in
+   * the baggage. Built at the first call (a handler that makes none pays nothing for it).
+   */
+  callTraceContext(): Context {
+    this.callTrace ??= withRunBaggage(this.traceContext ?? ROOT_CONTEXT, this.handler, this.eventId);
+    return this.callTrace;
   }
 
   /** Aborted (with the reason) when the run is abandoned; the handler's `ctx.signal`. */
@@ -86,7 +106,10 @@ export class HandlerRun implements RunSeed {
 
   /** Runs `fn` (and all it awaits or schedules) as this run: the handler's own flow. */
   enter<T>(fn: () => T): T {
-    return storage.run({ run: this, runtime: false }, fn);
+    const trace = this.traceContext;
+    // OpenTelemetry's own context follows too, for the libraries a handler calls that read it (it is
+    // the API's context manager, the author's SDK's choice: a no-op without one).
+    return storage.run({ run: this, runtime: false }, trace === undefined ? fn : () => otelContext.with(trace, fn));
   }
 
   /**
@@ -165,7 +188,7 @@ export function namedKey(run: Pick<RunSeed, 'keyBasis' | 'handler'>, name: strin
 
 /**
  * The options a REST call inherits from the handler run it is made in (the bot's REST client takes
- * this as `callDefaults`): the correlation id, the logger, the run's abort signal (not for the
+ * this as `callDefaults`): the correlation id, the logger, the trace context, the run's abort signal (not for the
  * runtime's own answers) and, for a write, the `Idempotency-Key` of its ordinal. A write of an
  * abandoned run is refused here, as the context's own methods refuse it.
  *
@@ -175,11 +198,18 @@ export function handlerCallOptions(call: {
   idempotent: boolean;
   method: string;
   path: string;
-}): { requestId: string; logger: Logger; signal?: AbortSignal; idempotencyKey?: string } | undefined {
+}):
+  | { requestId: string; logger: Logger; signal?: AbortSignal; idempotencyKey?: string; traceContext?: Context }
+  | undefined {
   const frame = storage.getStore();
   if (frame === undefined) return undefined;
   const { run, runtime } = frame;
   if (call.method !== 'GET') run.admitWrite('rest');
-  const options = { requestId: run.correlationId, logger: run.log, ...(runtime ? {} : { signal: run.signal }) };
+  const options = {
+    requestId: run.correlationId,
+    logger: run.log,
+    ...(runtime ? {} : { signal: run.signal }),
+    traceContext: run.callTraceContext(),
+  };
   return call.idempotent ? { ...options, idempotencyKey: writeKey(run, run.nextWrite()) } : options;
 }

@@ -39,6 +39,7 @@ export class EventHandler {
           correlationId,
           log,
           replayed: meta.replayed,
+          trace: meta.trace,
         });
         const ctx = new EventContextImpl(contextDeps(this.env, run), { name: event.name, id: event.id });
         return this.policies.run(target, run, ctx, undefined, async () => {

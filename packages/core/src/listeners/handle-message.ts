@@ -70,7 +70,11 @@ export class MessageHandler {
     const author =
       message.author === null
         ? null
-        : await this.authors.get(message.author, log, { requestId: correlationId, logger: log });
+        : await this.authors.get(message.author, log, {
+            requestId: correlationId,
+            logger: log,
+            traceContext: event.trace,
+          });
     const who = message.author ?? `webhook:${message.webhook_name ?? ''}`;
     await Promise.all(
       matched.map(({ target, match }) => {
@@ -81,6 +85,7 @@ export class MessageHandler {
           correlationId,
           log,
           replayed: event.replayed,
+          trace: event.trace,
         });
         const ctx = new MessageContextImpl(contextDeps(this.env, run), name, message, author, match);
         return this.policies.run(target, run, ctx, ctx, async () => {

@@ -1,7 +1,10 @@
-import { ShutdownTimeoutError } from '../errors.js';
+import type { Context } from '@opentelemetry/api';
+import { HandlerTimeoutError, ShutdownTimeoutError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { AnyContext, HandlerContext, ReplyBody } from '../kernel/context.js';
 import type { HandlerRun } from '../kernel/scope.js';
+import type { HandlerOutcome } from '../telemetry/metrics-sink.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import type { Cooldowns } from './cooldowns.js';
 import type { GuardFn } from './guards.js';
 import type { CooldownMetadata } from './metadata.js';
@@ -49,6 +52,8 @@ export interface EventMeta {
   keyBasis: string;
   /** Whether the event may have been handled by an earlier process (delivered again after a restart). */
   replayed: boolean;
+  /** The event's trace context, when the bot traces. */
+  trace?: Context | undefined;
 }
 
 /**
@@ -67,6 +72,11 @@ function quietStop(error: unknown): string | undefined {
   return undefined;
 }
 
+/** A failed run's outcome: a timeout, or an error. */
+function failureOutcome(error: unknown): HandlerOutcome {
+  return error instanceof HandlerTimeoutError ? 'timeout' : 'error';
+}
+
 /** What the policies need from the bot. */
 export interface PolicyDeps {
   middleware: readonly Middleware[];
@@ -76,6 +86,8 @@ export interface PolicyDeps {
   /** Told to the person when a handler fails; false: nothing is said. */
   errorReply: string | false;
   onError: ErrorHook | undefined;
+  /** Traces each handler run and reports it to the metrics. */
+  telemetry: Telemetry;
 }
 
 /**
@@ -88,6 +100,11 @@ export class Policies {
 
   /** @param deps - middleware, cooldown state, clock and failure policy */
   constructor(private readonly deps: PolicyDeps) {}
+
+  /** Handler runs holding a worker right now. */
+  get inFlight(): number {
+    return this.running.size;
+  }
 
   /**
    * Runs the guards in order; the first that denies stops the handler.
@@ -146,15 +163,22 @@ export class Policies {
     work: () => Promise<void>,
   ): Promise<void> {
     const { handlerTimeoutMs: timeoutMs, clock } = this.deps;
+    const observed = this.deps.telemetry.handler(run, ctx);
     const outcome = await this.running.track(run, () => supervise(run, work, { timeoutMs, clock }));
-    if (outcome.ok || outcome.error instanceof ShutdownTimeoutError) return;
+    if (outcome.ok) return observed.end('ok');
+    if (outcome.error instanceof ShutdownTimeoutError) return observed.end('abandoned', outcome.error);
     const quiet = quietStop(outcome.error);
     if (quiet !== undefined) {
       const { code, apiCode } = outcome.error as { code?: unknown; apiCode?: unknown };
       ctx.log.info({ handler: target.label, code, api_code: apiCode }, quiet);
-      return;
+      return observed.end('already_applied');
     }
-    await run.answerAsRuntime(() => this.fail(target, ctx, answer, outcome.error));
+    // The span ends after the runtime's answer, so the apology's REST call is its child.
+    try {
+      await run.answerAsRuntime(() => this.fail(target, ctx, answer, outcome.error));
+    } finally {
+      observed.end(failureOutcome(outcome.error), outcome.error);
+    }
   }
 
   /**

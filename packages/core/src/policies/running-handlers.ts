@@ -4,6 +4,11 @@ import type { HandlerRun } from '../kernel/scope.js';
 export class RunningHandlers {
   private readonly runs = new Set<HandlerRun>();
 
+  /** How many runs hold a worker. */
+  get size(): number {
+    return this.runs.size;
+  }
+
   /**
    * Tracks `run` while `work` holds its worker.
    * @param run - the run

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
 import { DEFAULT_REST_OPTIONS } from '@boardbot/rest';
+import { trace } from '@opentelemetry/api';
 import type { CommandSyncPlan } from '../commands/sync/plan.js';
 import { syncCommands } from '../commands/sync/sync.js';
 import { assertValidCommands } from '../commands/validate-commands.js';
@@ -9,11 +10,15 @@ import { exploreHandler } from '../dispatch/explorer.js';
 import { KeyedQueue } from '../dispatch/keyed-queue.js';
 import { buildRoutes } from '../dispatch/routes.js';
 import { BotStateError, InvalidConfigError } from '../errors.js';
+import type { BotHealth } from '../health/bot-health.js';
+import { healthFromEnv } from '../health/health-env.js';
+import type { ReplicaStatusSource } from '../health/replica-status.js';
 import { type Clock, systemClock } from '../kernel/clock.js';
 import { Container } from '../kernel/container.js';
 import { createLogger, flushLogger } from '../kernel/logger.js';
 import type { BotGateway, BotRest, GatewayFailure } from '../kernel/ports.js';
 import type { Middleware } from '../policies/middleware.js';
+import { Telemetry } from '../telemetry/telemetry.js';
 import { createGateway, createRest } from './clients.js';
 import { BOT_EXIT_CODES, exitCodeAfterStop, type StopReport } from './exit-codes.js';
 import { Intake } from './intake.js';
@@ -54,6 +59,9 @@ export class Bot {
   private readonly positions: PositionStore | undefined;
   private keeper: PositionKeeper | undefined;
   private progress: Progress | undefined;
+  private readonly telemetry: Telemetry;
+  private health: BotHealth | undefined;
+  private replicas: ReplicaStatusSource | undefined;
 
   /** @param options - see {@link BotOptions} */
   constructor(options: BotOptions) {
@@ -67,6 +75,7 @@ export class Bot {
       ...DEFAULT_BOT_OPTIONS,
       apiUrl: process.env.BOARDBOT_API_URL ?? DEFAULT_BOT_OPTIONS.apiUrl,
       stateDir: process.env.BOARDBOT_STATE_DIR ?? DEFAULT_BOT_OPTIONS.stateDir,
+      health: healthFromEnv(process.env),
       ...defined,
     } as BotOptions & typeof DEFAULT_BOT_OPTIONS;
     if (!(this.options.concurrency >= 1)) throw new InvalidConfigError('concurrency must be at least 1');
@@ -83,7 +92,11 @@ export class Bot {
     assertValidCommands(commands);
     this.commands = commands.map((c) => c.definition);
     const routes = buildRoutes(described, new Container(this.options.providers));
-    this.rest = options.rest ?? createRest({ token: options.token, baseUrl: this.options.apiUrl, logger: this.log });
+    const tracing = options.tracing ?? trace.getTracerProvider();
+    this.telemetry = new Telemetry(tracing);
+    this.rest =
+      options.rest ??
+      createRest({ token: options.token, baseUrl: this.options.apiUrl, logger: this.log, tracerProvider: tracing });
     if (options.rest && options.rest.options.callDefaults === DEFAULT_REST_OPTIONS.callDefaults) {
       this.log.warn(
         'the REST client given to createBot has no callDefaults: writes made inside handlers carry no ' +
@@ -102,6 +115,7 @@ export class Bot {
       errorReply: this.options.errorReply,
       onError: options.onError,
       exhaustedInteraction: this.options.exhaustedInteraction,
+      telemetry: this.telemetry,
     });
     this.queue = new KeyedQueue(this.options.concurrency, (error) => this.log.error({ err: error }, 'dispatch failed'));
     const position = options.position;
@@ -123,6 +137,23 @@ export class Bot {
   /** Events queued or being handled. */
   get pending(): number {
     return this.queue.size;
+  }
+
+  /** Where `/healthz`, `/readyz` and `/metrics` answer (`http://host:port`), once started with `health`. */
+  get healthUrl(): string | undefined {
+    return this.health?.url;
+  }
+
+  /**
+   * Feeds the metrics and readiness with a replica's status (for a replica adapter such as
+   * `@boardbot/redis`): its pending and dead-lettered events, and whether it consumes (a replica that
+   * does not hold the gateway is ready when it does).
+   * @param source - read at each scrape and each `/readyz`
+   */
+  reportReplicas(source: ReplicaStatusSource): this {
+    this.replicas = source;
+    this.health?.reportReplicas(source);
+    return this;
   }
 
   /** Resolves once every received event has been handled (for tests and harnesses). */
@@ -153,9 +184,11 @@ export class Bot {
     const log = this.log.child({ correlation_id: correlationId, phase: 'start' });
     const requestOptions = { requestId: correlationId, logger: log };
     try {
+      if (this.options.health) await this.startHealth(this.options.health);
       this.currentApp = await this.rest.getApp(requestOptions);
       log.info({ app_id: this.currentApp.id, bot_user_id: this.currentApp.bot_user_id }, 'running as app');
       const plan = await syncCommands(this.rest, [...this.commands], this.options.commandSync, log, requestOptions);
+      this.health?.readiness.commandsSynced();
       const key: PositionKey = { apiUrl: this.options.apiUrl, appId: this.currentApp.id };
       const position = await this.loadPosition(key, log);
       // With `position: false` nothing is recorded: no Progress, no keeper.
@@ -179,6 +212,7 @@ export class Bot {
         backfillLimit: this.options.backfillLimit,
         startedAt,
         since: position?.savedAt ?? startedAt,
+        telemetry: this.telemetry,
       });
       const gateway = (this.options.gateway ?? createGateway)({
         token: this.options.token,
@@ -189,6 +223,7 @@ export class Bot {
       this.gateway = gateway;
       gateway.on('dispatch', (event) => intake.receive(event));
       gateway.on('error', (error) => this.onGatewayError(error));
+      this.health?.watch(gateway, () => progress?.lastEventId);
       const ready = await gateway.connect();
       if (position?.eventId === undefined && this.keeper) {
         // A first start: the live stream's cursor is the resume point from now on. Stored before the
@@ -212,6 +247,21 @@ export class Bot {
       this.currentState = 'stopped';
       throw error;
     }
+  }
+
+  /** Loads the health module (and prom-client) only now, so a bot without `health` never pays for it. */
+  private async startHealth(options: NonNullable<BotOptions['health']>): Promise<void> {
+    const { startHealth } = await import('../health/bot-health.js');
+    this.health = await startHealth({
+      options,
+      telemetry: this.telemetry,
+      rest: this.rest,
+      clock: this.clock,
+      log: this.log,
+      pending: () => this.queue.size,
+      inFlight: () => this.dispatcher.inFlight,
+    });
+    if (this.replicas) this.health.reportReplicas(this.replicas);
   }
 
   /** The stored resume point, said in the log: where the bot resumes, or that it starts from now. */
@@ -251,6 +301,8 @@ export class Bot {
 
   private async shutDown(): Promise<StopReport> {
     this.currentState = 'stopping';
+    // Out of rotation from the first moment: the load balancer stops sending while handlers finish.
+    this.health?.readiness.stopStarted();
     this.log.info({ pending: this.queue.size }, 'stopping: gateway closed, waiting for handlers');
     await this.gateway?.close();
     let timer: unknown;
@@ -292,6 +344,8 @@ export class Bot {
       this.keeper.stop();
     }
     await this.positions?.close?.().catch(() => {});
+    await this.health?.close();
+    this.health = undefined;
     // A client the caller gave stays theirs.
     if (!this.options.rest) await this.rest.close().catch(() => {});
   }

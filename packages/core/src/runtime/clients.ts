@@ -1,16 +1,23 @@
 import { GatewayClient } from '@boardbot/gateway';
 import type { Logger } from '@boardbot/protocol';
 import { RestClient } from '@boardbot/rest';
+import type { TracerProvider } from '@opentelemetry/api';
 import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
 import { handlerCallOptions } from '../kernel/scope.js';
 
 /** The default REST client of a bot: calls made inside a handler inherit the handler's scope. */
-export function createRest(options: { token: string; baseUrl: string; logger: Logger }): BotRest {
+export function createRest(options: {
+  token: string;
+  baseUrl: string;
+  logger: Logger;
+  tracerProvider: TracerProvider | false;
+}): BotRest {
   return new RestClient({
     token: options.token,
     baseUrl: options.baseUrl,
     logger: options.logger,
     callDefaults: handlerCallOptions,
+    tracerProvider: options.tracerProvider,
   });
 }
 

@@ -4,6 +4,7 @@ import type { BotEvent, Dispatcher } from '../dispatch/dispatcher.js';
 import type { KeyedQueue } from '../dispatch/keyed-queue.js';
 import { type OrderBy, orderingKey } from '../dispatch/ordering.js';
 import type { BotRest } from '../kernel/ports.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { collectMissedMessages } from './backfill.js';
 import { MessageMarks } from './message-marks.js';
 import type { PositionKeeper } from './position/position-keeper.js';
@@ -25,6 +26,8 @@ export interface IntakeDeps {
   startedAt: number;
   /** Boards without a mark are backfilled from this time (epoch ms). */
   since: number;
+  /** Starts each event's trace and counts it. */
+  telemetry: Telemetry;
 }
 
 /**
@@ -62,7 +65,10 @@ export class Intake {
       // stands once everything before it finished (after a gap: once the missed messages are handled).
       if (event.data.gap === true) this.fillGap(event.data);
       this.finish(this.begin(idOf(event)));
-      this.deps.queue.push(undefined, () => this.deps.dispatcher.dispatch(event, false));
+      const traced = this.deps.telemetry.receive(event);
+      this.deps.queue.push(undefined, () =>
+        this.deps.dispatcher.dispatch(event, false, traced.context).finally(traced.end),
+      );
       return;
     }
     const ticket = this.begin(idOf(event), message);
@@ -73,9 +79,11 @@ export class Intake {
 
   /** Queues an event's dispatch; resolves once its handlers finished. */
   private enqueue(key: string | undefined, event: BotEvent, replayed: boolean, ticket: Ticket | undefined) {
+    const traced = this.deps.telemetry.receive(event);
     return new Promise<void>((resolve) => {
       this.deps.queue.push(key, () =>
-        this.deps.dispatcher.dispatch(event, replayed).finally(() => {
+        this.deps.dispatcher.dispatch(event, replayed, traced.context).finally(() => {
+          traced.end();
           this.finish(ticket);
           resolve();
         }),
@@ -121,6 +129,7 @@ export class Intake {
             { messages: missed.length, boards: ready.board_ids.length },
             'gateway gap: dispatching missed messages',
           );
+          this.deps.telemetry.metrics?.backfilled(missed.length);
           handled = Promise.all(missed.map((message) => this.backfilled(message)));
         },
         (error: unknown) => {

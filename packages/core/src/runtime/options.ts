@@ -1,6 +1,8 @@
+import type { TracerProvider } from '@opentelemetry/api';
 import type { ExhaustedInteraction } from '../commands/context.js';
 import type { CommandSyncMode } from '../commands/sync/sync.js';
 import type { OrderBy } from '../dispatch/ordering.js';
+import type { HealthOptions } from '../health/health-options.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Provider } from '../kernel/container.js';
 import type { LoggerInput } from '../kernel/logger.js';
@@ -93,6 +95,19 @@ export interface BotOptions {
   gateway?: ((options: GatewayFactoryOptions) => BotGateway) | undefined;
   /** The clock. @defaultValue the system clock */
   clock?: Clock;
+  /**
+   * Where the bot's spans come from (OpenTelemetry): a span per event, a child per handler run, a
+   * grandchild per REST call, whose `traceparent` and `baggage` headers the platform receives. `false`
+   * makes no span and sends no trace header. See docs/observability.md.
+   * @defaultValue the global provider of `@opentelemetry/api` (non-recording until an SDK is registered)
+   */
+  tracing?: TracerProvider | false;
+  /**
+   * Serves `/healthz`, `/readyz` and `/metrics` (Prometheus) on this port while the bot runs. Without
+   * it, the metrics module is never loaded. See docs/observability.md.
+   * @defaultValue from `BOARDBOT_HEALTH_PORT` and `BOARDBOT_HEALTH_HOST` (`boardbot start --health-port`), else none
+   */
+  health?: HealthOptions | undefined;
 }
 
 /** Defaults of the optional {@link BotOptions} that have a plain value. */

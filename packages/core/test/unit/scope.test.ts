@@ -1,5 +1,7 @@
+import { EVENT_BAGGAGE_KEY, HANDLER_BAGGAGE_KEY } from '@boardbot/core';
 import { HandlerRun, handlerCallOptions, namedKey, writeKey } from '@boardbot/core/internal';
 import { IDEMPOTENCY_KEY_PATTERN, silentLogger } from '@boardbot/protocol';
+import { type Context, propagation } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 
 const seed = (eventId: string, handler = 'Echo.echo') => ({
@@ -33,14 +35,20 @@ describe('handler scope', () => {
     for (const k of first) if (k !== undefined) expect(k).toMatch(pattern);
   });
 
-  it("carries the correlation id, logger and the run's signal, and nothing outside a run", () => {
+  it("carries the correlation id, logger, the run's signal and trace context, and nothing outside a run", () => {
     expect(handlerCallOptions({ method: 'POST', path: '/x', idempotent: true })).toBeUndefined();
     const run = new HandlerRun(seed('1'));
-    expect(run.enter(() => handlerCallOptions({ method: 'GET', path: '/x', idempotent: false }))).toEqual({
+    const options = run.enter(() => handlerCallOptions({ method: 'GET', path: '/x', idempotent: false }));
+    expect(options).toEqual({
       requestId: 'corr-1',
       logger: silentLogger,
       signal: run.signal,
+      traceContext: run.callTraceContext(),
     });
+    // The trace context names the handler and its event in the baggage its REST calls send.
+    const baggage = propagation.getBaggage(options?.traceContext as Context);
+    expect(baggage?.getEntry(HANDLER_BAGGAGE_KEY)?.value).toBe(run.handler);
+    expect(baggage?.getEntry(EVENT_BAGGAGE_KEY)?.value).toBe('1');
   });
 
   it('refuses a write on ctx.rest once the run was abandoned, but not the runtime answering for it', async () => {

@@ -20,6 +20,7 @@ import type {
   ShownInteraction,
   UserList,
 } from './schemas/responses.js';
+import type { MessageWhy } from './schemas/why.js';
 import { CONTROL_PATH, ControlTransport } from './transport.js';
 
 // Node and browsers alike (the playground bundles this): `fetch` only, and type-only imports of the
@@ -214,6 +215,14 @@ export class ControlClient {
   /** `PATCH /boards/{boardId}/messages/{messageId}`: edits any author's message. */
   editMessage(boardId: string, messageId: string, content: string): Promise<Message> {
     return this.#http.call('PATCH', `/boards/${seg(boardId)}/messages/${seg(messageId)}`, { body: { content } });
+  }
+
+  /**
+   * `GET /boards/{boardId}/messages/{messageId}/why`: what produced an app's message, as the emulator
+   * saw it: the handler and event the bot named, and its REST calls with statuses and durations.
+   */
+  why(boardId: string, messageId: string): Promise<MessageWhy> {
+    return this.#http.call('GET', `/boards/${seg(boardId)}/messages/${seg(messageId)}/why`);
   }
 
   /** `DELETE /boards/{boardId}/messages/{messageId}` (idempotent). */

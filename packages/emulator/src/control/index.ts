@@ -22,4 +22,5 @@ export * from './errors.js';
 export type * from './schemas/activity.js';
 export type * from './schemas/requests.js';
 export type * from './schemas/responses.js';
+export type * from './schemas/why.js';
 export { CONTROL_PATH } from './transport.js';

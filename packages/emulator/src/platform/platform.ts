@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '@boardbot/protocol';
 import { StreamHub } from '../gateway/hub.js';
 import { frame } from '../gateway/sse-stream.js';
+import { ApiCallLog } from '../observe/api-call-log.js';
 import type { EmulatorLimits } from '../options.js';
 import type { Store } from '../store/store.js';
 import { AnswerWaiters } from './answer-waiters.js';
@@ -32,6 +33,8 @@ export class Platform {
   readonly gateway = new StreamHub();
   /** Open activity streams of the control API. */
   readonly activity = new StreamHub();
+  /** The last app API calls, for the control API's "why" of a message. */
+  readonly calls = new ApiCallLog();
   /** Callers waiting for interaction answers. */
   readonly answerWaiters = new AnswerWaiters();
   /** Interaction tokens, derived from the database's secret (never stored). */

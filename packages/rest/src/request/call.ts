@@ -11,6 +11,8 @@ export interface Call {
   path: string;
   /** The path as it appears in errors, logs and events: `/interactions/:token` for endpoint 12. */
   logPath: string;
+  /** The endpoint's route template (`/boards/{boardId}/messages`): bounded, for metrics and span names. */
+  route: string;
   /** The JSON body, serialised once so every retry sends the same bytes. */
   body?: string;
   /** Set for endpoint 12: the credential (no Authorization header, its own rate-limit bucket). */

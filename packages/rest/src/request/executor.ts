@@ -20,6 +20,7 @@ import { header, readRateLimitHeaders } from '../ratelimit/read-headers.js';
 import { retryAfterDelay } from '../ratelimit/retry-after.js';
 import { RETRY_JITTER, RETRYABLE_STATUSES } from '../retry/retry-policy.js';
 import type { Sleeper } from '../retry/sleeper.js';
+import { type CallTracer, endCallSpan } from '../trace/call-tracer.js';
 import type { Call } from './call.js';
 import { classifyTransportError, transportError } from './classify.js';
 import type { HeaderSets } from './headers.js';
@@ -37,6 +38,7 @@ export interface ExecutorDeps {
   buckets: Buckets;
   sleeper: Sleeper;
   emitter: RestEventEmitter;
+  tracer: CallTracer;
   isClosed(): boolean;
 }
 
@@ -60,6 +62,8 @@ interface Run {
   attempt: number;
   /** 429 answers so far (bounded by `rateLimitRetries`, apart from `retries`). */
   limited: number;
+  /** The status of the last answer, for the call's span. */
+  status?: number | undefined;
 }
 
 /**
@@ -88,18 +92,34 @@ export class Executor {
       );
     }
     const queue = call.interactionToken ? deps.buckets.interaction(call.interactionToken) : deps.buckets.app;
-    const run: Run = { call, o, ctx, queue, headers: deps.headers.for(call, o, ctx), attempt: 0, limited: 0 };
+    const headers = deps.headers.for(call, o, ctx);
+    const traced = deps.tracer.start(call, o?.traceContext);
+    const run: Run = {
+      call,
+      o,
+      ctx,
+      queue,
+      headers: traced ? { ...headers, ...traced.headers } : headers,
+      attempt: 0,
+      limited: 0,
+    };
     let retriesUsed = 0;
     try {
       for (;;) {
         const result = await this.attempt(run);
         if (result === RETRY_NOW) continue;
-        if (!(result instanceof FailedAttempt)) return result;
+        if (!(result instanceof FailedAttempt)) {
+          endCallSpan(traced, run.status, run.attempt);
+          return result;
+        }
         const failed = result.failed;
         if (!failed.retryable || retriesUsed >= deps.options.retries) throw failed.error;
         retriesUsed++;
         await this.backoff(run, failed);
       }
+    } catch (error) {
+      endCallSpan(traced, run.status, run.attempt, error);
+      throw error;
     } finally {
       if (call.interactionToken) deps.buckets.release(call.interactionToken);
     }
@@ -137,12 +157,14 @@ export class Executor {
       return this.transportFailure(err, run);
     }
     const status = res.statusCode;
+    run.status = status;
     const now = deps.options.now();
     queue.settle(readRateLimitHeaders(res.headers, now), generation);
     if (deps.emitter.has('response')) {
       const event = {
         method: call.method,
         path: call.logPath,
+        route: call.route,
         status,
         attempt,
         durationMs: performance.now() - started,
@@ -207,6 +229,7 @@ export class Executor {
     this.emitRetry(run, {
       method: run.call.method,
       path: run.call.logPath,
+      route: run.call.route,
       attempt: run.attempt,
       delayMs: waitMs,
       reason: 'rate_limited',
@@ -230,6 +253,7 @@ export class Executor {
     const event: RetryEvent = {
       method: run.call.method,
       path: run.call.logPath,
+      route: run.call.route,
       attempt: run.attempt,
       delayMs,
       reason: failed.reason,

@@ -92,8 +92,10 @@ class ObservedGateway implements BotGateway {
 
   on(event: 'dispatch', listener: (event: BotEvent) => void): unknown;
   on(event: 'error', listener: (error: GatewayFailure) => void): unknown;
-  on(event: 'dispatch' | 'error', listener: Listener): unknown {
+  on(event: 'reconnecting', listener: () => void): unknown;
+  on(event: 'dispatch' | 'error' | 'reconnecting', listener: Listener): unknown {
     if (event === 'error') return this.inner.on('error', listener as (error: GatewayFailure) => void);
+    if (event === 'reconnecting') return this.inner.on('reconnecting', listener as () => void);
     const take = listener as (event: BotEvent) => void;
     return this.inner.on('dispatch', (e: BotEvent) => {
       take(e);

@@ -106,6 +106,7 @@ export function BoardView({ client, data, board, person, users, maxContentLength
           dispatch({ type: 'message.stored', message: await client.editMessage(board.id, m.id, content) });
         }}
         onDelete={(m) => client.deleteMessage(board.id, m.id)}
+        onWhy={(m) => client.why(board.id, m.id)}
       />
       {entry ? (
         <CommandForm

@@ -1,9 +1,10 @@
-import type { Message } from '@boardbot/emulator/control';
+import type { Message, MessageWhy } from '@boardbot/emulator/control';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type AuthorLabel, hueOf, initial, longTime, shortTime, snippet } from '../format.js';
 import { EmbedView } from './embed-view.js';
 import { MediaView } from './media-view.js';
 import { RichText } from './rich-text.js';
+import { WhyPanel } from './why-panel.js';
 
 /** Who used the command a message answers ("Alice used /roll"). */
 export interface AnswerContext {
@@ -27,12 +28,15 @@ export interface MessageItemProps {
   onReply(message: Message): void;
   onEdit(message: Message, content: string): Promise<void>;
   onDelete(message: Message): Promise<void>;
+  /** Reads what produced the message; given for an app's messages, which offer "Why?". */
+  onWhy?: ((message: Message) => Promise<MessageWhy>) | undefined;
 }
 
 /** One message: author, time, markers, the replied-to quote, content, embeds and the person's actions. */
 export function MessageItem(props: MessageItemProps) {
-  const { message, author, replyTo, answer, own, continued, onReply, onEdit, onDelete } = props;
+  const { message, author, replyTo, answer, own, continued, onReply, onEdit, onDelete, onWhy } = props;
   const [editing, setEditing] = useState(false);
+  const [explaining, setExplaining] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const deleted = message.deleted_at !== null;
@@ -132,12 +136,23 @@ export function MessageItem(props: MessageItemProps) {
             {error}
           </p>
         )}
+        {explaining && onWhy && <WhyPanel messageId={message.id} load={() => onWhy(message)} />}
       </div>
       {!deleted && !editing && (
         <div class="message-actions">
           <button type="button" onClick={() => onReply(message)}>
             Reply<span class="visually-hidden"> to {author.name}</span>
           </button>
+          {onWhy && (
+            <button
+              type="button"
+              aria-expanded={explaining}
+              aria-controls={explaining ? `why-${message.id}` : undefined}
+              onClick={() => setExplaining((open) => !open)}
+            >
+              Why?<span class="visually-hidden"> {author.name} answered this</span>
+            </button>
+          )}
           {own && !confirming && (
             <>
               <button type="button" onClick={() => setEditing(true)}>

@@ -1,4 +1,4 @@
-import type { AppInfo, Board, InteractionView, Message, UserProfile } from '@boardbot/emulator/control';
+import type { AppInfo, Board, InteractionView, Message, MessageWhy, UserProfile } from '@boardbot/emulator/control';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { authorOf, describeOptions, namerOf } from '../format.js';
 import type { TimelineItem } from '../state/timeline.js';
@@ -21,6 +21,8 @@ export interface MessageListProps {
   onReply(message: Message): void;
   onEdit(message: Message, content: string): Promise<void>;
   onDelete(message: Message): Promise<void>;
+  /** Reads what produced an app's message (offered as "Why?" beside each). */
+  onWhy(message: Message): Promise<MessageWhy>;
 }
 
 // Within this distance of the bottom, new messages keep the list scrolled to the end.
@@ -128,6 +130,7 @@ export function MessageList(props: MessageListProps) {
               onReply={props.onReply}
               onEdit={props.onEdit}
               onDelete={props.onDelete}
+              onWhy={authorOf(item.message, users).badge === 'app' ? props.onWhy : undefined}
             />
           ) : (
             <InteractionItem

@@ -37,6 +37,7 @@ import {
   PlatformState,
   UserList,
 } from '../schemas/responses.js';
+import { MessageWhy } from '../schemas/why.js';
 
 /** One operation of the control API, as its OpenAPI document and its tests see it. */
 export interface ControlOperation {
@@ -239,6 +240,15 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     params: BoardMessageParams,
     success: ok(null),
     errors: ['validation_failed', 'unknown_board', 'unknown_message'],
+  },
+  {
+    method: 'get',
+    path: '/boards/{boardId}/messages/{messageId}/why',
+    operationId: 'whyMessage',
+    summary: "What produced an app's message: its handler, event and REST calls, as the emulator saw them",
+    params: BoardMessageParams,
+    success: ok(MessageWhy),
+    errors: ['validation_failed', 'unknown_message'],
   },
   {
     method: 'post',

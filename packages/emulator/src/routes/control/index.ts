@@ -12,6 +12,7 @@ import { controlEventRoutes } from './events.js';
 import { controlInteractionRoutes } from './interactions.js';
 import { controlMessageRoutes } from './messages.js';
 import { ADMIN, appInfo, ctl } from './shared.js';
+import { controlWhyRoutes } from './why.js';
 
 /** The control API under `/_emulator/v1` (docs/control-api.md), behind the admin key. */
 export function controlRoutes(app: FastifyInstance, p: Platform, deps: ServerDeps): void {
@@ -55,6 +56,7 @@ export function controlRoutes(app: FastifyInstance, p: Platform, deps: ServerDep
 
   controlDirectoryRoutes(app, p);
   controlMessageRoutes(app, p);
+  controlWhyRoutes(app, p);
   controlInteractionRoutes(app, p);
   controlEventRoutes(app, p, deps.options.keepAliveMs);
   // Unknown control paths are behind the admin key too: without it, nothing is said about them.

@@ -1,0 +1,130 @@
+import type { Server } from 'node:http';
+import type { Logger } from '@boardbot/protocol';
+import type { Clock } from '../kernel/clock.js';
+import type { BotGateway, BotRest } from '../kernel/ports.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import { BotMetrics } from './bot-metrics.js';
+import { DEFAULT_HEALTH_OPTIONS, type HealthOptions } from './health-options.js';
+import { listenHealth } from './health-server.js';
+import { Readiness } from './readiness.js';
+import type { ReplicaStatus, ReplicaStatusSource } from './replica-status.js';
+
+/** What the health endpoint reads from the bot. */
+export interface HealthDeps {
+  options: HealthOptions;
+  telemetry: Telemetry;
+  rest: BotRest;
+  clock: Clock;
+  log: Logger;
+  /** Events queued or being handled. */
+  pending(): number;
+  /** Handler runs holding a worker. */
+  inFlight(): number;
+}
+
+/**
+ * A bot's health endpoint, its readiness and its metrics, started together by `bot.start()` when
+ * the bot has `health` options. This module (and prom-client with it) is imported only then.
+ */
+export class BotHealth {
+  /** Whether the bot should receive traffic. */
+  readonly readiness: Readiness;
+  private readonly metrics: BotMetrics;
+  private resumePoint: () => string | undefined = () => undefined;
+  private replicas: ReplicaStatusSource | undefined;
+  private server: Server | undefined;
+  private address = '';
+
+  /** @param deps - the bot's parts the endpoint reads */
+  constructor(private readonly deps: HealthDeps) {
+    this.readiness = new Readiness(
+      deps.clock,
+      deps.options.reconnectGraceMs ?? DEFAULT_HEALTH_OPTIONS.reconnectGraceMs,
+    );
+    this.metrics = new BotMetrics(
+      {
+        pending: deps.pending,
+        inFlight: deps.inFlight,
+        ready: async () => (await this.state()).ready,
+        replica: () => this.replica(),
+      },
+      () => this.resumePoint(),
+    );
+    this.metrics.watchRest(deps.rest);
+    deps.telemetry.metrics = this.metrics;
+  }
+
+  /** Where the endpoint listens (`http://host:port`), once started. */
+  get url(): string {
+    return this.address;
+  }
+
+  /** Starts listening. */
+  async listen(): Promise<void> {
+    const { port, host = DEFAULT_HEALTH_OPTIONS.host } = this.deps.options;
+    const { server, url } = await listenHealth(
+      {
+        ready: () => this.state(),
+        metrics: async () => ({ text: await this.metrics.render(), contentType: this.metrics.registry.contentType }),
+      },
+      host,
+      port,
+      (error) => this.deps.log.error({ err: error }, 'health endpoint failed to answer'),
+    );
+    this.server = server;
+    this.address = url;
+    this.deps.log.info({ url }, 'health endpoint listening: /healthz, /readyz, /metrics');
+  }
+
+  /**
+   * Follows the gateway (connected, reconnecting, gaps) and the resume point.
+   * @param gateway - the bot's gateway client
+   * @param resumePoint - reads the event id the bot would resume after
+   */
+  watch(gateway: BotGateway, resumePoint: () => string | undefined): void {
+    this.resumePoint = resumePoint;
+    gateway.on('dispatch', (event) => {
+      if (event.unknown || event.name !== 'ready') return;
+      this.readiness.gatewayConnected();
+      if (event.data.gap === true) this.metrics.gatewayGap();
+    });
+    gateway.on('reconnecting', () => {
+      this.readiness.gatewayReconnecting();
+      this.metrics.gatewayReconnecting();
+    });
+  }
+
+  /** @param source - see `Bot.reportReplicas` */
+  reportReplicas(source: ReplicaStatusSource): void {
+    this.replicas = source;
+  }
+
+  /** Stops listening (after the bot stopped). */
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    this.deps.telemetry.metrics = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private async replica(): Promise<ReplicaStatus | undefined> {
+    return this.replicas?.();
+  }
+
+  private async state(): Promise<{ ready: boolean; checks: Record<string, boolean> }> {
+    const checks = this.readiness.checks(await this.replica());
+    return { ready: checks.gateway && checks.commands && checks.running, checks: { ...checks } };
+  }
+}
+
+/**
+ * Starts a bot's health endpoint.
+ * @param deps - the bot's parts the endpoint reads
+ */
+export async function startHealth(deps: HealthDeps): Promise<BotHealth> {
+  const health = new BotHealth(deps);
+  await health.listen();
+  return health;
+}

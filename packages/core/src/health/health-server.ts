@@ -1,0 +1,81 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the health endpoint answers with. */
+export interface HealthRoutes {
+  /** Readiness: whether, and the checks behind it. */
+  ready(): Promise<{ ready: boolean; checks: Record<string, boolean> }>;
+  /** The Prometheus text, and its content type. */
+  metrics(): Promise<{ text: string; contentType: string }>;
+}
+
+function send(res: ServerResponse, status: number, body: string, type = 'application/json; charset=utf-8'): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+const notFound = JSON.stringify({
+  error: { code: 'not_found', message: 'The health endpoint serves GET /healthz, /readyz and /metrics.' },
+});
+
+async function answer(routes: HealthRoutes, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = (req.url ?? '/').split('?')[0];
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD');
+    send(res, 405, JSON.stringify({ error: { code: 'method_not_allowed', message: 'Use GET.' } }));
+    return;
+  }
+  switch (path) {
+    case '/healthz':
+      // Liveness: the process answers; nothing else is checked, so a slow dependency never gets it killed.
+      send(res, 200, JSON.stringify({ status: 'ok' }));
+      return;
+    case '/readyz': {
+      const state = await routes.ready();
+      send(res, state.ready ? 200 : 503, JSON.stringify(state));
+      return;
+    }
+    case '/metrics': {
+      const { text, contentType } = await routes.metrics();
+      send(res, 200, text, contentType);
+      return;
+    }
+    default:
+      send(res, 404, notFound);
+  }
+}
+
+/**
+ * Serves `/healthz`, `/readyz` and `/metrics` over plain HTTP (node:http: three routes need no
+ * framework).
+ * @param routes - what the routes answer
+ * @param host - the interface
+ * @param port - the port (0: a free one)
+ * @param onError - told when answering a request failed
+ * @returns the server and its URL, once it listens
+ */
+export async function listenHealth(
+  routes: HealthRoutes,
+  host: string,
+  port: number,
+  onError: (error: unknown) => void,
+): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    answer(routes, req, res).catch((error: unknown) => {
+      onError(error);
+      if (!res.headersSent)
+        send(res, 500, JSON.stringify({ error: { code: 'internal', message: 'See the bot log.' } }));
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { server, url: `http://${shown}:${address.port}` };
+}

@@ -1,0 +1,36 @@
+/** Which kind of handler ran: a slash command, a message listener, or an event listener. */
+export type HandlerKind = 'command' | 'message' | 'event';
+
+/**
+ * How a handler run ended: it returned (`ok`), threw (`error`), outlived `handlerTimeoutMs`
+ * (`timeout`), was abandoned at shutdown (`abandoned`), or stopped on a write an earlier run of the
+ * same event had already applied (`already_applied`).
+ */
+export type HandlerOutcome = 'ok' | 'error' | 'timeout' | 'abandoned' | 'already_applied';
+
+/**
+ * What the runtime tells the metrics as events and handlers go by (the rest is read when scraped).
+ * Only the bot's health module implements it, loaded on demand: a bot without `health` pays one
+ * `undefined` check per call site.
+ */
+export interface MetricsSink {
+  /**
+   * A gateway event was received and queued.
+   * @param name - its wire name (`other` for an event the runtime does not know)
+   * @param id - its gateway id, when it has one (not a backfilled message)
+   */
+  eventReceived(name: string, id: string | undefined): void;
+  /**
+   * A handler run ended.
+   * @param handler - `Class.method`
+   * @param kind - command, message or event listener
+   * @param outcome - how it ended
+   * @param seconds - how long it ran
+   */
+  handlerEnded(handler: string, kind: HandlerKind, outcome: HandlerOutcome, seconds: number): void;
+  /**
+   * Messages missed during a gateway gap were read back over REST and queued.
+   * @param messages - how many
+   */
+  backfilled(messages: number): void;
+}

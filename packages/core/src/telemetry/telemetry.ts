@@ -1,0 +1,171 @@
+import { performance } from 'node:perf_hooks';
+import {
+  type Attributes,
+  type Context,
+  context,
+  INVALID_TRACEID,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  type TracerProvider,
+  trace,
+} from '@opentelemetry/api';
+import type { BotEvent } from '../dispatch/dispatcher.js';
+import type { HandlerRun } from '../kernel/scope.js';
+import type { HandlerKind, HandlerOutcome, MetricsSink } from './metrics-sink.js';
+
+/** One event's trace: the context its handlers' spans are children of, and its end. */
+export interface EventTrace {
+  /** The event span's context; undefined when the bot does not trace. */
+  readonly context: Context | undefined;
+  /** Ends the event's span, once its handlers finished. */
+  end(): void;
+  /**
+   * The W3C headers (`traceparent`...) that continue this trace in another process, as the registered
+   * propagator writes them: a replica adapter stores them with the event and passes them back to
+   * {@link Telemetry.receive} on the replica that handles it.
+   */
+  carrier(): Record<string, string>;
+}
+
+/** One handler run, observed: ended with its outcome. */
+export interface HandlerTrace {
+  /**
+   * @param outcome - how the run ended
+   * @param error - the failure, for the span
+   */
+  end(outcome: HandlerOutcome, error?: unknown): void;
+}
+
+const UNTRACED: EventTrace = { context: undefined, end: () => {}, carrier: () => ({}) };
+
+const setter = {
+  set(carrier: Record<string, string>, key: string, value: string): void {
+    carrier[key] = value;
+  },
+};
+
+/**
+ * The bot's traces and the hooks of its metrics: one span per gateway event (from receipt to the end
+ * of its dispatch), a child span per handler run, the parent of the REST calls it makes (which name
+ * the handler in their baggage, see `withRunBaggage`). Depends on
+ * `@opentelemetry/api` only: without an SDK registered the spans are non-recording.
+ */
+export class Telemetry {
+  private readonly tracer: Tracer | undefined;
+  /** Set once the bot's health module loaded (`createBot({ health })`). */
+  metrics: MetricsSink | undefined;
+
+  /** @param provider - where spans come from, or `false` for none */
+  constructor(provider: TracerProvider | false) {
+    this.tracer = provider === false ? undefined : provider.getTracer('@boardbot/core');
+  }
+
+  /**
+   * An event was received: counts it and starts its span.
+   * @param event - the event
+   * @param carrier - the trace headers it came with from another process (replicas), if any
+   */
+  receive(event: BotEvent, carrier?: Readonly<Record<string, string>>): EventTrace {
+    const name = event.unknown ? 'other' : event.name;
+    this.metrics?.eventReceived(name, event.id === '' || event.id.startsWith('backfill:') ? undefined : event.id);
+    const tracer = this.tracer;
+    if (!tracer) return UNTRACED;
+    const parent = carrier === undefined ? context.active() : propagation.extract(ROOT_CONTEXT, carrier);
+    const span = tracer.startSpan(
+      `event ${name}`,
+      { kind: SpanKind.CONSUMER, attributes: { 'boardbot.event.name': name, 'boardbot.event.id': event.id } },
+      parent,
+    );
+    // An inert event span (no SDK): its handlers make none either, and the context stays as it was.
+    return inert(span) ? UNTRACED : new SpanEventTrace(span, trace.setSpan(parent, span));
+  }
+
+  /**
+   * A handler run starts: its span, a child of the event's, becomes the run's trace context.
+   * @param run - the run (its `traceContext` is set here)
+   * @param ctx - the handler's context (its kind, board and command are read from it)
+   */
+  handler(run: HandlerRun, ctx: object): HandlerTrace {
+    const tracer = this.tracer;
+    const metrics = this.metrics;
+    if (!tracer && !metrics) return NO_HANDLER_TRACE;
+    const started = metrics ? performance.now() : 0;
+    const { kind, boardId, command } = describe(ctx);
+    let span: Span | undefined;
+    // A handler span is made in its event's trace: an untraced event (no SDK) has none to be part of.
+    const parent = run.traceContext;
+    if (tracer && parent !== undefined) {
+      span = tracer.startSpan(`handler ${run.handler}`, { attributes: handlerAttributes(run, kind) }, parent);
+      if (inert(span)) {
+        // No SDK (or not sampled, without a trace to continue): nothing would read the span.
+        span = undefined;
+      } else {
+        if (boardId !== undefined) span.setAttribute('boardbot.board_id', boardId);
+        if (command !== undefined) span.setAttribute('boardbot.command', command);
+        run.traceContext = trace.setSpan(parent, span);
+      }
+    }
+    if (!span && !metrics) return NO_HANDLER_TRACE;
+    return {
+      end: (outcome, error) => {
+        metrics?.handlerEnded(run.handler, kind, outcome, (performance.now() - started) / 1000);
+        if (!span) return;
+        span.setAttribute('boardbot.outcome', outcome);
+        if (outcome === 'error' || outcome === 'timeout' || outcome === 'abandoned') {
+          if (error instanceof Error) span.recordException(error);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+        }
+        span.end();
+      },
+    };
+  }
+}
+
+/**
+ * Whether a span records nothing and carries no trace to continue (what the API gives without an
+ * SDK): putting it in a context would change nothing, so the context is left as it was.
+ */
+function inert(span: Span): boolean {
+  // The API's non-recording span without a trace has the invalid (all zeros) trace id.
+  return !span.isRecording() && span.spanContext().traceId === INVALID_TRACEID;
+}
+
+/** An event's span and the context its handlers are children of. */
+class SpanEventTrace implements EventTrace {
+  constructor(
+    private readonly span: Span,
+    readonly context: Context,
+  ) {}
+
+  readonly end = (): void => this.span.end();
+
+  carrier(): Record<string, string> {
+    const headers: Record<string, string> = {};
+    propagation.inject(this.context, headers, setter);
+    return headers;
+  }
+}
+
+const NO_HANDLER_TRACE: HandlerTrace = { end: () => {} };
+
+function handlerAttributes(run: HandlerRun, kind: HandlerKind): Attributes {
+  // The event's id is on the parent span; a replay is worth saying only when it is one.
+  const attributes: Attributes = { 'boardbot.handler': run.handler, 'boardbot.handler.kind': kind };
+  if (run.replayed) attributes['boardbot.replayed'] = true;
+  return attributes;
+}
+
+/** The handler's kind, board and command, read from its context. */
+function describe(ctx: object): { kind: HandlerKind; boardId: string | undefined; command: string | undefined } {
+  const c = ctx as { boardId?: unknown; interaction?: { command?: { name?: unknown } }; message?: unknown };
+  const boardId = typeof c.boardId === 'string' ? c.boardId : undefined;
+  if (c.interaction !== undefined) {
+    const name = c.interaction.command?.name;
+    return { kind: 'command', boardId, command: typeof name === 'string' ? name : undefined };
+  }
+  return { kind: c.message !== undefined ? 'message' : 'event', boardId, command: undefined };
+}

@@ -1,0 +1,135 @@
+import { Command, type CommandContext, type MessageContext, OnMessage } from '@boardbot/core';
+import { GatewayClient } from '@boardbot/gateway';
+import { afterEach, describe, expect, it } from 'vitest';
+import { promtoolCheck, sample } from '../../../../test/support/promtool.js';
+import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+import { FaultProxy } from './support/proxy.js';
+
+@Command({ name: 'ping', description: 'Ping' })
+class Ping {
+  run(ctx: CommandContext) {
+    return ctx.reply('pong');
+  }
+}
+
+@Command({ name: 'boom', description: 'Fails' })
+class Boom {
+  run(): never {
+    throw new Error('boom');
+  }
+}
+
+let release: (() => void) | undefined;
+let entered: (() => void) | undefined;
+
+class Slow {
+  @OnMessage('!slow')
+  async slow(ctx: MessageContext) {
+    entered?.();
+    await new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    return ctx.reply('done');
+  }
+}
+
+async function get(url: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(url);
+  return { status: res.status, text: await res.text() };
+}
+
+let platform: Platform | undefined;
+let proxy: FaultProxy | undefined;
+let stopBot: (() => Promise<unknown>) | undefined;
+
+afterEach(async () => {
+  release?.();
+  await stopBot?.();
+  await proxy?.close();
+  await platform?.close();
+  platform = undefined;
+  proxy = undefined;
+  stopBot = undefined;
+});
+
+describe('the health endpoint', () => {
+  it('serves /healthz, /readyz and /metrics whose counters move by exactly what happened and pass promtool', async () => {
+    platform = await TestPlatform.start();
+    const { bot } = platform.bot({ handlers: [Ping, Boom], health: { port: 0 } });
+    stopBot = () => bot.stop();
+    await bot.start();
+    const url = bot.healthUrl ?? '';
+    expect(await get(`${url}/healthz`)).toEqual({ status: 200, text: '{"status":"ok"}' });
+    const ready = await get(`${url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.text)).toEqual({ ready: true, checks: { gateway: true, commands: true, running: true } });
+    const before = (await get(`${url}/metrics`)).text;
+
+    for (let i = 0; i < 3; i++) await platform.ask(platform.alice, platform.general, 'ping');
+    await platform.ask(platform.alice, platform.general, 'boom');
+    await bot.idle();
+    const after = (await get(`${url}/metrics`)).text;
+
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      sample(after, name, labels) - sample(before, name, labels);
+    expect(moved('boardbot_events_received_total', { event: 'interaction.create' })).toBe(4);
+    expect(moved('boardbot_handler_duration_seconds_count', { handler: 'Ping.run', outcome: 'ok' })).toBe(3);
+    expect(moved('boardbot_handler_duration_seconds_count', { handler: 'Boom.run', outcome: 'error' })).toBe(1);
+    // Three pongs and one apology, each an answer to its interaction.
+    expect(moved('boardbot_rest_requests_total', { route: '/interactions/{token}', status: '200' })).toBe(4);
+    expect(moved('boardbot_rest_retries_total')).toBe(0);
+    expect(sample(after, 'boardbot_events_pending')).toBe(0);
+    expect(sample(after, 'boardbot_handlers_in_flight')).toBe(0);
+    expect(sample(after, 'boardbot_ready')).toBe(1);
+    expect(after).toContain('nodejs_eventloop_lag_seconds');
+    expect(after).toContain('boardbot_position_lag_seconds');
+    for (const id of [platform.general.id, platform.alice.id]) expect(after).not.toContain(id);
+    const lint = await promtoolCheck(after);
+    expect(lint.output).toBe('');
+    expect(lint.code).toBe(0);
+    expect((await get(`${url}/nope`)).status).toBe(404);
+  });
+
+  it('says not ready from the start of a graceful stop, while handlers finish', async () => {
+    platform = await TestPlatform.start();
+    const { bot } = platform.bot({ handlers: [Slow], health: { port: 0 } });
+    stopBot = () => bot.stop();
+    await bot.start();
+    const url = bot.healthUrl ?? '';
+    const running = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    await platform.post(platform.alice, platform.general, '!slow');
+    await running;
+    expect((await get(`${url}/readyz`)).status).toBe(200);
+    const stopping = bot.stop();
+    const during = await get(`${url}/readyz`);
+    expect(during.status).toBe(503);
+    expect(JSON.parse(during.text).checks.running).toBe(false);
+    expect(sample((await get(`${url}/metrics`)).text, 'boardbot_handlers_in_flight')).toBe(1);
+    release?.();
+    expect(await stopping).toEqual({ abandoned: [], unhandled: 0 });
+  });
+
+  it('says not ready while the gateway reconnects past the grace period, and ready again once it is back', async () => {
+    platform = await TestPlatform.start();
+    proxy = await FaultProxy.start(platform.emu.urls?.url ?? '');
+    const { bot } = platform.bot({
+      handlers: [Ping],
+      apiUrl: `${proxy.origin}/api/v1`,
+      gateway: (o) => new GatewayClient({ ...o, reconnect: { initialDelayMs: 20, maxDelayMs: 50 } }),
+      health: { port: 0, reconnectGraceMs: 0 },
+    });
+    stopBot = () => bot.stop();
+    await bot.start();
+    const url = bot.healthUrl ?? '';
+    expect((await get(`${url}/readyz`)).status).toBe(200);
+    const p = proxy;
+    p.cut();
+    await until(async () => (await get(`${url}/readyz`)).status === 503, 'readiness dropped while reconnecting');
+    expect(JSON.parse((await get(`${url}/readyz`)).text).checks.gateway).toBe(false);
+    p.restore();
+    await until(async () => (await get(`${url}/readyz`)).status === 200, 'readiness came back after the reconnect');
+    expect(sample((await get(`${url}/metrics`)).text, 'boardbot_gateway_reconnects_total')).toBeGreaterThanOrEqual(1);
+  });
+});

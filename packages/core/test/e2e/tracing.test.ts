@@ -1,0 +1,127 @@
+import { Command, type CommandContext, type MessageContext, OnMessage } from '@boardbot/core';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+
+@Command({ name: 'ping', description: 'Ping' })
+class Ping {
+  run(ctx: CommandContext) {
+    return ctx.reply('pong');
+  }
+}
+
+class Chatty {
+  @OnMessage('!twice')
+  async twice(ctx: MessageContext) {
+    await ctx.send('one');
+    await ctx.send('two');
+  }
+}
+
+/** A span tree as names: each span with its children, in start order. */
+interface Tree {
+  name: string;
+  children: Tree[];
+}
+
+function treeOf(spans: readonly ReadableSpan[], root: ReadableSpan): Tree {
+  const children = spans
+    .filter((s) => s.parentSpanContext?.spanId === root.spanContext().spanId)
+    .sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+  return { name: root.name, children: children.map((c) => treeOf(spans, c)) };
+}
+
+describe('traces of a bot', () => {
+  let platform: Platform;
+  let started: ReturnType<Platform['bot']>;
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+
+  beforeAll(async () => {
+    platform = await TestPlatform.start();
+    started = platform.bot({ handlers: [Ping, Chatty], tracing: provider });
+    await started.bot.start();
+  });
+
+  afterAll(async () => {
+    await started?.bot.stop();
+    await platform?.close();
+  });
+
+  /** The finished spans of the trace whose root is the event span of `eventName` matching `pick`. */
+  function traceOf(eventName: string, pick: (root: ReadableSpan) => boolean): { tree: Tree; spans: ReadableSpan[] } {
+    const spans = exporter.getFinishedSpans();
+    const root = spans.find((s) => s.name === `event ${eventName}` && s.parentSpanContext === undefined && pick(s));
+    if (!root) throw new Error(`no trace of ${eventName}`);
+    const traceId = root.spanContext().traceId;
+    const inTrace = spans.filter((s) => s.spanContext().traceId === traceId);
+    return { tree: treeOf(inTrace, root), spans: inTrace };
+  }
+
+  it('traces a command that replies: event, handler, and the REST call the emulator received with its traceparent', async () => {
+    const interaction = await platform.invoke(platform.alice, platform.general, 'ping');
+    const view = await platform.answers(interaction.id);
+    await started.bot.idle();
+    const { tree, spans } = traceOf('interaction.create', (root) =>
+      spansOf(root).some((s) => s.attributes['boardbot.command'] === 'ping'),
+    );
+    expect(tree).toEqual({
+      name: 'event interaction.create',
+      children: [{ name: 'handler Ping.run', children: [{ name: 'POST /interactions/{token}', children: [] }] }],
+    });
+    const handler = spans.find((s) => s.name === 'handler Ping.run');
+    expect(handler?.attributes).toMatchObject({
+      'boardbot.handler': 'Ping.run',
+      'boardbot.handler.kind': 'command',
+      'boardbot.command': 'ping',
+      'boardbot.board_id': platform.general.id,
+      'boardbot.outcome': 'ok',
+    });
+    const call = spans.find((s) => s.name === 'POST /interactions/{token}');
+    const answer = view.answers[0];
+    if (!answer || !call) throw new Error('no answer');
+    const why = await platform.control.why(platform.general.id, answer.id);
+    expect(why).toMatchObject({ handler: 'Ping.run', trace_id: call.spanContext().traceId });
+    expect(why.calls.map((c) => [c.span_id, c.status])).toEqual([[call.spanContext().spanId, 200]]);
+    expect(why.event?.name).toBe('interaction.create');
+  });
+
+  it('traces a listener that sends twice: two REST spans under its handler span, each seen by the emulator', async () => {
+    const asked = await platform.post(platform.bob, platform.general, '!twice');
+    await until(async () => (await platform.messages(platform.general, 5)).some((m) => m.content === 'two'), 'two');
+    await started.bot.idle();
+    const { tree, spans } = traceOf('message.create', (root) =>
+      spansOf(root).some((s) => s.name === 'handler Chatty.twice'),
+    );
+    expect(tree).toEqual({
+      name: 'event message.create',
+      children: [
+        { name: 'GET /users/{userId}', children: [] },
+        {
+          name: 'handler Chatty.twice',
+          children: [
+            { name: 'POST /boards/{boardId}/messages', children: [] },
+            { name: 'POST /boards/{boardId}/messages', children: [] },
+          ],
+        },
+      ],
+    });
+    const sent = (await platform.messages(platform.general, 5)).filter(
+      (m) => m.content === 'one' || m.content === 'two',
+    );
+    const posts = spans.filter((s) => s.name === 'POST /boards/{boardId}/messages').map((s) => s.spanContext().spanId);
+    for (const message of sent) {
+      const why = await platform.control.why(platform.general.id, message.id);
+      expect(why.handler).toBe('Chatty.twice');
+      expect(why.event?.data).toMatchObject({ message: { id: asked.id } });
+      const creator = why.calls.find((c) => c.message_id === message.id);
+      expect(posts).toContain(creator?.span_id);
+    }
+  });
+
+  /** The spans of the trace `root` starts. */
+  function spansOf(root: ReadableSpan): ReadableSpan[] {
+    return exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === root.spanContext().traceId);
+  }
+});

@@ -1,0 +1,80 @@
+import { RestClient } from '@boardbot/rest';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  BOARD_ID,
+  fakeMessage,
+  type LoopbackServer,
+  rateLimitHeaders,
+  sendJson,
+  startLoopbackServer,
+} from './support/loopback-server.js';
+
+const TOKEN = 'app-token-for-tracing';
+const RL = rateLimitHeaders(1000, 999, 1);
+
+let server: LoopbackServer | undefined;
+let client: RestClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+function sdk() {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  return { exporter, provider };
+}
+
+describe('tracing', () => {
+  it('makes each call a client span, child of the given trace context, and sends its traceparent and baggage', async () => {
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, fakeMessage(1), RL));
+    const { exporter, provider } = sdk();
+    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, tracerProvider: provider, retries: 0 });
+    const parent = provider.getTracer('test').startSpan('handler');
+    const baggage = propagation.createBaggage({ 'boardbot.handler': { value: 'Greeter.hello' } });
+    const traceContext = propagation.setBaggage(trace.setSpan(context.active(), parent), baggage);
+    await client.sendMessage(BOARD_ID, { content: 'hi' }, { traceContext });
+    parent.end();
+
+    const [span] = exporter.getFinishedSpans().filter((s) => s.name !== 'handler');
+    expect(span?.name).toBe('POST /boards/{boardId}/messages');
+    expect(span?.kind).toBe(SpanKind.CLIENT);
+    expect(span?.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
+    expect(span?.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'url.template': '/boards/{boardId}/messages',
+      'http.response.status_code': 200,
+    });
+    const headers = server.received[0]?.headers ?? {};
+    const ctx = span?.spanContext();
+    expect(headers.traceparent).toBe(`00-${ctx?.traceId}-${ctx?.spanId}-01`);
+    expect(headers.baggage).toBe('boardbot.handler=Greeter.hello');
+  });
+
+  it('marks a failed call’s span as an error with the status and the code', async () => {
+    server = await startLoopbackServer((_req, res) =>
+      sendJson(res, 404, { error: { code: 'not_found', message: 'no such board' } }, RL),
+    );
+    const { exporter, provider } = sdk();
+    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, tracerProvider: provider, retries: 0 });
+    await expect(client.getBoard(BOARD_ID)).rejects.toMatchObject({ status: 404 });
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.name).toBe('GET /boards/{boardId}');
+    expect(span?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span?.attributes).toMatchObject({ 'http.response.status_code': 404, 'error.type': 'BOARDBOT_API_ERROR' });
+  });
+
+  it('sends no trace header with tracerProvider: false, nor without an SDK and a trace to continue', async () => {
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, fakeMessage(1), RL));
+    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, tracerProvider: false });
+    await client.sendMessage(BOARD_ID, { content: 'a' });
+    await client.close();
+    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl });
+    await client.sendMessage(BOARD_ID, { content: 'b' });
+    for (const received of server.received) expect(received.headers.traceparent).toBeUndefined();
+  });
+});
