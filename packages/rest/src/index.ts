@@ -7,5 +7,7 @@ export * from './options.js';
 export * from './paging.js';
 export * from './ratelimit/bucket-state.js';
 export * from './ratelimit/parse-reset.js';
+export * from './ratelimit/read-headers.js';
+export type * from './ratelimit/shared-rate-limit.js';
 export * from './user-agent.js';
 export * from './version.js';

@@ -6,10 +6,12 @@ import type { CoreEnv } from '../kernel/env.js';
 import type { HandlerRun } from '../kernel/scope.js';
 import { EventHandler } from '../listeners/handle-event.js';
 import { MessageHandler } from '../listeners/handle-message.js';
+import type { CooldownStore } from '../policies/cooldown-store.js';
 import { Cooldowns } from '../policies/cooldowns.js';
 import type { Middleware } from '../policies/middleware.js';
 import type { ErrorHook } from '../policies/on-error.js';
 import { type EventMeta, Policies } from '../policies/pipeline.js';
+import { type DispatchOutcome, dispatchOutcome } from './outcome.js';
 import type { Routes } from './routes.js';
 
 /**
@@ -29,6 +31,8 @@ export interface DispatcherDeps extends CoreEnv {
   onError: ErrorHook | undefined;
   /** What a sixth answer to an interaction does. */
   exhaustedInteraction: ExhaustedInteraction;
+  /** Where cooldowns are counted. @defaultValue in this process */
+  cooldowns?: CooldownStore | undefined;
 }
 
 /**
@@ -45,7 +49,7 @@ export class Dispatcher {
   constructor(deps: DispatcherDeps) {
     const policies = new Policies({
       middleware: deps.middleware,
-      cooldowns: new Cooldowns(() => deps.clock.now()),
+      cooldowns: deps.cooldowns ?? new Cooldowns(() => deps.clock.now()),
       clock: deps.clock,
       handlerTimeoutMs: deps.handlerTimeoutMs,
       errorReply: deps.errorReply,
@@ -71,8 +75,13 @@ export class Dispatcher {
    *
    * @param event - the event
    * @param replayed - whether an earlier process may have handled it already (after a restart)
+   * @returns how its handlers ended (replicas deliver a failed event again)
    */
-  async dispatch(event: BotEvent, replayed = false): Promise<void> {
+  dispatch(event: BotEvent, replayed = false): Promise<DispatchOutcome> {
+    return dispatchOutcome(() => this.run(event, replayed));
+  }
+
+  private async run(event: BotEvent, replayed: boolean): Promise<void> {
     const meta: EventMeta = { id: event.id, replayed };
     const work = [this.events.handle(event, meta)];
     if (!event.unknown) {

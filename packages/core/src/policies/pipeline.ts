@@ -1,8 +1,9 @@
+import { noteRunEnded } from '../dispatch/outcome.js';
 import { ShutdownTimeoutError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { AnyContext, HandlerContext, ReplyBody } from '../kernel/context.js';
 import type { HandlerRun } from '../kernel/scope.js';
-import type { Cooldowns } from './cooldowns.js';
+import type { CooldownStore } from './cooldown-store.js';
 import type { GuardFn } from './guards.js';
 import type { CooldownMetadata } from './metadata.js';
 import { type Middleware, runMiddleware } from './middleware.js';
@@ -68,7 +69,7 @@ function quietStop(error: unknown): string | undefined {
 /** What the policies need from the bot. */
 export interface PolicyDeps {
   middleware: readonly Middleware[];
-  cooldowns: Cooldowns;
+  cooldowns: CooldownStore;
   clock: Clock;
   handlerTimeoutMs: number;
   /** Told to the person when a handler fails; false: nothing is said. */
@@ -116,7 +117,8 @@ export class Policies {
     const cooldown = target.cooldown;
     if (!cooldown) return true;
     const scope = cooldown.per === 'user' ? who : cooldown.per === 'board' ? ctx.boardId : 'app';
-    const wait = this.deps.cooldowns.take(`${target.label}:${cooldown.per}:${scope}`, cooldown);
+    const useId = ctx.idempotencyKey('boardbot.cooldown');
+    const wait = await this.deps.cooldowns.take(`${target.label}:${cooldown.per}:${scope}`, cooldown, useId);
     if (wait === 0) return true;
     ctx.log.info({ handler: target.label, wait_ms: wait }, 'cooldown holds');
     await refuse.cooling(ctx, wait);
@@ -145,12 +147,17 @@ export class Policies {
   ): Promise<void> {
     const { handlerTimeoutMs: timeoutMs, clock } = this.deps;
     const outcome = await this.running.track(run, () => supervise(run, work, { timeoutMs, clock }));
-    if (outcome.ok || outcome.error instanceof ShutdownTimeoutError) return;
+    if (outcome.ok) return;
+    if (outcome.error instanceof ShutdownTimeoutError) {
+      noteRunEnded('abandoned');
+      return;
+    }
     const quiet = quietStop(outcome.error);
     if (quiet !== undefined) {
       ctx.log.info({ handler: target.label }, quiet);
       return;
     }
+    noteRunEnded('failed');
     await run.answerAsRuntime(() => this.fail(target, ctx, answer, outcome.error));
   }
 

@@ -22,6 +22,10 @@ import { FilePositionStore } from './position/file-position-store.js';
 import { PositionKeeper } from './position/position-keeper.js';
 import type { Position, PositionKey, PositionStore } from './position/position-store.js';
 import { Progress } from './position/progress.js';
+import { rateLimitedFetch } from './scale/rate-limited-fetch.js';
+import type { ScaleAdapter } from './scale/scale-port.js';
+import { ScaleSlot } from './scale/scale-slot.js';
+import { startReplica } from './scale/start-replica.js';
 import { handleShutdownSignals } from './signals.js';
 
 /** What a stop that finished everything reports. */
@@ -53,6 +57,9 @@ export class Bot {
   private stopping: Promise<StopReport> | undefined;
   private readonly positions: PositionStore | undefined;
   private keeper: PositionKeeper | undefined;
+  /** The replicas' adapter (`scale`, or `BOARDBOT_REDIS_URL`); undefined for a single process. */
+  private readonly scale: ScaleSlot | undefined;
+  private adapter: ScaleAdapter | undefined;
 
   /** @param options - see {@link BotOptions} */
   constructor(options: BotOptions) {
@@ -82,7 +89,25 @@ export class Bot {
     assertValidCommands(commands);
     this.commands = commands.map((c) => c.definition);
     const routes = buildRoutes(described, new Container(this.options.providers));
-    this.rest = options.rest ?? createRest({ token: options.token, baseUrl: this.options.apiUrl, logger: this.log });
+    const redisUrl = process.env.BOARDBOT_REDIS_URL;
+    this.scale =
+      options.scale === false || (options.scale === undefined && !redisUrl)
+        ? undefined
+        : new ScaleSlot(options.scale ?? (redisUrl as string));
+    this.rest =
+      options.rest ??
+      createRest({
+        token: options.token,
+        baseUrl: this.options.apiUrl,
+        logger: this.log,
+        sharedRateLimit: this.scale?.rateLimit,
+      });
+    if (options.rest && this.scale) {
+      this.log.warn(
+        'the REST client given to createBot does not share the rate limit with the other replicas unless it was ' +
+          'created with new RestClient({ ..., sharedRateLimit }): together they may draw 429s.',
+      );
+    }
     if (options.rest && options.rest.options.callDefaults === DEFAULT_REST_OPTIONS.callDefaults) {
       this.log.warn(
         'the REST client given to createBot has no callDefaults: writes made inside handlers carry no ' +
@@ -101,11 +126,15 @@ export class Bot {
       errorReply: this.options.errorReply,
       onError: options.onError,
       exhaustedInteraction: this.options.exhaustedInteraction,
+      cooldowns: this.scale?.cooldowns,
     });
     this.queue = new KeyedQueue(this.options.concurrency, (error) => this.log.error({ err: error }, 'dispatch failed'));
     const position = options.position;
+    // Replicas keep the resume point where they share the gateway feed (the adapter's store).
     this.positions =
-      position === false ? undefined : (position ?? new FilePositionStore(this.options.stateDir, this.log));
+      position === false || this.scale
+        ? undefined
+        : (position ?? new FilePositionStore(this.options.stateDir, this.log));
   }
 
   /** Where the bot is in its life. */
@@ -154,6 +183,11 @@ export class Bot {
     try {
       this.currentApp = await this.rest.getApp(requestOptions);
       log.info({ app_id: this.currentApp.id, bot_user_id: this.currentApp.bot_user_id }, 'running as app');
+      if (this.scale) {
+        const plan = await this.startReplica(this.scale, startedAt, log, requestOptions);
+        this.running(log, { replica: true, commands: this.commands.length });
+        return plan;
+      }
       const plan = await syncCommands(this.rest, [...this.commands], this.options.commandSync, log, requestOptions);
       const key: PositionKey = { apiUrl: this.options.apiUrl, appId: this.currentApp.id };
       const position = await this.loadPosition(key, log);
@@ -193,15 +227,7 @@ export class Bot {
         await this.keeper.flush();
         log.info({ last_event_id: progress.lastEventId }, 'resume point stored at the live stream');
       }
-      if (this.options.handleSignals) {
-        this.disposeSignals = handleShutdownSignals(() => this.stop().then(exitCodeAfterStop), {
-          source: this.options.signals ?? process,
-          exit: (code) => this.exitProcess(code),
-          log: this.log,
-        });
-      }
-      this.currentState = 'running';
-      log.info({ boards: ready.board_ids.length, commands: this.commands.length }, 'bot started');
+      this.running(log, { boards: ready.board_ids.length, commands: this.commands.length });
       return plan;
     } catch (error) {
       log.error({ err: error }, 'start failed');
@@ -209,6 +235,55 @@ export class Bot {
       this.currentState = 'stopped';
       throw error;
     }
+  }
+
+  /** Counts the bot as started: installs the signal handlers and says so. */
+  private running(log: Logger, facts: Record<string, unknown>): void {
+    if (this.options.handleSignals) {
+      this.disposeSignals = handleShutdownSignals(() => this.stop().then(exitCodeAfterStop), {
+        source: this.options.signals ?? process,
+        exit: (code) => this.exitProcess(code),
+        log: this.log,
+      });
+    }
+    this.currentState = 'running';
+    log.info(facts, 'bot started');
+  }
+
+  /** Joins the replicas through the adapter: it decides which events this process handles. */
+  private async startReplica(
+    scale: ScaleSlot,
+    startedAt: number,
+    log: Logger,
+    requestOptions: { requestId: string; logger: Logger },
+  ): Promise<CommandSyncPlan | undefined> {
+    this.adapter = await scale.resolve(this.log);
+    const factory = this.options.gateway ?? createGateway;
+    return startReplica({
+      adapter: this.adapter,
+      app: this.app,
+      apiUrl: this.options.apiUrl,
+      commands: [...this.commands],
+      commandSync: this.options.commandSync,
+      queue: this.queue,
+      dispatcher: this.dispatcher,
+      rest: this.rest,
+      orderBy: this.options.orderBy,
+      backfillLimit: this.options.backfillLimit,
+      startedAt,
+      log: this.log,
+      startLog: log,
+      requestOptions,
+      openGateway: (lastEventId) =>
+        factory({
+          token: this.options.token,
+          baseUrl: this.options.apiUrl,
+          logger: this.log,
+          lastEventId,
+          fetch: rateLimitedFetch(scale.rateLimit),
+        }),
+      gatewayFailed: (error) => this.onGatewayError(error),
+    });
   }
 
   /** The stored resume point, said in the log: where the bot resumes, or that it starts from now. */
@@ -249,6 +324,7 @@ export class Bot {
     this.currentState = 'stopping';
     this.log.info({ pending: this.queue.size }, 'stopping: gateway closed, waiting for handlers');
     await this.gateway?.close();
+    await this.adapter?.pause().catch((error: unknown) => this.log.warn({ err: error }, 'the replica did not pause'));
     let timer: unknown;
     const timedOut = new Promise<boolean>((resolve) => {
       timer = this.clock.setTimeout(() => resolve(true), this.options.shutdownTimeoutMs);
@@ -285,6 +361,9 @@ export class Bot {
       this.keeper.stop();
     }
     await this.positions?.close?.().catch(() => {});
+    await this.adapter
+      ?.close()
+      .catch((error: unknown) => this.log.warn({ err: error }, 'the replica did not leave cleanly'));
     // A client the caller gave stays theirs.
     if (!this.options.rest) await this.rest.close().catch(() => {});
   }

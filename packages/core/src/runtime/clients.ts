@@ -1,16 +1,22 @@
 import { GatewayClient } from '@boardbot/gateway';
 import type { Logger } from '@boardbot/protocol';
-import { RestClient } from '@boardbot/rest';
+import { RestClient, type SharedRateLimit } from '@boardbot/rest';
 import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
 import { handlerCallOptions } from '../kernel/scope.js';
 
 /** The default REST client of a bot: calls made inside a handler inherit the handler's scope. */
-export function createRest(options: { token: string; baseUrl: string; logger: Logger }): BotRest {
+export function createRest(options: {
+  token: string;
+  baseUrl: string;
+  logger: Logger;
+  sharedRateLimit?: SharedRateLimit | undefined;
+}): BotRest {
   return new RestClient({
     token: options.token,
     baseUrl: options.baseUrl,
     logger: options.logger,
     callDefaults: handlerCallOptions,
+    sharedRateLimit: options.sharedRateLimit,
   });
 }
 
@@ -21,5 +27,6 @@ export function createGateway(options: GatewayFactoryOptions): BotGateway {
     baseUrl: options.baseUrl,
     logger: options.logger,
     lastEventId: options.lastEventId,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 }
