@@ -19,7 +19,7 @@ export interface GatewayFactoryOptions {
   /** The stored resume point: the gateway resumes after this event id (`Last-Event-ID`). */
   lastEventId: string | undefined;
   /** The fetch that opens the stream (a replica's reserves a slot of the shared rate limit). @defaultValue undici's */
-  fetch?: GatewayFetch | undefined;
+  fetch?: GatewayFetch;
 }
 
 /** An error a gateway client reports; `fatal` (as `@boardbot/gateway` sets it) when it gave up for good. */
