@@ -38,7 +38,7 @@ export interface ScaleHost {
    * the order they were queued, up to `concurrency` at once. A task that has not started when the bot
    * stops is dropped.
    */
-  enqueue(key: string | undefined, task: () => Promise<void>): void;
+  enqueue(key: string | undefined, task: () => Promise<unknown>): void;
   /**
    * Runs an event's handlers now (call it from a queued task); never rejects.
    * @param replayed - whether another process (or an earlier run) may have handled it already

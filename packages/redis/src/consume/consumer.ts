@@ -1,0 +1,379 @@
+import type { BotEvent, ScaleHost } from '@boardbot/core';
+import type { Redis } from 'ioredis';
+import { type Connected, persist } from '../connection.js';
+import { sortKeyOf } from '../feed/entry-id.js';
+import { GROUP } from '../keys.js';
+import { ACK, DEAD_LETTER } from '../scripts/feed-scripts.js';
+import { type PendingEntry, pendingEntries } from './pending.js';
+
+/** A partition this replica holds the lease of. */
+interface Part {
+  index: number;
+  key: string;
+  /** `claiming`: taking over what a previous owner left; `active`: read; `draining`: being released. */
+  status: 'claiming' | 'active' | 'draining';
+  /** Entries read and not finished, by id. */
+  running: Set<string>;
+  /** Resolves the drain once nothing of the partition runs or is being read. */
+  drained?: () => void;
+}
+
+/** What the consumer is set to. */
+export interface ConsumerOptions {
+  maxDeliveries: number;
+  prefetch: number;
+  blockMs: number;
+  deadLetterMaxLength: number;
+  leaseMs: number;
+}
+
+/** How long an acknowledgement is retried while Redis is unreachable, before the entry is left pending. */
+const ACK_PERSIST_MS = 30_000;
+
+/**
+ * Consumes the partitions this replica holds, through the consumer group: reads new entries (one
+ * blocking read over all its active partitions), queues each on the bot's dispatch queue under its
+ * ordering key, and acknowledges it once its handlers finished. An event whose handlers failed is run
+ * again, holding its key, until it succeeds or has been delivered `maxDeliveries` times; then it goes
+ * to the dead-letter stream (logged) and is acknowledged, so its board moves on. A partition taken
+ * over first runs what its previous owner left pending (delivered, not acknowledged), in order, before
+ * anything new.
+ */
+export class Consumer {
+  private readonly parts = new Map<number, Part>();
+  private readonly byKey = new Map<string, Part>();
+  private running = 0;
+  private reading = false;
+  private readingNow = new Set<Part>();
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private readFailures = 0;
+
+  /**
+   * @param c - the replica's connection
+   * @param blocking - a connection of its own for the blocking reads
+   * @param host - the bot
+   * @param options - bounds and timings
+   */
+  constructor(
+    private readonly c: Connected,
+    private readonly blocking: Redis,
+    private readonly host: ScaleHost,
+    private readonly options: ConsumerOptions,
+  ) {}
+
+  /** The partitions held (draining ones included). */
+  get held(): number[] {
+    return [...this.parts.keys()];
+  }
+
+  /** Whether a partition is being released. */
+  get draining(): boolean {
+    return [...this.parts.values()].some((p) => p.status === 'draining');
+  }
+
+  /** The partitions held and not draining, with how many of their entries run. */
+  get active(): { index: number; running: number }[] {
+    return [...this.parts.values()]
+      .filter((p) => p.status !== 'draining')
+      .map((p) => ({ index: p.index, running: p.running.size }));
+  }
+
+  /** Starts reading. */
+  start(): void {
+    this.reading = true;
+    this.loop ??= this.readLoop();
+  }
+
+  /** Stops reading new entries; entries already queued run to their end. */
+  async pause(): Promise<void> {
+    this.reading = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  /**
+   * Takes a partition over (its lease was just acquired): claims and queues what was left pending,
+   * then reads it.
+   * @param index - the partition
+   */
+  async adopt(index: number): Promise<void> {
+    const part: Part = { index, key: this.c.keys.partition(index), status: 'claiming', running: new Set() };
+    this.parts.set(index, part);
+    this.byKey.set(part.key, part);
+    await ensureGroup(this.c.client, part.key);
+    const claimed = await this.claim(part, 0);
+    if (claimed > 0) {
+      this.c.log.info({ partition: index, claimed }, 'partition taken over: running what its last owner left first');
+    }
+    if (part.status === 'claiming') part.status = 'active';
+    this.wake?.();
+  }
+
+  /**
+   * Releases a partition gracefully: stops reading it and resolves once none of its entries runs.
+   * @param index - the partition
+   */
+  drain(index: number): Promise<void> {
+    const part = this.parts.get(index);
+    if (!part) return Promise.resolve();
+    part.status = 'draining';
+    return new Promise((resolve) => {
+      part.drained = () => {
+        this.forget(part);
+        resolve();
+      };
+      this.checkDrained(part);
+    });
+  }
+
+  /**
+   * Forgets a partition whose lease was lost: no more reads; its running entries end on their own.
+   * @param index - the partition
+   */
+  drop(index: number): void {
+    const part = this.parts.get(index);
+    if (part) this.forget(part);
+  }
+
+  /**
+   * Housekeeping of the held partitions, on each heartbeat: claims entries that stayed pending too
+   * long under another consumer (a read that raced a lease change), and trims each stream below its
+   * oldest unacknowledged entry.
+   */
+  async sweep(): Promise<void> {
+    for (const part of this.parts.values()) {
+      if (part.status !== 'active') continue;
+      await this.claim(part, 2 * this.options.leaseMs);
+      await trim(this.c.client, part.key);
+    }
+  }
+
+  private forget(part: Part): void {
+    if (this.parts.get(part.index) === part) this.parts.delete(part.index);
+    if (this.byKey.get(part.key) === part) this.byKey.delete(part.key);
+    this.wake?.();
+  }
+
+  private checkDrained(part: Part): void {
+    if (part.status === 'draining' && part.running.size === 0 && !this.readingNow.has(part)) part.drained?.();
+  }
+
+  /** Claims the pending entries of a partition idle at least `minIdleMs`, in id order, and queues them. */
+  private async claim(part: Part, minIdleMs: number): Promise<number> {
+    let claimed = 0;
+    const rules = { maxDeliveries: this.options.maxDeliveries, skip: (id: string) => part.running.has(id) };
+    for await (const entry of pendingEntries(this.c.client, part.key, minIdleMs, this.c.replicaId, rules)) {
+      if (entry.exhausted === true) {
+        await this.deadLetter(part, entry.id, entry.payload, entry.deliveries, 'its replica stopped while handling it');
+        continue;
+      }
+      if (entry.payload === undefined) continue;
+      this.deliver(part, entry, true);
+      claimed++;
+    }
+    return claimed;
+  }
+
+  private async readLoop(): Promise<void> {
+    while (this.reading) {
+      const active = [...this.parts.values()].filter((p) => p.status === 'active');
+      const room = this.options.prefetch - this.running;
+      if (active.length === 0 || room <= 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, this.options.blockMs);
+          const self = this;
+          function done() {
+            clearTimeout(timer);
+            self.wake = undefined;
+            resolve();
+          }
+          this.wake = done;
+        });
+        continue;
+      }
+      for (const part of active) this.readingNow.add(part);
+      try {
+        const reply = (await this.blocking.call(
+          'XREADGROUP',
+          'GROUP',
+          GROUP,
+          this.c.replicaId,
+          'COUNT',
+          String(Math.min(room, 100)),
+          'BLOCK',
+          String(this.options.blockMs),
+          'STREAMS',
+          ...active.map((p) => p.key),
+          ...active.map(() => '>'),
+        )) as [string, [string, string[]][]][] | null;
+        this.readFailures = 0;
+        for (const [key, entries] of reply ?? []) {
+          const part = this.byKey.get(key);
+          // A partition forgotten during the read: its entries stay pending and its next owner claims them.
+          if (!part) continue;
+          for (const [id, fields] of entries)
+            this.deliver(part, { id, payload: field(fields, 'e'), deliveries: 1 }, false);
+        }
+      } catch (error) {
+        if (/NOGROUP/.test(String((error as Error).message))) {
+          // Redis lost the group (its data was lost): read the streams again from their start.
+          for (const part of active) await ensureGroup(this.c.client, part.key).catch(() => {});
+        } else {
+          if (this.readFailures++ % 50 === 0)
+            this.c.log.warn({ err: error }, 'reading the partitions failed: retrying');
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      } finally {
+        for (const part of active) {
+          this.readingNow.delete(part);
+          this.checkDrained(part);
+        }
+      }
+    }
+  }
+
+  private deliver(part: Part, entry: PendingEntry, claimed: boolean): void {
+    let event: BotEvent;
+    try {
+      event = JSON.parse(entry.payload ?? '') as BotEvent;
+    } catch {
+      void this.deadLetter(part, entry.id, entry.payload, entry.deliveries, 'its payload is not an event');
+      return;
+    }
+    part.running.add(entry.id);
+    this.running++;
+    this.host.enqueue(this.host.orderingKey(event), () =>
+      this.handle(part, entry, event, claimed).finally(() => {
+        part.running.delete(entry.id);
+        this.running--;
+        this.checkDrained(part);
+        this.wake?.();
+      }),
+    );
+  }
+
+  /** Runs one entry until it succeeds, is dead-lettered, or the bot abandons it at shutdown. */
+  private async handle(part: Part, entry: PendingEntry, event: BotEvent, claimed: boolean): Promise<void> {
+    const { maxDeliveries } = this.options;
+    for (let attempt = entry.deliveries; ; attempt++) {
+      const replayed = claimed || attempt > 1 || createdBefore(event, this.host.startedAt);
+      const outcome = await this.host.dispatch(event, replayed);
+      // Not finished: left pending, for the next owner of the partition.
+      if (outcome.abandoned) return;
+      if (!outcome.failed) {
+        await this.settle(part, entry.id, event);
+        return;
+      }
+      if (attempt >= maxDeliveries) {
+        await this.deadLetter(part, entry.id, entry.payload, attempt, `its handlers failed ${attempt} times`);
+        return;
+      }
+      this.c.log.warn(
+        { partition: part.index, entry: entry.id, attempt, max_deliveries: maxDeliveries },
+        'handler failed: the event is delivered again (its board waits)',
+      );
+      // Counted in Redis too, so a replica that takes the partition over knows how often it was tried.
+      await this.c.client.call('XCLAIM', part.key, GROUP, this.c.replicaId, '0', entry.id).catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
+    }
+  }
+
+  private async settle(part: Part, id: string, event: BotEvent): Promise<void> {
+    const message = !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
+    const { keys, client } = this.c;
+    const done = await persist(
+      () =>
+        ACK.run(
+          client,
+          [part.key, keys.inflight, keys.boards, keys.meta],
+          [GROUP, id, sortKeyOf(id), message?.board_id ?? '', message?.seq ?? 0],
+        ),
+      ACK_PERSIST_MS,
+    );
+    if (!done) this.c.log.error({ entry: id }, 'could not acknowledge an event: it stays pending and runs again later');
+  }
+
+  private async deadLetter(
+    part: Part,
+    id: string,
+    payload: string | undefined,
+    deliveries: number,
+    reason: string,
+  ): Promise<void> {
+    const { keys, client } = this.c;
+    this.c.log.error(
+      { partition: part.index, entry: id, deliveries, reason },
+      'event moved to the dead-letter stream: its board moves on',
+    );
+    let board = '';
+    let seq = 0;
+    try {
+      const event = JSON.parse(payload ?? '') as BotEvent;
+      if (!event.unknown && event.name === 'message.create') {
+        board = event.data.message.board_id;
+        seq = event.data.message.seq;
+      }
+    } catch {
+      // An unreadable payload moves no board's mark.
+    }
+    await persist(
+      () =>
+        DEAD_LETTER.run(
+          client,
+          [part.key, keys.inflight, keys.boards, keys.meta, keys.dead],
+          [
+            GROUP,
+            id,
+            sortKeyOf(id),
+            board,
+            seq,
+            part.index,
+            deliveries,
+            reason,
+            payload ?? '',
+            this.options.deadLetterMaxLength,
+          ],
+        ),
+      ACK_PERSIST_MS,
+    );
+  }
+}
+
+/** Creates the group of a partition, reading from its first entry, unless it exists. */
+export async function ensureGroup(client: Redis, key: string): Promise<void> {
+  try {
+    await client.call('XGROUP', 'CREATE', key, GROUP, '0', 'MKSTREAM');
+  } catch (error) {
+    if (!/BUSYGROUP/.test(String((error as Error).message))) throw error;
+  }
+}
+
+/** Trims a partition below its oldest unacknowledged entry (or its last delivered one, if none). */
+async function trim(client: Redis, key: string): Promise<void> {
+  const summary = (await client.call('XPENDING', key, GROUP)) as [number, string | null, string | null, unknown];
+  let floor = summary[0] > 0 ? summary[1] : null;
+  if (floor === null) {
+    const groups = (await client.call('XINFO', 'GROUPS', key)) as string[][];
+    const group = groups.find((g) => field(g, 'name') === GROUP);
+    floor = group ? (field(group, 'last-delivered-id') ?? null) : null;
+  }
+  if (floor && floor !== '0-0') await client.call('XTRIM', key, 'MINID', floor);
+}
+
+function field(fields: readonly unknown[], name: string): string | undefined {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return String(fields[i + 1]);
+  return undefined;
+}
+
+/** Whether the event's message or interaction was created before `time` (epoch ms). */
+function createdBefore(event: BotEvent, time: number): boolean {
+  if (event.unknown) return false;
+  const created =
+    event.name === 'interaction.create'
+      ? event.data.interaction.created_at
+      : event.name === 'message.create'
+        ? event.data.message.created_at
+        : undefined;
+  return created !== undefined && Date.parse(created) < time;
+}

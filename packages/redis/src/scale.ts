@@ -1,0 +1,234 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { CommandSyncPlan, ScaleAdapter, ScaleHost } from '@boardbot/core';
+import type { Logger } from '@boardbot/protocol';
+import type { Redis } from 'ioredis';
+import { CommandSync } from './commands/command-sync.js';
+import { type Connected, openConnection } from './connection.js';
+import { Consumer, ensureGroup } from './consume/consumer.js';
+import { RedisNotConnectedError, RedisUnavailableError } from './errors.js';
+import { Reader } from './feed/reader.js';
+import { Keys } from './keys.js';
+import { Lease } from './lease/lease.js';
+import { RedisCooldowns } from './limits/cooldowns.js';
+import { RedisRateLimit } from './limits/rate-limit.js';
+import { type RedisScaleOptions, type ResolvedRedisOptions, redactRedisUrl, resolveRedisOptions } from './options.js';
+import { holderOf, planBalance } from './partitions/balance.js';
+import { HEARTBEAT } from './scripts/feed-scripts.js';
+
+/** What a started replica runs. */
+interface Running {
+  blocking: Redis;
+  reader: Reader;
+  consumer: Consumer;
+}
+
+/**
+ * One replica of a bot on Redis Streams, the `ScaleAdapter` that `redis()` returns. Every third of
+ * `leaseMs` it beats: renews its membership and leases, rebalances the partitions, tries the reader
+ * lease, keeps its command set registered, claims entries left pending too long, and trims streams.
+ */
+export class RedisScale implements ScaleAdapter {
+  readonly description: string;
+  readonly rateLimit: RedisRateLimit;
+  readonly cooldowns: RedisCooldowns;
+  private readonly options: ResolvedRedisOptions;
+  private c: Connected | undefined;
+  private commands: CommandSync | undefined;
+  private run: Running | undefined;
+  private partitions = 0;
+  private readonly leases = new Map<number, Lease>();
+  private timer: NodeJS.Timeout | undefined;
+  private beating: Promise<void> | undefined;
+  private paused = false;
+  private closed = false;
+  private beatFailures = 0;
+
+  /** @param options - see {@link RedisScaleOptions} */
+  constructor(options: RedisScaleOptions = {}) {
+    this.options = resolveRedisOptions(options);
+    this.description = `redis ${redactRedisUrl(this.options.url)}`;
+    this.rateLimit = new RedisRateLimit(() => this.c);
+    this.cooldowns = new RedisCooldowns(() => this.c);
+  }
+
+  async connect(target: { appId: string; apiUrl: string; log: Logger }): Promise<void> {
+    const client = (this.options.connect ?? openConnection)(this.options.url);
+    const replicaId = this.options.replicaId ?? defaultReplicaId();
+    const log = (this.options.logger ?? target.log).child({ replica: replicaId });
+    watchErrors(client, log);
+    try {
+      await client.connect();
+    } catch (error) {
+      client.disconnect();
+      throw new RedisUnavailableError(redactRedisUrl(this.options.url), error);
+    }
+    const keys = new Keys(this.options.keyPrefix, target.appId, target.apiUrl);
+    this.c = { client, keys, replicaId, log };
+    await client.hsetnx(keys.config, 'partitions', this.options.partitions);
+    this.partitions = Number(await client.hget(keys.config, 'partitions'));
+    if (this.partitions !== this.options.partitions) {
+      log.warn(
+        { partitions: this.partitions, configured: this.options.partitions },
+        'this bot was first started with another partition count: using the stored one',
+      );
+    }
+    this.commands = new CommandSync(this.c, this.options.leaseMs);
+  }
+
+  syncCommands(
+    setHash: string,
+    sync: () => Promise<CommandSyncPlan | undefined>,
+  ): Promise<CommandSyncPlan | undefined> {
+    if (!this.commands) throw new RedisNotConnectedError('syncCommands');
+    return this.commands.syncCommands(setHash, sync);
+  }
+
+  async start(host: ScaleHost): Promise<void> {
+    const c = this.c;
+    if (!c) throw new RedisNotConnectedError('start');
+    const blocking = c.client.duplicate();
+    watchErrors(blocking, c.log);
+    await blocking.connect();
+    for (let p = 0; p < this.partitions; p++) await ensureGroup(c.client, c.keys.partition(p));
+    const o = this.options;
+    const readerLease = new Lease(c.client, c.keys.reader, c.keys.fence, c.replicaId, o.leaseMs);
+    const consumer = new Consumer(c, blocking, host, o);
+    this.run = { blocking, reader: new Reader(c, readerLease, host, this.partitions), consumer };
+    consumer.start();
+    await this.beat();
+    this.schedule();
+    c.log.info(
+      { partitions: consumer.held.length, of: this.partitions, reader: this.run.reader.leading },
+      'replica joined',
+    );
+  }
+
+  async pause(): Promise<void> {
+    this.paused = true;
+    await this.run?.reader.stop();
+    await this.run?.consumer.pause();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.paused = true;
+    clearTimeout(this.timer);
+    await this.beating;
+    await this.run?.reader.stop();
+    await this.run?.consumer.pause();
+    const c = this.c;
+    if (c) {
+      // Handed over at once rather than when they expire: the next owner claims what is left pending.
+      await Promise.all([...this.leases.values()].map((lease) => lease.release().catch(() => {})));
+      await c.client.zrem(c.keys.members, c.replicaId).catch(() => {});
+      c.log.info('replica left');
+    }
+    this.run?.blocking.disconnect();
+    await c?.client.quit().catch(() => c.client.disconnect());
+  }
+
+  private schedule(): void {
+    if (this.closed) return;
+    this.timer = setTimeout(
+      () => {
+        this.beating = this.beat().finally(() => {
+          this.beating = undefined;
+          this.schedule();
+        });
+      },
+      Math.max(50, Math.floor(this.options.leaseMs / 3)),
+    );
+  }
+
+  /** One heartbeat. */
+  private async beat(): Promise<void> {
+    const c = this.c;
+    const run = this.run;
+    if (!c || !run) return;
+    try {
+      const leaseKeys = Array.from({ length: this.partitions }, (_, p) => c.keys.partitionLease(p));
+      const [members, owners] = (await HEARTBEAT.run(
+        c.client,
+        [c.keys.members, ...leaseKeys],
+        [this.paused ? '' : c.replicaId, this.options.leaseMs],
+      )) as [string[], string[]];
+      await this.renewPartitions(run.consumer);
+      if (!this.paused) {
+        await this.balance(run.consumer, members, owners.map(holderOf));
+        await run.reader.tick();
+      }
+      await this.commands?.tick();
+      if (!this.paused) await run.consumer.sweep();
+      this.beatFailures = 0;
+    } catch (error) {
+      if (this.beatFailures++ % 20 === 0) c.log.warn({ err: error }, 'replica heartbeat failed (Redis unreachable?)');
+    }
+  }
+
+  private async renewPartitions(consumer: Consumer): Promise<void> {
+    await Promise.all(
+      [...this.leases].map(async ([p, lease]) => {
+        if (await lease.renew()) return;
+        this.leases.delete(p);
+        consumer.drop(p);
+        this.c?.log.warn({ partition: p }, 'partition lease lost: another replica takes the partition over');
+      }),
+    );
+  }
+
+  private async balance(consumer: Consumer, members: string[], owners: string[]): Promise<void> {
+    const c = this.c as Connected;
+    if (!members.includes(c.replicaId)) return;
+    const plan = planBalance({
+      partitions: this.partitions,
+      members,
+      owners,
+      active: consumer.active,
+      held: this.leases.size,
+    });
+    for (const p of plan.release) {
+      const lease = this.leases.get(p);
+      void consumer.drain(p).then(async () => {
+        this.leases.delete(p);
+        await lease?.release().catch(() => {});
+        c.log.info({ partition: p }, 'partition handed over');
+      });
+    }
+    await Promise.all(
+      plan.acquire.map(async (p) => {
+        const lease = new Lease(c.client, c.keys.partitionLease(p), c.keys.fence, c.replicaId, this.options.leaseMs);
+        if (!(await lease.acquire())) return;
+        this.leases.set(p, lease);
+        try {
+          await consumer.adopt(p);
+        } catch (error) {
+          consumer.drop(p);
+          this.leases.delete(p);
+          await lease.release().catch(() => {});
+          c.log.warn(
+            { err: error, partition: p },
+            'could not take the partition over: leaving it to the next heartbeat',
+          );
+        }
+      }),
+    );
+  }
+}
+
+/** `<hostname>-<pid>-<random>`, safe as a consumer name and a lease holder (no colon). */
+function defaultReplicaId(): string {
+  const host =
+    hostname()
+      .replace(/[^A-Za-z0-9_.-]/g, '_')
+      .slice(0, 60) || 'host';
+  return `${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+/** ioredis reports connection errors as events; logged by code, every fiftieth, never by message. */
+function watchErrors(client: Redis, log: Logger): void {
+  let seen = 0;
+  client.on('error', (error: Error & { code?: string }) => {
+    if (seen++ % 50 === 0) log.warn({ code: error.code ?? 'unknown' }, 'Redis connection error: reconnecting');
+  });
+}
