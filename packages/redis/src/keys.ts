@@ -63,14 +63,6 @@ export class Keys {
   partitionLease(n: number): string {
     return `${this.base}:p:${n}:lease`;
   }
-  /** The app token's rate-limit window. */
-  get bucket(): string {
-    return `${this.base}:bucket`;
-  }
-  /** Slots of the window reserved and not settled: member = slot id, score = when it lapses. */
-  get bucketSlots(): string {
-    return `${this.base}:bucket:slots`;
-  }
   /** A cooldown window (handler and scope). */
   cooldown(key: string): string {
     return `${this.base}:cooldown:${key}`;
@@ -91,6 +83,26 @@ export class Keys {
   get commandsLock(): string {
     return `${this.base}:commands:lock`;
   }
+}
+
+/** The keys of an app token's rate-limit window (the token is known only by a hash of it and the API URL). */
+export interface BucketKeys {
+  /** The window. */
+  bucket: string;
+  /** Slots of the window reserved and not settled: member = slot id, score = when it lapses. */
+  slots: string;
+}
+
+/**
+ * The keys of an app token's rate-limit window. Named by the credential, not the app: a replica
+ * reserves its first request's slot (`GET /app`) before it knows the app.
+ *
+ * @param prefix - the `keyPrefix` option
+ * @param credential - the hash naming the token
+ */
+export function bucketKeys(prefix: string, credential: string): BucketKeys {
+  const base = `${prefix}:{bucket:${credential}}`;
+  return { bucket: base, slots: `${base}:slots` };
 }
 
 /** The consumer group every replica reads the partitions through. */

@@ -8,7 +8,7 @@ import { type Connected, openConnection } from './connection.js';
 import { Consumer, ensureGroup } from './consume/consumer.js';
 import { RedisNotConnectedError, RedisUnavailableError } from './errors.js';
 import { Reader } from './feed/reader.js';
-import { Keys } from './keys.js';
+import { type BucketKeys, bucketKeys, Keys } from './keys.js';
 import { Lease } from './lease/lease.js';
 import { RedisCooldowns } from './limits/cooldowns.js';
 import { RedisRateLimit } from './limits/rate-limit.js';
@@ -34,9 +34,11 @@ export class RedisScale implements ScaleAdapter {
   readonly cooldowns: RedisCooldowns;
   private readonly options: ResolvedRedisOptions;
   private c: Connected | undefined;
+  private connection: { client: Redis; replicaId: string; log: Logger; bucket: BucketKeys } | undefined;
   private commands: CommandSync | undefined;
   private run: Running | undefined;
   private partitions = 0;
+  private apiUrl = '';
   private readonly leases = new Map<number, Lease>();
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
@@ -48,11 +50,14 @@ export class RedisScale implements ScaleAdapter {
   constructor(options: RedisScaleOptions = {}) {
     this.options = resolveRedisOptions(options);
     this.description = `redis ${redactRedisUrl(this.options.url)}`;
-    this.rateLimit = new RedisRateLimit(() => this.c);
+    this.rateLimit = new RedisRateLimit(() => {
+      const c = this.connection;
+      return c && { client: c.client, keys: c.bucket, replicaId: c.replicaId };
+    });
     this.cooldowns = new RedisCooldowns(() => this.c);
   }
 
-  async connect(target: { appId: string; apiUrl: string; log: Logger }): Promise<void> {
+  async connect(target: { apiUrl: string; credential: string; log: Logger }): Promise<void> {
     const client = (this.options.connect ?? openConnection)(this.options.url);
     const replicaId = this.options.replicaId ?? defaultReplicaId();
     const log = (this.options.logger ?? target.log).child({ replica: replicaId });
@@ -63,7 +68,15 @@ export class RedisScale implements ScaleAdapter {
       client.disconnect();
       throw new RedisUnavailableError(redactRedisUrl(this.options.url), error);
     }
-    const keys = new Keys(this.options.keyPrefix, target.appId, target.apiUrl);
+    this.apiUrl = target.apiUrl;
+    this.connection = { client, replicaId, log, bucket: bucketKeys(this.options.keyPrefix, target.credential) };
+  }
+
+  async joinApp(appId: string): Promise<void> {
+    const connection = this.connection;
+    if (!connection) throw new RedisNotConnectedError('joinApp');
+    const { client, replicaId, log } = connection;
+    const keys = new Keys(this.options.keyPrefix, appId, this.apiUrl);
     this.c = { client, keys, replicaId, log };
     await client.hsetnx(keys.config, 'partitions', this.options.partitions);
     this.partitions = Number(await client.hget(keys.config, 'partitions'));
@@ -125,7 +138,8 @@ export class RedisScale implements ScaleAdapter {
       c.log.info('replica left');
     }
     this.run?.blocking.disconnect();
-    await c?.client.quit().catch(() => c.client.disconnect());
+    const client = this.connection?.client;
+    await client?.quit().catch(() => client.disconnect());
   }
 
   private schedule(): void {

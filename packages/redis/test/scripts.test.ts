@@ -81,7 +81,11 @@ describe('the resume point', () => {
     expect((await readPosition(client, keys, 0)).eventId).toBe('2');
     await client.xreadgroup('GROUP', GROUP, 'c', 'STREAMS', keys.partition(0), '>');
     const ack = (id: string, board = '', seq = 0) =>
-      ACK.run(client, [keys.partition(0), keys.inflight, keys.boards, keys.meta], [GROUP, id, sortKeyOf(id), board, seq]);
+      ACK.run(
+        client,
+        [keys.partition(0), keys.inflight, keys.boards, keys.meta],
+        [GROUP, id, sortKeyOf(id), board, seq],
+      );
     // Finished out of order: the point waits for the oldest.
     await ack('7-0', 'b1', 4);
     expect((await readPosition(client, keys, 0)).eventId).toBe('2');

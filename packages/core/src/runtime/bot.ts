@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
 import { DEFAULT_REST_OPTIONS } from '@boardbot/rest';
 import type { CommandSyncPlan } from '../commands/sync/plan.js';
@@ -181,10 +181,12 @@ export class Bot {
     const log = this.log.child({ correlation_id: correlationId, phase: 'start' });
     const requestOptions = { requestId: correlationId, logger: log };
     try {
+      // A replica connects first: even its first request reserves a slot of the shared rate limit.
+      if (this.scale) await this.connectReplica(this.scale);
       this.currentApp = await this.rest.getApp(requestOptions);
       log.info({ app_id: this.currentApp.id, bot_user_id: this.currentApp.bot_user_id }, 'running as app');
-      if (this.scale) {
-        const plan = await this.startReplica(this.scale, startedAt, log, requestOptions);
+      if (this.scale && this.adapter) {
+        const plan = await this.startReplica(this.scale, this.adapter, startedAt, log, requestOptions);
         this.running(log, { replica: true, commands: this.commands.length });
         return plan;
       }
@@ -250,17 +252,27 @@ export class Bot {
     log.info(facts, 'bot started');
   }
 
+  /** Loads and connects the replicas' adapter (its bucket is named by a hash of the API URL and token). */
+  private async connectReplica(scale: ScaleSlot): Promise<void> {
+    this.adapter = await scale.resolve(this.log);
+    const credential = createHash('sha256')
+      .update(`${this.options.apiUrl}\n${this.options.token}`)
+      .digest('hex')
+      .slice(0, 16);
+    await this.adapter.connect({ apiUrl: this.options.apiUrl, credential, log: this.log });
+  }
+
   /** Joins the replicas through the adapter: it decides which events this process handles. */
   private async startReplica(
     scale: ScaleSlot,
+    adapter: ScaleAdapter,
     startedAt: number,
     log: Logger,
     requestOptions: { requestId: string; logger: Logger },
   ): Promise<CommandSyncPlan | undefined> {
-    this.adapter = await scale.resolve(this.log);
     const factory = this.options.gateway ?? createGateway;
     return startReplica({
-      adapter: this.adapter,
+      adapter,
       app: this.app,
       apiUrl: this.options.apiUrl,
       commands: [...this.commands],

@@ -206,9 +206,9 @@ export class Consumer {
           'STREAMS',
           ...active.map((p) => p.key),
           ...active.map(() => '>'),
-        )) as [string, [string, string[]][]][] | null;
+        )) as unknown[] | null;
         this.readFailures = 0;
-        for (const [key, entries] of reply ?? []) {
+        for (const [key, entries] of streamsOf(reply)) {
           const part = this.byKey.get(key);
           // A partition forgotten during the read: its entries stay pending and its next owner claims them.
           if (!part) continue;
@@ -359,6 +359,18 @@ async function trim(client: Redis, key: string): Promise<void> {
     floor = group ? (field(group, 'last-delivered-id') ?? null) : null;
   }
   if (floor && floor !== '0-0') await client.call('XTRIM', key, 'MINID', floor);
+}
+
+/**
+ * The streams of an XREADGROUP reply: `[[key, entries], ...]` over RESP2, a map over RESP3 (which
+ * ioredis flattens to `[key, entries, key, entries...]`).
+ */
+function streamsOf(reply: unknown[] | null): [string, [string, string[]][]][] {
+  if (!reply || reply.length === 0) return [];
+  if (Array.isArray(reply[0])) return reply as [string, [string, string[]][]][];
+  const pairs: [string, [string, string[]][]][] = [];
+  for (let i = 0; i + 1 < reply.length; i += 2) pairs.push([String(reply[i]), reply[i + 1] as [string, string[]][]]);
+  return pairs;
 }
 
 function field(fields: readonly unknown[], name: string): string | undefined {

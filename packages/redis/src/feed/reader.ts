@@ -68,7 +68,7 @@ export class Reader {
       return;
     }
     if (!(await this.lease.acquire())) return;
-    this.c.log.info({ token: this.lease.token }, 'reader elected: this replica reads the gateway');
+    this.c.log.info({ fence: this.lease.token }, 'reader elected: this replica reads the gateway');
     await this.open();
   }
 
@@ -112,7 +112,7 @@ export class Reader {
     }
     await this.baselining;
     await this.pumping;
-    this.c.log.info({ last_event_id: position.eventId ?? null, token: this.lease.token }, 'reading the gateway');
+    this.c.log.info({ last_event_id: position.eventId ?? null, fence: this.lease.token }, 'reading the gateway');
   }
 
   private async closeGateway(): Promise<void> {

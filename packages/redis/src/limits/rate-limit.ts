@@ -1,12 +1,20 @@
 import type { RateLimitInfo, Reservation, SharedRateLimit } from '@boardbot/rest';
-import type { Connected } from '../connection.js';
+import type { Redis } from 'ioredis';
 import { RedisNotConnectedError } from '../errors.js';
+import type { BucketKeys } from '../keys.js';
 import { BLOCK, RESERVE, SETTLE } from '../scripts/limit-scripts.js';
 
 /** How long a reserved slot counts as in flight when its replica never settles it (it died). */
 const SLOT_TTL_MS = 60_000;
 /** How long another replica waits for a window's probe before probing itself. */
 const PROBE_MS = 5_000;
+
+/** What the rate limit works with. */
+export interface BucketAccess {
+  client: Redis;
+  keys: BucketKeys;
+  replicaId: string;
+}
 
 /**
  * The app token's rate-limit window in Redis, shared by every replica: each REST call (and the
@@ -17,15 +25,15 @@ const PROBE_MS = 5_000;
 export class RedisRateLimit implements SharedRateLimit {
   private reservations = 0;
 
-  /** @param connected - the replica's connection, once connected */
-  constructor(private readonly connected: () => Connected | undefined) {}
+  /** @param connected - the replica's connection and the token's bucket, once connected */
+  constructor(private readonly connected: () => BucketAccess | undefined) {}
 
   async reserve(count: number): Promise<Reservation> {
     const c = this.use();
     const prefix = `${c.replicaId}:${this.reservations++}`;
     const [granted, waitMs, limit, blocked, generation] = (await RESERVE.run(
       c.client,
-      [c.keys.bucket, c.keys.bucketSlots],
+      [c.keys.bucket, c.keys.slots],
       [Math.max(1, count), prefix, SLOT_TTL_MS, PROBE_MS],
     )) as [number, number, string, number, number];
     const slots = Array.from({ length: granted }, (_, i) => `${prefix}:${i + 1}:${generation}`);
@@ -43,7 +51,7 @@ export class RedisRateLimit implements SharedRateLimit {
     const kind = info === null ? 'lost' : info === undefined ? 'none' : 'answer';
     await SETTLE.run(
       c.client,
-      [c.keys.bucket, c.keys.bucketSlots],
+      [c.keys.bucket, c.keys.slots],
       [slot, generation, kind, info?.limit ?? 0, info?.remaining ?? 0, Math.ceil(info?.resetDelayMs ?? 0)],
     );
   }
@@ -53,7 +61,7 @@ export class RedisRateLimit implements SharedRateLimit {
     await BLOCK.run(c.client, [c.keys.bucket], [Math.ceil(waitMs)]);
   }
 
-  private use(): Connected {
+  private use(): BucketAccess {
     const c = this.connected();
     if (!c) throw new RedisNotConnectedError('the shared rate limit');
     return c;

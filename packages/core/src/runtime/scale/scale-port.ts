@@ -64,10 +64,17 @@ export interface ScaleAdapter {
   /** Cooldown windows shared by every replica. */
   readonly cooldowns: CooldownStore;
   /**
-   * Connects the adapter for the bot's app; called once by `start()` before anything else uses it.
-   * @param target - the app id, API URL and logger
+   * Connects the adapter; called first by `start()`, before the bot's first request: the shared rate
+   * limit works from then on.
+   * @param target - the API URL, a hash naming the app token (its rate-limit bucket), the logger
    */
-  connect(target: { appId: string; apiUrl: string; log: Logger }): Promise<void>;
+  connect(target: { apiUrl: string; credential: string; log: Logger }): Promise<void>;
+  /**
+   * Names the bot's shared state once the app is known (`GET /app`): cooldowns and the command sync
+   * work from then on.
+   * @param appId - the app the bot runs as
+   */
+  joinApp(appId: string): Promise<void>;
   /**
    * Syncs the commands once across replicas: `sync` runs (under a lock) only in a replica whose
    * command set is the one that should be registered; the others leave the registered set as it is.

@@ -32,16 +32,17 @@ export interface ReplicaStart {
 }
 
 /**
- * Starts the bot as one replica of many: connects the adapter, syncs the commands once across the
- * replicas (in `sync` mode; `check` and `off` behave as for one process), then joins, handing the
- * adapter a {@link ScaleHost} onto this bot's queue and dispatcher.
+ * Starts the bot as one replica of many (its adapter connected, its app read): names the app's
+ * shared state, syncs the commands once across the replicas (in `sync` mode; `check` and `off`
+ * behave as for one process), then joins, handing the adapter a {@link ScaleHost} onto this bot's
+ * queue and dispatcher.
  *
  * @param s - the adapter and the bot's parts
  * @returns the sync plan, when this replica ran the sync
  */
 export async function startReplica(s: ReplicaStart): Promise<CommandSyncPlan | undefined> {
   const { adapter, startLog } = s;
-  await adapter.connect({ appId: s.app.id, apiUrl: s.apiUrl, log: s.log });
+  await adapter.joinApp(s.app.id);
   startLog.info({ scale: adapter.description }, 'running as a replica');
   const sync = () => syncCommands(s.rest, [...s.commands], s.commandSync, startLog, s.requestOptions);
   const plan = s.commandSync === 'sync' ? await adapter.syncCommands(commandSetHash(s.commands), sync) : await sync();
