@@ -51,6 +51,10 @@ export class Keys {
   get meta(): string {
     return `${this.base}:meta`;
   }
+  /** Per entry in flight, how many times its handlers were started. */
+  get attempts(): string {
+    return `${this.base}:attempts`;
+  }
   /** Events whose handlers kept failing, with why. */
   get dead(): string {
     return `${this.base}:dead`;

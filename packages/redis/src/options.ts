@@ -9,7 +9,7 @@ export interface RedisScaleOptions {
    * with its password.
    * @defaultValue `process.env.BOARDBOT_REDIS_URL`, else `'redis://127.0.0.1:6379'`
    */
-  url?: string;
+  url?: string | undefined;
   /**
    * The first part of every key; the bot's keys then sit under `<prefix>:{<app id>:<platform>}:`.
    * @defaultValue `'boardbot'`
@@ -46,7 +46,7 @@ export interface RedisScaleOptions {
    * replicas and contain no `:`.
    * @defaultValue `<hostname>-<pid>-<random>`
    */
-  replicaId?: string;
+  replicaId?: string | undefined;
   /**
    * Where the adapter logs (the bot's logger when `createBot` loads the adapter from
    * `BOARDBOT_REDIS_URL`). @defaultValue the bot's logger, given at start

@@ -45,6 +45,7 @@ export class RedisScale implements ScaleAdapter {
   private paused = false;
   private closed = false;
   private beatFailures = 0;
+  private readonly works = new Map<string, Promise<unknown>>();
 
   /** @param options - see {@link RedisScaleOptions} */
   constructor(options: RedisScaleOptions = {}) {
@@ -110,6 +111,9 @@ export class RedisScale implements ScaleAdapter {
     this.run = { blocking, reader: new Reader(c, readerLease, host, this.partitions), consumer };
     consumer.start();
     await this.beat();
+    // A first start waits for the gateway, so that nothing posted right after it is missed.
+    await this.run.reader.opened();
+    await Promise.all(this.works.values());
     this.schedule();
     c.log.info(
       { partitions: consumer.held.length, of: this.partitions, reader: this.run.reader.leading },
@@ -128,6 +132,7 @@ export class RedisScale implements ScaleAdapter {
     this.paused = true;
     clearTimeout(this.timer);
     await this.beating;
+    await Promise.all(this.works.values());
     await this.run?.reader.stop();
     await this.run?.consumer.pause();
     const c = this.c;
@@ -155,7 +160,11 @@ export class RedisScale implements ScaleAdapter {
     );
   }
 
-  /** One heartbeat. */
+  /**
+   * One heartbeat: the leases first, quickly (membership, partitions, the reader's); the slower work
+   * (taking a partition over, opening the gateway, claiming, trimming, the command sync) runs beside
+   * the heartbeats, one of each at a time, so that it never delays a renewal past a lease's expiry.
+   */
   private async beat(): Promise<void> {
     const c = this.c;
     const run = this.run;
@@ -169,15 +178,25 @@ export class RedisScale implements ScaleAdapter {
       )) as [string[], string[]];
       await this.renewPartitions(run.consumer);
       if (!this.paused) {
-        await this.balance(run.consumer, members, owners.map(holderOf));
         await run.reader.tick();
+        await this.balance(run.consumer, members, owners.map(holderOf));
+        this.beside('sweep', () => run.consumer.sweep());
       }
-      await this.commands?.tick();
-      if (!this.paused) await run.consumer.sweep();
+      this.beside('commands', () => this.commands?.tick());
       this.beatFailures = 0;
     } catch (error) {
       if (this.beatFailures++ % 20 === 0) c.log.warn({ err: error }, 'replica heartbeat failed (Redis unreachable?)');
     }
+  }
+
+  /** Runs `work` beside the heartbeats unless the previous `name` work still runs. */
+  private beside(name: string, work: () => Promise<unknown> | undefined): void {
+    if (this.works.has(name)) return;
+    const running = Promise.resolve()
+      .then(work)
+      .catch((error: unknown) => this.c?.log.warn({ err: error, work: name }, 'replica housekeeping failed'))
+      .finally(() => this.works.delete(name));
+    this.works.set(name, running);
   }
 
   private async renewPartitions(consumer: Consumer): Promise<void> {
@@ -214,17 +233,17 @@ export class RedisScale implements ScaleAdapter {
         const lease = new Lease(c.client, c.keys.partitionLease(p), c.keys.fence, c.replicaId, this.options.leaseMs);
         if (!(await lease.acquire())) return;
         this.leases.set(p, lease);
-        try {
-          await consumer.adopt(p);
-        } catch (error) {
-          consumer.drop(p);
-          this.leases.delete(p);
-          await lease.release().catch(() => {});
-          c.log.warn(
-            { err: error, partition: p },
-            'could not take the partition over: leaving it to the next heartbeat',
-          );
-        }
+        this.beside(`adopt ${p}`, () =>
+          consumer.adopt(p, lease.value as string).catch(async (error: unknown) => {
+            consumer.drop(p);
+            this.leases.delete(p);
+            await lease.release().catch(() => {});
+            c.log.warn(
+              { err: error, partition: p },
+              'could not take the partition over: leaving it to the next heartbeat',
+            );
+          }),
+        );
       }),
     );
   }

@@ -83,7 +83,7 @@ describe('the resume point', () => {
     const ack = (id: string, board = '', seq = 0) =>
       ACK.run(
         client,
-        [keys.partition(0), keys.inflight, keys.boards, keys.meta],
+        [keys.partition(0), keys.inflight, keys.boards, keys.meta, keys.attempts],
         [GROUP, id, sortKeyOf(id), board, seq],
       );
     // Finished out of order: the point waits for the oldest.
@@ -108,7 +108,7 @@ describe('the resume point', () => {
     await client.xreadgroup('GROUP', GROUP, 'c', 'STREAMS', keys.partition(0), '>');
     await DEAD_LETTER.run(
       client,
-      [keys.partition(0), keys.inflight, keys.boards, keys.meta, keys.dead],
+      [keys.partition(0), keys.inflight, keys.boards, keys.meta, keys.attempts, keys.dead],
       [GROUP, '12-0', sortKeyOf('12-0'), '', 0, 0, 5, 'its handlers failed 5 times', '{"name":"x"}', 100],
     );
     expect((await readPosition(client, keys, 0)).eventId).toBe('12');

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { type Connected, persist } from '../connection.js';
 import { sortKeyOf } from '../feed/entry-id.js';
 import { GROUP } from '../keys.js';
-import { ACK, DEAD_LETTER } from '../scripts/feed-scripts.js';
+import { ACK, DEAD_LETTER, READ } from '../scripts/feed-scripts.js';
 import { type PendingEntry, pendingEntries } from './pending.js';
 
 /** A partition this replica holds the lease of. */
@@ -14,6 +14,10 @@ interface Part {
   status: 'claiming' | 'active' | 'draining';
   /** Entries read and not finished, by id. */
   running: Set<string>;
+  /** The lease value reads are fenced with. */
+  lease: string;
+  /** The last entry id seen in the stream: a wait for new entries waits for what comes after it. */
+  cursor: string;
   /** Resolves the drain once nothing of the partition runs or is being read. */
   drained?: () => void;
 }
@@ -96,9 +100,17 @@ export class Consumer {
    * Takes a partition over (its lease was just acquired): claims and queues what was left pending,
    * then reads it.
    * @param index - the partition
+   * @param lease - the value its lease is held under (every read checks it)
    */
-  async adopt(index: number): Promise<void> {
-    const part: Part = { index, key: this.c.keys.partition(index), status: 'claiming', running: new Set() };
+  async adopt(index: number, lease: string): Promise<void> {
+    const part: Part = {
+      index,
+      key: this.c.keys.partition(index),
+      status: 'claiming',
+      running: new Set(),
+      lease,
+      cursor: '0-0',
+    };
     this.parts.set(index, part);
     this.byKey.set(part.key, part);
     await ensureGroup(this.c.client, part.key);
@@ -162,12 +174,8 @@ export class Consumer {
   /** Claims the pending entries of a partition idle at least `minIdleMs`, in id order, and queues them. */
   private async claim(part: Part, minIdleMs: number): Promise<number> {
     let claimed = 0;
-    const rules = { maxDeliveries: this.options.maxDeliveries, skip: (id: string) => part.running.has(id) };
-    for await (const entry of pendingEntries(this.c.client, part.key, minIdleMs, this.c.replicaId, rules)) {
-      if (entry.exhausted === true) {
-        await this.deadLetter(part, entry.id, entry.payload, entry.deliveries, 'its replica stopped while handling it');
-        continue;
-      }
+    const skip = (id: string) => part.running.has(id);
+    for await (const entry of pendingEntries(this.c.client, part.key, minIdleMs, this.c.replicaId, skip)) {
       if (entry.payload === undefined) continue;
       this.deliver(part, entry, true);
       claimed++;
@@ -175,46 +183,35 @@ export class Consumer {
     return claimed;
   }
 
+  /**
+   * Reads the active partitions: each through the fenced read script (no entry leaves a partition
+   * whose lease this replica lost), then, when none had anything new, one blocking XREAD over all of
+   * them that returns as soon as any gets an entry after the last one seen.
+   */
   private async readLoop(): Promise<void> {
     while (this.reading) {
       const active = [...this.parts.values()].filter((p) => p.status === 'active');
       const room = this.options.prefetch - this.running;
       if (active.length === 0 || room <= 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, this.options.blockMs);
-          const self = this;
-          function done() {
-            clearTimeout(timer);
-            self.wake = undefined;
-            resolve();
-          }
-          this.wake = done;
-        });
+        await this.idle(this.options.blockMs);
         continue;
       }
       for (const part of active) this.readingNow.add(part);
       try {
-        const reply = (await this.blocking.call(
-          'XREADGROUP',
-          'GROUP',
-          GROUP,
-          this.c.replicaId,
+        const count = Math.max(1, Math.min(100, Math.floor(room / active.length)));
+        const got = await Promise.all(active.map((part) => this.readPart(part, count)));
+        this.readFailures = 0;
+        if (got.some((n) => n > 0)) continue;
+        await this.blocking.call(
+          'XREAD',
           'COUNT',
-          String(Math.min(room, 100)),
+          '1',
           'BLOCK',
           String(this.options.blockMs),
           'STREAMS',
           ...active.map((p) => p.key),
-          ...active.map(() => '>'),
-        )) as unknown[] | null;
-        this.readFailures = 0;
-        for (const [key, entries] of streamsOf(reply)) {
-          const part = this.byKey.get(key);
-          // A partition forgotten during the read: its entries stay pending and its next owner claims them.
-          if (!part) continue;
-          for (const [id, fields] of entries)
-            this.deliver(part, { id, payload: field(fields, 'e'), deliveries: 1 }, false);
-        }
+          ...active.map((p) => p.cursor),
+        );
       } catch (error) {
         if (/NOGROUP/.test(String((error as Error).message))) {
           // Redis lost the group (its data was lost): read the streams again from their start.
@@ -233,12 +230,48 @@ export class Consumer {
     }
   }
 
+  /** One fenced read of a partition; queues what it got. @returns how many entries it got */
+  private async readPart(part: Part, count: number): Promise<number> {
+    const reply = (await READ.run(
+      this.c.client,
+      [this.c.keys.partitionLease(part.index), part.key],
+      [part.lease, GROUP, this.c.replicaId, count],
+    )) as ['lost'] | ['ok', [string, string[]][]] | ['empty', string];
+    if (reply[0] === 'lost') {
+      this.c.log.warn({ partition: part.index }, 'partition lease lost: another replica takes the partition over');
+      this.forget(part);
+      return 0;
+    }
+    if (reply[0] === 'empty') {
+      part.cursor = reply[1];
+      return 0;
+    }
+    for (const [id, fields] of reply[1]) {
+      part.cursor = id;
+      this.deliver(part, { id, payload: field(fields, 'e') }, false);
+    }
+    return reply[1].length;
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wake = undefined;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
   private deliver(part: Part, entry: PendingEntry, claimed: boolean): void {
     let event: BotEvent;
     try {
       event = JSON.parse(entry.payload ?? '') as BotEvent;
     } catch {
-      void this.deadLetter(part, entry.id, entry.payload, entry.deliveries, 'its payload is not an event');
+      void this.deadLetter(part, entry.id, entry.payload, 1, 'its payload is not an event');
       return;
     }
     part.running.add(entry.id);
@@ -253,10 +286,27 @@ export class Consumer {
     );
   }
 
-  /** Runs one entry until it succeeds, is dead-lettered, or the bot abandons it at shutdown. */
+  /**
+   * Runs one entry until it succeeds, is dead-lettered, or the bot abandons it at shutdown. Each run
+   * is counted in Redis before it starts, so runs cut short by a dying replica count too, and an
+   * entry merely claimed by a replica that died before running it does not.
+   */
   private async handle(part: Part, entry: PendingEntry, event: BotEvent, claimed: boolean): Promise<void> {
     const { maxDeliveries } = this.options;
-    for (let attempt = entry.deliveries; ; attempt++) {
+    let local = 0;
+    for (;;) {
+      // The partition's lease was lost while this entry waited: its next owner runs it.
+      if (this.parts.get(part.index) !== part) return;
+      local++;
+      let attempt = local;
+      await persist(async () => {
+        attempt = Number(await this.c.client.hincrby(this.c.keys.attempts, entry.id, 1));
+      }, ACK_PERSIST_MS);
+      if (attempt > maxDeliveries) {
+        const reason = `its handlers did not finish in ${maxDeliveries} runs (its replicas stopped while running them)`;
+        await this.deadLetter(part, entry.id, entry.payload, attempt - 1, reason);
+        return;
+      }
       const replayed = claimed || attempt > 1 || createdBefore(event, this.host.startedAt);
       const outcome = await this.host.dispatch(event, replayed);
       // Not finished: left pending, for the next owner of the partition.
@@ -273,8 +323,6 @@ export class Consumer {
         { partition: part.index, entry: entry.id, attempt, max_deliveries: maxDeliveries },
         'handler failed: the event is delivered again (its board waits)',
       );
-      // Counted in Redis too, so a replica that takes the partition over knows how often it was tried.
-      await this.c.client.call('XCLAIM', part.key, GROUP, this.c.replicaId, '0', entry.id).catch(() => {});
       await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
     }
   }
@@ -286,7 +334,7 @@ export class Consumer {
       () =>
         ACK.run(
           client,
-          [part.key, keys.inflight, keys.boards, keys.meta],
+          [part.key, keys.inflight, keys.boards, keys.meta, keys.attempts],
           [GROUP, id, sortKeyOf(id), message?.board_id ?? '', message?.seq ?? 0],
         ),
       ACK_PERSIST_MS,
@@ -321,7 +369,7 @@ export class Consumer {
       () =>
         DEAD_LETTER.run(
           client,
-          [part.key, keys.inflight, keys.boards, keys.meta, keys.dead],
+          [part.key, keys.inflight, keys.boards, keys.meta, keys.attempts, keys.dead],
           [
             GROUP,
             id,
@@ -359,18 +407,6 @@ async function trim(client: Redis, key: string): Promise<void> {
     floor = group ? (field(group, 'last-delivered-id') ?? null) : null;
   }
   if (floor && floor !== '0-0') await client.call('XTRIM', key, 'MINID', floor);
-}
-
-/**
- * The streams of an XREADGROUP reply: `[[key, entries], ...]` over RESP2, a map over RESP3 (which
- * ioredis flattens to `[key, entries, key, entries...]`).
- */
-function streamsOf(reply: unknown[] | null): [string, [string, string[]][]][] {
-  if (!reply || reply.length === 0) return [];
-  if (Array.isArray(reply[0])) return reply as [string, [string, string[]][]][];
-  const pairs: [string, [string, string[]][]][] = [];
-  for (let i = 0; i + 1 < reply.length; i += 2) pairs.push([String(reply[i]), reply[i + 1] as [string, string[]][]]);
-  return pairs;
 }
 
 function field(fields: readonly unknown[], name: string): string | undefined {

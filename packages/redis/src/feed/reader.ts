@@ -32,6 +32,7 @@ export class Reader {
   private held: BotEvent[] | undefined;
   private pumping: Promise<void> | undefined;
   private baselining: Promise<void> | undefined;
+  private opening: Promise<void> | undefined;
   private known = '';
   private position: SharedPosition | undefined;
   private restart = false;
@@ -56,7 +57,10 @@ export class Reader {
     return this.lease.value !== undefined;
   }
 
-  /** One heartbeat: renews the lease (or tries to take it) and (re)opens the gateway when needed. */
+  /**
+   * One heartbeat: renews the lease, or tries to take it. Never waits for the gateway: opening it
+   * (and appending what it replays) runs beside the heartbeats, which must keep every lease alive.
+   */
   async tick(): Promise<void> {
     if (this.stopped) return;
     if (this.leading) {
@@ -64,12 +68,16 @@ export class Reader {
         this.depose('its lease expired (the process was paused, or cut off from Redis, longer than leaseMs)');
         return;
       }
-      if (this.restart || !this.gateway) await this.open();
-      return;
+    } else {
+      if (!(await this.lease.acquire())) return;
+      this.c.log.info({ fence: this.lease.token }, 'reader elected: this replica reads the gateway');
     }
-    if (!(await this.lease.acquire())) return;
-    this.c.log.info({ fence: this.lease.token }, 'reader elected: this replica reads the gateway');
-    await this.open();
+    if (this.restart || !this.gateway) this.opening ??= this.open().finally(() => (this.opening = undefined));
+  }
+
+  /** Resolves once the gateway being opened is open (or failed to open). */
+  async opened(): Promise<void> {
+    await this.opening;
   }
 
   /** Stops reading and gives the lease up, so that another replica takes over at once. */
@@ -85,11 +93,20 @@ export class Reader {
 
   private async open(): Promise<void> {
     await this.closeGateway();
+    if (!this.leading) return;
     this.restart = false;
     this.queue = [];
     this.held = undefined;
     const generation = ++this.generation;
-    const position = await readPosition(this.c.client, this.c.keys, Date.now());
+    let position: SharedPosition;
+    try {
+      position = await readPosition(this.c.client, this.c.keys, Date.now());
+    } catch (error) {
+      this.c.log.warn({ err: error }, 'the reader could not read the resume point: trying again on the next heartbeat');
+      this.restart = true;
+      return;
+    }
+    if (generation !== this.generation) return;
     this.position = position;
     this.known = position.appended;
     const gateway = this.host.openGateway(position.eventId);
@@ -111,7 +128,6 @@ export class Reader {
       return;
     }
     await this.baselining;
-    await this.pumping;
     this.c.log.info({ last_event_id: position.eventId ?? null, fence: this.lease.token }, 'reading the gateway');
   }
 

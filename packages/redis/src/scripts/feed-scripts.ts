@@ -28,11 +28,13 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'deposed' end
 if redis.call('SET', KEYS[2], ARGV[2], 'NX') then return 'ok' end
 return 'kept'`);
 
-// The end of an event: acknowledged in its group, out of the in-flight set, its board's mark moved.
+// The end of an event: acknowledged in its group, out of the in-flight set and the attempt counts,
+// its board's mark moved.
 const SETTLE = `
 ${NOW_MS}
 redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
 redis.call('ZREM', KEYS[2], ARGV[3])
+redis.call('HDEL', KEYS[5], ARGV[2])
 if ARGV[4] ~= '' then
   local mark = tonumber(redis.call('HGET', KEYS[3], ARGV[4]) or '0')
   if tonumber(ARGV[5]) > mark then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5]) end
@@ -40,8 +42,8 @@ end
 redis.call('HSET', KEYS[4], 'acked_at', now)`;
 
 /**
- * Acknowledges an event whose handlers finished: KEYS partition stream, in-flight set, boards, meta;
- * ARGV group, entry id, sort key, board id ('' unless a `message.create`), its `seq`.
+ * Acknowledges an event whose handlers finished: KEYS partition stream, in-flight set, boards, meta,
+ * attempts; ARGV group, entry id, sort key, board id ('' unless a `message.create`), its `seq`.
  */
 export const ACK = new LuaScript(`${SETTLE}
 return 1`);
@@ -52,7 +54,7 @@ return 1`);
  * event JSON, the stream's approximate maximum length.
  */
 export const DEAD_LETTER = new LuaScript(`
-redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[10], '*', 'partition', ARGV[6], 'entry', ARGV[2],
+redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[10], '*', 'partition', ARGV[6], 'entry', ARGV[2],
   'deliveries', ARGV[7], 'reason', ARGV[8], 'event', ARGV[9])
 ${SETTLE}
 return 1`);
@@ -78,3 +80,17 @@ if ARGV[1] ~= '' then redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[
 local owners = {}
 for i = 2, #KEYS do owners[i - 1] = redis.call('GET', KEYS[i]) or '' end
 return { redis.call('ZRANGE', KEYS[1], 0, -1), owners }`);
+
+/**
+ * Reads new entries of a partition for this replica, if it still holds the partition's lease: KEYS
+ * partition lease, partition stream; ARGV lease value, group, consumer, count. A replica that lost
+ * the lease (paused, cut off) can no longer take entries, so every entry delivered to a replica was
+ * delivered while it owned the partition, and its next owner claims it. Returns `{ 'lost' }`,
+ * `{ 'ok', entries }`, or `{ 'empty', the stream's last id }` (to wait for what comes after it).
+ */
+export const READ = new LuaScript(`
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return { 'lost' } end
+local got = redis.call('XREADGROUP', 'GROUP', ARGV[2], ARGV[3], 'COUNT', ARGV[4], 'STREAMS', KEYS[2], '>')
+if got and got[1] and #got[1][2] > 0 then return { 'ok', got[1][2] } end
+local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+return { 'empty', (last[1] and last[1][1]) or '0-0' }`);
