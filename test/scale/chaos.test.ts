@@ -166,8 +166,8 @@ describe('four replicas, one killed every 2 s', () => {
     const sorted = [...gaps].sort((a, b) => a - b);
     const summary =
       `${kills} kills, ${gaps.length} of the reader; failover gaps (kill to the next reader reading): ` +
-        `median ${sorted[Math.floor(sorted.length / 2)]} ms, longest ${sorted.at(-1)} ms (leaseMs ${LEASE_MS}); ` +
-        `every answer in ${drainedMs} ms after the last post`;
+      `median ${sorted[Math.floor(sorted.length / 2)]} ms, longest ${sorted.at(-1)} ms (leaseMs ${LEASE_MS}); ` +
+      `every answer in ${drainedMs} ms after the last post`;
     // Reported where CI shows it, and attached to the test.
     process.stderr.write(`replica chaos: ${summary}\n`);
     await annotate(summary);
