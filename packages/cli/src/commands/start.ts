@@ -1,19 +1,23 @@
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load-config.js';
-import { MissingTokenError } from '../errors.js';
+import { ConfigError, MissingTokenError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { type ProjectFlags, requireBuilt, resolveProject } from '../project/project.js';
 import { addConfigOptions, addProjectOptions, type CommonFlags } from './shared-options.js';
 
 /** Flags of `boardbot start`. */
-export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {}
+export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {
+  /** `--redis <url>`: run as one replica of several sharing this Redis (sets `BOARDBOT_REDIS_URL`). */
+  redis?: string | undefined;
+}
 
 /**
  * `boardbot start`: production, no emulator. Resolves the configuration (flags > environment >
  * `.env`), fails fast without a token, puts the values in `process.env` where the bot's entry reads
  * them (`.env` never overrides the environment), then runs the built entry in this process, so the
- * runtime's own SIGINT/SIGTERM handling stops it gracefully.
+ * runtime's own SIGINT/SIGTERM handling stops it gracefully. With `--redis` (or `BOARDBOT_REDIS_URL`)
+ * the bot runs as a replica: `createBot` loads `@boardbot/redis` for it (docs/scaling.md).
  *
  * @param flags - see {@link StartFlags}
  * @param io - output and environment; `io.env` receives the configuration
@@ -30,6 +34,14 @@ export async function runStart(flags: StartFlags, io: CliIo): Promise<void> {
   io.env.BOARDBOT_TOKEN = config.token;
   io.env.BOARDBOT_API_URL = config.apiUrl;
   io.env.LOG_LEVEL = config.logLevel;
+  if (flags.redis !== undefined) {
+    if (!/^rediss?:\/\/[^\s]+$/.test(flags.redis)) {
+      throw new ConfigError(
+        '--redis must be a Redis URL such as redis://127.0.0.1:6379 (or rediss:// for TLS), shared by every replica of the bot.',
+      );
+    }
+    io.env.BOARDBOT_REDIS_URL = flags.redis;
+  }
   // The bot may read files relative to its directory, as it would when started there.
   if (process.cwd() !== project.dir) process.chdir(project.dir);
   await import(pathToFileURL(project.entry).href);
@@ -47,5 +59,10 @@ export function registerStartCommand(program: Command, io: CliIo): void {
     .description(
       'Run the built bot in production (no emulator): needs BOARDBOT_TOKEN; build first with `npm run build`',
     );
-  addProjectOptions(addConfigOptions(start), ['entry']).action((flags: StartFlags) => runStart(flags, io));
+  addProjectOptions(addConfigOptions(start), ['entry'])
+    .option(
+      '--redis <url>',
+      'run as one replica of several sharing this Redis (default: BOARDBOT_REDIS_URL; needs @boardbot/redis)',
+    )
+    .action((flags: StartFlags) => runStart(flags, io));
 }
