@@ -45,6 +45,7 @@ export class RedisScale implements ScaleAdapter {
   private paused = false;
   private closed = false;
   private beatFailures = 0;
+  private beats = 0;
   private readonly works = new Map<string, Promise<unknown>>();
 
   /** @param options - see {@link RedisScaleOptions} */
@@ -180,7 +181,8 @@ export class RedisScale implements ScaleAdapter {
       if (!this.paused) {
         await run.reader.tick();
         await this.balance(run.consumer, members, owners.map(holderOf));
-        this.beside('sweep', () => run.consumer.sweep());
+        // Claims of stuck entries and trims are cheap but not urgent: every fifth heartbeat.
+        if (this.beats++ % 5 === 0) this.beside('sweep', () => run.consumer.sweep());
       }
       this.beside('commands', () => this.commands?.tick());
       this.beatFailures = 0;

@@ -52,6 +52,7 @@ export class Consumer {
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private readFailures = 0;
+  private hint: Set<string> | undefined;
 
   /**
    * @param c - the replica's connection
@@ -196,13 +197,20 @@ export class Consumer {
         await this.idle(this.options.blockMs);
         continue;
       }
+      // Only the partitions the last wait said have new entries (all of them after anything else).
+      const hinted = this.hint;
+      this.hint = undefined;
+      const targets = hinted ? active.filter((p) => hinted.has(p.key)) : active;
       for (const part of active) this.readingNow.add(part);
       try {
-        const count = Math.max(1, Math.min(100, Math.floor(room / active.length)));
-        const got = await Promise.all(active.map((part) => this.readPart(part, count)));
+        const count = Math.max(1, Math.min(100, Math.floor(room / Math.max(1, targets.length))));
+        const got = await Promise.all(targets.map((part) => this.readPart(part, count)));
         this.readFailures = 0;
-        if (got.some((n) => n > 0)) continue;
-        await this.blocking.call(
+        if (got.some((n) => n > 0)) {
+          this.hint = new Set(targets.filter((_, i) => (got[i] as number) > 0).map((p) => p.key));
+          continue;
+        }
+        const woke = (await this.blocking.call(
           'XREAD',
           'COUNT',
           '1',
@@ -211,7 +219,8 @@ export class Consumer {
           'STREAMS',
           ...active.map((p) => p.key),
           ...active.map((p) => p.cursor),
-        );
+        )) as unknown[] | null;
+        if (woke) this.hint = new Set(streamKeys(woke));
       } catch (error) {
         if (/NOGROUP/.test(String((error as Error).message))) {
           // Redis lost the group (its data was lost): read the streams again from their start.
@@ -407,6 +416,12 @@ async function trim(client: Redis, key: string): Promise<void> {
     floor = group ? (field(group, 'last-delivered-id') ?? null) : null;
   }
   if (floor && floor !== '0-0') await client.call('XTRIM', key, 'MINID', floor);
+}
+
+/** The stream keys of an XREAD reply: `[[key, entries]...]` over RESP2, a flattened map over RESP3. */
+function streamKeys(reply: readonly unknown[]): string[] {
+  if (Array.isArray(reply[0])) return reply.map((r) => String((r as unknown[])[0]));
+  return reply.filter((_, i) => i % 2 === 0).map(String);
 }
 
 function field(fields: readonly unknown[], name: string): string | undefined {
