@@ -172,12 +172,13 @@ export class RedisScale implements ScaleAdapter {
     if (!c || !run) return;
     try {
       const leaseKeys = Array.from({ length: this.partitions }, (_, p) => c.keys.partitionLease(p));
-      const [members, owners] = (await HEARTBEAT.run(
+      const held = Array.from({ length: this.partitions }, (_, p) => this.leases.get(p)?.value ?? '');
+      const [members, owners, renewed] = (await HEARTBEAT.run(
         c.client,
         [c.keys.members, ...leaseKeys],
-        [this.paused ? '' : c.replicaId, this.options.leaseMs],
-      )) as [string[], string[]];
-      await this.renewPartitions(run.consumer);
+        [this.paused ? '' : c.replicaId, this.options.leaseMs, ...held],
+      )) as [string[], string[], number[]];
+      this.noteRenewals(run.consumer, held, renewed);
       if (!this.paused) {
         await run.reader.tick();
         await this.balance(run.consumer, members, owners.map(holderOf));
@@ -201,15 +202,15 @@ export class RedisScale implements ScaleAdapter {
     this.works.set(name, running);
   }
 
-  private async renewPartitions(consumer: Consumer): Promise<void> {
-    await Promise.all(
-      [...this.leases].map(async ([p, lease]) => {
-        if (await lease.renew()) return;
-        this.leases.delete(p);
-        consumer.drop(p);
-        this.c?.log.warn({ partition: p }, 'partition lease lost: another replica takes the partition over');
-      }),
-    );
+  /** Forgets the partitions whose lease the heartbeat found lost. */
+  private noteRenewals(consumer: Consumer, held: readonly string[], renewed: readonly number[]): void {
+    held.forEach((value, p) => {
+      if (value === '' || renewed[p] === 1 || this.leases.get(p)?.value !== value) return;
+      this.leases.get(p)?.forget();
+      this.leases.delete(p);
+      consumer.drop(p);
+      this.c?.log.warn({ partition: p }, 'partition lease lost: another replica takes the partition over');
+    });
   }
 
   private async balance(consumer: Consumer, members: string[], owners: string[]): Promise<void> {

@@ -69,17 +69,30 @@ return { first[1] or '', redis.call('GET', KEYS[2]) or '', redis.call('HGETALL',
   redis.call('HGET', KEYS[4], 'acked_at') or '' }`);
 
 /**
- * One heartbeat of a replica: KEYS members, then the lease of each partition; ARGV replica id ('' to
- * only look), membership ttl ms. Drops expired members, renews this one, and returns the live members
- * and each partition's lease value ('' when free).
+ * One heartbeat of a replica, in one round trip: KEYS members, then the lease of each partition;
+ * ARGV replica id ('' to only look), lease ttl ms, then for each partition the value this replica
+ * holds its lease under ('' when it holds none). Drops expired members, renews this one and every
+ * lease it still holds, and returns the live members, each partition's lease value ('' when free),
+ * and for each partition 1 when this replica's lease was renewed, 0 when it was lost (or not held).
  */
 export const HEARTBEAT = new LuaScript(`
 ${NOW_MS}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if ARGV[1] ~= '' then redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1]) end
 local owners = {}
-for i = 2, #KEYS do owners[i - 1] = redis.call('GET', KEYS[i]) or '' end
-return { redis.call('ZRANGE', KEYS[1], 0, -1), owners }`);
+local renewed = {}
+for i = 2, #KEYS do
+  local value = redis.call('GET', KEYS[i]) or ''
+  local mine = ARGV[i + 1]
+  if mine ~= '' and value == mine then
+    redis.call('PEXPIRE', KEYS[i], ARGV[2])
+    renewed[i - 1] = 1
+  else
+    renewed[i - 1] = 0
+  end
+  owners[i - 1] = value
+end
+return { redis.call('ZRANGE', KEYS[1], 0, -1), owners, renewed }`);
 
 /**
  * Reads new entries of a partition for this replica, if it still holds the partition's lease: KEYS
