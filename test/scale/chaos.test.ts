@@ -88,7 +88,9 @@ describe('four replicas, one killed every 2 s', () => {
     let kills = 0;
     const killer = (async () => {
       while (posting) {
-        await new Promise((resolve) => setTimeout(resolve, KILL_EVERY_MS));
+        // On a fixed schedule, so the time a kill and a restart take does not push the next ones back.
+        const due = startedAt + (kills + 1) * KILL_EVERY_MS;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
         if (!posting) break;
         const reader = await readerId();
         const victim =
