@@ -28,7 +28,8 @@ async function throughput(n: number): Promise<number> {
       REPLICA_SILENT: '1',
       REPLICA_HANDLER_MS: String(HANDLER_MS),
       REPLICA_CONCURRENCY: String(CONCURRENCY),
-      REPLICA_LEASE_MS: '1500',
+      // Long enough for the replicas to be paused while the backlog is posted, without losing their leases.
+      REPLICA_LEASE_MS: '15000',
     },
     onLine: (line) => {
       if (line.msg === 'fixture handled') handledAt.push(line.at as number);
@@ -53,6 +54,8 @@ async function throughput(n: number): Promise<number> {
     }
     client.disconnect();
     const people: Person[] = [c.platform.person('alice'), c.platform.person('bob')];
+    // The backlog is posted while the replicas are paused, so the figure is theirs, not the poster's.
+    for (const r of replicas) await r.signal('SIGSTOP');
     await Promise.all(
       Array.from({ length: 32 }, async (_, w) => {
         for (let i = w; i < EVENTS; i += 32) {
@@ -60,6 +63,7 @@ async function throughput(n: number): Promise<number> {
         }
       }),
     );
+    for (const r of replicas) await r.signal('SIGCONT');
     while (handledAt.length < EVENTS) await new Promise((resolve) => setTimeout(resolve, 100));
     const sorted = [...handledAt].sort((a, b) => a - b);
     const from = sorted[Math.floor(EVENTS * 0.1)] as number;
