@@ -19,5 +19,8 @@ export function findChromium(): { path?: string; problem?: string };
 /** The Chromium the browser tests launch: `CHROMIUM_PATH`, else `chromium` on the PATH, if it runs. */
 export function chromiumPath(): string | undefined;
 
+/** Where a test tool (e.g. `redis-server`) is on this machine, or `undefined`. */
+export function toolPath(name: string): string | undefined;
+
 /** Finds every test tool, installing missing ones with apt-get where it can; the line to print when some are still missing. */
 export function ensureTestTools(options?: { install?: boolean }): string | undefined;

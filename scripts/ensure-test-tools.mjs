@@ -112,6 +112,17 @@ function missingTools() {
   });
 }
 
+/**
+ * Where a test tool is on this machine, so a test can run it and say what to install when it is not.
+ *
+ * @param name - a tool of `TEST_TOOLS`, e.g. `redis-server`.
+ * @returns its path, or `undefined`.
+ */
+export function toolPath(name) {
+  const tool = TEST_TOOLS.find((t) => t.name === name);
+  return tool ? find(tool) : undefined;
+}
+
 function canInstall() {
   return process.platform === 'linux' && process.getuid?.() === 0 && locateTool('apt-get') !== undefined;
 }

@@ -6,6 +6,7 @@ import { EMULATOR_ERROR_CODES } from '@boardbot/emulator';
 import { CONTROL_ERROR_CODES } from '@boardbot/emulator/control';
 import { GATEWAY_ERROR_CODES } from '@boardbot/gateway';
 import { ERROR_CODES, ERROR_STATUS } from '@boardbot/protocol';
+import { REDIS_ERROR_CODES } from '@boardbot/redis';
 import { REST_ERROR_CODES } from '@boardbot/rest';
 import { TESTING_ERROR_CODES } from '@boardbot/testing';
 import { CREATE_ERROR_CODES } from 'create-boardbot';
@@ -23,6 +24,7 @@ const packageCodes: Record<string, readonly string[]> = {
   core: CORE_ERROR_CODES,
   rest: REST_ERROR_CODES,
   gateway: GATEWAY_ERROR_CODES,
+  redis: REDIS_ERROR_CODES,
   // The emulator's server and its control API client (`@boardbot/emulator/control`), one section.
   emulator: [...EMULATOR_ERROR_CODES, ...CONTROL_ERROR_CODES],
   testing: TESTING_ERROR_CODES,

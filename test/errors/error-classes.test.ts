@@ -4,6 +4,7 @@ import * as emulator from '@boardbot/emulator';
 import * as control from '@boardbot/emulator/control';
 import * as gateway from '@boardbot/gateway';
 import { BoardbotError, isBoardbotError } from '@boardbot/protocol';
+import * as redis from '@boardbot/redis';
 import * as rest from '@boardbot/rest';
 import * as testing from '@boardbot/testing';
 import * as create from 'create-boardbot';
@@ -37,6 +38,7 @@ const PACKAGES: PackageErrors[] = [
   { name: 'core', modules: [core], base: core.BoardbotCoreError, codes: core.CORE_ERROR_CODES },
   { name: 'rest', modules: [rest], base: rest.BoardbotRestError, codes: rest.REST_ERROR_CODES },
   { name: 'gateway', modules: [gateway], base: gateway.GatewayError, codes: gateway.GATEWAY_ERROR_CODES },
+  { name: 'redis', modules: [redis], base: redis.BoardbotRedisError, codes: redis.REDIS_ERROR_CODES },
   { name: 'emulator', modules: [emulator], base: emulator.EmulatorError, codes: emulator.EMULATOR_ERROR_CODES },
   { name: 'control', modules: [control], base: control.ControlError, codes: control.CONTROL_ERROR_CODES },
   { name: 'testing', modules: [testing], base: testing.TestingError, codes: testing.TESTING_ERROR_CODES },
@@ -62,6 +64,7 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.MissingProviderError, () => new core.MissingProviderError('Roll', 'Dice', 0)],
   [core.CircularDependencyError, () => new core.CircularDependencyError(['A', 'B', 'A'])],
   [core.InvalidHandlerError, () => new core.InvalidHandlerError('Roll has no run()')],
+  [core.ScaleUnavailableError, () => new core.ScaleUnavailableError('@boardbot/redis cannot be loaded', leakyCause())],
   [core.InvalidOptionError, () => new core.InvalidOptionError('RollOptions.sides has no type')],
   [core.InvalidCommandsError, () => new core.InvalidCommandsError(['/roll: name too long'])],
   [core.CommandsDriftError, () => new core.CommandsDriftError('+ /roll')],
@@ -87,6 +90,9 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [rest.InvalidResponseError, () => new rest.InvalidResponseError({ status: 200, problem: 'x', excerpt: '' }, call)],
   [rest.InvalidArgumentError, () => new rest.InvalidArgumentError('Invalid id', [{ path: '/id', message: 'uuid' }])],
 
+  [redis.RedisOptionError, () => new redis.RedisOptionError('partitions', 'must be an integer from 1 to 1024')],
+  [redis.RedisUnavailableError, () => new redis.RedisUnavailableError('redis://127.0.0.1:6379', leakyCause())],
+  [redis.RedisNotConnectedError, () => new redis.RedisNotConnectedError('the shared rate limit')],
   [gateway.GatewayUnauthorizedError, () => new gateway.GatewayUnauthorizedError(request)],
   [gateway.GatewayForbiddenError, () => new gateway.GatewayForbiddenError({ ...request, status: 403 })],
   [gateway.GatewayHttpError, () => new gateway.GatewayHttpError({ ...request, status: 404 })],

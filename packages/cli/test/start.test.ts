@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { runCli } from '@boardbot/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProjects } from '../../../test/support/build.js';
+import { startRedisServer } from '../../../test/support/redis-server.js';
 import { eventually } from './support/control.js';
 import { startTestEmulator, type TestEmulator } from './support/emulator.js';
 import { buildFixtureProject, createFixtureProject, type FixtureProject } from './support/fixture-project.js';
@@ -68,6 +69,47 @@ describe('boardbot start', () => {
     const [code] = await exited;
     expect(code, output).toBe(0);
     expect(output).not.toContain('start-token');
+  });
+
+  it('rejects a --redis that is not a Redis URL with exit code 2', async () => {
+    const io = testIo(project.dir, { BOARDBOT_TOKEN: 'x' });
+    expect(await runCli(['node', 'boardbot', 'start', '--redis', 'localhost:6379'], io)).toBe(2);
+    expect(io.errors.join('\n')).toContain('--redis must be a Redis URL');
+  });
+
+  it('runs the bot as a replica with --redis: it joins through Redis and answers', async () => {
+    await buildProjects('packages/redis');
+    const redis = await startRedisServer();
+    try {
+      project.write('.env', `BOARDBOT_TOKEN=start-token\nBOARDBOT_API_URL=${emu.urls.apiUrl}\nLOG_LEVEL=info\n`);
+      const { PATH, HOME } = process.env;
+      const replica = spawn(process.execPath, [bin, 'start', '--redis', redis.url], {
+        cwd: project.dir,
+        env: { PATH, HOME },
+        stdio: 'pipe',
+      });
+      let output = '';
+      replica.stdout?.on('data', (d) => {
+        output += d;
+      });
+      const exited = once(replica, 'exit');
+      await eventually(
+        async () => output,
+        (text) => text.includes('replica joined'),
+      );
+      const view = await eventually(
+        () => emu.control.invoke('ping', { text: 'replica' }),
+        (v) => v.answers.length > 0,
+      );
+      expect(view.answers[0]?.content).toBe('pong v1 replica');
+      expect(output).toContain('running as a replica');
+      replica.kill('SIGTERM');
+      const [code] = await exited;
+      expect(code, output).toBe(0);
+      expect(output).toContain('replica left');
+    } finally {
+      await redis.close();
+    }
   });
 
   it('fails fast with exit code 2 and the fix when BOARDBOT_TOKEN is missing', async () => {

@@ -66,6 +66,11 @@ const CORE_ERRORS = createErrorFactory({
       `The interaction of ${command} expired before it could be answered again after a restart; an earlier ` +
       'run may have answered it, so nothing is posted on the board.',
   },
+  BOARDBOT_SCALE_UNAVAILABLE: {
+    message: (why: string) =>
+      `BOARDBOT_REDIS_URL is set, so the bot runs as a replica, but ${why}. Install it next to ` +
+      '@boardbot/core (npm install @boardbot/redis), or unset BOARDBOT_REDIS_URL to run as a single process.',
+  },
   BOARDBOT_MIDDLEWARE_NEXT_TWICE: {
     message: () =>
       'A middleware called next() more than once: call it once (and await it) to run the rest of the chain and the ' +
@@ -259,5 +264,19 @@ export class InteractionExpiredError extends BoardbotCoreError {
 export class MiddlewareNextTwiceError extends BoardbotCoreError {
   constructor() {
     super('BOARDBOT_MIDDLEWARE_NEXT_TWICE', []);
+  }
+}
+
+/**
+ * `BOARDBOT_REDIS_URL` asks for replicas (or `boardbot start --redis`), but `@boardbot/redis` cannot be
+ * loaded to provide them.
+ */
+export class ScaleUnavailableError extends BoardbotCoreError {
+  /**
+   * @param why - what failed, e.g. `@boardbot/redis is not installed`
+   * @param cause - the import's error
+   */
+  constructor(why: string, cause?: unknown) {
+    super('BOARDBOT_SCALE_UNAVAILABLE', [why], { cause });
   }
 }

@@ -61,13 +61,17 @@ export class RestClient {
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: KEEP_ALIVE_MS });
     this.emitter = new RestEventEmitter(o.logger);
-    this.buckets = new Buckets({
-      now: o.now,
-      maxWaitMs: o.maxRateLimitWaitMs,
-      maxQueued: o.maxQueued,
-      queued: 0,
-      emitter: this.emitter,
-    });
+    this.buckets = new Buckets(
+      {
+        now: o.now,
+        maxWaitMs: o.maxRateLimitWaitMs,
+        maxQueued: o.maxQueued,
+        queued: 0,
+        emitter: this.emitter,
+        logger: o.logger,
+      },
+      options.sharedRateLimit,
+    );
     const url = new URL(o.baseUrl);
     this.executor = new Executor({
       dispatcher: this.dispatcher,

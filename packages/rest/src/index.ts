@@ -6,5 +6,7 @@ export * from './events.js';
 export * from './options.js';
 export * from './paging.js';
 export * from './ratelimit/bucket-state.js';
+export { type ResponseHeaders, readRateLimitHeaders } from './ratelimit/read-headers.js';
+export type * from './ratelimit/shared-rate-limit.js';
 export * from './user-agent.js';
 export * from './version.js';

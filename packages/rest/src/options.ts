@@ -2,6 +2,7 @@ import { type Logger, silentLogger } from '@boardbot/protocol';
 import { type Context, type TracerProvider, trace } from '@opentelemetry/api';
 import type { Dispatcher } from 'undici';
 import { InvalidArgumentError } from './errors.js';
+import type { SharedRateLimit } from './ratelimit/shared-rate-limit.js';
 
 /** Options of {@link RestClient}. Every field but `token` has a default. */
 export interface RestClientOptions {
@@ -98,6 +99,13 @@ export interface RestClientOptions {
    * @defaultValue the global provider of `@opentelemetry/api` (non-recording until an SDK is registered)
    */
   tracerProvider?: TracerProvider | false;
+  /**
+   * The app token's rate-limit bucket, shared with the other processes that use the token (replicas
+   * of one bot): each call reserves its slot there before it is sent, so that together they never
+   * draw a 429. `@boardbot/redis` provides one. Interaction tokens keep their in-process queue.
+   * @defaultValue none: the bucket is this client's own
+   */
+  sharedRateLimit?: SharedRateLimit | undefined;
 }
 
 /** What {@link RestClientOptions.callDefaults} learns of a call. */
@@ -130,7 +138,7 @@ export interface RequestOptions {
 }
 
 /** The options that have a default, as the client uses them. */
-export type ResolvedRestOptions = Required<Omit<RestClientOptions, 'token' | 'dispatcher'>>;
+export type ResolvedRestOptions = Required<Omit<RestClientOptions, 'token' | 'dispatcher' | 'sharedRateLimit'>>;
 
 /** Defaults of {@link RestClientOptions}, in one place. */
 export const DEFAULT_REST_OPTIONS = {
@@ -172,7 +180,9 @@ const USER_AGENT_PATTERN = /^[\x20-\x7E]*$/;
 export function resolveOptions(options: RestClientOptions): ResolvedRestOptions {
   const o: ResolvedRestOptions = { ...DEFAULT_REST_OPTIONS };
   for (const [key, value] of Object.entries(options)) {
-    if (value !== undefined && key !== 'token' && key !== 'dispatcher') (o as Record<string, unknown>)[key] = value;
+    if (value !== undefined && key !== 'token' && key !== 'dispatcher' && key !== 'sharedRateLimit') {
+      (o as Record<string, unknown>)[key] = value;
+    }
   }
   if (options.token !== undefined) {
     check(typeof options.token === 'string' && TOKEN_PATTERN.test(options.token), 'token', 'Expected visible ASCII');

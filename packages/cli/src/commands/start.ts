@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load-config.js';
-import { MissingTokenError } from '../errors.js';
+import { ConfigError, MissingTokenError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { type ProjectFlags, requireBuilt, resolveProject } from '../project/project.js';
 import { addConfigOptions, addProjectOptions, type CommonFlags, parsePort } from './shared-options.js';
@@ -12,13 +12,16 @@ export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {
   healthPort?: number | undefined;
   /** `--health-host`: the interface of the health endpoint (`BOARDBOT_HEALTH_HOST`). @defaultValue `127.0.0.1` */
   healthHost?: string | undefined;
+  /** `--redis <url>`: run as one replica of several sharing this Redis (sets `BOARDBOT_REDIS_URL`). */
+  redis?: string | undefined;
 }
 
 /**
  * `boardbot start`: production, no emulator. Resolves the configuration (flags > environment >
  * `.env`), fails fast without a token, puts the values in `process.env` where the bot's entry reads
  * them (`.env` never overrides the environment), then runs the built entry in this process, so the
- * runtime's own SIGINT/SIGTERM handling stops it gracefully.
+ * runtime's own SIGINT/SIGTERM handling stops it gracefully. With `--redis` (or `BOARDBOT_REDIS_URL`)
+ * the bot runs as a replica: `createBot` loads `@boardbot/redis` for it (docs/scaling.md).
  *
  * @param flags - see {@link StartFlags}
  * @param io - output and environment; `io.env` receives the configuration
@@ -38,6 +41,14 @@ export async function runStart(flags: StartFlags, io: CliIo): Promise<void> {
   // createBot reads these when the bot's code gives no `health` option of its own.
   if (flags.healthPort !== undefined) io.env.BOARDBOT_HEALTH_PORT = String(flags.healthPort);
   if (flags.healthHost !== undefined) io.env.BOARDBOT_HEALTH_HOST = flags.healthHost;
+  if (flags.redis !== undefined) {
+    if (!/^rediss?:\/\/[^\s]+$/.test(flags.redis)) {
+      throw new ConfigError(
+        '--redis must be a Redis URL such as redis://127.0.0.1:6379 (or rediss:// for TLS), shared by every replica of the bot.',
+      );
+    }
+    io.env.BOARDBOT_REDIS_URL = flags.redis;
+  }
   // The bot may read files relative to its directory, as it would when started there.
   if (process.cwd() !== project.dir) process.chdir(project.dir);
   await import(pathToFileURL(project.entry).href);
@@ -64,6 +75,11 @@ export function registerStartCommand(program: Command, io: CliIo): void {
     .option(
       '--health-host <host>',
       'the interface of the health endpoint (default: BOARDBOT_HEALTH_HOST, else 127.0.0.1)',
+      parsePort,
+    )
+    .option(
+      '--redis <url>',
+      'run as one replica of several sharing this Redis (default: BOARDBOT_REDIS_URL; needs @boardbot/redis)',
     )
     .action((flags: StartFlags) => runStart(flags, io));
 }

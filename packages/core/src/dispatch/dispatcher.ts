@@ -7,12 +7,14 @@ import type { CoreEnv } from '../kernel/env.js';
 import type { HandlerRun } from '../kernel/scope.js';
 import { EventHandler } from '../listeners/handle-event.js';
 import { MessageHandler } from '../listeners/handle-message.js';
+import type { CooldownStore } from '../policies/cooldown-store.js';
 import { Cooldowns } from '../policies/cooldowns.js';
 import type { Middleware } from '../policies/middleware.js';
 import type { ErrorHook } from '../policies/on-error.js';
 import { type EventMeta, Policies } from '../policies/pipeline.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { keyBasis } from './key-basis.js';
+import { type DispatchOutcome, dispatchOutcome } from './outcome.js';
 import type { Routes } from './routes.js';
 
 /**
@@ -34,6 +36,8 @@ export interface DispatcherDeps extends CoreEnv {
   exhaustedInteraction: ExhaustedInteraction;
   /** Traces and counts the handler runs. */
   telemetry: Telemetry;
+  /** Where cooldowns are counted. @defaultValue in this process */
+  cooldowns?: CooldownStore | undefined;
 }
 
 /**
@@ -50,7 +54,7 @@ export class Dispatcher {
   constructor(deps: DispatcherDeps) {
     const policies = new Policies({
       middleware: deps.middleware,
-      cooldowns: new Cooldowns(() => deps.clock.now()),
+      cooldowns: deps.cooldowns ?? new Cooldowns(() => deps.clock.now()),
       clock: deps.clock,
       handlerTimeoutMs: deps.handlerTimeoutMs,
       errorReply: deps.errorReply,
@@ -83,8 +87,13 @@ export class Dispatcher {
    * @param event - the event
    * @param replayed - whether an earlier process may have handled it already (after a restart)
    * @param trace - the event's trace context (its span, from `Telemetry.receive`), if traced
+   * @returns how its handlers ended (replicas deliver a failed event again)
    */
-  async dispatch(event: BotEvent, replayed = false, trace?: Context): Promise<void> {
+  dispatch(event: BotEvent, replayed = false, trace?: Context): Promise<DispatchOutcome> {
+    return dispatchOutcome(() => this.run(event, replayed, trace));
+  }
+
+  private async run(event: BotEvent, replayed: boolean, trace: Context | undefined): Promise<void> {
     const meta: EventMeta = { id: event.id, keyBasis: keyBasis(event), replayed, trace };
     const work = [this.events.handle(event, meta)];
     if (!event.unknown) {

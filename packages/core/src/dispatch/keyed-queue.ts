@@ -1,7 +1,7 @@
 interface Entry {
   seq: number;
   key: string | undefined;
-  task: () => Promise<void>;
+  task: () => Promise<unknown>;
 }
 
 /**
@@ -40,7 +40,7 @@ export class KeyedQueue {
    * @param key - tasks with the same key run one after the other; undefined: no ordering constraint
    * @param task - the work; it should not throw
    */
-  push(key: string | undefined, task: () => Promise<void>): void {
+  push(key: string | undefined, task: () => Promise<unknown>): void {
     const entry: Entry = { seq: this.seq++, key, task };
     if (key !== undefined) {
       if (this.busy.has(key)) {

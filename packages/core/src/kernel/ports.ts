@@ -1,4 +1,4 @@
-import type { GatewayDispatch } from '@boardbot/gateway';
+import type { GatewayDispatch, GatewayFetch } from '@boardbot/gateway';
 import type { Logger, ReadyEvent } from '@boardbot/protocol';
 import type { RestClient } from '@boardbot/rest';
 
@@ -18,6 +18,8 @@ export interface GatewayFactoryOptions {
   logger: Logger;
   /** The stored resume point: the gateway resumes after this event id (`Last-Event-ID`). */
   lastEventId: string | undefined;
+  /** The fetch that opens the stream (a replica's reserves a slot of the shared rate limit). @defaultValue undici's */
+  fetch?: GatewayFetch;
 }
 
 /** An error a gateway client reports; `fatal` (as `@boardbot/gateway` sets it) when it gave up for good. */

@@ -1,3 +1,4 @@
+import type { CooldownStore } from './cooldown-store.js';
 import type { CooldownMetadata } from './metadata.js';
 
 interface Window {
@@ -11,7 +12,7 @@ const SWEEP_AT = 10_000;
 /**
  * Counts uses per cooldown key (handler and scope id) in a sliding window, on an injected clock.
  */
-export class Cooldowns {
+export class Cooldowns implements CooldownStore {
   private readonly windows = new Map<string, Window>();
 
   /** @param now - the clock, in milliseconds */

@@ -1,11 +1,12 @@
 import type { Context } from '@opentelemetry/api';
+import { noteRunEnded } from '../dispatch/outcome.js';
 import { HandlerTimeoutError, ShutdownTimeoutError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { AnyContext, HandlerContext, ReplyBody } from '../kernel/context.js';
 import type { HandlerRun } from '../kernel/scope.js';
 import type { HandlerOutcome } from '../telemetry/metrics-sink.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import type { Cooldowns } from './cooldowns.js';
+import type { CooldownStore } from './cooldown-store.js';
 import type { GuardFn } from './guards.js';
 import type { CooldownMetadata } from './metadata.js';
 import { type Middleware, runMiddleware } from './middleware.js';
@@ -80,7 +81,7 @@ function failureOutcome(error: unknown): HandlerOutcome {
 /** What the policies need from the bot. */
 export interface PolicyDeps {
   middleware: readonly Middleware[];
-  cooldowns: Cooldowns;
+  cooldowns: CooldownStore;
   clock: Clock;
   handlerTimeoutMs: number;
   /** Told to the person when a handler fails; false: nothing is said. */
@@ -135,7 +136,8 @@ export class Policies {
     const cooldown = target.cooldown;
     if (!cooldown) return true;
     const scope = cooldown.per === 'user' ? who : cooldown.per === 'board' ? ctx.boardId : 'app';
-    const wait = this.deps.cooldowns.take(`${target.label}:${cooldown.per}:${scope}`, cooldown);
+    const useId = ctx.idempotencyKey('boardbot.cooldown');
+    const wait = await this.deps.cooldowns.take(`${target.label}:${cooldown.per}:${scope}`, cooldown, useId);
     if (wait === 0) return true;
     ctx.log.info({ handler: target.label, wait_ms: wait }, 'cooldown holds');
     await refuse.cooling(ctx, wait);
@@ -166,13 +168,17 @@ export class Policies {
     const observed = this.deps.telemetry.handler(run, ctx);
     const outcome = await this.running.track(run, () => supervise(run, work, { timeoutMs, clock }));
     if (outcome.ok) return observed.end('ok');
-    if (outcome.error instanceof ShutdownTimeoutError) return observed.end('abandoned', outcome.error);
+    if (outcome.error instanceof ShutdownTimeoutError) {
+      noteRunEnded('abandoned');
+      return observed.end('abandoned', outcome.error);
+    }
     const quiet = quietStop(outcome.error);
     if (quiet !== undefined) {
       const { code, apiCode } = outcome.error as { code?: unknown; apiCode?: unknown };
       ctx.log.info({ handler: target.label, code, api_code: apiCode }, quiet);
       return observed.end('already_applied');
     }
+    noteRunEnded('failed');
     // The span ends after the runtime's answer, so the apology's REST call is its child.
     try {
       await run.answerAsRuntime(() => this.fail(target, ctx, answer, outcome.error));

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
 import { DEFAULT_REST_OPTIONS } from '@boardbot/rest';
 import { trace } from '@opentelemetry/api';
@@ -27,6 +27,10 @@ import { FilePositionStore } from './position/file-position-store.js';
 import { PositionKeeper } from './position/position-keeper.js';
 import type { Position, PositionKey, PositionStore } from './position/position-store.js';
 import { Progress } from './position/progress.js';
+import { rateLimitedFetch } from './scale/rate-limited-fetch.js';
+import type { ScaleAdapter } from './scale/scale-port.js';
+import { ScaleSlot } from './scale/scale-slot.js';
+import { startReplica } from './scale/start-replica.js';
 import { handleShutdownSignals } from './signals.js';
 
 /** What a stop that finished everything reports. */
@@ -62,6 +66,9 @@ export class Bot {
   private readonly telemetry: Telemetry;
   private health: BotHealth | undefined;
   private replicas: ReplicaStatusSource | undefined;
+  /** The replicas' adapter (`scale`, or `BOARDBOT_REDIS_URL`); undefined for a single process. */
+  private readonly scale: ScaleSlot | undefined;
+  private adapter: ScaleAdapter | undefined;
 
   /** @param options - see {@link BotOptions} */
   constructor(options: BotOptions) {
@@ -94,9 +101,26 @@ export class Bot {
     const routes = buildRoutes(described, new Container(this.options.providers));
     const tracing = options.tracing ?? trace.getTracerProvider();
     this.telemetry = new Telemetry(tracing);
+    const redisUrl = process.env.BOARDBOT_REDIS_URL;
+    this.scale =
+      options.scale === false || (options.scale === undefined && !redisUrl)
+        ? undefined
+        : new ScaleSlot(options.scale ?? (redisUrl as string));
     this.rest =
       options.rest ??
-      createRest({ token: options.token, baseUrl: this.options.apiUrl, logger: this.log, tracerProvider: tracing });
+      createRest({
+        token: options.token,
+        baseUrl: this.options.apiUrl,
+        logger: this.log,
+        tracerProvider: tracing,
+        sharedRateLimit: this.scale?.rateLimit,
+      });
+    if (options.rest && this.scale) {
+      this.log.warn(
+        'the REST client given to createBot does not share the rate limit with the other replicas unless it was ' +
+          'created with new RestClient({ ..., sharedRateLimit }): together they may draw 429s.',
+      );
+    }
     if (options.rest && options.rest.options.callDefaults === DEFAULT_REST_OPTIONS.callDefaults) {
       this.log.warn(
         'the REST client given to createBot has no callDefaults: writes made inside handlers carry no ' +
@@ -116,11 +140,15 @@ export class Bot {
       onError: options.onError,
       exhaustedInteraction: this.options.exhaustedInteraction,
       telemetry: this.telemetry,
+      cooldowns: this.scale?.cooldowns,
     });
     this.queue = new KeyedQueue(this.options.concurrency, (error) => this.log.error({ err: error }, 'dispatch failed'));
     const position = options.position;
+    // Replicas keep the resume point where they share the gateway feed (the adapter's store).
     this.positions =
-      position === false ? undefined : (position ?? new FilePositionStore(this.options.stateDir, this.log));
+      position === false || this.scale
+        ? undefined
+        : (position ?? new FilePositionStore(this.options.stateDir, this.log));
   }
 
   /** Where the bot is in its life. */
@@ -185,8 +213,16 @@ export class Bot {
     const requestOptions = { requestId: correlationId, logger: log };
     try {
       if (this.options.health) await this.startHealth(this.options.health);
+      // A replica connects first: even its first request reserves a slot of the shared rate limit.
+      if (this.scale) await this.connectReplica(this.scale);
       this.currentApp = await this.rest.getApp(requestOptions);
       log.info({ app_id: this.currentApp.id, bot_user_id: this.currentApp.bot_user_id }, 'running as app');
+      if (this.scale && this.adapter) {
+        const plan = await this.startReplica(this.scale, this.adapter, startedAt, log, requestOptions);
+        this.health?.readiness.commandsSynced();
+        this.running(log, { replica: true, commands: this.commands.length });
+        return plan;
+      }
       const plan = await syncCommands(this.rest, [...this.commands], this.options.commandSync, log, requestOptions);
       this.health?.readiness.commandsSynced();
       const key: PositionKey = { apiUrl: this.options.apiUrl, appId: this.currentApp.id };
@@ -231,15 +267,7 @@ export class Bot {
         await this.keeper.flush();
         log.info({ last_event_id: progress?.lastEventId }, 'resume point stored at the live stream');
       }
-      if (this.options.handleSignals) {
-        this.disposeSignals = handleShutdownSignals(() => this.stop().then(exitCodeAfterStop), {
-          source: this.options.signals ?? process,
-          exit: (code) => this.exitProcess(code),
-          log: this.log,
-        });
-      }
-      this.currentState = 'running';
-      log.info({ boards: ready.board_ids.length, commands: this.commands.length }, 'bot started');
+      this.running(log, { boards: ready.board_ids.length, commands: this.commands.length });
       return plan;
     } catch (error) {
       log.error({ err: error }, 'start failed');
@@ -262,6 +290,70 @@ export class Bot {
       inFlight: () => this.dispatcher.inFlight,
     });
     if (this.replicas) this.health.reportReplicas(this.replicas);
+  }
+
+  /** Counts the bot as started: installs the signal handlers and says so. */
+  private running(log: Logger, facts: Record<string, unknown>): void {
+    if (this.options.handleSignals) {
+      this.disposeSignals = handleShutdownSignals(() => this.stop().then(exitCodeAfterStop), {
+        source: this.options.signals ?? process,
+        exit: (code) => this.exitProcess(code),
+        log: this.log,
+      });
+    }
+    this.currentState = 'running';
+    log.info(facts, 'bot started');
+  }
+
+  /** Loads and connects the replicas' adapter (its bucket is named by a hash of the API URL and token). */
+  private async connectReplica(scale: ScaleSlot): Promise<void> {
+    this.adapter = await scale.resolve(this.log);
+    const credential = createHash('sha256')
+      .update(`${this.options.apiUrl}\n${this.options.token}`)
+      .digest('hex')
+      .slice(0, 16);
+    await this.adapter.connect({ apiUrl: this.options.apiUrl, credential, log: this.log });
+  }
+
+  /** Joins the replicas through the adapter: it decides which events this process handles. */
+  private async startReplica(
+    scale: ScaleSlot,
+    adapter: ScaleAdapter,
+    startedAt: number,
+    log: Logger,
+    requestOptions: { requestId: string; logger: Logger },
+  ): Promise<CommandSyncPlan | undefined> {
+    const factory = this.options.gateway ?? createGateway;
+    return startReplica({
+      adapter,
+      app: this.app,
+      apiUrl: this.options.apiUrl,
+      commands: [...this.commands],
+      commandSync: this.options.commandSync,
+      queue: this.queue,
+      dispatcher: this.dispatcher,
+      telemetry: this.telemetry,
+      rest: this.rest,
+      orderBy: this.options.orderBy,
+      backfillLimit: this.options.backfillLimit,
+      startedAt,
+      log: this.log,
+      startLog: log,
+      requestOptions,
+      openGateway: (lastEventId) => {
+        const gateway = factory({
+          token: this.options.token,
+          baseUrl: this.options.apiUrl,
+          logger: this.log,
+          lastEventId,
+          fetch: rateLimitedFetch(scale.rateLimit),
+        });
+        // The replica that reads the gateway is ready while it is connected; the others by `reportReplicas`.
+        this.health?.watch(gateway, () => lastEventId);
+        return gateway;
+      },
+      gatewayFailed: (error) => this.onGatewayError(error),
+    });
   }
 
   /** The stored resume point, said in the log: where the bot resumes, or that it starts from now. */
@@ -305,6 +397,7 @@ export class Bot {
     this.health?.readiness.stopStarted();
     this.log.info({ pending: this.queue.size }, 'stopping: gateway closed, waiting for handlers');
     await this.gateway?.close();
+    await this.adapter?.pause().catch((error: unknown) => this.log.warn({ err: error }, 'the replica did not pause'));
     let timer: unknown;
     const timedOut = new Promise<boolean>((resolve) => {
       timer = this.clock.setTimeout(() => resolve(true), this.options.shutdownTimeoutMs);
@@ -346,6 +439,9 @@ export class Bot {
     await this.positions?.close?.().catch(() => {});
     await this.health?.close();
     this.health = undefined;
+    await this.adapter
+      ?.close()
+      .catch((error: unknown) => this.log.warn({ err: error }, 'the replica did not leave cleanly'));
     // A client the caller gave stays theirs.
     if (!this.options.rest) await this.rest.close().catch(() => {});
   }

@@ -1,6 +1,6 @@
 import { GatewayClient } from '@boardbot/gateway';
 import type { Logger } from '@boardbot/protocol';
-import { RestClient } from '@boardbot/rest';
+import { RestClient, type SharedRateLimit } from '@boardbot/rest';
 import type { TracerProvider } from '@opentelemetry/api';
 import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
 import { handlerCallOptions } from '../kernel/scope.js';
@@ -11,6 +11,7 @@ export function createRest(options: {
   baseUrl: string;
   logger: Logger;
   tracerProvider: TracerProvider | false;
+  sharedRateLimit?: SharedRateLimit | undefined;
 }): BotRest {
   return new RestClient({
     token: options.token,
@@ -18,6 +19,7 @@ export function createRest(options: {
     logger: options.logger,
     callDefaults: handlerCallOptions,
     tracerProvider: options.tracerProvider,
+    sharedRateLimit: options.sharedRateLimit,
   });
 }
 
@@ -28,5 +30,6 @@ export function createGateway(options: GatewayFactoryOptions): BotGateway {
     baseUrl: options.baseUrl,
     logger: options.logger,
     lastEventId: options.lastEventId,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 }

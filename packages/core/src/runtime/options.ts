@@ -10,6 +10,7 @@ import type { Class } from '../kernel/metadata.js';
 import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
 import type { ErrorHook } from '../policies/on-error.js';
 import type { PositionStore } from './position/position-store.js';
+import type { ScaleAdapter } from './scale/scale-port.js';
 import type { SignalSource } from './signals.js';
 
 /** Options of `createBot`. Only `token` and `handlers` are required. */
@@ -47,6 +48,15 @@ export interface BotOptions {
    * @defaultValue a `FilePositionStore` under `stateDir`
    */
   position?: PositionStore | false;
+  /**
+   * Runs the bot as one of several replicas (processes, machines) that share its gateway feed, rate
+   * limit, cooldowns and command sync: `redis({ url })` from `@boardbot/redis`. The adapter keeps the
+   * resume point (`position` is then not used). `false` runs a single process even when
+   * `BOARDBOT_REDIS_URL` is set. See docs/scaling.md.
+   * @defaultValue `redis({ url: process.env.BOARDBOT_REDIS_URL })` when that variable is set (`boardbot
+   * start --redis` sets it), else none: a single process
+   */
+  scale?: ScaleAdapter | false;
   /**
    * The bot's state directory (the default position store writes `positions/` in it).
    * @defaultValue `process.env.BOARDBOT_STATE_DIR`, else `'.boardbot'` (relative to the working directory)

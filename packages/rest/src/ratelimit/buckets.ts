@@ -1,19 +1,30 @@
+import type { CallQueue } from './call-queue.js';
 import type { QueuedCall, QueueShared } from './rate-limit-queue.js';
 import { RateLimitQueue } from './rate-limit-queue.js';
+import type { SharedRateLimit } from './shared-rate-limit.js';
+import { SharedRateLimitQueue } from './shared-rate-limit-queue.js';
 
 /**
  * One rate-limit queue per credential (CONTRACT "Limits": a bucket per app token, and one per
  * interaction token for endpoint 12). Interaction queues are dropped as soon as they are idle: a
  * token is answered a few times and forgotten, and a fresh queue simply probes with one request.
+ * The app token's queue reserves its slots in a {@link SharedRateLimit} when one is given (replicas
+ * sharing the token); an interaction token is answered by the one process handling its event.
  */
 export class Buckets {
   /** The app token's queue. */
-  readonly app: RateLimitQueue;
+  readonly app: CallQueue;
   private readonly interactions = new Map<string, RateLimitQueue>();
 
-  /** @param shared - clock, bounds, counters and emitter of the client */
-  constructor(private readonly shared: QueueShared) {
-    this.app = new RateLimitQueue('app', shared);
+  /**
+   * @param shared - clock, bounds, counters and emitter of the client
+   * @param sharedRateLimit - the app token's bucket shared with other processes, if any
+   */
+  constructor(
+    private readonly shared: QueueShared,
+    sharedRateLimit?: SharedRateLimit,
+  ) {
+    this.app = sharedRateLimit ? new SharedRateLimitQueue(sharedRateLimit, shared) : new RateLimitQueue('app', shared);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Logger } from '@boardbot/protocol';
 import { AbortedError, type ErrorContext, QueueFullError, RateLimitError } from '../errors.js';
 import type { RestEventEmitter } from '../events.js';
 import { BucketState, type RateLimitInfo, WAIT_FOR_ANSWER } from './bucket-state.js';
+import type { CallQueue } from './call-queue.js';
 
 /** What the queue knows of a waiting call. */
 export interface QueuedCall extends ErrorContext {
@@ -18,6 +19,8 @@ export interface QueueShared {
   /** Calls waiting in all queues together (the `maxQueued` bound is global). */
   queued: number;
   emitter: RestEventEmitter;
+  /** The client's logger, for what no call's logger fits. */
+  logger: Logger;
 }
 
 interface Waiter {
@@ -32,7 +35,7 @@ interface Waiter {
  * after a 429 keeps its place at the head), none leaves while the window is known to be spent, and
  * one timer at most waits for the window to reopen.
  */
-export class RateLimitQueue {
+export class RateLimitQueue implements CallQueue {
   /** The window as the client sees it. */
   readonly state = new BucketState();
   private readonly waiters: Waiter[] = [];
@@ -194,6 +197,11 @@ export class RateLimitQueue {
   /** Whether the queue holds nothing: no waiter, no request in flight, no timer. */
   get idle(): boolean {
     return this.waiters.length === 0 && this.state.inFlight === 0 && this.timer === undefined;
+  }
+
+  /** Requests per window, when an answer said. */
+  get limit(): number | undefined {
+    return this.state.limit;
   }
 
   /** Calls waiting in this queue. */

@@ -15,7 +15,8 @@ import {
 import type { RestEventEmitter, RetryEvent } from '../events.js';
 import type { RequestOptions, ResolvedRestOptions } from '../options.js';
 import type { Buckets } from '../ratelimit/buckets.js';
-import type { QueuedCall, RateLimitQueue } from '../ratelimit/rate-limit-queue.js';
+import type { CallQueue } from '../ratelimit/call-queue.js';
+import type { QueuedCall } from '../ratelimit/rate-limit-queue.js';
 import { header, readRateLimitHeaders } from '../ratelimit/read-headers.js';
 import { retryAfterDelay } from '../ratelimit/retry-after.js';
 import { RETRY_JITTER, RETRYABLE_STATUSES } from '../retry/retry-policy.js';
@@ -57,7 +58,7 @@ interface Run {
   call: Call;
   o: RequestOptions | undefined;
   ctx: QueuedCall;
-  queue: RateLimitQueue;
+  queue: CallQueue;
   headers: Record<string, string>;
   attempt: number;
   /** 429 answers so far (bounded by `rateLimitRetries`, apart from `retries`). */
@@ -220,7 +221,7 @@ export class Executor {
   ): typeof RETRY_NOW {
     const { options } = this.deps;
     const waitMs = retryAfterDelay(headers, bodySeconds, now);
-    const context = { retryAfterMs: waitMs, bucket: run.queue.bucket, limit: run.queue.state.limit };
+    const context = { retryAfterMs: waitMs, bucket: run.queue.bucket, limit: run.queue.limit };
     if (waitMs > options.maxRateLimitWaitMs) throw new RateLimitError({ ...context, reason: 'max_wait' }, run.ctx);
     if (++run.limited > options.rateLimitRetries)
       throw new RateLimitError({ ...context, reason: 'too_many_429' }, run.ctx);

@@ -1,0 +1,92 @@
+import type { Logger, Message } from '@boardbot/protocol';
+import type { SharedRateLimit } from '@boardbot/rest';
+import type { CommandSyncPlan } from '../../commands/sync/plan.js';
+import type { BotEvent } from '../../dispatch/dispatcher.js';
+import type { OrderBy } from '../../dispatch/ordering.js';
+import type { DispatchOutcome } from '../../dispatch/outcome.js';
+import type { BotGateway, GatewayFailure } from '../../kernel/ports.js';
+import type { CooldownStore } from '../../policies/cooldown-store.js';
+import type { BackfillMarks } from '../backfill.js';
+
+export type { DispatchOutcome } from '../../dispatch/outcome.js';
+
+/**
+ * What the runtime gives a {@link ScaleAdapter} once the bot knows its app: the gateway, and the way
+ * into the bot's own dispatch (its handlers, its ordering keys, its queue and concurrency). The
+ * adapter decides which events this process handles and when; the runtime runs them.
+ */
+export interface ScaleHost {
+  /** The app the bot runs as. */
+  readonly appId: string;
+  /** The app API base URL (with the app id, it names the bot's shared state). */
+  readonly apiUrl: string;
+  /** The bot's root logger. */
+  readonly log: Logger;
+  /** The bot's `orderBy`. */
+  readonly orderBy: OrderBy;
+  /** When this process started (epoch ms): events created before it may have been handled already. */
+  readonly startedAt: number;
+  /**
+   * Builds a gateway client resuming after `lastEventId` (the bot's gateway factory, token and URL;
+   * its connection reserves a slot of the shared rate limit).
+   */
+  openGateway(lastEventId: string | undefined): BotGateway;
+  /** The ordering key of an event under the bot's `orderBy` (undefined: no ordering constraint). */
+  orderingKey(event: BotEvent): string | undefined;
+  /**
+   * Queues `task` on the bot's dispatch queue: tasks with the same key run one after the other, in
+   * the order they were queued, up to `concurrency` at once. A task that has not started when the bot
+   * stops is dropped.
+   */
+  enqueue(key: string | undefined, task: () => Promise<unknown>): void;
+  /**
+   * Runs an event's handlers now (call it from a queued task); never rejects.
+   * @param replayed - whether another process (or an earlier run) may have handled it already
+   */
+  dispatch(event: BotEvent, replayed: boolean): Promise<DispatchOutcome>;
+  /** Lists, oldest first, the messages missed on each board after a gateway gap (see `backfillLimit`). */
+  collectMissed(boardIds: readonly string[], marks: BackfillMarks): Promise<Message[]>;
+  /** Tells the runtime that the gateway gave up for good (a refused token): the bot stops. */
+  gatewayFailed(error: GatewayFailure): void;
+}
+
+/**
+ * Runs one bot as several processes (replicas) that share its gateway feed, its rate limit, its
+ * cooldowns and its command sync, so that together they behave as one bot. `@boardbot/redis`
+ * implements it; give it as `createBot({ scale })`. Without it (the default) the process reads the
+ * gateway and handles every event itself.
+ */
+export interface ScaleAdapter {
+  /** A short description for logs (`redis redis://host:6379`), with no secret in it. */
+  readonly description: string;
+  /** The app token's rate-limit bucket, shared by every replica (REST calls and the gateway connection). */
+  readonly rateLimit: SharedRateLimit;
+  /** Cooldown windows shared by every replica. */
+  readonly cooldowns: CooldownStore;
+  /**
+   * Connects the adapter; called first by `start()`, before the bot's first request: the shared rate
+   * limit works from then on.
+   * @param target - the API URL, a hash naming the app token (its rate-limit bucket), the logger
+   */
+  connect(target: { apiUrl: string; credential: string; log: Logger }): Promise<void>;
+  /**
+   * Names the bot's shared state once the app is known (`GET /app`): cooldowns and the command sync
+   * work from then on.
+   * @param appId - the app the bot runs as
+   */
+  joinApp(appId: string): Promise<void>;
+  /**
+   * Syncs the commands once across replicas: `sync` runs (under a lock) only in a replica whose
+   * command set is the one that should be registered; the others leave the registered set as it is.
+   * @param setHash - the hash of this replica's normalised command set
+   * @param sync - reconciles the registered commands with this replica's (a `PUT` only when they differ)
+   * @returns the plan when `sync` ran here, else undefined
+   */
+  syncCommands(setHash: string, sync: () => Promise<CommandSyncPlan | undefined>): Promise<CommandSyncPlan | undefined>;
+  /** Joins the replicas: from now on this process reads and handles its share of the events. */
+  start(host: ScaleHost): Promise<void>;
+  /** Stops taking new work (no new reads; the gateway closes if this replica read it). */
+  pause(): Promise<void>;
+  /** Leaves: records what finished, hands what did not to the other replicas, and disconnects. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,49 @@
+import type { Logger } from '@boardbot/protocol';
+import { Redis } from 'ioredis';
+import type { Keys } from './keys.js';
+
+/** What every part of a connected replica shares: its connection, its keys, its name, its logger. */
+export interface Connected {
+  /** The connection for commands and scripts (auto-pipelined). */
+  client: Redis;
+  keys: Keys;
+  replicaId: string;
+  log: Logger;
+}
+
+/**
+ * Opens an ioredis connection the way the replica needs it: it connects when asked, reconnects by
+ * itself with a short back-off (a restarted Redis is found again within a second), and fails a
+ * command at once while disconnected rather than queueing it for ever, so each loop decides what to
+ * do about an outage.
+ *
+ * @param url - the Redis URL
+ */
+export function openConnection(url: string): Redis {
+  return new Redis(url, {
+    lazyConnect: true,
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 5000,
+    retryStrategy: (times) => Math.min(50 * times, 500),
+  });
+}
+
+/**
+ * Runs `work` again after a Redis failure, with back-off, until it succeeds or `giveUpMs` passed.
+ * @param work - one attempt
+ * @param giveUpMs - how long to keep trying
+ * @returns whether it succeeded
+ */
+export async function persist(work: () => Promise<unknown>, giveUpMs: number): Promise<boolean> {
+  const end = Date.now() + giveUpMs;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await work();
+      return true;
+    } catch {
+      if (Date.now() >= end) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+    }
+  }
+}

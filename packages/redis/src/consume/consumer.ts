@@ -1,0 +1,442 @@
+import type { BotEvent, ScaleHost } from '@boardbot/core';
+import type { Redis } from 'ioredis';
+import { type Connected, persist } from '../connection.js';
+import { sortKeyOf } from '../feed/entry-id.js';
+import { GROUP } from '../keys.js';
+import { ACK, DEAD_LETTER, READ } from '../scripts/feed-scripts.js';
+import { type PendingEntry, pendingEntries } from './pending.js';
+
+/** A partition this replica holds the lease of. */
+interface Part {
+  index: number;
+  key: string;
+  /** `claiming`: taking over what a previous owner left; `active`: read; `draining`: being released. */
+  status: 'claiming' | 'active' | 'draining';
+  /** Entries read and not finished, by id. */
+  running: Set<string>;
+  /** The lease value reads are fenced with. */
+  lease: string;
+  /** The last entry id seen in the stream: a wait for new entries waits for what comes after it. */
+  cursor: string;
+  /** Resolves the drain once nothing of the partition runs or is being read. */
+  drained?: () => void;
+}
+
+/** What the consumer is set to. */
+export interface ConsumerOptions {
+  maxDeliveries: number;
+  prefetch: number;
+  blockMs: number;
+  deadLetterMaxLength: number;
+  leaseMs: number;
+}
+
+/** How long an acknowledgement is retried while Redis is unreachable, before the entry is left pending. */
+const ACK_PERSIST_MS = 30_000;
+
+/**
+ * Consumes the partitions this replica holds, through the consumer group: reads new entries (one
+ * blocking read over all its active partitions), queues each on the bot's dispatch queue under its
+ * ordering key, and acknowledges it once its handlers finished. An event whose handlers failed is run
+ * again, holding its key, until it succeeds or has been delivered `maxDeliveries` times; then it goes
+ * to the dead-letter stream (logged) and is acknowledged, so its board moves on. A partition taken
+ * over first runs what its previous owner left pending (delivered, not acknowledged), in order, before
+ * anything new.
+ */
+export class Consumer {
+  private readonly parts = new Map<number, Part>();
+  private readonly byKey = new Map<string, Part>();
+  private running = 0;
+  private reading = false;
+  private readingNow = new Set<Part>();
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private readFailures = 0;
+  private hint: Set<string> | undefined;
+
+  /**
+   * @param c - the replica's connection
+   * @param blocking - a connection of its own for the blocking reads
+   * @param host - the bot
+   * @param options - bounds and timings
+   */
+  constructor(
+    private readonly c: Connected,
+    private readonly blocking: Redis,
+    private readonly host: ScaleHost,
+    private readonly options: ConsumerOptions,
+  ) {}
+
+  /** The partitions held (draining ones included). */
+  get held(): number[] {
+    return [...this.parts.keys()];
+  }
+
+  /** Whether a partition is being released. */
+  get draining(): boolean {
+    return [...this.parts.values()].some((p) => p.status === 'draining');
+  }
+
+  /** The partitions held and not draining, with how many of their entries run. */
+  get active(): { index: number; running: number }[] {
+    return [...this.parts.values()]
+      .filter((p) => p.status !== 'draining')
+      .map((p) => ({ index: p.index, running: p.running.size }));
+  }
+
+  /** Starts reading. */
+  start(): void {
+    this.reading = true;
+    this.loop ??= this.readLoop();
+  }
+
+  /** Stops reading new entries; entries already queued run to their end. */
+  async pause(): Promise<void> {
+    this.reading = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  /**
+   * Takes a partition over (its lease was just acquired): claims and queues what was left pending,
+   * then reads it.
+   * @param index - the partition
+   * @param lease - the value its lease is held under (every read checks it)
+   */
+  async adopt(index: number, lease: string): Promise<void> {
+    const part: Part = {
+      index,
+      key: this.c.keys.partition(index),
+      status: 'claiming',
+      running: new Set(),
+      lease,
+      cursor: '0-0',
+    };
+    this.parts.set(index, part);
+    this.byKey.set(part.key, part);
+    await ensureGroup(this.c.client, part.key);
+    const claimed = await this.claim(part, 0);
+    if (claimed > 0) {
+      this.c.log.info({ partition: index, claimed }, 'partition taken over: running what its last owner left first');
+    }
+    if (part.status === 'claiming') part.status = 'active';
+    this.wake?.();
+  }
+
+  /**
+   * Releases a partition gracefully: stops reading it and resolves once none of its entries runs.
+   * @param index - the partition
+   */
+  drain(index: number): Promise<void> {
+    const part = this.parts.get(index);
+    if (!part) return Promise.resolve();
+    part.status = 'draining';
+    return new Promise((resolve) => {
+      part.drained = () => {
+        this.forget(part);
+        resolve();
+      };
+      this.checkDrained(part);
+    });
+  }
+
+  /**
+   * Forgets a partition whose lease was lost: no more reads; its running entries end on their own.
+   * @param index - the partition
+   */
+  drop(index: number): void {
+    const part = this.parts.get(index);
+    if (part) this.forget(part);
+  }
+
+  /**
+   * Housekeeping of the held partitions, on each heartbeat: claims entries that stayed pending too
+   * long under another consumer (a read that raced a lease change), and trims each stream below its
+   * oldest unacknowledged entry.
+   */
+  async sweep(): Promise<void> {
+    for (const part of this.parts.values()) {
+      if (part.status !== 'active') continue;
+      await this.claim(part, 2 * this.options.leaseMs);
+      await trim(this.c.client, part.key);
+    }
+  }
+
+  private forget(part: Part): void {
+    if (this.parts.get(part.index) === part) this.parts.delete(part.index);
+    if (this.byKey.get(part.key) === part) this.byKey.delete(part.key);
+    this.wake?.();
+  }
+
+  private checkDrained(part: Part): void {
+    if (part.status === 'draining' && part.running.size === 0 && !this.readingNow.has(part)) part.drained?.();
+  }
+
+  /** Claims the pending entries of a partition idle at least `minIdleMs`, in id order, and queues them. */
+  private async claim(part: Part, minIdleMs: number): Promise<number> {
+    let claimed = 0;
+    const skip = (id: string) => part.running.has(id);
+    for await (const entry of pendingEntries(this.c.client, part.key, minIdleMs, this.c.replicaId, skip)) {
+      if (entry.payload === undefined) continue;
+      this.deliver(part, entry, true);
+      claimed++;
+    }
+    return claimed;
+  }
+
+  /**
+   * Reads the active partitions: each through the fenced read script (no entry leaves a partition
+   * whose lease this replica lost), then, when none had anything new, one blocking XREAD over all of
+   * them that returns as soon as any gets an entry after the last one seen.
+   */
+  private async readLoop(): Promise<void> {
+    while (this.reading) {
+      const active = [...this.parts.values()].filter((p) => p.status === 'active');
+      const room = this.options.prefetch - this.running;
+      if (active.length === 0 || room <= 0) {
+        await this.idle(this.options.blockMs);
+        continue;
+      }
+      // Only the partitions the last wait said have new entries (all of them after anything else).
+      const hinted = this.hint;
+      this.hint = undefined;
+      const targets = hinted ? active.filter((p) => hinted.has(p.key)) : active;
+      for (const part of active) this.readingNow.add(part);
+      try {
+        const count = Math.max(1, Math.min(100, Math.floor(room / Math.max(1, targets.length))));
+        const got = await Promise.all(targets.map((part) => this.readPart(part, count)));
+        this.readFailures = 0;
+        if (got.some((n) => n > 0)) {
+          this.hint = new Set(targets.filter((_, i) => (got[i] as number) > 0).map((p) => p.key));
+          continue;
+        }
+        const woke = (await this.blocking.call(
+          'XREAD',
+          'COUNT',
+          '1',
+          'BLOCK',
+          String(this.options.blockMs),
+          'STREAMS',
+          ...active.map((p) => p.key),
+          ...active.map((p) => p.cursor),
+        )) as unknown[] | null;
+        if (woke) this.hint = new Set(streamKeys(woke));
+      } catch (error) {
+        if (/NOGROUP/.test(String((error as Error).message))) {
+          // Redis lost the group (its data was lost): read the streams again from their start.
+          for (const part of active) await ensureGroup(this.c.client, part.key).catch(() => {});
+        } else {
+          if (this.readFailures++ % 50 === 0)
+            this.c.log.warn({ err: error }, 'reading the partitions failed: retrying');
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      } finally {
+        for (const part of active) {
+          this.readingNow.delete(part);
+          this.checkDrained(part);
+        }
+      }
+    }
+  }
+
+  /** One fenced read of a partition; queues what it got. @returns how many entries it got */
+  private async readPart(part: Part, count: number): Promise<number> {
+    const reply = (await READ.run(
+      this.c.client,
+      [this.c.keys.partitionLease(part.index), part.key],
+      [part.lease, GROUP, this.c.replicaId, count],
+    )) as ['lost'] | ['ok', [string, string[]][]] | ['empty', string];
+    if (reply[0] === 'lost') {
+      this.c.log.warn({ partition: part.index }, 'partition lease lost: another replica takes the partition over');
+      this.forget(part);
+      return 0;
+    }
+    if (reply[0] === 'empty') {
+      part.cursor = reply[1];
+      return 0;
+    }
+    for (const [id, fields] of reply[1]) {
+      part.cursor = id;
+      this.deliver(part, { id, payload: field(fields, 'e') }, false);
+    }
+    return reply[1].length;
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wake = undefined;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private deliver(part: Part, entry: PendingEntry, claimed: boolean): void {
+    let event: BotEvent;
+    try {
+      event = JSON.parse(entry.payload ?? '') as BotEvent;
+    } catch {
+      void this.deadLetter(part, entry.id, entry.payload, 1, 'its payload is not an event');
+      return;
+    }
+    part.running.add(entry.id);
+    this.running++;
+    this.host.enqueue(this.host.orderingKey(event), () =>
+      this.handle(part, entry, event, claimed).finally(() => {
+        part.running.delete(entry.id);
+        this.running--;
+        this.checkDrained(part);
+        this.wake?.();
+      }),
+    );
+  }
+
+  /**
+   * Runs one entry until it succeeds, is dead-lettered, or the bot abandons it at shutdown. Each run
+   * is counted in Redis before it starts, so runs cut short by a dying replica count too, and an
+   * entry merely claimed by a replica that died before running it does not.
+   */
+  private async handle(part: Part, entry: PendingEntry, event: BotEvent, claimed: boolean): Promise<void> {
+    const { maxDeliveries } = this.options;
+    let local = 0;
+    for (;;) {
+      // The partition's lease was lost while this entry waited: its next owner runs it.
+      if (this.parts.get(part.index) !== part) return;
+      local++;
+      let attempt = local;
+      await persist(async () => {
+        attempt = Number(await this.c.client.hincrby(this.c.keys.attempts, entry.id, 1));
+      }, ACK_PERSIST_MS);
+      if (attempt > maxDeliveries) {
+        const reason = `its handlers did not finish in ${maxDeliveries} runs (its replicas stopped while running them)`;
+        await this.deadLetter(part, entry.id, entry.payload, attempt - 1, reason);
+        return;
+      }
+      const replayed = claimed || attempt > 1 || createdBefore(event, this.host.startedAt);
+      const outcome = await this.host.dispatch(event, replayed);
+      // Not finished: left pending, for the next owner of the partition.
+      if (outcome.abandoned) return;
+      if (!outcome.failed) {
+        await this.settle(part, entry.id, event);
+        return;
+      }
+      if (attempt >= maxDeliveries) {
+        await this.deadLetter(part, entry.id, entry.payload, attempt, `its handlers failed ${attempt} times`);
+        return;
+      }
+      this.c.log.warn(
+        { partition: part.index, entry: entry.id, attempt, max_deliveries: maxDeliveries },
+        'handler failed: the event is delivered again (its board waits)',
+      );
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
+    }
+  }
+
+  private async settle(part: Part, id: string, event: BotEvent): Promise<void> {
+    const message = !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
+    const { keys, client } = this.c;
+    const done = await persist(
+      () =>
+        ACK.run(
+          client,
+          [part.key, keys.inflight, keys.boards, keys.meta, keys.attempts],
+          [GROUP, id, sortKeyOf(id), message?.board_id ?? '', message?.seq ?? 0],
+        ),
+      ACK_PERSIST_MS,
+    );
+    if (!done) this.c.log.error({ entry: id }, 'could not acknowledge an event: it stays pending and runs again later');
+  }
+
+  private async deadLetter(
+    part: Part,
+    id: string,
+    payload: string | undefined,
+    deliveries: number,
+    reason: string,
+  ): Promise<void> {
+    const { keys, client } = this.c;
+    this.c.log.error(
+      { partition: part.index, entry: id, deliveries, reason },
+      'event moved to the dead-letter stream: its board moves on',
+    );
+    let board = '';
+    let seq = 0;
+    try {
+      const event = JSON.parse(payload ?? '') as BotEvent;
+      if (!event.unknown && event.name === 'message.create') {
+        board = event.data.message.board_id;
+        seq = event.data.message.seq;
+      }
+    } catch {
+      // An unreadable payload moves no board's mark.
+    }
+    await persist(
+      () =>
+        DEAD_LETTER.run(
+          client,
+          [part.key, keys.inflight, keys.boards, keys.meta, keys.attempts, keys.dead],
+          [
+            GROUP,
+            id,
+            sortKeyOf(id),
+            board,
+            seq,
+            part.index,
+            deliveries,
+            reason,
+            payload ?? '',
+            this.options.deadLetterMaxLength,
+          ],
+        ),
+      ACK_PERSIST_MS,
+    );
+  }
+}
+
+/** Creates the group of a partition, reading from its first entry, unless it exists. */
+export async function ensureGroup(client: Redis, key: string): Promise<void> {
+  try {
+    await client.call('XGROUP', 'CREATE', key, GROUP, '0', 'MKSTREAM');
+  } catch (error) {
+    if (!/BUSYGROUP/.test(String((error as Error).message))) throw error;
+  }
+}
+
+/** Trims a partition below its oldest unacknowledged entry (or its last delivered one, if none). */
+async function trim(client: Redis, key: string): Promise<void> {
+  const summary = (await client.call('XPENDING', key, GROUP)) as [number, string | null, string | null, unknown];
+  let floor = summary[0] > 0 ? summary[1] : null;
+  if (floor === null) {
+    const groups = (await client.call('XINFO', 'GROUPS', key)) as string[][];
+    const group = groups.find((g) => field(g, 'name') === GROUP);
+    floor = group ? (field(group, 'last-delivered-id') ?? null) : null;
+  }
+  if (floor && floor !== '0-0') await client.call('XTRIM', key, 'MINID', floor);
+}
+
+/** The stream keys of an XREAD reply: `[[key, entries]...]` over RESP2, a flattened map over RESP3. */
+function streamKeys(reply: readonly unknown[]): string[] {
+  if (Array.isArray(reply[0])) return reply.map((r) => String((r as unknown[])[0]));
+  return reply.filter((_, i) => i % 2 === 0).map(String);
+}
+
+function field(fields: readonly unknown[], name: string): string | undefined {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return String(fields[i + 1]);
+  return undefined;
+}
+
+/** Whether the event's message or interaction was created before `time` (epoch ms). */
+function createdBefore(event: BotEvent, time: number): boolean {
+  if (event.unknown) return false;
+  const created =
+    event.name === 'interaction.create'
+      ? event.data.interaction.created_at
+      : event.name === 'message.create'
+        ? event.data.message.created_at
+        : undefined;
+  return created !== undefined && Date.parse(created) < time;
+}

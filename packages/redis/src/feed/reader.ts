@@ -1,0 +1,283 @@
+import type { BotEvent, BotGateway, ScaleHost } from '@boardbot/core';
+import type { Message, ReadyEvent } from '@boardbot/protocol';
+import type { Connected } from '../connection.js';
+import type { Lease } from '../lease/lease.js';
+import { partitionOf } from '../partitions/partition-of.js';
+import { APPEND, BASELINE } from '../scripts/feed-scripts.js';
+import { backfillEntryId, entryIdOf, sortKeyOf } from './entry-id.js';
+import { readPosition, type SharedPosition } from './position.js';
+
+/** An event on its way into a partition stream. */
+interface Append {
+  event: BotEvent;
+  entryId: string;
+  sortKey: string;
+}
+
+/** Appends sent to Redis at once (in one pipeline, in order). */
+const BATCH = 64;
+
+/**
+ * The one replica that reads the gateway, under the reader lease: it opens the gateway after the
+ * shared resume point and appends each event to the partition stream of its ordering key, with one
+ * script that checks the lease and refuses an entry id Redis already passed. So a deposed reader (one
+ * paused past its lease) cannot append when it wakes, and an event read twice (by two readers, or
+ * replayed from the resume point after a failover) is appended once. After a gateway gap the missed
+ * messages are read back over REST and appended first, between the gap's cursor and the live events.
+ */
+export class Reader {
+  private gateway: BotGateway | undefined;
+  private generation = 0;
+  private queue: Append[] = [];
+  private held: BotEvent[] | undefined;
+  private pumping: Promise<void> | undefined;
+  private baselining: Promise<void> | undefined;
+  private opening: Promise<void> | undefined;
+  private known = '';
+  private position: SharedPosition | undefined;
+  private restart = false;
+  private refused = 0;
+  private stopped = false;
+
+  /**
+   * @param c - the replica's connection
+   * @param lease - the reader lease
+   * @param host - the bot (gateway, ordering keys, local dispatch)
+   * @param partitions - the partition count
+   */
+  constructor(
+    private readonly c: Connected,
+    private readonly lease: Lease,
+    private readonly host: ScaleHost,
+    private readonly partitions: number,
+  ) {}
+
+  /** Whether this replica holds the reader lease. */
+  get leading(): boolean {
+    return this.lease.value !== undefined;
+  }
+
+  /**
+   * One heartbeat: renews the lease, or tries to take it. Never waits for the gateway: opening it
+   * (and appending what it replays) runs beside the heartbeats, which must keep every lease alive.
+   */
+  async tick(): Promise<void> {
+    if (this.stopped) return;
+    if (this.leading) {
+      if (!(await this.lease.renew())) {
+        this.depose('its lease expired (the process was paused, or cut off from Redis, longer than leaseMs)');
+        return;
+      }
+    } else {
+      if (!(await this.lease.acquire())) return;
+      this.c.log.info({ fence: this.lease.token }, 'reader elected: this replica reads the gateway');
+    }
+    if (this.restart || !this.gateway) this.opening ??= this.open().finally(() => (this.opening = undefined));
+  }
+
+  /** Resolves once the gateway being opened is open (or failed to open). */
+  async opened(): Promise<void> {
+    await this.opening;
+  }
+
+  /** Stops reading and gives the lease up, so that another replica takes over at once. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.generation++;
+    this.queue = [];
+    this.held = undefined;
+    await this.closeGateway();
+    await this.pumping;
+    await this.lease.release().catch(() => {});
+  }
+
+  private async open(): Promise<void> {
+    await this.closeGateway();
+    if (!this.leading) return;
+    this.restart = false;
+    this.queue = [];
+    this.held = undefined;
+    const generation = ++this.generation;
+    let position: SharedPosition;
+    try {
+      position = await readPosition(this.c.client, this.c.keys, Date.now());
+    } catch (error) {
+      this.c.log.warn({ err: error }, 'the reader could not read the resume point: trying again on the next heartbeat');
+      this.restart = true;
+      return;
+    }
+    if (generation !== this.generation) return;
+    this.position = position;
+    this.known = position.appended;
+    const gateway = this.host.openGateway(position.eventId);
+    this.gateway = gateway;
+    gateway.on('dispatch', (event) => {
+      if (generation === this.generation) this.receive(event);
+    });
+    gateway.on('error', (error) => {
+      if (generation !== this.generation) return;
+      if (error.fatal === true) this.host.gatewayFailed(error);
+      else this.c.log.warn({ err: error }, 'gateway reported an error');
+    });
+    try {
+      await gateway.connect();
+    } catch (error) {
+      if (generation !== this.generation) return;
+      this.c.log.warn({ err: error }, 'the reader could not open the gateway: trying again on the next heartbeat');
+      this.restart = true;
+      return;
+    }
+    await this.baselining;
+    this.c.log.info({ last_event_id: position.eventId ?? null, fence: this.lease.token }, 'reading the gateway');
+  }
+
+  private async closeGateway(): Promise<void> {
+    const gateway = this.gateway;
+    this.gateway = undefined;
+    await gateway?.close().catch(() => {});
+  }
+
+  private receive(event: BotEvent): void {
+    if (!event.unknown && event.name === 'ready') {
+      this.ready(event, event.data);
+      return;
+    }
+    if (this.held) this.held.push(event);
+    else this.push(event, entryIdOf(event.id));
+  }
+
+  private ready(event: BotEvent, ready: ReadyEvent): void {
+    // The ready frame is no event of the log: the reader's own @OnEvent('ready') listeners hear it.
+    this.host.enqueue(undefined, () => this.host.dispatch(event, false));
+    if (this.known === '' && event.id !== '') {
+      // A first start ever: the live stream's cursor is the resume point from now on.
+      this.baselining = this.baseline(sortKeyOf(`${event.id}-0`));
+    }
+    if (ready.gap === true) this.fillGap(event.id, ready);
+  }
+
+  private fillGap(cursor: string, ready: ReadyEvent): void {
+    const position = this.position;
+    this.held = [];
+    const generation = this.generation;
+    const marks = {
+      lastSeq: new Map(Object.entries(position?.boards ?? {})),
+      since: position?.savedAt ?? Date.now(),
+    };
+    void this.host
+      .collectMissed(ready.board_ids, marks)
+      .then(
+        (missed) => {
+          if (generation !== this.generation) return;
+          this.c.log.info({ messages: missed.length }, 'gateway gap: appending the missed messages first');
+          missed.forEach((message, i) => {
+            this.push(backfillEvent(message), backfillEntryId(cursor, i + 1));
+          });
+        },
+        (error: unknown) => {
+          this.c.log.error({ err: error }, 'backfill after a gateway gap failed: missed messages are not handled');
+        },
+      )
+      .finally(() => {
+        if (generation !== this.generation) return;
+        const held = this.held ?? [];
+        this.held = undefined;
+        for (const event of held) this.push(event, entryIdOf(event.id));
+      });
+  }
+
+  private async baseline(sortKey: string): Promise<void> {
+    const value = this.lease.value;
+    if (value === undefined) return;
+    const done = await BASELINE.run(this.c.client, [this.c.keys.reader, this.c.keys.appended], [value, sortKey]).catch(
+      () => 'failed',
+    );
+    if (done === 'ok') this.known = sortKey > this.known ? sortKey : this.known;
+  }
+
+  private push(event: BotEvent, entryId: string | undefined): void {
+    if (entryId === undefined) {
+      this.c.log.warn({ event_id: event.id, name: event.name }, 'event id is not a decimal: it cannot be appended');
+      return;
+    }
+    this.queue.push({ event, entryId, sortKey: sortKeyOf(entryId) });
+    this.kick();
+  }
+
+  private kick(): void {
+    this.pumping ??= this.pump().finally(() => {
+      this.pumping = undefined;
+      // Events queued for a newer gateway while an older pump was ending.
+      if (this.queue.length > 0 && this.leading) this.kick();
+    });
+  }
+
+  /** Appends what is queued, in order, a batch at a time. */
+  private async pump(): Promise<void> {
+    const generation = this.generation;
+    while (this.queue.length > 0 && generation === this.generation) {
+      const value = this.lease.value;
+      if (value === undefined) return;
+      const batch = this.queue.splice(0, BATCH);
+      let results: unknown[];
+      try {
+        results = await Promise.all(batch.map((append, i) => this.append(value, append, batch[i - 1])));
+      } catch (error) {
+        if (generation !== this.generation) return;
+        this.c.log.warn(
+          { err: error },
+          'append failed (Redis unreachable?): the gateway resumes from the stored point',
+        );
+        this.restartFromPosition();
+        return;
+      }
+      for (const [i, result] of results.entries()) {
+        if (result === 'ok' || result === 'duplicate') {
+          this.known = (batch[i] as Append).sortKey;
+          continue;
+        }
+        if (result === 'deposed') {
+          this.refused += results.length - i;
+          this.depose('an append was refused: another replica holds the reader lease');
+          return;
+        }
+        this.c.log.warn('Redis has lost appended events (a restart without its data): resuming from the stored point');
+        this.restartFromPosition();
+        return;
+      }
+    }
+  }
+
+  private append(value: string, append: Append, previous: Append | undefined): Promise<unknown> {
+    const { keys } = this.c;
+    const key = this.host.orderingKey(append.event);
+    const partition = partitionOf(key, append.event.id, this.partitions);
+    return APPEND.run(
+      this.c.client,
+      [keys.reader, keys.appended, keys.inflight, keys.partition(partition)],
+      [value, append.entryId, append.sortKey, JSON.stringify(append.event), previous?.sortKey ?? this.known],
+    );
+  }
+
+  private restartFromPosition(): void {
+    this.generation++;
+    this.queue = [];
+    this.held = undefined;
+    this.restart = true;
+    void this.closeGateway();
+  }
+
+  private depose(why: string): void {
+    this.lease.forget();
+    this.generation++;
+    this.queue = [];
+    this.held = undefined;
+    void this.closeGateway();
+    this.c.log.warn({ refused_appends: this.refused }, `reader deposed: ${why}; it no longer appends`);
+  }
+}
+
+/** A message read back over REST after a gap, as the `message.create` the gateway would have sent. */
+function backfillEvent(message: Message): BotEvent {
+  return { name: 'message.create', id: `backfill:${message.id}`, data: { type: 'message.create', message } };
+}

@@ -1,0 +1,141 @@
+import type { Logger } from '@boardbot/protocol';
+import type { Redis } from 'ioredis';
+import { RedisOptionError } from './errors.js';
+
+/** Options of `redis()`. Every field has a default. */
+export interface RedisScaleOptions {
+  /**
+   * The Redis to share (`redis://[:password@]host:port[/db]`, or `rediss://` for TLS); never logged
+   * with its password.
+   * @defaultValue `process.env.BOARDBOT_REDIS_URL`, else `'redis://127.0.0.1:6379'`
+   */
+  url?: string | undefined;
+  /**
+   * The first part of every key; the bot's keys then sit under `<prefix>:{<app id>:<platform>}:`.
+   * @defaultValue `'boardbot'`
+   */
+  keyPrefix?: string;
+  /**
+   * How many streams the events are spread over, by a hash of their ordering key (the board): the
+   * most replicas that can work at once. Fixed for a bot once its first replica started (a replica
+   * started with another count uses the stored one and says so).
+   * @defaultValue 16
+   */
+  partitions?: number;
+  /**
+   * How long a lease lasts without renewal (the reader's, each partition's, each replica's
+   * membership): the longest a dead or paused replica holds its work before another takes it over.
+   * Leases are renewed every third of it.
+   * @defaultValue 3000
+   */
+  leaseMs?: number;
+  /**
+   * Deliveries of an event whose handlers keep failing (or whose replica keeps dying) before it goes
+   * to the dead-letter stream, so that its board moves on.
+   * @defaultValue 5
+   */
+  maxDeliveries?: number;
+  /** Most events a replica has read and not finished (across its partitions). @defaultValue 256 */
+  prefetch?: number;
+  /** How long a read waits for new events before it looks at its partitions again, in ms. @defaultValue 200 */
+  blockMs?: number;
+  /** Entries kept in the dead-letter stream (approximately; older ones are trimmed). @defaultValue 10_000 */
+  deadLetterMaxLength?: number;
+  /**
+   * This replica's name in Redis (membership, leases, consumer group). Must be unique among the live
+   * replicas and contain no `:`.
+   * @defaultValue `<hostname>-<pid>-<random>`
+   */
+  replicaId?: string | undefined;
+  /**
+   * Where the adapter logs (the bot's logger when `createBot` loads the adapter from
+   * `BOARDBOT_REDIS_URL`). @defaultValue the bot's logger, given at start
+   */
+  logger?: Logger | undefined;
+  /**
+   * Builds the Redis connections (one for commands, one for blocking reads), for TLS or Sentinel
+   * setups; they are closed by the adapter. @defaultValue `new Redis(url, ...)` of ioredis
+   */
+  connect?: ((url: string) => Redis) | undefined;
+}
+
+/** Defaults of {@link RedisScaleOptions} that have a plain value. */
+export const DEFAULT_REDIS_OPTIONS = {
+  url: 'redis://127.0.0.1:6379',
+  keyPrefix: 'boardbot',
+  partitions: 16,
+  leaseMs: 3000,
+  maxDeliveries: 5,
+  prefetch: 256,
+  blockMs: 200,
+  deadLetterMaxLength: 10_000,
+} as const satisfies Required<
+  Pick<
+    RedisScaleOptions,
+    'url' | 'keyPrefix' | 'partitions' | 'leaseMs' | 'maxDeliveries' | 'prefetch' | 'blockMs' | 'deadLetterMaxLength'
+  >
+>;
+
+/** The options in force. */
+export type ResolvedRedisOptions = typeof DEFAULT_REDIS_OPTIONS & {
+  url: string;
+  keyPrefix: string;
+  partitions: number;
+  leaseMs: number;
+  maxDeliveries: number;
+  prefetch: number;
+  blockMs: number;
+  deadLetterMaxLength: number;
+  replicaId: string | undefined;
+  logger: Logger | undefined;
+  connect: ((url: string) => Redis) | undefined;
+};
+
+const isInt = (n: unknown, low: number, high: number) =>
+  Number.isInteger(n) && (n as number) >= low && (n as number) <= high;
+
+/**
+ * Fills in the defaults and refuses what cannot work, naming the option.
+ * @param options - what the caller gave
+ */
+export function resolveRedisOptions(options: RedisScaleOptions): ResolvedRedisOptions {
+  const o = {
+    ...DEFAULT_REDIS_OPTIONS,
+    url: process.env.BOARDBOT_REDIS_URL || DEFAULT_REDIS_OPTIONS.url,
+    replicaId: undefined,
+    logger: undefined,
+    connect: undefined,
+    ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
+  } as ResolvedRedisOptions;
+  if (!/^rediss?:\/\//.test(o.url)) throw new RedisOptionError('url', 'must be a redis:// or rediss:// URL');
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(o.keyPrefix))
+    throw new RedisOptionError('keyPrefix', 'must be 1 to 64 of A-Z a-z 0-9 _ . -');
+  if (!isInt(o.partitions, 1, 1024)) throw new RedisOptionError('partitions', 'must be an integer from 1 to 1024');
+  if (!isInt(o.leaseMs, 300, 600_000)) throw new RedisOptionError('leaseMs', 'must be an integer from 300 to 600000');
+  if (!isInt(o.maxDeliveries, 1, 1000))
+    throw new RedisOptionError('maxDeliveries', 'must be an integer from 1 to 1000');
+  if (!isInt(o.prefetch, 1, 100_000)) throw new RedisOptionError('prefetch', 'must be an integer from 1 to 100000');
+  if (!isInt(o.blockMs, 1, 60_000)) throw new RedisOptionError('blockMs', 'must be an integer from 1 to 60000');
+  if (!isInt(o.deadLetterMaxLength, 1, 10_000_000)) {
+    throw new RedisOptionError('deadLetterMaxLength', 'must be an integer from 1 to 10000000');
+  }
+  if (o.replicaId !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.replicaId)) {
+    throw new RedisOptionError('replicaId', 'must be 1 to 100 of A-Z a-z 0-9 _ . - (no colon)');
+  }
+  return o;
+}
+
+/**
+ * A Redis URL as it may be shown: without its user and password.
+ * @param url - the configured URL
+ */
+export function redactRedisUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return 'redis://(unreadable URL)';
+  }
+}

@@ -1,0 +1,270 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { CommandSyncPlan, ScaleAdapter, ScaleHost } from '@boardbot/core';
+import type { Logger } from '@boardbot/protocol';
+import type { Redis } from 'ioredis';
+import { CommandSync } from './commands/command-sync.js';
+import { type Connected, openConnection } from './connection.js';
+import { Consumer, ensureGroup } from './consume/consumer.js';
+import { RedisNotConnectedError, RedisUnavailableError } from './errors.js';
+import { Reader } from './feed/reader.js';
+import { type BucketKeys, bucketKeys, Keys } from './keys.js';
+import { Lease } from './lease/lease.js';
+import { RedisCooldowns } from './limits/cooldowns.js';
+import { RedisRateLimit } from './limits/rate-limit.js';
+import { type RedisScaleOptions, type ResolvedRedisOptions, redactRedisUrl, resolveRedisOptions } from './options.js';
+import { holderOf, planBalance } from './partitions/balance.js';
+import { HEARTBEAT } from './scripts/feed-scripts.js';
+
+/** What a started replica runs. */
+interface Running {
+  blocking: Redis;
+  reader: Reader;
+  consumer: Consumer;
+}
+
+/**
+ * One replica of a bot on Redis Streams, the `ScaleAdapter` that `redis()` returns. Every third of
+ * `leaseMs` it beats: renews its membership and leases, rebalances the partitions, tries the reader
+ * lease, keeps its command set registered, claims entries left pending too long, and trims streams.
+ */
+export class RedisScale implements ScaleAdapter {
+  readonly description: string;
+  readonly rateLimit: RedisRateLimit;
+  readonly cooldowns: RedisCooldowns;
+  private readonly options: ResolvedRedisOptions;
+  private c: Connected | undefined;
+  private connection: { client: Redis; replicaId: string; log: Logger; bucket: BucketKeys } | undefined;
+  private commands: CommandSync | undefined;
+  private run: Running | undefined;
+  private partitions = 0;
+  private apiUrl = '';
+  private readonly leases = new Map<number, Lease>();
+  private timer: NodeJS.Timeout | undefined;
+  private beating: Promise<void> | undefined;
+  private paused = false;
+  private closed = false;
+  private beatFailures = 0;
+  private beats = 0;
+  private readonly works = new Map<string, Promise<unknown>>();
+
+  /** @param options - see {@link RedisScaleOptions} */
+  constructor(options: RedisScaleOptions = {}) {
+    this.options = resolveRedisOptions(options);
+    this.description = `redis ${redactRedisUrl(this.options.url)}`;
+    this.rateLimit = new RedisRateLimit(() => {
+      const c = this.connection;
+      return c && { client: c.client, keys: c.bucket, replicaId: c.replicaId };
+    });
+    this.cooldowns = new RedisCooldowns(() => this.c);
+  }
+
+  async connect(target: { apiUrl: string; credential: string; log: Logger }): Promise<void> {
+    const client = (this.options.connect ?? openConnection)(this.options.url);
+    const replicaId = this.options.replicaId ?? defaultReplicaId();
+    const log = (this.options.logger ?? target.log).child({ replica: replicaId });
+    watchErrors(client, log);
+    try {
+      await client.connect();
+    } catch (error) {
+      client.disconnect();
+      throw new RedisUnavailableError(redactRedisUrl(this.options.url), error);
+    }
+    this.apiUrl = target.apiUrl;
+    this.connection = { client, replicaId, log, bucket: bucketKeys(this.options.keyPrefix, target.credential) };
+  }
+
+  async joinApp(appId: string): Promise<void> {
+    const connection = this.connection;
+    if (!connection) throw new RedisNotConnectedError('joinApp');
+    const { client, replicaId, log } = connection;
+    const keys = new Keys(this.options.keyPrefix, appId, this.apiUrl);
+    this.c = { client, keys, replicaId, log };
+    await client.hsetnx(keys.config, 'partitions', this.options.partitions);
+    this.partitions = Number(await client.hget(keys.config, 'partitions'));
+    if (this.partitions !== this.options.partitions) {
+      log.warn(
+        { partitions: this.partitions, configured: this.options.partitions },
+        'this bot was first started with another partition count: using the stored one',
+      );
+    }
+    this.commands = new CommandSync(this.c, this.options.leaseMs);
+  }
+
+  syncCommands(
+    setHash: string,
+    sync: () => Promise<CommandSyncPlan | undefined>,
+  ): Promise<CommandSyncPlan | undefined> {
+    if (!this.commands) throw new RedisNotConnectedError('syncCommands');
+    return this.commands.syncCommands(setHash, sync);
+  }
+
+  async start(host: ScaleHost): Promise<void> {
+    const c = this.c;
+    if (!c) throw new RedisNotConnectedError('start');
+    const blocking = c.client.duplicate();
+    watchErrors(blocking, c.log);
+    await blocking.connect();
+    for (let p = 0; p < this.partitions; p++) await ensureGroup(c.client, c.keys.partition(p));
+    const o = this.options;
+    const readerLease = new Lease(c.client, c.keys.reader, c.keys.fence, c.replicaId, o.leaseMs);
+    const consumer = new Consumer(c, blocking, host, o);
+    this.run = { blocking, reader: new Reader(c, readerLease, host, this.partitions), consumer };
+    consumer.start();
+    await this.beat();
+    // A first start waits for the gateway, so that nothing posted right after it is missed.
+    await this.run.reader.opened();
+    await Promise.all(this.works.values());
+    this.schedule();
+    c.log.info(
+      { partitions: consumer.held.length, of: this.partitions, reader: this.run.reader.leading },
+      'replica joined',
+    );
+  }
+
+  async pause(): Promise<void> {
+    this.paused = true;
+    await this.run?.reader.stop();
+    await this.run?.consumer.pause();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.paused = true;
+    clearTimeout(this.timer);
+    await this.beating;
+    await Promise.all(this.works.values());
+    await this.run?.reader.stop();
+    await this.run?.consumer.pause();
+    const c = this.c;
+    if (c) {
+      // Handed over at once rather than when they expire: the next owner claims what is left pending.
+      await Promise.all([...this.leases.values()].map((lease) => lease.release().catch(() => {})));
+      await c.client.zrem(c.keys.members, c.replicaId).catch(() => {});
+      c.log.info('replica left');
+    }
+    this.run?.blocking.disconnect();
+    const client = this.connection?.client;
+    await client?.quit().catch(() => client.disconnect());
+  }
+
+  private schedule(): void {
+    if (this.closed) return;
+    this.timer = setTimeout(
+      () => {
+        this.beating = this.beat().finally(() => {
+          this.beating = undefined;
+          this.schedule();
+        });
+      },
+      Math.max(50, Math.floor(this.options.leaseMs / 3)),
+    );
+  }
+
+  /**
+   * One heartbeat: the leases first, quickly (membership, partitions, the reader's); the slower work
+   * (taking a partition over, opening the gateway, claiming, trimming, the command sync) runs beside
+   * the heartbeats, one of each at a time, so that it never delays a renewal past a lease's expiry.
+   */
+  private async beat(): Promise<void> {
+    const c = this.c;
+    const run = this.run;
+    if (!c || !run) return;
+    try {
+      const leaseKeys = Array.from({ length: this.partitions }, (_, p) => c.keys.partitionLease(p));
+      const held = Array.from({ length: this.partitions }, (_, p) => this.leases.get(p)?.value ?? '');
+      const [members, owners, renewed] = (await HEARTBEAT.run(
+        c.client,
+        [c.keys.members, ...leaseKeys],
+        [this.paused ? '' : c.replicaId, this.options.leaseMs, ...held],
+      )) as [string[], string[], number[]];
+      this.noteRenewals(run.consumer, held, renewed);
+      if (!this.paused) {
+        await run.reader.tick();
+        await this.balance(run.consumer, members, owners.map(holderOf));
+        // Claims of stuck entries and trims are cheap but not urgent: every fifth heartbeat.
+        if (this.beats++ % 5 === 0) this.beside('sweep', () => run.consumer.sweep());
+      }
+      this.beside('commands', () => this.commands?.tick());
+      this.beatFailures = 0;
+    } catch (error) {
+      if (this.beatFailures++ % 20 === 0) c.log.warn({ err: error }, 'replica heartbeat failed (Redis unreachable?)');
+    }
+  }
+
+  /** Runs `work` beside the heartbeats unless the previous `name` work still runs. */
+  private beside(name: string, work: () => Promise<unknown> | undefined): void {
+    if (this.works.has(name)) return;
+    const running = Promise.resolve()
+      .then(work)
+      .catch((error: unknown) => this.c?.log.warn({ err: error, work: name }, 'replica housekeeping failed'))
+      .finally(() => this.works.delete(name));
+    this.works.set(name, running);
+  }
+
+  /** Forgets the partitions whose lease the heartbeat found lost. */
+  private noteRenewals(consumer: Consumer, held: readonly string[], renewed: readonly number[]): void {
+    held.forEach((value, p) => {
+      if (value === '' || renewed[p] === 1 || this.leases.get(p)?.value !== value) return;
+      this.leases.get(p)?.forget();
+      this.leases.delete(p);
+      consumer.drop(p);
+      this.c?.log.warn({ partition: p }, 'partition lease lost: another replica takes the partition over');
+    });
+  }
+
+  private async balance(consumer: Consumer, members: string[], owners: string[]): Promise<void> {
+    const c = this.c as Connected;
+    if (!members.includes(c.replicaId)) return;
+    const plan = planBalance({
+      partitions: this.partitions,
+      members,
+      owners,
+      active: consumer.active,
+      held: this.leases.size,
+    });
+    for (const p of plan.release) {
+      const lease = this.leases.get(p);
+      void consumer.drain(p).then(async () => {
+        this.leases.delete(p);
+        await lease?.release().catch(() => {});
+        c.log.info({ partition: p }, 'partition handed over');
+      });
+    }
+    await Promise.all(
+      plan.acquire.map(async (p) => {
+        const lease = new Lease(c.client, c.keys.partitionLease(p), c.keys.fence, c.replicaId, this.options.leaseMs);
+        if (!(await lease.acquire())) return;
+        this.leases.set(p, lease);
+        this.beside(`adopt ${p}`, () =>
+          consumer.adopt(p, lease.value as string).catch(async (error: unknown) => {
+            consumer.drop(p);
+            this.leases.delete(p);
+            await lease.release().catch(() => {});
+            c.log.warn(
+              { err: error, partition: p },
+              'could not take the partition over: leaving it to the next heartbeat',
+            );
+          }),
+        );
+      }),
+    );
+  }
+}
+
+/** `<hostname>-<pid>-<random>`, safe as a consumer name and a lease holder (no colon). */
+function defaultReplicaId(): string {
+  const host =
+    hostname()
+      .replace(/[^A-Za-z0-9_.-]/g, '_')
+      .slice(0, 60) || 'host';
+  return `${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+/** ioredis reports connection errors as events; logged by code, every fiftieth, never by message. */
+function watchErrors(client: Redis, log: Logger): void {
+  let seen = 0;
+  client.on('error', (error: Error & { code?: string }) => {
+    if (seen++ % 50 === 0) log.warn({ code: error.code ?? 'unknown' }, 'Redis connection error: reconnecting');
+  });
+}

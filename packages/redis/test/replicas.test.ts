@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import type { TestPlatform } from '@boardbot/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type CountingProxy, startCountingProxy } from '../../../test/support/counting-proxy.js';
+import { useRedis } from './support/redis.js';
+import { botMessages, eventually, freshPrefix, type Replica, replica, replicaPlatform } from './support/replicas.js';
+
+// Replicas of one bot in this process, on a real redis-server and a real emulator over loopback.
+
+const redis = useRedis();
+let platform: TestPlatform | undefined;
+let replicas: Replica[] = [];
+let proxy: CountingProxy | undefined;
+
+afterEach(async () => {
+  for (const r of replicas) await r.bot.stop();
+  replicas = [];
+  await proxy?.close();
+  proxy = undefined;
+  await platform?.close();
+  platform = undefined;
+});
+
+const BOARDS = ['general', 'random', 'ops', 'lounge'];
+
+describe('replicas sharing one Redis', () => {
+  it('answer every message and command once, in order per board, with one reader and the partitions split', async () => {
+    platform = await replicaPlatform();
+    for (const name of BOARDS.slice(2)) await platform.createBoard(name);
+    const prefix = freshPrefix();
+    replicas = [replica(platform, redis().server.url, prefix), replica(platform, redis().server.url, prefix)];
+    await replicas[0]?.bot.start();
+    await replicas[1]?.bot.start();
+    const alice = platform.person('alice');
+    const posted = new Map<string, string[]>(BOARDS.map((b) => [b, []]));
+    const asked = new Map<string, string[]>(BOARDS.map((b) => [b, []]));
+    for (let i = 0; i < 40; i++) {
+      for (const board of BOARDS) {
+        posted.get(board)?.push((await alice.say(`m ${board}-${i}`, { board })).id);
+        if (i % 4 === 0) asked.get(board)?.push((await alice.start('ask', { n: i }, { board })).id);
+      }
+    }
+    const botUser = platform.bot.app.bot_user_id;
+    const answeredAll = async () => {
+      for (const board of BOARDS) {
+        const mine = botMessages(await (platform as TestPlatform).messages(board), botUser);
+        if (mine.length < (posted.get(board)?.length ?? 0) + (asked.get(board)?.length ?? 0)) return false;
+      }
+      return true;
+    };
+    await eventually(answeredAll, 20_000, () => 'not every message was answered');
+    // Both replicas handled some: the partitions were split between them.
+    for (const board of BOARDS) {
+      const mine = botMessages(await platform.messages(board), botUser);
+      const replies = mine.filter((m) => m.reply_to !== null);
+      expect(replies.map((r) => r.reply_to)).toEqual(posted.get(board));
+      expect(mine.filter((m) => m.interaction !== null).map((a) => a.interaction?.id)).toEqual(asked.get(board));
+    }
+    const readers = replicas.filter((r) =>
+      r.lines.some((l) => l.msg === 'reader elected: this replica reads the gateway'),
+    );
+    expect(readers).toHaveLength(1);
+    // The first replica took every partition, then handed half of them to the second.
+    expect(replicas[0]?.lines.filter((l) => l.msg === 'partition handed over')).toHaveLength(8);
+  });
+
+  it('dead-letters an event whose handler always throws after maxDeliveries tries, and its board moves on', async () => {
+    platform = await replicaPlatform();
+    const prefix = freshPrefix();
+    const r = replica(platform, redis().server.url, prefix, { maxDeliveries: 3 });
+    replicas = [r];
+    await r.bot.start();
+    const alice = platform.person('alice');
+    const poison = await alice.say('poison pill');
+    const after = await alice.say('m after the poison');
+    const botUser = platform.bot.app.bot_user_id;
+    await eventually(
+      async () =>
+        botMessages(await (platform as TestPlatform).messages(), botUser).some((m) => m.reply_to === after.id),
+      20_000,
+      () => r.lines.map((l) => l.msg).join('\n'),
+    );
+    const failures = r.lines.filter((l) => l.msg === 'handler failed' && l.handler === 'Echo.poison');
+    expect(failures).toHaveLength(3);
+    const dead = r.lines.filter((l) => l.msg === 'event moved to the dead-letter stream: its board moves on');
+    expect(dead).toHaveLength(1);
+    expect(dead[0]).toMatchObject({ deliveries: 3, reason: 'its handlers failed 3 times' });
+    const entries = (await redis().client.xrange(
+      `${prefix}:{${platform.bot.app.id}:${keyHash(platform)}}:dead`,
+      '-',
+      '+',
+    )) as [string, string[]][];
+    expect(entries).toHaveLength(1);
+    expect(entries[0]?.[1].at(-1)).toContain(poison.id);
+  });
+
+  it('share the rate limit: two replicas flooded at 20 requests/s draw no 429 on the wire', async () => {
+    platform = await replicaPlatform(20);
+    proxy = await startCountingProxy(platform.urls.apiUrl);
+    const prefix = freshPrefix();
+    replicas = [0, 1].map(() => replica(platform as TestPlatform, redis().server.url, prefix, {}, proxy?.apiUrl));
+    for (const r of replicas) await r.bot.start();
+    const alice = platform.person('alice');
+    const posted: string[] = [];
+    for (let i = 0; i < 60; i++) posted.push((await alice.say(`m flood ${i}`)).id);
+    const botUser = platform.bot.app.bot_user_id;
+    await eventually(
+      async () => botMessages(await (platform as TestPlatform).messages(), botUser).length >= posted.length,
+      30_000,
+      () => `answered ${posted.length} expected`,
+    );
+    expect(proxy.limited).toEqual([]);
+    expect(botMessages(await platform.messages(), botUser).map((m) => m.reply_to)).toEqual(posted);
+  }, 60_000);
+});
+
+/** The hash part of the bot's key tag (the platform's API URL). */
+function keyHash(platform: TestPlatform): string {
+  return createHash('sha256').update(platform.urls.apiUrl).digest('hex').slice(0, 12);
+}

@@ -1,0 +1,197 @@
+import { AbortedError, QueueFullError, RateLimitError } from '../errors.js';
+import type { RateLimitInfo } from './bucket-state.js';
+import type { CallQueue } from './call-queue.js';
+import type { QueuedCall, QueueShared } from './rate-limit-queue.js';
+import type { Reservation, SharedRateLimit } from './shared-rate-limit.js';
+
+interface Waiter {
+  call: QueuedCall;
+  resolve(generation: number): void;
+  reject(err: Error): void;
+  onAbort: (() => void) | undefined;
+}
+
+/** Longest pause between two attempts to reach a bucket store that failed. */
+const MAX_STORE_RETRY_MS = 1000;
+
+/**
+ * The app token's queue when its bucket is shared between processes: calls leave in arrival order,
+ * each once the {@link SharedRateLimit} granted it a slot of the window. One reservation at a time
+ * asks for as many slots as calls are waiting; when none is granted the queue waits what the store
+ * said (a spent window, a 429's `Retry-After`, or a short poll while another process probes). A store
+ * that cannot be reached holds the calls (they are never sent unreserved) and is asked again with
+ * back-off, so a restart of the store delays requests instead of drawing 429s.
+ */
+export class SharedRateLimitQueue implements CallQueue {
+  readonly bucket = 'app' as const;
+  private currentLimit: number | undefined;
+  private readonly waiters: Waiter[] = [];
+  private readonly slots = new Map<number, string>();
+  private nextGeneration = 0;
+  private pumping = false;
+  private closed = false;
+  private wake: (() => void) | undefined;
+  private storeFailures = 0;
+
+  /**
+   * @param store - the shared bucket
+   * @param shared - clock, bounds, counters and emitter of the client
+   */
+  constructor(
+    private readonly store: SharedRateLimit,
+    private readonly shared: QueueShared,
+  ) {}
+
+  get limit(): number | undefined {
+    return this.currentLimit;
+  }
+
+  get size(): number {
+    return this.waiters.length;
+  }
+
+  get idle(): boolean {
+    return this.waiters.length === 0 && this.slots.size === 0 && !this.pumping;
+  }
+
+  acquire(call: QueuedCall, first = false): Promise<number> {
+    const { signal } = call;
+    if (signal?.aborted) return Promise.reject(new AbortedError('signal', call, signal.reason));
+    if (this.shared.queued >= this.shared.maxQueued) {
+      return Promise.reject(new QueueFullError(this.shared.maxQueued, call));
+    }
+    return new Promise<number>((resolve, reject) => {
+      const waiter: Waiter = { call, resolve, reject, onAbort: undefined };
+      if (signal) {
+        waiter.onAbort = () => {
+          const i = this.waiters.indexOf(waiter);
+          if (i < 0) return;
+          this.waiters.splice(i, 1);
+          this.leave(waiter);
+          reject(new AbortedError('signal', call, signal.reason));
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.shared.queued++;
+      if (first) this.waiters.unshift(waiter);
+      else this.waiters.push(waiter);
+      void this.pump();
+    });
+  }
+
+  settle(info: RateLimitInfo | undefined | null, generation: number): void {
+    const slot = this.slots.get(generation);
+    if (slot === undefined) return;
+    this.slots.delete(generation);
+    this.store.settle(slot, info).catch((err: unknown) => this.storeFailed(err, 'settle'));
+  }
+
+  block(waitMs: number): void {
+    this.store.block(waitMs).catch((err: unknown) => this.storeFailed(err, 'block'));
+  }
+
+  close(reason: (call: QueuedCall) => Error): void {
+    this.closed = true;
+    this.wake?.();
+    for (const waiter of this.waiters.splice(0)) {
+      this.leave(waiter);
+      waiter.reject(reason(waiter.call));
+    }
+  }
+
+  private leave(waiter: Waiter): void {
+    this.shared.queued--;
+    if (waiter.onAbort) waiter.call.signal?.removeEventListener('abort', waiter.onAbort);
+  }
+
+  /** Reserves slots for the waiting calls until none waits; one pump runs at a time. */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.waiters.length > 0 && !this.closed) {
+        let reservation: Reservation;
+        try {
+          reservation = await this.store.reserve(this.waiters.length);
+          this.storeFailures = 0;
+        } catch (err) {
+          this.storeFailed(err, 'reserve');
+          await this.sleep(Math.min(MAX_STORE_RETRY_MS, 50 * 2 ** Math.min(this.storeFailures, 5)));
+          continue;
+        }
+        if (reservation.limit !== undefined) this.currentLimit = reservation.limit;
+        this.hand(reservation.slots);
+        if (reservation.slots.length > 0) continue;
+        if (reservation.waitMs > this.shared.maxWaitMs) {
+          this.failAll(reservation.waitMs);
+          return;
+        }
+        this.announce(reservation);
+        await this.sleep(reservation.waitMs);
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** Lets one waiting call go per granted slot; a slot no call is left for is given back unused. */
+  private hand(slots: readonly string[]): void {
+    for (const slot of slots) {
+      const waiter = this.waiters.shift();
+      if (!waiter) {
+        this.store.settle(slot, null).catch((err: unknown) => this.storeFailed(err, 'settle'));
+        continue;
+      }
+      this.leave(waiter);
+      const generation = this.nextGeneration++;
+      this.slots.set(generation, slot);
+      waiter.resolve(generation);
+    }
+  }
+
+  private announce(reservation: Reservation): void {
+    const head = this.waiters[0];
+    if (!head || reservation.waitMs < 20 || !this.shared.emitter.has('rateLimited')) return;
+    this.shared.emitter.emit('rateLimited', {
+      bucket: this.bucket,
+      reason: reservation.blocked === true ? 'retry_after' : 'exhausted',
+      waitMs: Math.ceil(reservation.waitMs),
+      queued: this.waiters.length,
+      limit: this.currentLimit,
+      method: head.call.method,
+      path: head.call.path,
+    });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(1, Math.ceil(ms)));
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private failAll(waitMs: number): void {
+    for (const waiter of this.waiters.splice(0)) {
+      this.leave(waiter);
+      waiter.reject(
+        new RateLimitError(
+          { retryAfterMs: waitMs, bucket: this.bucket, limit: this.currentLimit, reason: 'max_wait' },
+          waiter.call,
+        ),
+      );
+    }
+  }
+
+  private storeFailed(err: unknown, what: string): void {
+    // Logged on the first failure and then every fiftieth, so an outage of the store does not flood the log.
+    if (this.storeFailures++ % 50 !== 0) return;
+    this.shared.logger.warn(
+      { err, operation: what },
+      'the shared rate-limit bucket cannot be reached: calls wait for it',
+    );
+  }
+}

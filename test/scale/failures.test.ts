@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { botMessages, type Cluster, cluster, eventually } from './support/cluster.js';
+import { buildReplicaBot, type ReplicaProcess } from './support/replica-process.js';
+
+// CONTRACT (docs/scaling.md "What survives what"): replicas of the fixture bot as real processes, on a
+// real redis-server (append-only file on) and a real emulator over loopback.
+
+beforeAll(() => buildReplicaBot(), 180_000);
+
+let c: Cluster | undefined;
+afterEach(async () => {
+  await c?.close();
+  c = undefined;
+});
+
+const LEASE = { REPLICA_LEASE_MS: '1500' };
+
+/** Starts `n` replicas and waits for each. */
+async function replicas(n: number): Promise<ReplicaProcess[]> {
+  const started = Array.from({ length: n }, () => (c as Cluster).start());
+  for (const r of started) await r.started();
+  return started;
+}
+
+/** Waits until the bot answered every message of `posted` on `board`, then checks once and in order. */
+async function expectAnsweredOnce(posted: { id: string; content: string | null }[], board = 'general') {
+  const { platform } = c as Cluster;
+  const botUser = platform.bot.app.bot_user_id;
+  const replies = async () => botMessages(await platform.messages(board), botUser);
+  await eventually(
+    async () => (await replies()).length >= posted.length,
+    `${posted.length} answers`,
+    60_000,
+    async () => `${(await replies()).length} answered\n${c?.report()}`,
+  );
+  const answered = await replies();
+  expect(answered.map((m) => m.reply_to)).toEqual(posted.map((m) => m.id));
+  expect(answered.map((m) => m.content)).toEqual(posted.map((m) => `echo ${m.content}`));
+}
+
+describe('replicas under failures', () => {
+  it('four replicas flooded at the default limit of 50 requests/s draw no 429 on the wire', async () => {
+    c = await cluster({ requests: 50, extra: LEASE });
+    await replicas(4);
+    const alice = c.platform.person('alice');
+    const posted = await Promise.all(Array.from({ length: 400 }, (_, i) => alice.say(`m flood ${i}`)));
+    posted.sort((a, b) => a.seq - b.seq);
+    await expectAnsweredOnce(posted);
+    expect(c.proxy.limited).toEqual([]);
+    expect(c.proxy.statuses.get(200)).toBeGreaterThanOrEqual(400);
+  }, 120_000);
+
+  it('loses nothing and repeats nothing when Redis restarts mid-run (append-only file)', async () => {
+    c = await cluster({ requests: 1_000_000, extra: LEASE });
+    const [first, second] = await replicas(2);
+    const alice = c.platform.person('alice');
+    const posted = [];
+    for (let i = 0; i < 200; i++) {
+      if (i === 80) await c.redis.stop();
+      if (i === 120) await c.redis.start();
+      posted.push(await alice.say(`m restart ${i}`));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await expectAnsweredOnce(posted);
+    // Both replicas lived through it: nothing was restarted but Redis.
+    expect(first?.lines.some((l) => l.msg === 'bot stopped')).toBe(false);
+    expect(second?.lines.some((l) => l.msg === 'bot stopped')).toBe(false);
+  }, 120_000);
+
+  it('a reader paused with SIGSTOP past its lease cannot append once it resumes', async () => {
+    c = await cluster({ requests: 1_000_000, extra: LEASE });
+    const started = await replicas(2);
+    const redis = new Redis(c.redis.url);
+    const tag = createHash('sha256').update(c.proxy.apiUrl).digest('hex').slice(0, 12);
+    const leaseValue = await redis.get(`${c.prefix}:{${c.platform.bot.app.id}:${tag}}:reader`);
+    redis.disconnect();
+    const paused = started.find((r) => r.id === leaseValue?.split(':')[1]) as ReplicaProcess;
+    const other = started.find((r) => r !== paused) as ReplicaProcess;
+    const alice = c.platform.person('alice');
+    const posted = [await alice.say('m before the pause')];
+
+    await paused.signal('SIGSTOP');
+    await other.waitFor((l) => l.msg === 'reading the gateway');
+    // Its gateway stream still receives these while it is paused; it tries to append them on waking.
+    for (let i = 0; i < 20; i++) posted.push(await alice.say(`m while paused ${i}`));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await paused.signal('SIGCONT');
+    const deposed = await paused.waitFor((l) => typeof l.msg === 'string' && l.msg.startsWith('reader deposed'));
+    expect(deposed.refused_appends).toBeGreaterThan(0);
+    for (let i = 0; i < 20; i++) posted.push(await alice.say(`m after the pause ${i}`));
+    await expectAnsweredOnce(posted);
+  }, 120_000);
+});

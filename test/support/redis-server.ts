@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { toolPath } from '../../scripts/ensure-test-tools.mjs';
+
+/** A real `redis-server` the test started, on a free loopback port, with its data in a fresh directory. */
+export interface RedisServer {
+  /** `redis://127.0.0.1:<port>`. */
+  url: string;
+  port: number;
+  /** Stops it with SIGTERM (Redis writes its append-only file and exits) and waits for it to be gone. */
+  stop(): Promise<void>;
+  /** Kills it with SIGKILL and waits for it to be gone. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and directory (it loads its append-only file). */
+  start(): Promise<void>;
+  /** Stops it for good and removes its directory. */
+  close(): Promise<void>;
+}
+
+/** What a test says when the machine has no `redis-server`. */
+export const REDIS_SERVER_MISSING =
+  'The Redis tests start a real redis-server, and none is installed: install it (Debian/Ubuntu, as root: ' +
+  'apt-get install redis-server), or run `node scripts/ensure-test-tools.mjs`, which `npm test` runs first.';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/**
+ * Starts `redis-server` with the append-only file on (`appendfsync everysec`, as docs/scaling.md
+ * recommends), no RDB snapshots, listening on 127.0.0.1 only.
+ *
+ * @param options - `appendfsync` of the append-only file @defaultValue `'everysec'`
+ * @throws when `redis-server` is not installed, with {@link REDIS_SERVER_MISSING}
+ */
+export async function startRedisServer(options: { appendfsync?: 'always' | 'everysec' } = {}): Promise<RedisServer> {
+  const binary = toolPath('redis-server');
+  if (binary === undefined) throw new Error(REDIS_SERVER_MISSING);
+  const dir = mkdtempSync(join(tmpdir(), 'boardbot-redis-'));
+  const port = await freePort();
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--appendonly',
+    'yes',
+    '--appendfsync',
+    options.appendfsync ?? 'everysec',
+    '--save',
+    '',
+    '--daemonize',
+    'no',
+    '--loglevel',
+    'notice',
+  ];
+  let proc: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+
+  const start = async () => {
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    proc = child;
+    exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      const seen = (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        if (output.includes('Ready to accept connections')) resolve();
+      };
+      child.stdout?.on('data', seen);
+      child.stderr?.on('data', seen);
+      child.once('exit', (code) => reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`)));
+    });
+  };
+  const end = async (signal: NodeJS.Signals) => {
+    if (proc?.exitCode === null && proc.signalCode === null) proc.kill(signal);
+    await exited;
+    proc = undefined;
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
+    start,
+    close: async () => {
+      await end('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
