@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildProjects } from '@boardbot/test-support';
 import { afterAll, beforeAll, it } from 'vitest';
-import { buildProjects } from '../support/build.js';
 import { record } from './lib/record.js';
 
 // `create-boardbot` to a green `npm test`, on the Node running this file, as the scaffolder's e2e

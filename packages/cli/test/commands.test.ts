@@ -1,6 +1,6 @@
 import { runCli } from '@boardbot/cli';
+import { buildProjects } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProjects } from '../../../test/support/build.js';
 import { startTestEmulator, type TestEmulator } from './support/emulator.js';
 import { buildFixtureProject, createFixtureProject, type FixtureProject } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@boardbot/cli';
 import { type BuildResult, type DevSession, runDev } from '@boardbot/cli/internal';
+import { buildProjects, eventuallyValue } from '@boardbot/test-support';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildProjects } from '../../../test/support/build.js';
-import { Control, eventually } from './support/control.js';
+import { Control, POLL } from './support/control.js';
 import { createFixtureProject, type FixtureProject, pingSource } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
 
@@ -46,13 +46,15 @@ describe('boardbot dev', () => {
 
     const control = new Control(session.urls.controlUrl, session.emulator.adminKey);
     // The bot registers /ping once it is up; invoking before that would reach no bot.
-    await eventually(
+    await eventuallyValue(
       () => control.registeredCommands(),
       (names) => names.includes('ping'),
+      POLL,
     );
-    const first = await eventually(
+    const first = await eventuallyValue(
       () => control.invoke('ping', { text: 'hi' }),
       (v) => v.answers.length > 0,
+      POLL,
     );
     expect(first.answers[0]?.content).toBe('pong v1 hi');
     // `boardbot invoke` finds the running dev through .boardbot/dev.json and prints the answer.
@@ -69,9 +71,10 @@ describe('boardbot dev', () => {
     const restarted = nextBotStart(session);
     project.write('src/ping.ts', pingSource('v2'));
     expect((await restarted).count).toBe(2);
-    const second = await eventually(
+    const second = await eventuallyValue(
       () => control.invoke('ping'),
       (v) => v.answers[0]?.content === 'pong v2',
+      POLL,
     );
     expect(second.answers[0]?.content).toBe('pong v2');
     // Same emulator, same data: the first answer is still on the board.

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { runCli } from '@boardbot/cli';
+import { buildProjects, eventuallyValue } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProjects } from '../../../test/support/build.js';
-import { eventually } from './support/control.js';
+import { POLL } from './support/control.js';
 import { startTestEmulator, type TestEmulator } from './support/emulator.js';
 import { buildFixtureProject, createFixtureProject, type FixtureProject } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
@@ -45,13 +45,15 @@ describe('boardbot start', () => {
       output += d;
     });
     const exited = once(child, 'exit');
-    await eventually(
+    await eventuallyValue(
       () => emu.control.registeredCommands(),
       (names) => names.includes('ping'),
+      POLL,
     );
-    const view = await eventually(
+    const view = await eventuallyValue(
       () => emu.control.invoke('ping', { text: 'prod' }),
       (v) => v.answers.length > 0,
+      POLL,
     );
     expect(view.answers[0]?.content).toBe('pong v1 prod');
     child.kill('SIGTERM');

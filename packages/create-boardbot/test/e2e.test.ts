@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import { buildProjects } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProjects } from '../../../test/support/build.js';
 import { runCreate } from '../src/index.js';
 import { checkout, recordingIo, runCaptured, tempDir } from './support.js';
 

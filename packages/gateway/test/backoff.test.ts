@@ -1,6 +1,6 @@
 import { backoffDelay, DEFAULT_RECONNECT_OPTIONS, parseRetryAfter } from '@boardbot/gateway';
+import { eventually } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
-import { eventually } from './support/eventually.js';
 import { readyFrame } from './support/fixtures.js';
 import { record, testClient } from './support/helpers.js';
 import { openStream, sendError, server } from './support/sse-server.js';

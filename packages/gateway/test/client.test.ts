@@ -1,7 +1,6 @@
 import { GatewayClient, type GatewayDispatch, GatewayMalformedEventError } from '@boardbot/gateway';
+import { eventually, trackResources } from '@boardbot/test-support';
 import { describe, expect, it, vi } from 'vitest';
-import { trackResources } from '../../../test/support/resources.js';
-import { eventually } from './support/eventually.js';
 import { frame, interaction, message, messageFrame, ready, readyFrame } from './support/fixtures.js';
 import { testClient as client, TOKEN } from './support/helpers.js';
 import { openStream, server } from './support/sse-server.js';

@@ -1,9 +1,9 @@
 import type { GatewayDispatch, GatewayFetch } from '@boardbot/gateway';
 import type { Interaction, Message } from '@boardbot/protocol';
+import { eventually } from '@boardbot/test-support';
 import { fetch } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
 import { startEmulator, tempDb } from './support/emulator.js';
-import { eventually } from './support/eventually.js';
 import { startFaultProxy } from './support/fault-proxy.js';
 import { onCleanup, record, testClient } from './support/helpers.js';
 

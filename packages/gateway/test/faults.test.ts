@@ -1,6 +1,6 @@
 import { GatewayKeepAliveTimeoutError } from '@boardbot/gateway';
+import { eventually } from '@boardbot/test-support';
 import { describe, expect, it, vi } from 'vitest';
-import { eventually } from './support/eventually.js';
 import { frame, messageFrame, readyFrame } from './support/fixtures.js';
 import { record, testClient } from './support/helpers.js';
 import { keepAlive, openStream, sendError, server, writeThenCut } from './support/sse-server.js';

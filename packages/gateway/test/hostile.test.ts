@@ -1,6 +1,6 @@
 import type { GatewayDispatch } from '@boardbot/gateway';
+import { eventually } from '@boardbot/test-support';
 import { describe, expect, it, vi } from 'vitest';
-import { eventually } from './support/eventually.js';
 import { frame, message, messageFrame, readyFrame } from './support/fixtures.js';
 import { record, testClient } from './support/helpers.js';
 import { rechunkingFetch } from './support/rechunk-fetch.js';

@@ -1,6 +1,6 @@
 import type { GatewayDispatch } from '@boardbot/gateway';
+import { eventually } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
-import { eventually } from './support/eventually.js';
 import { messageFrame, readyFrame } from './support/fixtures.js';
 import { testClient } from './support/helpers.js';
 import { openStream, server } from './support/sse-server.js';

@@ -1,6 +1,6 @@
 import { GatewayClient, GatewayOptionsError } from '@boardbot/gateway';
+import { eventually } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
-import { eventually } from './support/eventually.js';
 import { frame, messageFrame, readyFrame } from './support/fixtures.js';
 import { memoryLogger, onCleanup, TOKEN } from './support/helpers.js';
 import { openStream, sendError, server, writeThenCut } from './support/sse-server.js';

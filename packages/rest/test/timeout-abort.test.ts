@@ -7,8 +7,8 @@ import {
   RestClient,
   TimeoutError,
 } from '@boardbot/rest';
+import { trackResources } from '@boardbot/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { trackResources } from '../../../test/support/resources.js';
 import {
   BOARD_ID,
   fakeMessage,

@@ -1,6 +1,7 @@
 import { Command, type CommandContext } from '@boardbot/core';
+import { until } from '@boardbot/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 import { FaultProxy } from './support/proxy.js';
 
 /** What the handler's sixth answer came to: `sent`, or the error's code and message. */

@@ -1,8 +1,9 @@
 import { type MessageContext, OnMessage } from '@boardbot/core';
 import { GatewayClient } from '@boardbot/gateway';
 import type { Message } from '@boardbot/protocol';
+import { until } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 import { FaultProxy } from './support/proxy.js';
 
 const heard: { board: string; content: string }[] = [];
@@ -54,7 +55,9 @@ describe('a gateway gap', () => {
     for (let i = 0; i < 520; i += 10) await Promise.all([...Array(10).keys()].map((k) => edit(i + k)));
     proxy.restore();
 
-    await until(() => heard.some((h) => h.content === 'missed on random'), 'the backfill reached the bot', 4000);
+    await until(() => heard.some((h) => h.content === 'missed on random'), 'the backfill reached the bot', {
+      timeoutMs: 20_000,
+    });
     await started.bot.idle();
     const contents = heard.map((h) => h.content);
     // Order holds per board; boards are backfilled side by side.

@@ -103,12 +103,3 @@ export class TestPlatform {
     return this.emu.close();
   }
 }
-
-/** Resolves once `check` returns true, polling on the event loop (no wall-clock assertion). */
-export async function until(check: () => boolean | Promise<boolean>, what: string, tries = 2000): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`never happened: ${what}`);
-}
