@@ -8,6 +8,7 @@ import {
   userAgent,
   VERSION,
 } from '@boardbot/rest';
+import { recordingLogger } from '@boardbot/test-support';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -19,7 +20,6 @@ import {
   sendJson,
   startLoopbackServer,
 } from './support/loopback-server.js';
-import { recordingLogger } from './support/recording-logger.js';
 
 const TOKEN = 'app-token-SHOULD-NEVER-LEAK-1234';
 const INTERACTION = 'aW50ZXJhY3Rpb24tdG9rZW4tc2hvdWxkLW5ldmVyLWxlYWs';

@@ -1,4 +1,5 @@
 import { RateLimitError, RestClient } from '@boardbot/rest';
+import { recordingLogger } from '@boardbot/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   envelope,
@@ -8,7 +9,6 @@ import {
   sendJson,
   startLoopbackServer,
 } from './support/loopback-server.js';
-import { recordingLogger } from './support/recording-logger.js';
 
 let server: LoopbackServer | undefined;
 let client: RestClient | undefined;

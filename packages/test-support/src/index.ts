@@ -2,4 +2,5 @@
 // (`@boardbot/test-support/emulator`), so a test that never starts one does not load the emulator.
 export { buildProjects, withLock } from './build-projects.js';
 export { eventually, eventuallyValue, until, type WaitOptions } from './eventually.js';
+export { type LogLine, type RecordingLogger, recordingLogger } from './recording-logger.js';
 export { type ResourceTracker, trackResources } from './resource-tracker.js';

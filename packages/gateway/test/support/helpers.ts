@@ -5,7 +5,6 @@ import {
   type GatewayError,
   type GatewayReconnectingInfo,
 } from '@boardbot/gateway';
-import type { Logger } from '@boardbot/protocol';
 import { afterEach } from 'vitest';
 
 /** The token every test uses; tests assert it never shows up in a log line or an error. */
@@ -43,31 +42,4 @@ export function record(gw: GatewayClient): {
   gw.on('reconnecting', (r) => reconnects.push(r));
   gw.on('error', (e) => errors.push(e));
   return { events, ids: () => events.map((e) => `${e.name === 'ready' ? 'R' : ''}${e.id}`), reconnects, errors };
-}
-
-/** A logger that keeps every line (bindings and messages) as JSON text. */
-export function memoryLogger(): { lines: string[]; logger: Logger } {
-  const lines: string[] = [];
-  const make = (bindings: Record<string, unknown>): Logger => {
-    const log = (level: string) => (a: unknown, b?: string) => {
-      lines.push(
-        JSON.stringify({ level, ...bindings, a: a instanceof Error ? { message: a.message } : a, b }, errorReplacer),
-      );
-    };
-    return {
-      trace: log('trace'),
-      debug: log('debug'),
-      info: log('info'),
-      warn: log('warn'),
-      error: log('error'),
-      child: (more: Record<string, unknown>) => make({ ...bindings, ...more }),
-    };
-  };
-  return { lines, logger: make({}) };
-}
-
-function errorReplacer(_key: string, value: unknown): unknown {
-  if (value instanceof Error)
-    return { name: value.name, message: value.message, cause: value.cause, stack: value.stack };
-  return value;
 }
