@@ -1,7 +1,7 @@
 import { GatewayClient, type GatewayDispatch, GatewayMalformedEventError } from '@boardbot/gateway';
-import { eventually, trackResources } from '@boardbot/test-support';
+import { eventually, interaction, message, ready, trackResources } from '@boardbot/test-support';
 import { describe, expect, it, vi } from 'vitest';
-import { frame, interaction, message, messageFrame, ready, readyFrame } from './support/fixtures.js';
+import { frame, messageFrame, readyFrame } from './support/fixtures.js';
 import { testClient as client, TOKEN } from './support/helpers.js';
 import { openStream, server } from './support/sse-server.js';
 

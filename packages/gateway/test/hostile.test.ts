@@ -1,7 +1,7 @@
 import type { GatewayDispatch } from '@boardbot/gateway';
-import { eventually } from '@boardbot/test-support';
+import { eventually, message } from '@boardbot/test-support';
 import { describe, expect, it, vi } from 'vitest';
-import { frame, message, messageFrame, readyFrame } from './support/fixtures.js';
+import { frame, messageFrame, readyFrame } from './support/fixtures.js';
 import { record, testClient } from './support/helpers.js';
 import { rechunkingFetch } from './support/rechunk-fetch.js';
 import { openStream, server } from './support/sse-server.js';
@@ -134,7 +134,9 @@ describe('hostile streams', () => {
     const text = 'héllo 👋 世界 — ok';
     const s = await server((_req, res) => {
       openStream(res);
-      res.write(readyFrame(1) + frame(2, 'message.create', { type: 'message.create', message: message(2, text) }));
+      res.write(
+        readyFrame(1) + frame(2, 'message.create', { type: 'message.create', message: message(2, { content: text }) }),
+      );
     });
     const gw = testClient(s.baseUrl, { fetch: rechunkingFetch(1) });
     const r = record(gw);

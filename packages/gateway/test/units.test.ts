@@ -1,4 +1,5 @@
 import { checkerFor, MessageCreateEvent } from '@boardbot/protocol';
+import { message, ready } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 import { compareEventIds, isDuplicateId } from '../src/events/event-id.js';
 import { ResumePoint } from '../src/events/resume-point.js';
@@ -6,7 +7,6 @@ import { structuralSchema } from '../src/events/structural-schema.js';
 import { RetryFieldScanner } from '../src/transport/retry-field-scanner.js';
 import { isCommentOnly, TrailingCrResolver } from '../src/transport/stream-bytes.js';
 import { KeepAliveWatchdog } from '../src/watchdog/keep-alive-watchdog.js';
-import { message, ready } from './support/fixtures.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

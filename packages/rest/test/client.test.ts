@@ -8,13 +8,11 @@ import {
   userAgent,
   VERSION,
 } from '@boardbot/rest';
-import { recordingLogger } from '@boardbot/test-support';
+import { BOARD, message, recordingLogger } from '@boardbot/test-support';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  BOARD_ID,
   envelope,
-  fakeMessage,
   type LoopbackServer,
   rateLimitHeaders,
   sendJson,
@@ -103,16 +101,16 @@ describe('options', () => {
 
 describe('requests on the wire', () => {
   it('sends the bearer token, User-Agent, JSON headers and X-Request-Id; none of it on endpoint 12 but the rest', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, fakeMessage(1), RL));
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
     client = new RestClient({ token: TOKEN, baseUrl: `${server.baseUrl}/`, userAgentSuffix: 'test-bot/2' });
     await client.sendMessage(
-      BOARD_ID,
+      BOARD,
       { content: 'hi', replyTo: '33333333-3333-4333-8333-333333333333' },
       { requestId: 'req-42' },
     );
     await client.answerInteraction(INTERACTION, { content: 'pong' });
     const [send, answer] = server.received;
-    expect(send).toMatchObject({ method: 'POST', url: `/api/v1/boards/${BOARD_ID}/messages` });
+    expect(send).toMatchObject({ method: 'POST', url: `/api/v1/boards/${BOARD}/messages` });
     expect(JSON.parse(send?.body ?? '')).toEqual({ content: 'hi', replyTo: '33333333-3333-4333-8333-333333333333' });
     expect(send?.headers).toMatchObject({
       authorization: `Bearer ${TOKEN}`,
@@ -127,7 +125,7 @@ describe('requests on the wire', () => {
   });
 
   it('works without a token for endpoint 12 only, and says how to fix the others', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, fakeMessage(1), RL));
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
     client = new RestClient({ baseUrl: server.baseUrl });
     await expect(client.answerInteraction(INTERACTION, { content: 'ok' })).resolves.toMatchObject({ seq: 1 });
     await expect(client.getApp()).rejects.toThrow(/BOARDBOT_TOKEN/);
@@ -145,20 +143,20 @@ describe('requests on the wire', () => {
   });
 
   it('rejects bad input with the list of problems and sends nothing', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, fakeMessage(1), RL));
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
     client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl });
     const bodyTypo = { content: 'x', reply_to: 'abc' } as unknown as { content: string };
-    await expect(client.sendMessage(BOARD_ID, bodyTypo)).rejects.toMatchObject({
+    await expect(client.sendMessage(BOARD, bodyTypo)).rejects.toMatchObject({
       code: 'BOARDBOT_INVALID_ARGUMENT',
       details: [expect.objectContaining({ path: '/reply_to' })],
     });
-    await expect(client.sendMessage(BOARD_ID, { content: '' })).rejects.toMatchObject({
+    await expect(client.sendMessage(BOARD, { content: '' })).rejects.toMatchObject({
       details: [{ path: '/', message: 'Expected a non-empty content or at least one embed' }],
     });
-    await expect(client.sendMessage(BOARD_ID, { embeds: [{ color: 'red' }] })).rejects.toMatchObject({
+    await expect(client.sendMessage(BOARD, { embeds: [{ color: 'red' }] })).rejects.toMatchObject({
       details: [expect.objectContaining({ path: '/embeds/0/color' })],
     });
-    await expect(client.editMessage(BOARD_ID, 'm', {} as { content: string })).rejects.toThrow(InvalidArgumentError);
+    await expect(client.editMessage(BOARD, 'm', {} as { content: string })).rejects.toThrow(InvalidArgumentError);
     await expect(
       client.replaceCommands([
         { name: 'roll', description: 'Roll' },
@@ -167,7 +165,7 @@ describe('requests on the wire', () => {
     ).rejects.toMatchObject({ details: [{ path: '/1/name', message: 'Duplicate command name "roll"' }] });
     await expect(client.getBoard('')).rejects.toMatchObject({ code: 'BOARDBOT_INVALID_ARGUMENT' });
     await expect(client.getUser('..')).rejects.toMatchObject({ code: 'BOARDBOT_INVALID_ARGUMENT' });
-    await expect(client.sendMessage(BOARD_ID, { content: 'x' }, { idempotencyKey: 'has space' })).rejects.toThrow(
+    await expect(client.sendMessage(BOARD, { content: 'x' }, { idempotencyKey: 'has space' })).rejects.toThrow(
       /idempotencyKey/,
     );
     await expect(client.getApp({ requestId: 'a\nb' })).rejects.toThrow(/requestId/);

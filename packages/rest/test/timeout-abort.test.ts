@@ -7,11 +7,9 @@ import {
   RestClient,
   TimeoutError,
 } from '@boardbot/rest';
-import { trackResources } from '@boardbot/test-support';
+import { BOARD, message, trackResources } from '@boardbot/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  BOARD_ID,
-  fakeMessage,
   type LoopbackServer,
   rateLimitHeaders,
   type Script,
@@ -78,9 +76,9 @@ describe('truncated bodies', () => {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '200', ...RL });
         res.end('{"id":"00000000-0000-4000-8000-0000000');
         res.socket?.destroy();
-      } else sendJson(res, 200, fakeMessage(1), RL);
+      } else sendJson(res, 200, message(1), RL);
     });
-    await expect(client.sendMessage(BOARD_ID, { content: 'x' })).resolves.toMatchObject({ seq: 1 });
+    await expect(client.sendMessage(BOARD, { content: 'x' })).resolves.toMatchObject({ seq: 1 });
     expect(server.received).toHaveLength(2);
     expect(server.received[1]?.headers['idempotency-key']).toBe(server.received[0]?.headers['idempotency-key']);
   });

@@ -105,27 +105,3 @@ export function sendJson(
 export function envelope(code: string, message = code, extra: Record<string, unknown> = {}): unknown {
   return { error: { code, message, ...extra } };
 }
-
-/** A message record with the contract's fields, for scripted answers. */
-export function fakeMessage(seq: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
-    board_id: '11111111-1111-4111-8111-111111111111',
-    author: '22222222-2222-4222-8222-222222222222',
-    kind: 'default',
-    content: `message ${seq}`,
-    media: null,
-    embeds: null,
-    webhook_name: null,
-    reply_to: null,
-    seq,
-    created_at: '2026-11-21T10:00:00.000Z',
-    edited_at: null,
-    deleted_at: null,
-    interaction: null,
-    ...extra,
-  };
-}
-
-/** A board id the scripted servers accept. */
-export const BOARD_ID = '11111111-1111-4111-8111-111111111111';
