@@ -1,10 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@boardbot/cli';
 import { type BuildResult, type DevSession, runDev } from '@boardbot/cli/internal';
-import { buildProjects, eventuallyValue } from '@boardbot/test-support';
+import { buildProjects, eventuallyValue, occupiedPort } from '@boardbot/test-support';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Control, POLL } from './support/control.js';
 import { createFixtureProject, type FixtureProject, pingSource } from './support/fixture-project.js';
@@ -108,9 +107,8 @@ describe('boardbot dev', () => {
 
   it('says how to fix a taken port (exit code 1) and leaves nothing running', async () => {
     project = createFixtureProject('dev-port');
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const port = (blocker.address() as { port: number }).port;
+    const blocker = await occupiedPort();
+    const port = blocker.port;
     try {
       const io = testIo(project.dir);
       expect(await runCli(['node', 'boardbot', 'dev', '--port', String(port)], io)).toBe(1);
@@ -118,7 +116,7 @@ describe('boardbot dev', () => {
       expect(io.errors.join('\n')).toContain('--port 0 picks a free one');
       expect(existsSync(join(project.dir, '.boardbot', 'dev.json'))).toBe(false);
     } finally {
-      await new Promise((resolve) => blocker.close(resolve));
+      await blocker.release();
     }
   });
 

@@ -1,9 +1,16 @@
 import { GatewayClient, GatewayOptionsError } from '@boardbot/gateway';
-import { eventually, recordingLogger } from '@boardbot/test-support';
+import {
+  eventually,
+  frame,
+  messageFrame,
+  openStream,
+  readyFrame,
+  recordingLogger,
+  sendError,
+  writeThenCut,
+} from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
-import { frame, messageFrame, readyFrame } from './support/fixtures.js';
-import { onCleanup, TOKEN } from './support/helpers.js';
-import { openStream, sendError, server, writeThenCut } from './support/sse-server.js';
+import { onCleanup, server, TOKEN } from './support/helpers.js';
 
 describe('the token stays secret', () => {
   it('never appears in a log line, an error or an event, whatever goes wrong', async () => {

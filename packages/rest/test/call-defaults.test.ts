@@ -1,7 +1,13 @@
 import { AbortedError, type CallInfo, RestClient } from '@boardbot/rest';
-import { BOARD, message } from '@boardbot/test-support';
+import {
+  BOARD,
+  type LoopbackServer,
+  message,
+  rateLimitHeaders,
+  sendJson,
+  startLoopbackServer,
+} from '@boardbot/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LoopbackServer, rateLimitHeaders, sendJson, startLoopbackServer } from './support/loopback-server.js';
 
 const TOKEN = 'app-token-for-call-defaults';
 const RL = rateLimitHeaders(1000, 999, 1);

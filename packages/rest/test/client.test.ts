@@ -8,16 +8,18 @@ import {
   userAgent,
   VERSION,
 } from '@boardbot/rest';
-import { BOARD, message, recordingLogger } from '@boardbot/test-support';
-import { Agent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
 import {
+  BOARD,
   envelope,
   type LoopbackServer,
+  message,
   rateLimitHeaders,
+  recordingLogger,
   sendJson,
   startLoopbackServer,
-} from './support/loopback-server.js';
+} from '@boardbot/test-support';
+import { Agent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
 
 const TOKEN = 'app-token-SHOULD-NEVER-LEAK-1234';
 const INTERACTION = 'aW50ZXJhY3Rpb24tdG9rZW4tc2hvdWxkLW5ldmVyLWxlYWs';

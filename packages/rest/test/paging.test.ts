@@ -1,8 +1,14 @@
 import type { Message } from '@boardbot/protocol';
 import { InvalidArgumentError, InvalidResponseError, RestClient } from '@boardbot/rest';
-import { BOARD, message } from '@boardbot/test-support';
+import {
+  BOARD,
+  type LoopbackServer,
+  message,
+  rateLimitHeaders,
+  sendJson,
+  startLoopbackServer,
+} from '@boardbot/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LoopbackServer, rateLimitHeaders, sendJson, startLoopbackServer } from './support/loopback-server.js';
 
 const RL = rateLimitHeaders(1000, 999, 1);
 let server: LoopbackServer | undefined;

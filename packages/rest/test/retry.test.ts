@@ -1,15 +1,16 @@
 import type { Message } from '@boardbot/protocol';
 import { ApiError, NetworkError, RestClient, type RetryEvent, UnauthorizedError } from '@boardbot/rest';
-import { BOARD, message } from '@boardbot/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
 import {
+  BOARD,
   envelope,
   type LoopbackServer,
+  message,
   rateLimitHeaders,
   type Script,
   sendJson,
   startLoopbackServer,
-} from './support/loopback-server.js';
+} from '@boardbot/test-support';
+import { afterEach, describe, expect, it } from 'vitest';
 
 const TOKEN = 'secret-app-token-0123456789';
 const RL = rateLimitHeaders(1000, 999, 1);

@@ -7,15 +7,17 @@ import {
   RestClient,
   TimeoutError,
 } from '@boardbot/rest';
-import { BOARD, message, trackResources } from '@boardbot/test-support';
-import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  BOARD,
   type LoopbackServer,
+  message,
   rateLimitHeaders,
   type Script,
   sendJson,
   startLoopbackServer,
-} from './support/loopback-server.js';
+  trackResources,
+} from '@boardbot/test-support';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const RL = rateLimitHeaders(100, 99, 1);
 let server: LoopbackServer | undefined;

@@ -2,6 +2,16 @@
 // (`@boardbot/test-support/emulator`), so a test that never starts one does not load the emulator.
 export { buildProjects, withLock } from './build-projects.js';
 export { eventually, eventuallyValue, until, type WaitOptions } from './eventually.js';
+export { envelope, rateLimitHeaders, sendError, sendJson } from './http-answers.js';
+export {
+  type LoopbackServer,
+  type LoopbackServerOptions,
+  type Received,
+  type Script,
+  startLoopbackServer,
+} from './loopback-server.js';
+export { type OccupiedPort, occupiedPort, vacantPort } from './ports.js';
 export { type LogLine, type RecordingLogger, recordingLogger } from './recording-logger.js';
 export { ALICE, APP, alice, at, BOARD, BOT, command, interaction, message, ready, uuid } from './records.js';
 export { type ResourceTracker, trackResources } from './resource-tracker.js';
+export { frame, keepAlive, messageFrame, openStream, readyFrame, writeThenCut } from './sse-stream.js';

@@ -5,6 +5,7 @@ import {
   type GatewayError,
   type GatewayReconnectingInfo,
 } from '@boardbot/gateway';
+import { type LoopbackServer, type Script, startLoopbackServer } from '@boardbot/test-support';
 import { afterEach } from 'vitest';
 
 /** The token every test uses; tests assert it never shows up in a log line or an error. */
@@ -42,4 +43,17 @@ export function record(gw: GatewayClient): {
   gw.on('reconnecting', (r) => reconnects.push(r));
   gw.on('error', (e) => errors.push(e));
   return { events, ids: () => events.map((e) => `${e.name === 'ready' ? 'R' : ''}${e.id}`), reconnects, errors };
+}
+
+/**
+ * Starts a scripted server (the test-support loopback server) that is closed after the current test.
+ * Its idle connections close after Node's usual 5 s, so the pool of the global `fetch` (which a
+ * test cannot close) has let go of them by the time a test counts the sockets left behind.
+ *
+ * @param script - Answers each request.
+ */
+export async function server(script: Script): Promise<LoopbackServer> {
+  const s = await startLoopbackServer(script, { keepAliveTimeoutMs: 5_000 });
+  onCleanup(() => s.close());
+  return s;
 }

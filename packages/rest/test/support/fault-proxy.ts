@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { type LoopbackServer, type Received, startLoopbackServer } from '@boardbot/test-support';
 import { request } from 'undici';
-import { type LoopbackServer, type Received, startLoopbackServer } from './loopback-server.js';
 
 /** What the proxy does with one request. */
 export type Fault =
