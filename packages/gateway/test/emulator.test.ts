@@ -1,10 +1,9 @@
 import type { GatewayDispatch, GatewayFetch } from '@boardbot/gateway';
 import type { Interaction, Message } from '@boardbot/protocol';
-import { eventually } from '@boardbot/test-support';
+import { eventually, startTcpFaultProxy } from '@boardbot/test-support';
 import { fetch } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
 import { startEmulator, tempDb } from './support/emulator.js';
-import { startFaultProxy } from './support/fault-proxy.js';
 import { onCleanup, record, testClient } from './support/helpers.js';
 
 const contentOf = (e: GatewayDispatch) =>
@@ -153,7 +152,7 @@ describe('against the emulator', () => {
     // Connection 0 is cut 700 bytes in (past the ready frame, inside the first message frame);
     // connection 1 stalls after 900 bytes without a FIN, which only the watchdog can notice;
     // connection 2 is faithful.
-    const proxy = await startFaultProxy({ port: em.port }, (n) =>
+    const proxy = await startTcpFaultProxy({ port: em.port }, (n) =>
       n === 0 ? { cutAfterBytes: 700 } : n === 1 ? { stallAfterBytes: 900 } : undefined,
     );
     onCleanup(() => proxy.close());

@@ -1,10 +1,10 @@
 import { RestClient } from '@boardbot/rest';
+import { HttpFaultProxy } from '@boardbot/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEV_TOKEN, type EmulatorFixture, startEmulator } from './support/emulator.js';
-import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
 
 let fx: EmulatorFixture | undefined;
-let proxy: FaultProxy | undefined;
+let proxy: HttpFaultProxy | undefined;
 let rest: RestClient | undefined;
 
 afterEach(async () => {
@@ -38,12 +38,13 @@ describe('against the emulator’s rate limit and idempotency', () => {
   it('stores exactly one message when the connection is reset after the emulator committed the POST', async () => {
     fx = await startEmulator();
     let cut = false;
-    proxy = await startFaultProxy(fx.apiUrl, (req) => {
+    proxy = await HttpFaultProxy.start(fx.apiUrl);
+    proxy.faultWith((req) => {
       if (req.method === 'POST' && !cut) {
         cut = true;
         return 'reset-after-commit';
       }
-      return 'pass';
+      return undefined;
     });
     rest = new RestClient({ token: DEV_TOKEN, baseUrl: proxy.apiUrl, retryBaseMs: 1, retryMaxMs: 5 });
     const retries: string[] = [];

@@ -3,6 +3,7 @@
 export { buildProjects, withLock } from './build-projects.js';
 export { eventually, eventuallyValue, until, type WaitOptions } from './eventually.js';
 export { envelope, rateLimitHeaders, sendError, sendJson } from './http-answers.js';
+export { HttpFaultProxy, type ProxyAnswer, type RequestFault, type SeenRequest } from './http-fault-proxy.js';
 export {
   type LoopbackServer,
   type LoopbackServerOptions,
@@ -15,3 +16,4 @@ export { type LogLine, type RecordingLogger, recordingLogger } from './recording
 export { ALICE, APP, alice, at, BOARD, BOT, command, interaction, message, ready, uuid } from './records.js';
 export { type ResourceTracker, trackResources } from './resource-tracker.js';
 export { frame, keepAlive, messageFrame, openStream, readyFrame, writeThenCut } from './sse-stream.js';
+export { startTcpFaultProxy, type TcpFault, type TcpFaultProxy } from './tcp-fault-proxy.js';

@@ -1,10 +1,9 @@
 import { type MessageContext, OnMessage } from '@boardbot/core';
 import { GatewayClient } from '@boardbot/gateway';
 import type { Message } from '@boardbot/protocol';
-import { until } from '@boardbot/test-support';
+import { HttpFaultProxy, until } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
-import { FaultProxy } from './support/proxy.js';
 
 const heard: { board: string; content: string }[] = [];
 
@@ -17,16 +16,16 @@ class Recorder {
 
 describe('a gateway gap', () => {
   let platform: Platform;
-  let proxy: FaultProxy;
+  let proxy: HttpFaultProxy;
   let started: ReturnType<Platform['bot']>;
 
   beforeAll(async () => {
     // Keep almost nothing for resume, so a dropped stream cannot be replayed.
     platform = await TestPlatform.start({ limits: { retainedEvents: 1, retainedEventsMs: 1 } });
-    proxy = await FaultProxy.start(platform.emu.urls?.url ?? '');
+    proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
     started = platform.bot({
       handlers: [Recorder],
-      apiUrl: `${proxy.origin}/api/v1`,
+      apiUrl: proxy.apiUrl,
       gateway: (o) => new GatewayClient({ ...o, reconnect: { initialDelayMs: 20, maxDelayMs: 100 } }),
     });
     await started.bot.start();
