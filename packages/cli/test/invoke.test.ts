@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@boardbot/cli';
 import { vacantPort } from '@boardbot/test-support';
+import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from './support/emulator.js';
 import { testIo } from './support/test-io.js';
 
 // `boardbot invoke` against an emulator given with --url and --key (no `boardbot dev` running): the
 // refusals it reports through the control API client. Its happy path runs in dev.test.ts.
 
-let emu: TestEmulator;
+let emu: SeededEmulator;
 let dir: string;
 beforeAll(async () => {
-  emu = await startTestEmulator();
+  emu = await startSeededEmulator();
   dir = mkdtempSync(join(tmpdir(), 'boardbot-invoke-'));
 });
 afterAll(async () => {

@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { runCli } from '@boardbot/cli';
 import { buildProjects, eventuallyValue } from '@boardbot/test-support';
+import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POLL } from './support/control.js';
-import { startTestEmulator, type TestEmulator } from './support/emulator.js';
+import { Control, POLL } from './support/control.js';
 import { buildFixtureProject, createFixtureProject, type FixtureProject } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
 
@@ -16,13 +16,15 @@ const bin = new URL('../dist/bin.js', import.meta.url).pathname;
 
 describe('boardbot start', () => {
   let project: FixtureProject;
-  let emu: TestEmulator;
+  let emu: SeededEmulator;
+  let control: Control;
   let child: ChildProcess | undefined;
 
   beforeAll(async () => {
     project = createFixtureProject('start');
     await buildFixtureProject(project);
-    emu = await startTestEmulator('start-token');
+    emu = await startSeededEmulator({ devToken: 'start-token' });
+    control = new Control(emu.urls.controlUrl, emu.emu.adminKey);
   });
   afterAll(async () => {
     if (child && child.exitCode === null) {
@@ -46,12 +48,12 @@ describe('boardbot start', () => {
     });
     const exited = once(child, 'exit');
     await eventuallyValue(
-      () => emu.control.registeredCommands(),
+      () => control.registeredCommands(),
       (names) => names.includes('ping'),
       POLL,
     );
     const view = await eventuallyValue(
-      () => emu.control.invoke('ping', { text: 'prod' }),
+      () => control.invoke('ping', { text: 'prod' }),
       (v) => v.answers.length > 0,
       POLL,
     );

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EmulatorOptions } from '@boardbot/emulator';
 import {
   GatewayClient,
   type GatewayClientOptions,
@@ -6,6 +10,7 @@ import {
   type GatewayReconnectingInfo,
 } from '@boardbot/gateway';
 import { type LoopbackServer, type Script, startLoopbackServer } from '@boardbot/test-support';
+import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { afterEach } from 'vitest';
 
 /** The token every test uses; tests assert it never shows up in a log line or an error. */
@@ -56,4 +61,24 @@ export async function server(script: Script): Promise<LoopbackServer> {
   const s = await startLoopbackServer(script, { keepAliveTimeoutMs: 5_000 });
   onCleanup(() => s.close());
   return s;
+}
+
+/**
+ * Starts a seeded emulator (the test-support one) whose dev-bot token is {@link TOKEN}, closed after
+ * the current test.
+ *
+ * @param options - Emulator options (a `db` file to restart on, a keep-alive interval...).
+ * @param port - A fixed port (to restart on the same address); 0 picks a free one.
+ */
+export async function startEmulator(options: EmulatorOptions = {}, port = 0): Promise<SeededEmulator> {
+  const em = await startSeededEmulator({ devToken: TOKEN, ...options }, port);
+  onCleanup(() => em.close());
+  return em;
+}
+
+/** A fresh temp directory with a database file path in it, removed after the test. */
+export function tempDb(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'boardbot-gateway-'));
+  onCleanup(async () => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'emulator.db');
 }
