@@ -1,5 +1,5 @@
 import { checkerFor, MessageCreateEvent } from '@boardbot/protocol';
-import { message, ready } from '@boardbot/test-support';
+import { ManualClock, message, ready } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 import { compareEventIds, isDuplicateId } from '../src/events/event-id.js';
 import { ResumePoint } from '../src/events/resume-point.js';
@@ -10,41 +10,9 @@ import { KeepAliveWatchdog } from '../src/watchdog/keep-alive-watchdog.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
-/** A manual clock: timers fire only when the test advances time. */
-function manualClock() {
-  let now = 0;
-  let timers: Array<{ at: number; fn: () => void; id: number }> = [];
-  let nextId = 0;
-  return {
-    now: () => now,
-    setTimeout: (fn: () => void, ms: number) => {
-      const id = nextId++;
-      timers.push({ at: now + ms, fn, id });
-      return id;
-    },
-    clearTimeout: (id: unknown) => {
-      timers = timers.filter((t) => t.id !== id);
-    },
-    advance(ms: number) {
-      const end = now + ms;
-      for (;;) {
-        const due = timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at)[0];
-        if (!due) break;
-        timers = timers.filter((t) => t !== due);
-        now = due.at;
-        due.fn();
-      }
-      now = end;
-    },
-    get pending() {
-      return timers.length;
-    },
-  };
-}
-
 describe('KeepAliveWatchdog', () => {
   it('fires after the timeout of silence, and any activity pushes it back', () => {
-    const clock = manualClock();
+    const clock = new ManualClock();
     let fired = 0;
     const dog = new KeepAliveWatchdog(35_000, clock, () => fired++);
     dog.start();
@@ -60,7 +28,7 @@ describe('KeepAliveWatchdog', () => {
   });
 
   it('leaves no timer after stop()', () => {
-    const clock = manualClock();
+    const clock = new ManualClock();
     let fired = 0;
     const dog = new KeepAliveWatchdog(1000, clock, () => fired++);
     dog.start();

@@ -11,10 +11,13 @@ export {
   type Script,
   startLoopbackServer,
 } from './loopback-server.js';
+export { ManualClock } from './manual-clock.js';
 export { type OccupiedPort, occupiedPort, vacantPort } from './ports.js';
 export { type LogLine, type RecordingLogger, recordingLogger } from './recording-logger.js';
 export { ALICE, APP, alice, at, BOARD, BOT, command, interaction, message, ready, uuid } from './records.js';
 export { type ResourceTracker, trackResources } from './resource-tracker.js';
+export { cleanEnv, runCaptured } from './run-captured.js';
 export { SseClient, type SseFrame } from './sse-client.js';
 export { frame, keepAlive, messageFrame, openStream, readyFrame, writeThenCut } from './sse-stream.js';
 export { startTcpFaultProxy, type TcpFault, type TcpFaultProxy } from './tcp-fault-proxy.js';
+export { type TempDir, tempDir } from './temp-dir.js';

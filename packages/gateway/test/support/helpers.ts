@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EmulatorOptions } from '@boardbot/emulator';
 import {
@@ -9,7 +7,7 @@ import {
   type GatewayError,
   type GatewayReconnectingInfo,
 } from '@boardbot/gateway';
-import { type LoopbackServer, type Script, startLoopbackServer } from '@boardbot/test-support';
+import { type LoopbackServer, type Script, startLoopbackServer, tempDir } from '@boardbot/test-support';
 import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { afterEach } from 'vitest';
 
@@ -78,7 +76,7 @@ export async function startEmulator(options: EmulatorOptions = {}, port = 0): Pr
 
 /** A fresh temp directory with a database file path in it, removed after the test. */
 export function tempDb(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'boardbot-gateway-'));
-  onCleanup(async () => rmSync(dir, { recursive: true, force: true }));
-  return join(dir, 'emulator.db');
+  const temp = tempDir('boardbot-gateway-');
+  onCleanup(async () => temp.remove());
+  return join(temp.dir, 'emulator.db');
 }
