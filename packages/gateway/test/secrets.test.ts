@@ -2,6 +2,7 @@ import { GatewayClient, GatewayOptionsError } from '@boardbot/gateway';
 import {
   eventually,
   frame,
+  headerUnsafeValues,
   messageFrame,
   openStream,
   readyFrame,
@@ -57,14 +58,9 @@ describe('the token stays secret', () => {
 });
 
 describe('a token that is not a valid header value', () => {
-  it.each([
-    ['a line break', `${TOKEN}\r\nX-Evil: 1`],
-    ['a lone line feed', `${TOKEN}\n`],
-    ['a NUL', `${TOKEN}\0tail`],
-    ['another control character', `\x1B${TOKEN}`],
-    ['DEL', `${TOKEN}\x7F`],
-    ['a space', `${TOKEN} more`],
-  ])('with %s is refused at construction with a stable code, without showing it', (_what, token) => {
+  it.each(
+    headerUnsafeValues(TOKEN),
+  )('with %s is refused at construction with a stable code, without showing it', (_what, token) => {
     const error = (() => {
       try {
         new GatewayClient({ token });

@@ -11,6 +11,7 @@ import {
 import {
   BOARD,
   envelope,
+  headerUnsafeValues,
   type LoopbackServer,
   message,
   rateLimitHeaders,
@@ -70,13 +71,7 @@ describe('options', () => {
     expect((err as InvalidArgumentError).details[0]?.path).toBe(path);
   });
 
-  it.each([
-    ['a line break', `${TOKEN}\r\nX-Evil: 1`],
-    ['a NUL', `${TOKEN}\0`],
-    ['another control character', `\x01${TOKEN}`],
-    ['DEL', `${TOKEN}\x7F`],
-    ['a space', `${TOKEN} x`],
-  ])('rejects a token with %s, a stable code and without showing it', (_what, bad) => {
+  it.each(headerUnsafeValues(TOKEN))('rejects a token with %s, a stable code and without showing it', (_what, bad) => {
     const error = (() => {
       try {
         new RestClient({ token: bad });

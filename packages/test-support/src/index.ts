@@ -2,6 +2,7 @@
 // (`@boardbot/test-support/emulator`), so a test that never starts one does not load the emulator.
 export { buildProjects, withLock } from './build-projects.js';
 export { eventually, eventuallyValue, until, type WaitOptions } from './eventually.js';
+export { headerUnsafeValues } from './header-unsafe-values.js';
 export { envelope, rateLimitHeaders, sendError, sendJson } from './http-answers.js';
 export { HttpFaultProxy, type ProxyAnswer, type RequestFault, type SeenRequest } from './http-fault-proxy.js';
 export {
@@ -12,6 +13,7 @@ export {
   startLoopbackServer,
 } from './loopback-server.js';
 export { ManualClock } from './manual-clock.js';
+export { openApi31Problems } from './openapi-problems.js';
 export { type OccupiedPort, occupiedPort, vacantPort } from './ports.js';
 export { type LogLine, type RecordingLogger, recordingLogger } from './recording-logger.js';
 export { ALICE, APP, alice, at, BOARD, BOT, command, interaction, message, ready, uuid } from './records.js';
