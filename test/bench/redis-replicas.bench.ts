@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { type MessageContext, OnMessage } from '@boardbot/core';
 import type { Message } from '@boardbot/protocol';
 import { redis } from '@boardbot/redis';
+import { startRedisServer } from '@boardbot/test-support';
 import type { Person } from '@boardbot/testing';
 import { Redis } from 'ioredis';
 import { it } from 'vitest';
 import { cluster } from '../scale/support/cluster.js';
 import { buildReplicaBot } from '../scale/support/replica-process.js';
-import { startRedisServer } from '../support/redis-server.js';
 import { inProcessRig, median } from './lib/in-process-bot.js';
 import { record } from './lib/record.js';
 

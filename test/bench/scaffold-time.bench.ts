@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildProjects, runCaptured } from '@boardbot/test-support';
 import { afterAll, beforeAll, it } from 'vitest';
-import { buildProjects } from '../support/build.js';
 import { record } from './lib/record.js';
 
 // `create-boardbot` to a green `npm test`, on the Node running this file, as the scaffolder's e2e
@@ -22,29 +21,12 @@ const dir = mkdtempSync(join(tmpdir(), 'boardbot-bench-scaffold-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(() => buildProjects('packages/cli', 'packages/testing', 'packages/create-boardbot'), 300_000);
 
-// A new user's shell: none of the outer npm's or vitest's variables.
-const env = Object.fromEntries(
-  Object.entries(process.env).filter(([k]) => !/^(npm_|VITEST|NODE_OPTIONS$|NODE_ENV$|INIT_CWD$|TEST$)/i.test(k)),
-);
-
 /** Runs a command to completion; resolves with its wall time in seconds, throws with its output if it fails. */
-function timed(command: string, args: string[], cwd: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => {
-      output += d;
-    });
-    child.stderr.on('data', (d) => {
-      output += d;
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code === 0) resolve((performance.now() - start) / 1000);
-      else reject(new Error(`${command} ${args.join(' ')} failed (${code}):\n${output}`));
-    });
-  });
+async function timed(command: string, args: string[], cwd: string): Promise<number> {
+  const start = performance.now();
+  const { code, output } = await runCaptured(command, args, cwd);
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${code}):\n${output}`);
+  return (performance.now() - start) / 1000;
 }
 
 function baselineProject(): string {

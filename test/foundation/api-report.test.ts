@@ -3,8 +3,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { buildProjects } from '@boardbot/test-support';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildProjects } from '../support/build.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BotProcess } from '@boardbot/cli/internal';
+import { buildProjects } from '@boardbot/test-support';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildProjects } from '../../../test/support/build.js';
 
 // Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
 beforeAll(() => buildProjects('packages/cli'), 180_000);

@@ -1,7 +1,8 @@
 import { runCli } from '@boardbot/cli';
+import { buildProjects } from '@boardbot/test-support';
+import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProjects } from '../../../test/support/build.js';
-import { startTestEmulator, type TestEmulator } from './support/emulator.js';
+import { Control } from './support/control.js';
 import { buildFixtureProject, createFixtureProject, type FixtureProject } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
 
@@ -10,14 +11,16 @@ beforeAll(() => buildProjects('packages/cli'), 180_000);
 
 describe('boardbot commands', () => {
   let project: FixtureProject;
-  let emu: TestEmulator;
+  let emu: SeededEmulator;
+  let control: Control;
   const argv = (...args: string[]) => ['node', 'boardbot', 'commands', ...args];
   const env = () => ({ BOARDBOT_TOKEN: 'fixture-token', BOARDBOT_API_URL: emu.urls.apiUrl });
 
   beforeAll(async () => {
     project = createFixtureProject('commands');
     await buildFixtureProject(project);
-    emu = await startTestEmulator('fixture-token');
+    emu = await startSeededEmulator({ devToken: 'fixture-token' });
+    control = new Control(emu.urls.controlUrl, emu.emu.adminKey);
   });
   afterAll(async () => {
     await emu?.close();
@@ -51,12 +54,12 @@ describe('boardbot commands', () => {
     const dry = testIo(project.dir, env());
     expect(await runCli(argv('sync', '--dry-run'), dry)).toBe(0);
     expect(dry.lines.join('\n')).toContain('Dry run: nothing was written');
-    expect(await emu.control.registeredCommands()).toEqual([]);
+    expect(await control.registeredCommands()).toEqual([]);
 
     const sync = testIo(project.dir, env());
     expect(await runCli(argv('sync'), sync)).toBe(0);
     expect(sync.lines.join('\n')).toContain('Registered 1 command');
-    expect(await emu.control.registeredCommands()).toEqual(['ping']);
+    expect(await control.registeredCommands()).toEqual(['ping']);
 
     const again = testIo(project.dir, env());
     expect(await runCli(argv('diff'), again)).toBe(0);

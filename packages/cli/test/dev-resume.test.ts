@@ -1,7 +1,8 @@
 import { type DevSession, runDev } from '@boardbot/cli/internal';
 import type { Message } from '@boardbot/protocol';
+import { eventuallyValue } from '@boardbot/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Control, eventually } from './support/control.js';
+import { Control, POLL } from './support/control.js';
 import { createFixtureProject, type FixtureProject, pingSource } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
 
@@ -37,9 +38,10 @@ describe('boardbot dev across a rebuild', () => {
     );
     session = await runDev({ port: 0, logLevel: 'warn' }, testIo(project.dir));
     const control = new Control(session.urls.controlUrl, session.emulator.adminKey);
-    await eventually(
+    await eventuallyValue(
       () => control.registeredCommands(),
       (names) => names.includes('ping'),
+      POLL,
     );
     const { alice, general } = await control.seedIds();
 
@@ -94,7 +96,7 @@ describe('boardbot dev across a rebuild', () => {
       }
       return all.reverse().filter((m) => m.author === botUser && ids.has(m.reply_to ?? ''));
     };
-    await eventually(echoes, (found) => found.length >= posted.length, 240);
+    await eventuallyValue(echoes, (found) => found.length >= posted.length, { ...POLL, timeoutMs: 60_000 });
     const found = await echoes();
     expect(found.map((m) => m.reply_to)).toEqual(posted.map((m) => m.id));
     expect(found.map((m) => m.content)).toEqual(posted.map((m) => `echo ${m.content}`));

@@ -1,12 +1,11 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@boardbot/cli';
 import { type BuildResult, type DevSession, runDev } from '@boardbot/cli/internal';
+import { buildProjects, eventuallyValue, occupiedPort } from '@boardbot/test-support';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildProjects } from '../../../test/support/build.js';
-import { Control, eventually } from './support/control.js';
+import { Control, POLL } from './support/control.js';
 import { createFixtureProject, type FixtureProject, pingSource } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
 
@@ -46,13 +45,15 @@ describe('boardbot dev', () => {
 
     const control = new Control(session.urls.controlUrl, session.emulator.adminKey);
     // The bot registers /ping once it is up; invoking before that would reach no bot.
-    await eventually(
+    await eventuallyValue(
       () => control.registeredCommands(),
       (names) => names.includes('ping'),
+      POLL,
     );
-    const first = await eventually(
+    const first = await eventuallyValue(
       () => control.invoke('ping', { text: 'hi' }),
       (v) => v.answers.length > 0,
+      POLL,
     );
     expect(first.answers[0]?.content).toBe('pong v1 hi');
     // `boardbot invoke` finds the running dev through .boardbot/dev.json and prints the answer.
@@ -69,9 +70,10 @@ describe('boardbot dev', () => {
     const restarted = nextBotStart(session);
     project.write('src/ping.ts', pingSource('v2'));
     expect((await restarted).count).toBe(2);
-    const second = await eventually(
+    const second = await eventuallyValue(
       () => control.invoke('ping'),
       (v) => v.answers[0]?.content === 'pong v2',
+      POLL,
     );
     expect(second.answers[0]?.content).toBe('pong v2');
     // Same emulator, same data: the first answer is still on the board.
@@ -105,9 +107,8 @@ describe('boardbot dev', () => {
 
   it('says how to fix a taken port (exit code 1) and leaves nothing running', async () => {
     project = createFixtureProject('dev-port');
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const port = (blocker.address() as { port: number }).port;
+    const blocker = await occupiedPort();
+    const port = blocker.port;
     try {
       const io = testIo(project.dir);
       expect(await runCli(['node', 'boardbot', 'dev', '--port', String(port)], io)).toBe(1);
@@ -115,7 +116,7 @@ describe('boardbot dev', () => {
       expect(io.errors.join('\n')).toContain('--port 0 picks a free one');
       expect(existsSync(join(project.dir, '.boardbot', 'dev.json'))).toBe(false);
     } finally {
-      await new Promise((resolve) => blocker.close(resolve));
+      await blocker.release();
     }
   });
 

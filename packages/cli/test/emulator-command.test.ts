@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CliIo } from '@boardbot/cli';
 import { createProgram, runEmulator } from '@boardbot/cli/internal';
+import { buildProjects } from '@boardbot/test-support';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildProjects } from '../../../test/support/build.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = join(root, 'packages/cli/dist/bin.js');

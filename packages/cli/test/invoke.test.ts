@@ -1,20 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@boardbot/cli';
+import { vacantPort } from '@boardbot/test-support';
+import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from './support/emulator.js';
 import { testIo } from './support/test-io.js';
 
 // `boardbot invoke` against an emulator given with --url and --key (no `boardbot dev` running): the
 // refusals it reports through the control API client. Its happy path runs in dev.test.ts.
 
-let emu: TestEmulator;
+let emu: SeededEmulator;
 let dir: string;
 beforeAll(async () => {
-  emu = await startTestEmulator();
+  emu = await startSeededEmulator();
   dir = mkdtempSync(join(tmpdir(), 'boardbot-invoke-'));
 });
 afterAll(async () => {
@@ -32,10 +31,7 @@ describe('boardbot invoke', () => {
   });
 
   it('says the emulator cannot be reached when nothing listens at --url (exit code 1)', async () => {
-    const gone = createServer();
-    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/_emulator/v1`;
-    await new Promise((resolve) => gone.close(resolve));
+    const url = `http://127.0.0.1:${await vacantPort()}/_emulator/v1`;
     const io = testIo(dir);
     expect(await runCli(['node', 'boardbot', 'invoke', 'ping', '--url', url, '--key', 'k'], io)).toBe(1);
     expect(io.errors.join('\n')).toContain(`BOARDBOT_CLI_INVOCATION: The emulator at ${url} cannot be reached`);

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { buildProjects, eventuallyValue } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProjects } from '../../../test/support/build.js';
-import { Control, eventually } from './support/control.js';
+import { Control, POLL } from './support/control.js';
 
 // Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
 beforeAll(() => buildProjects('packages/cli'), 180_000);
@@ -37,10 +37,10 @@ describe('npm run dev (scripts/dev.mjs)', () => {
       output += d;
     });
     const exited = once(child, 'exit');
-    const printed = await eventually(
+    const printed = await eventuallyValue(
       async () => output,
       (text) => /Admin key +\S+/.test(text) && text.includes('Starting the bot'),
-      600,
+      { ...POLL, timeoutMs: 150_000 },
     );
     const controlUrl = /Control API +(\S+)/.exec(printed)?.[1];
     const adminKey = /Admin key +(\S+)/.exec(printed)?.[1];
@@ -48,14 +48,15 @@ describe('npm run dev (scripts/dev.mjs)', () => {
     expect(controlUrl && adminKey, printed).toBeTruthy();
 
     const control = new Control(controlUrl as string, adminKey as string);
-    await eventually(
+    await eventuallyValue(
       () => control.registeredCommands(),
       (names) => names.includes('roll'),
-      200,
+      { ...POLL, timeoutMs: 50_000 },
     );
-    const view = await eventually(
+    const view = await eventuallyValue(
       () => control.invoke('roll', { sides: 20 }),
       (v) => v.answers.length > 0,
+      POLL,
     );
     expect(view.answers[0]?.content, output).toMatch(/You rolled \*\*\d+\*\* \(d20\)/);
 

@@ -3,8 +3,8 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildProjects } from '@boardbot/test-support';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildProjects } from '../../../test/support/build.js';
 
 // Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
 beforeAll(() => buildProjects('packages/cli'), 180_000);

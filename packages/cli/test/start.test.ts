@@ -1,39 +1,30 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { runCli } from '@boardbot/cli';
+import { buildProjects, eventuallyValue, startRedisServer, vacantPort } from '@boardbot/test-support';
+import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProjects } from '../../../test/support/build.js';
-import { startRedisServer } from '../../../test/support/redis-server.js';
-import { eventually } from './support/control.js';
-import { startTestEmulator, type TestEmulator } from './support/emulator.js';
+import { Control, POLL } from './support/control.js';
 import { buildFixtureProject, createFixtureProject, type FixtureProject } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
 
 // Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
 beforeAll(() => buildProjects('packages/cli'), 180_000);
 
-/** A port nothing listens on right now (the kernel's pick for port 0). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 // The built CLI, as a person runs it (`npm test` builds it first).
 const bin = new URL('../dist/bin.js', import.meta.url).pathname;
 
 describe('boardbot start', () => {
   let project: FixtureProject;
-  let emu: TestEmulator;
+  let emu: SeededEmulator;
+  let control: Control;
   let child: ChildProcess | undefined;
 
   beforeAll(async () => {
     project = createFixtureProject('start');
     await buildFixtureProject(project);
-    emu = await startTestEmulator('start-token');
+    emu = await startSeededEmulator({ devToken: 'start-token' });
+    control = new Control(emu.urls.controlUrl, emu.emu.adminKey);
   });
   afterAll(async () => {
     if (child && child.exitCode === null) {
@@ -56,13 +47,15 @@ describe('boardbot start', () => {
       output += d;
     });
     const exited = once(child, 'exit');
-    await eventually(
-      () => emu.control.registeredCommands(),
+    await eventuallyValue(
+      () => control.registeredCommands(),
       (names) => names.includes('ping'),
+      POLL,
     );
-    const view = await eventually(
-      () => emu.control.invoke('ping', { text: 'prod' }),
+    const view = await eventuallyValue(
+      () => control.invoke('ping', { text: 'prod' }),
       (v) => v.answers.length > 0,
+      POLL,
     );
     expect(view.answers[0]?.content).toBe('pong v1 prod');
     child.kill('SIGTERM');
@@ -93,13 +86,15 @@ describe('boardbot start', () => {
         output += d;
       });
       const exited = once(replica, 'exit');
-      await eventually(
+      await eventuallyValue(
         async () => output,
         (text) => text.includes('replica joined'),
+        POLL,
       );
-      const view = await eventually(
-        () => emu.control.invoke('ping', { text: 'replica' }),
+      const view = await eventuallyValue(
+        () => control.invoke('ping', { text: 'replica' }),
         (v) => v.answers.length > 0,
+        POLL,
       );
       expect(view.answers[0]?.content).toBe('pong v1 replica');
       expect(output).toContain('running as a replica');
@@ -145,7 +140,7 @@ describe('boardbot start', () => {
 
   it('serves /readyz and /metrics on --health-port while the bot runs', async () => {
     project.write('.env', `BOARDBOT_TOKEN=start-token\nBOARDBOT_API_URL=${emu.urls.apiUrl}\nLOG_LEVEL=warn\n`);
-    const port = await freePort();
+    const port = await vacantPort();
     const { PATH, HOME } = process.env;
     child = spawn(process.execPath, [bin, 'start', '--health-port', String(port)], {
       cwd: project.dir,
@@ -154,13 +149,15 @@ describe('boardbot start', () => {
     });
     const exited = once(child, 'exit');
     const health = `http://127.0.0.1:${port}`;
-    await eventually(
+    await eventuallyValue(
       () => fetch(`${health}/readyz`),
       (res) => res.status === 200,
+      POLL,
     );
-    await eventually(
-      () => emu.control.invoke('ping', { text: 'health' }),
+    await eventuallyValue(
+      () => control.invoke('ping', { text: 'health' }),
       (v) => v.answers.length > 0,
+      POLL,
     );
     const metrics = await (await fetch(`${health}/metrics`)).text();
     expect(metrics).toMatch(/boardbot_events_received_total\{event="interaction.create"\} [1-9]/);

@@ -1,14 +1,14 @@
 import { join } from 'node:path';
+import { buildProjects, runCaptured, tempDir } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProjects } from '../../../test/support/build.js';
 import { runCreate } from '../src/index.js';
-import { checkout, recordingIo, runCaptured, tempDir } from './support.js';
+import { checkout, recordingIo } from './support.js';
 
 // The whole path of a new user, for real: scaffold with --local into a temp dir outside the checkout,
 // `npm install` (the boardbot packages are file: links to the checkout's built packages, the others
 // come from the registry), then the new project's typecheck, tests and build. One install: it is slow.
 describe('a scaffolded project', () => {
-  const temp = tempDir();
+  const temp = tempDir('create-boardbot-');
   // The new project links to the checkout's built packages: build them first (a no-op when up to date).
   beforeAll(() => buildProjects('packages/cli', 'packages/testing'), 300_000);
   afterAll(() => temp.remove());

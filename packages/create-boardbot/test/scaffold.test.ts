@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '@boardbot/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteDriver } from '../../emulator/src/store/sqlite-driver.js';
 import { CREATE_EXIT_CODES, runCreate } from '../src/index.js';
 import { projectPackageJson } from '../src/package-json.js';
 import { hasNodeSqlite } from '../src/sqlite.js';
-import { checkout, recordingIo, tempDir } from './support.js';
+import { checkout, recordingIo } from './support.js';
 
 describe('create-boardbot', () => {
   let temp: ReturnType<typeof tempDir> | undefined;
@@ -15,7 +16,7 @@ describe('create-boardbot', () => {
   });
 
   it('writes a complete project with decorators configured and the dot files under their real names', async () => {
-    temp = tempDir();
+    temp = tempDir('create-boardbot-');
     const io = recordingIo(temp.dir);
     expect(await runCreate(['my-bot', '--no-install'], io)).toBe(CREATE_EXIT_CODES.ok);
     const dir = join(temp.dir, 'my-bot');
@@ -48,7 +49,7 @@ describe('create-boardbot', () => {
   });
 
   it('points the boardbot packages at a local checkout with --local', async () => {
-    temp = tempDir();
+    temp = tempDir('create-boardbot-');
     const io = recordingIo(temp.dir);
     expect(await runCreate(['linked', '--local', checkout, '--no-install'], io)).toBe(0);
     const pkg = JSON.parse(readFileSync(join(temp.dir, 'linked', 'package.json'), 'utf8'));
@@ -58,7 +59,7 @@ describe('create-boardbot', () => {
   });
 
   it('refuses a non-empty directory, leaving its files untouched (exit code 2)', async () => {
-    temp = tempDir();
+    temp = tempDir('create-boardbot-');
     mkdirSync(join(temp.dir, 'taken'));
     writeFileSync(join(temp.dir, 'taken', 'package.json'), 'mine');
     const io = recordingIo(temp.dir);
@@ -73,14 +74,14 @@ describe('create-boardbot', () => {
     [['Bad Name!', '--no-install'], 'cannot be a package name'],
     [['x', '--nope'], "Unknown option '--nope'"],
   ])('exits with 2 and the usage for %j', async (args, message) => {
-    temp = tempDir();
+    temp = tempDir('create-boardbot-');
     const io = recordingIo(temp.dir);
     expect(await runCreate(args, io)).toBe(CREATE_EXIT_CODES.usage);
     expect(io.errors.join('\n')).toContain(message);
   });
 
   it('says how to fix a --local path that is not a boardbot checkout', async () => {
-    temp = tempDir();
+    temp = tempDir('create-boardbot-');
     const io = recordingIo(temp.dir);
     expect(await runCreate(['x', '--local', temp.dir], io)).toBe(CREATE_EXIT_CODES.usage);
     expect(io.errors.join('\n')).toContain('is not a boardbot checkout');
@@ -94,7 +95,7 @@ describe('create-boardbot', () => {
   });
 
   it('reports a failed install with exit code 1, keeping the written project', async () => {
-    temp = tempDir();
+    temp = tempDir('create-boardbot-');
     const io = recordingIo(temp.dir, async () => 7);
     expect(await runCreate(['broken'], io)).toBe(CREATE_EXIT_CODES.failure);
     expect(io.errors.join('\n')).toContain('npm install failed with exit code 7');

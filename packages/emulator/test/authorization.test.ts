@@ -1,6 +1,6 @@
+import { SseClient } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Answer, DEV_TOKEN, FakeClock, Harness } from './helpers/harness.js';
-import { SseClient } from './helpers/sse-client.js';
 
 // Every endpoint × (no token, unknown token, another app's token, the right token). "Another app" is
 // installed on a board of its own only, so dev-bot's boards, messages and people are invisible to it.

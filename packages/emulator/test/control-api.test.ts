@@ -1,6 +1,6 @@
+import { SseClient } from '@boardbot/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, DEV_TOKEN, FakeClock, Harness } from './helpers/harness.js';
-import { SseClient } from './helpers/sse-client.js';
 
 let h: Harness;
 let clock: FakeClock;

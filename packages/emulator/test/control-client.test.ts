@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createEmulator, type Emulator, type EmulatorUrls } from '@boardbot/emulator';
 import {
   CONTROL_ERROR_CODES,
@@ -9,6 +7,7 @@ import {
   ControlUnreachableError,
   isUnauthorized,
 } from '@boardbot/emulator/control';
+import { startLoopbackServer, vacantPort } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The control API client against a real emulator on loopback; what an emulator never answers (a
@@ -23,15 +22,6 @@ beforeAll(async () => {
   control = new ControlClient({ url: urls.controlUrl, adminKey: emu.adminKey });
 });
 afterAll(() => emu.close());
-
-/** A loopback server answering every request with `handler`; closed after the test. */
-async function serve(handler: (auth: string, res: import('node:http').ServerResponse) => void): Promise<Server> {
-  const server = createServer((req, res) => handler(req.headers.authorization ?? '', res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
-}
-const originOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const close = (server: Server) => new Promise((resolve) => server.close(resolve));
 
 async function failure(call: Promise<unknown>): Promise<unknown> {
   return call.then(
@@ -85,7 +75,8 @@ describe('ControlClient', () => {
   });
 
   it('hides the admin key when whatever answers echoes it', async () => {
-    const echo = await serve((auth, res) => {
+    const echo = await startLoopbackServer((req, res) => {
+      const auth = req.headers.authorization ?? '';
       res.writeHead(403, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
@@ -94,22 +85,22 @@ describe('ControlClient', () => {
       );
     });
     try {
-      const error = await failure(new ControlClient({ url: originOf(echo), adminKey: 's3cret-key' }).state());
+      const error = await failure(new ControlClient({ url: echo.origin, adminKey: 's3cret-key' }).state());
       expect(error).toMatchObject({ status: 403, apiCode: 'forbidden', serverMessage: 'no: Bearer <admin key>' });
       expect(JSON.stringify(error)).not.toContain('s3cret-key');
       expect((error as Error).message).not.toContain('s3cret-key');
     } finally {
-      await close(echo);
+      await echo.close();
     }
   });
 
   it('reads an answer that is not the envelope (a proxy page) as http_<status>', async () => {
-    const proxy = await serve((_auth, res) => {
+    const proxy = await startLoopbackServer((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html>Bad gateway</html>');
     });
     try {
-      const error = await failure(new ControlClient({ url: originOf(proxy), adminKey: 'k' }).state());
+      const error = await failure(new ControlClient({ url: proxy.origin, adminKey: 'k' }).state());
       expect(error).toMatchObject({
         code: 'BOARDBOT_CONTROL_API_ERROR',
         status: 502,
@@ -117,27 +108,25 @@ describe('ControlClient', () => {
         details: [],
       });
     } finally {
-      await close(proxy);
+      await proxy.close();
     }
   });
 
   it('refuses a successful answer that is not JSON', async () => {
-    const page = await serve((_auth, res) => {
+    const page = await startLoopbackServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>Welcome</html>');
     });
     try {
-      const error = await failure(new ControlClient({ url: originOf(page), adminKey: 'k' }).info());
+      const error = await failure(new ControlClient({ url: page.origin, adminKey: 'k' }).info());
       expect(error).toMatchObject({ code: 'BOARDBOT_CONTROL_API_ERROR', status: 200, apiCode: 'http_200' });
     } finally {
-      await close(page);
+      await page.close();
     }
   });
 
   it('says the emulator is unreachable when nothing answers, without the key', async () => {
-    const gone = await serve(() => {});
-    const origin = originOf(gone);
-    await close(gone);
+    const origin = `http://127.0.0.1:${await vacantPort()}`;
     const error = await failure(new ControlClient({ url: origin, adminKey: 'unreachable-key' }).state());
     expect(error).toBeInstanceOf(ControlUnreachableError);
     expect(error).toMatchObject({ code: 'BOARDBOT_CONTROL_UNREACHABLE', method: 'GET', path: '/state' });

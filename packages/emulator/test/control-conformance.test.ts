@@ -1,10 +1,10 @@
 import { createEmulator, type Emulator, type EmulatorUrls } from '@boardbot/emulator';
 import { ACTIVITY_EVENTS, ControlApiError, ControlClient } from '@boardbot/emulator/control';
 import { checkerFor } from '@boardbot/protocol';
+import { SseClient } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITY_EVENT_SCHEMAS } from '../src/control/schemas/activity.js';
 import { controlApiChecker } from './helpers/openapi-checker.js';
-import { SseClient } from './helpers/sse-client.js';
 
 // Real control API answers, over real HTTP through the one client, checked against the control API's
 // OpenAPI document: every operation, its successes and its refusals. The activity stream's frames are

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEmulator } from '@boardbot/emulator';
 import type { Message } from '@boardbot/protocol';
+import { buildProjects } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProjects } from '../../../test/support/build.js';
 
 const child = fileURLToPath(new URL('./fixtures/child-emulator.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'boardbot-durability-'));

@@ -1,8 +1,8 @@
 import type { EmulatorOptions } from '@boardbot/emulator';
 import { checkerFor, GATEWAY_EVENT_SCHEMAS, type GatewayEventName } from '@boardbot/protocol';
+import { SseClient } from '@boardbot/test-support';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ADMIN_KEY, DEV_TOKEN, FakeClock, Harness } from './helpers/harness.js';
-import { SseClient } from './helpers/sse-client.js';
 
 let h: Harness;
 let gatewayUrl: string;

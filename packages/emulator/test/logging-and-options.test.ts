@@ -1,32 +1,11 @@
 import { createEmulator, DEFAULT_DEV_TOKEN, EmulatorOptionsError } from '@boardbot/emulator';
-import type { Logger } from '@boardbot/protocol';
+import { recordingLogger } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_KEY, Harness } from './helpers/harness.js';
 
-/** A logger that keeps every line, bindings included, as JSON text. */
-function capturingLogger(): { logger: Logger; text: () => string } {
-  const lines: string[] = [];
-  const make = (bindings: Record<string, unknown>): Logger => {
-    const log =
-      (level: string) =>
-      (a: object | string, b?: string): void => {
-        lines.push(JSON.stringify({ level, bindings, a: a instanceof Error ? String(a.stack) : a, b }));
-      };
-    return {
-      trace: log('trace'),
-      debug: log('debug'),
-      info: log('info'),
-      warn: log('warn'),
-      error: log('error'),
-      child: (more) => make({ ...bindings, ...more }),
-    };
-  };
-  return { logger: make({}), text: () => lines.join('\n') };
-}
-
 describe('logging', () => {
   it('logs requests without app tokens, interaction tokens or the admin key', async () => {
-    const { logger, text } = capturingLogger();
+    const logger = recordingLogger();
     const h = await Harness.start({ logger, devToken: 'secret-dev-token' });
     try {
       await h.api('GET', '/app', 'secret-dev-token');
@@ -36,7 +15,7 @@ describe('logging', () => {
       await h.api('POST', `/interactions/${token}`, null, { body: { content: 'pong' } });
       await h.request('GET', `/_emulator/v1/state?key=${ADMIN_KEY}`);
       await h.request('GET', '/_emulator/v1/state?key=wrong-admin-key');
-      const logs = text();
+      const logs = logger.text();
       expect(logs).toContain('/interactions/[token]');
       expect(logs).toContain('key=[redacted]');
       for (const secret of ['secret-dev-token', 'wrong-secret-token', token, ADMIN_KEY, 'wrong-admin-key']) {

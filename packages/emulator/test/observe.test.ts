@@ -1,6 +1,6 @@
 import type { Logger } from '@boardbot/protocol';
+import { promtoolCheck, sample } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
-import { promtoolCheck, sample } from '../../../test/support/promtool.js';
 import { Harness } from './helpers/harness.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';

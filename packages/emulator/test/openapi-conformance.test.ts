@@ -1,7 +1,7 @@
+import { SseClient } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkedOperations, DEV_TOKEN, Harness } from './helpers/harness.js';
 import { OPERATION_IDS, openApiProblems } from './helpers/openapi-checker.js';
-import { SseClient } from './helpers/sse-client.js';
 
 // Every app API answer the harness sees is checked against the OpenAPI document (see helpers). This
 // file makes sure each of the 13 operations is exercised, checks the gateway's HTTP answers the same

@@ -1,5 +1,6 @@
 import type { AppInfo } from '@boardbot/emulator/control';
 import type { LeafOption } from '@boardbot/protocol';
+import { ALICE, APP, at, BOARD, BOT, command, message, uuid } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 import { commandsOnBoard, matchCommands } from '../playground/src/commands/available.js';
 import {
@@ -13,7 +14,7 @@ import { authorOf, describeOptions, formatBytes, isHttpUrl, namerOf, snippet } f
 import { inlineSpans } from '../playground/src/inline-format.js';
 import { EMPTY_STATE, playgroundReducer } from '../playground/src/state/playground-state.js';
 import { buildTimeline, nextExpiry } from '../playground/src/state/timeline.js';
-import { ALICE, APP, at, BOARD, BOT, command, interaction, message, uuid } from './playground/records.js';
+import { interaction } from './playground/records.js';
 
 // The playground's pure logic: the option checks of the command form, the merge of answers and
 // live events, and the order of the message list. The browser tests drive the same code end to end.

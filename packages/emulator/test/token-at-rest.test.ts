@@ -2,10 +2,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmulator, type Emulator } from '@boardbot/emulator';
+import { SseClient } from '@boardbot/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/store.js';
 import { ADMIN_KEY, DEV_TOKEN } from './helpers/harness.js';
-import { SseClient } from './helpers/sse-client.js';
 
 // Regression: interaction tokens were kept in clear in the event log (so that a resumed stream could
 // carry them). Now each token derives from its interaction's id under the database's own secret, the

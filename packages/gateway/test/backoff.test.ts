@@ -1,10 +1,8 @@
 import { DEFAULT_RECONNECT_OPTIONS } from '@boardbot/gateway';
+import { eventually, openStream, readyFrame, sendError } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 import { reconnectDelay } from '../src/reconnect/reconnect-delay.js';
-import { eventually } from './support/eventually.js';
-import { readyFrame } from './support/fixtures.js';
-import { record, testClient } from './support/helpers.js';
-import { openStream, sendError, server } from './support/sse-server.js';
+import { record, server, testClient } from './support/helpers.js';
 
 // The back-off itself is `@boardbot/protocol/http`'s `backoffDelay` (tested there); this is how the
 // gateway feeds it: the server's `retry:` as the base and `Retry-After` as the floor.
@@ -74,6 +72,6 @@ describe('back-off against a server that answers 429 and 503', () => {
       [1, 'BOARDBOT_GATEWAY_STREAM_ENDED', 225], // a ready resets the count
     ]);
     expect(r.errors).toEqual([]);
-    expect(s.requests.length).toBeGreaterThanOrEqual(6);
+    expect(s.received.length).toBeGreaterThanOrEqual(6);
   });
 });

@@ -1,10 +1,17 @@
 import { GatewayClient, type GatewayDispatch, GatewayMalformedEventError } from '@boardbot/gateway';
+import {
+  eventually,
+  frame,
+  interaction,
+  message,
+  messageFrame,
+  openStream,
+  ready,
+  readyFrame,
+  trackResources,
+} from '@boardbot/test-support';
 import { describe, expect, it, vi } from 'vitest';
-import { trackResources } from '../../../test/support/resources.js';
-import { eventually } from './support/eventually.js';
-import { frame, interaction, message, messageFrame, ready, readyFrame } from './support/fixtures.js';
-import { testClient as client, TOKEN } from './support/helpers.js';
-import { openStream, server } from './support/sse-server.js';
+import { testClient as client, server, TOKEN } from './support/helpers.js';
 
 describe('GatewayClient against a scripted server', () => {
   it('sends the bearer token, resolves connect() with ready, and types every known event', async () => {
@@ -50,10 +57,10 @@ describe('GatewayClient against a scripted server', () => {
       'delete 2026-11-21T10:02:00.000Z 4',
       'interaction roll 5',
     ]);
-    expect(s.requests[0]?.url).toBe('/api/v1/gateway');
-    expect(s.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(s.requests[0]?.headers.accept).toBe('text/event-stream');
-    expect(s.requests[0]?.headers['last-event-id']).toBeUndefined();
+    expect(s.received[0]?.url).toBe('/api/v1/gateway');
+    expect(s.received[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(s.received[0]?.headers.accept).toBe('text/event-stream');
+    expect(s.received[0]?.headers['last-event-id']).toBeUndefined();
     expect(gw.state).toBe('open');
     expect(gw.lastEventId).toBe('5');
   });
@@ -106,10 +113,10 @@ describe('GatewayClient against a scripted server', () => {
 
   it('moves through connecting and open, and close() ends cleanly with closed', async () => {
     let serverSawClose = false;
-    const s = await server((req, res) => {
+    const s = await server((_req, res, _n, raw) => {
       openStream(res);
       res.write(readyFrame(1));
-      req.socket.on('close', () => {
+      raw.socket.on('close', () => {
         serverSawClose = true;
       });
     });

@@ -1,11 +1,9 @@
 import type { GatewayError } from '@boardbot/gateway';
+import { eventually, ManualClock, openStream } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 import { GatewayConnection } from '../src/transport/connection.js';
-import { eventually } from './support/eventually.js';
-import { onCleanup, TOKEN } from './support/helpers.js';
-import { type ManualClock, manualClock } from './support/manual-clock.js';
+import { onCleanup, server, TOKEN } from './support/helpers.js';
 import { rechunkingFetch } from './support/rechunk-fetch.js';
-import { openStream, server } from './support/sse-server.js';
 
 // One connection, as the client drives it, against a loopback server that writes `stream` and keeps
 // the socket open. The body reaches the connection in pieces of `piece` bytes, so each case below
@@ -137,7 +135,7 @@ describe('GatewayConnection: the frame bound', () => {
 
 describe('GatewayConnection: the watchdog', () => {
   it('is fed by comments alone, and fires once the stream falls silent', async () => {
-    const clock = manualClock();
+    const clock = new ManualClock();
     // Ten comments, one piece each, 600 ms apart: 6 s of nothing but keep-alives, past a 1 s timeout.
     const seen = await connect(`${': keep-alive\n\n'.repeat(10)}data: a\n\n`, {
       piece: 14,

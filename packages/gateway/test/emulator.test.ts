@@ -1,11 +1,8 @@
 import type { GatewayDispatch, GatewayFetch } from '@boardbot/gateway';
-import type { Interaction, Message } from '@boardbot/protocol';
+import { eventually, startTcpFaultProxy } from '@boardbot/test-support';
 import { fetch } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
-import { startEmulator, tempDb } from './support/emulator.js';
-import { eventually } from './support/eventually.js';
-import { startFaultProxy } from './support/fault-proxy.js';
-import { onCleanup, record, testClient } from './support/helpers.js';
+import { onCleanup, record, startEmulator, tempDb, testClient } from './support/helpers.js';
 
 const contentOf = (e: GatewayDispatch) =>
   !e.unknown && (e.name === 'message.create' || e.name === 'message.edit') ? e.data.message.content : undefined;
@@ -13,8 +10,8 @@ const contentOf = (e: GatewayDispatch) =>
 describe('against the emulator', () => {
   it('delivers every event kind with its payload', async () => {
     const em = await startEmulator();
-    const { general, random, alice, bob, appId } = em.seed;
-    await em.api('PUT', '/app/commands', [
+    const { general, random, alice, bob, devBot } = em.seed;
+    await em.app('PUT', '/app/commands', [
       {
         name: 'roll',
         description: 'Roll a die',
@@ -26,19 +23,14 @@ describe('against the emulator', () => {
     const gw = testClient(em.apiUrl);
     const r = record(gw);
     const ready = await gw.connect();
-    expect(ready).toMatchObject({ type: 'ready', resumed: false, app: { id: appId, name: 'dev-bot' } });
+    expect(ready).toMatchObject({ type: 'ready', resumed: false, app: { id: devBot.id, name: 'dev-bot' } });
     expect([...ready.board_ids].sort()).toEqual([general.id, random.id].sort());
 
-    const posted = await em.post(general, alice, 'hello from alice');
-    const edited = await em.control<Message>('PATCH', `/boards/${general.id}/messages/${posted.id}`, {
-      content: 'edited',
-    });
-    await em.control('DELETE', `/boards/${general.id}/messages/${posted.id}`);
-    const hook = await em.control<Message>('POST', `/boards/${random.id}/messages`, {
-      webhook_name: 'ci',
-      content: 'build ok',
-    });
-    const invoked = await em.control<{ interaction: Omit<Interaction, 'token'> }>('POST', '/interactions', {
+    const posted = await em.control.postMessage(general.id, { user_id: alice.id, content: 'hello from alice' });
+    const edited = await em.control.editMessage(general.id, posted.id, 'edited');
+    await em.control.deleteMessage(general.id, posted.id);
+    const hook = await em.control.postMessage(random.id, { webhook_name: 'ci', content: 'build ok' });
+    const invoked = await em.control.invoke({
       board_id: random.id,
       user_id: bob.id,
       command: 'roll',
@@ -65,7 +57,7 @@ describe('against the emulator', () => {
     expect(hook).toMatchObject({ author: null, webhook_name: 'ci' });
     expect(interaction?.data).toMatchObject({
       type: 'interaction.create',
-      interaction: { ...invoked.interaction, token: expect.any(String) },
+      interaction: { ...invoked, token: expect.any(String) },
     });
     // Ids strictly increase, and the client's resume point is the last one.
     const ids = r.events.slice(1).map((e) => Number(e.id));
@@ -90,8 +82,8 @@ describe('against the emulator', () => {
     const readies: Array<{ resumed: boolean; gap: boolean | undefined }> = [];
     gw.on('ready', (e) => readies.push({ resumed: e.resumed, gap: e.gap }));
     await gw.connect();
-    await first.post(general, alice, 'one');
-    await first.post(general, alice, 'two');
+    await first.control.postMessage(general.id, { user_id: alice.id, content: 'one' });
+    await first.control.postMessage(general.id, { user_id: alice.id, content: 'two' });
     await eventually(() => expect(r.events).toHaveLength(3));
     const beforeRestart = gw.lastEventId;
 
@@ -101,11 +93,11 @@ describe('against the emulator', () => {
     await first.emu.close();
     await eventually(() => expect(gw.state).not.toBe('open'));
     const second = await startEmulator({ db }, first.port);
-    await second.post(general, alice, 'three');
-    await second.post(general, alice, 'four');
+    await second.control.postMessage(general.id, { user_id: alice.id, content: 'three' });
+    await second.control.postMessage(general.id, { user_id: alice.id, content: 'four' });
     open();
     await eventually(() => expect(r.events.map(contentOf).filter(Boolean)).toEqual(['one', 'two', 'three', 'four']));
-    await second.post(general, alice, 'five');
+    await second.control.postMessage(general.id, { user_id: alice.id, content: 'five' });
     await eventually(() => expect(r.events.map(contentOf).filter(Boolean)).toHaveLength(5));
 
     expect(r.events.map(contentOf).filter(Boolean)).toEqual(['one', 'two', 'three', 'four', 'five']);
@@ -124,13 +116,17 @@ describe('against the emulator', () => {
     const gaps: Array<string | undefined> = [];
     gw.on('gap', (g) => gaps.push(g.lastEventId));
     await gw.connect();
-    for (const word of ['a', 'b', 'c']) await first.post(first.seed.general, first.seed.alice, word);
+    for (const word of ['a', 'b', 'c'])
+      await first.control.postMessage(first.seed.general.id, { user_id: first.seed.alice.id, content: word });
     await eventually(() => expect(r.events).toHaveLength(4));
     const resumeFrom = gw.lastEventId;
     await first.emu.close();
     const second = await startEmulator({}, first.port);
     await eventually(() => expect(gaps).toEqual([resumeFrom]));
-    await second.post(second.seed.general, second.seed.alice, 'after the gap');
+    await second.control.postMessage(second.seed.general.id, {
+      user_id: second.seed.alice.id,
+      content: 'after the gap',
+    });
     await eventually(() => expect(r.events.map(contentOf).filter(Boolean)).toEqual(['a', 'b', 'c', 'after the gap']));
   });
 
@@ -153,7 +149,7 @@ describe('against the emulator', () => {
     // Connection 0 is cut 700 bytes in (past the ready frame, inside the first message frame);
     // connection 1 stalls after 900 bytes without a FIN, which only the watchdog can notice;
     // connection 2 is faithful.
-    const proxy = await startFaultProxy({ port: em.port }, (n) =>
+    const proxy = await startTcpFaultProxy({ port: em.port }, (n) =>
       n === 0 ? { cutAfterBytes: 700 } : n === 1 ? { stallAfterBytes: 900 } : undefined,
     );
     onCleanup(() => proxy.close());
@@ -161,7 +157,7 @@ describe('against the emulator', () => {
     const r = record(gw);
     await gw.connect();
     const words = Array.from({ length: 12 }, (_, i) => `word ${i}`);
-    for (const w of words) await em.post(general, alice, w);
+    for (const w of words) await em.control.postMessage(general.id, { user_id: alice.id, content: w });
     await vi.waitFor(() => expect(r.events.map(contentOf).filter(Boolean)).toEqual(words), { timeout: 15_000 });
     expect(r.reconnects.slice(0, 2).map((x) => x.reason.code)).toEqual([
       'BOARDBOT_GATEWAY_NETWORK',

@@ -1,6 +1,6 @@
+import { startTcpFaultProxy } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 import { startEventLogServer } from './support/event-log-server.js';
-import { startFaultProxy } from './support/fault-proxy.js';
 import { onCleanup, record, testClient } from './support/helpers.js';
 import { prng } from './support/prng.js';
 
@@ -16,7 +16,7 @@ describe('the main property', () => {
     onCleanup(() => log.close());
     // Each of the first CUTS connections is cut after a random number of bytes: mostly mid-frame,
     // sometimes inside the HTTP head or right after `ready`.
-    const proxy = await startFaultProxy({ port: Number(new URL(log.baseUrl).port) }, (n) =>
+    const proxy = await startTcpFaultProxy({ port: Number(new URL(log.baseUrl).port) }, (n) =>
       n < CUTS ? { cutAfterBytes: 1 + Math.floor(random() * 60_000) } : undefined,
     );
     onCleanup(() => proxy.close());

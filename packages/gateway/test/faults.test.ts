@@ -1,9 +1,16 @@
 import { GatewayKeepAliveTimeoutError } from '@boardbot/gateway';
+import {
+  eventually,
+  frame,
+  keepAlive,
+  messageFrame,
+  openStream,
+  readyFrame,
+  sendError,
+  writeThenCut,
+} from '@boardbot/test-support';
 import { describe, expect, it, vi } from 'vitest';
-import { eventually } from './support/eventually.js';
-import { frame, messageFrame, readyFrame } from './support/fixtures.js';
-import { record, testClient } from './support/helpers.js';
-import { keepAlive, openStream, sendError, server, writeThenCut } from './support/sse-server.js';
+import { record, server, testClient } from './support/helpers.js';
 
 describe('resume after faults', () => {
   it('does not deliver a frame cut mid-way; it arrives once after the resume', async () => {
@@ -35,7 +42,7 @@ describe('resume after faults', () => {
     const r = record(gw);
     await gw.connect();
     await eventually(() => expect(r.ids()).toEqual(['R1', 'R1', '2']));
-    expect(s.requests[1]?.headers['last-event-id']).toBe('1');
+    expect(s.received[1]?.headers['last-event-id']).toBe('1');
   });
 
   it('resumes after a clean end of stream (a server restart) and drops replayed duplicates', async () => {
@@ -191,21 +198,21 @@ describe('refusals', () => {
     expect(closed).toEqual(['BOARDBOT_GATEWAY_UNAUTHORIZED']);
     expect(r.errors.map((e) => e.code)).toEqual(['BOARDBOT_GATEWAY_UNAUTHORIZED']);
     expect(r.reconnects).toEqual([]);
-    expect(s.requests).toHaveLength(1);
+    expect(s.received).toHaveLength(1);
   });
 
   it('treats 403 as fatal too', async () => {
     const s = await server((_req, res) => sendError(res, 403, 'forbidden'));
     const gw = testClient(s.baseUrl);
     await expect(gw.connect()).rejects.toMatchObject({ code: 'BOARDBOT_GATEWAY_FORBIDDEN', fatal: true });
-    expect(s.requests).toHaveLength(1);
+    expect(s.received).toHaveLength(1);
   });
 
   it('treats 404 (a wrong baseUrl) as fatal, naming the option to fix', async () => {
     const s = await server((_req, res) => sendError(res, 404, 'not_found'));
     const gw = testClient(`${s.baseUrl}/oops`);
     await expect(gw.connect()).rejects.toThrow(/baseUrl/);
-    expect(s.requests).toHaveLength(1);
+    expect(s.received).toHaveLength(1);
   });
 
   it('makes a fatal error after a reconnect end the iterator with that error', async () => {

@@ -1,10 +1,8 @@
 import type { GatewayDispatch } from '@boardbot/gateway';
+import { eventually, frame, message, messageFrame, openStream, readyFrame } from '@boardbot/test-support';
 import { describe, expect, it, vi } from 'vitest';
-import { eventually } from './support/eventually.js';
-import { frame, message, messageFrame, readyFrame } from './support/fixtures.js';
-import { record, testClient } from './support/helpers.js';
+import { record, server, testClient } from './support/helpers.js';
 import { rechunkingFetch } from './support/rechunk-fetch.js';
-import { openStream, server } from './support/sse-server.js';
 
 function contents(events: GatewayDispatch[]): unknown[] {
   return events.map((e) => (e.name === 'message.create' && !e.unknown ? e.data.message.content : e.name));
@@ -13,7 +11,7 @@ function contents(events: GatewayDispatch[]): unknown[] {
 describe('hostile streams', () => {
   it('cuts an over-long line at maxFrameBytes instead of growing memory, then resumes', async () => {
     let bytesSent = 0;
-    const s = await server((req, res, n) => {
+    const s = await server((_req, res, n, raw) => {
       openStream(res);
       if (n > 0) {
         res.write(readyFrame(2, { resumed: true }) + messageFrame(3));
@@ -23,7 +21,7 @@ describe('hostile streams', () => {
       // An endless line: only the client cutting the connection stops it.
       const piece = 'x'.repeat(16 * 1024);
       let open = true;
-      req.socket.on('close', () => {
+      raw.socket.on('close', () => {
         open = false;
       });
       const pump = () => {
@@ -39,18 +37,18 @@ describe('hostile streams', () => {
     await gw.connect();
     await vi.waitFor(() => expect(r.ids()).toEqual(['R1', '2', 'R2', '3']), { timeout: 10_000 });
     expect(r.reconnects.map((x) => x.reason.code)).toEqual(['BOARDBOT_GATEWAY_FRAME_TOO_LARGE']);
-    expect(s.requests[1]?.headers['last-event-id']).toBe('2');
+    expect(s.received[1]?.headers['last-event-id']).toBe('2');
     // Sent bytes stay within the bound plus what sockets buffer, far from unbounded.
     expect(bytesSent).toBeLessThan(64 * 1024 * 1024);
   });
 
   it('counts many short data lines of one unfinished event against the same bound', async () => {
-    const s = await server((req, res, n) => {
+    const s = await server((_req, res, n, raw) => {
       openStream(res);
       if (n > 0) return void res.write(readyFrame(1, { resumed: true }) + messageFrame(2));
       res.write(readyFrame(1));
       let open = true;
-      req.socket.on('close', () => {
+      raw.socket.on('close', () => {
         open = false;
       });
       const pump = () => {
@@ -134,7 +132,9 @@ describe('hostile streams', () => {
     const text = 'héllo 👋 世界 — ok';
     const s = await server((_req, res) => {
       openStream(res);
-      res.write(readyFrame(1) + frame(2, 'message.create', { type: 'message.create', message: message(2, text) }));
+      res.write(
+        readyFrame(1) + frame(2, 'message.create', { type: 'message.create', message: message(2, { content: text }) }),
+      );
     });
     const gw = testClient(s.baseUrl, { fetch: rechunkingFetch(1) });
     const r = record(gw);

@@ -1,9 +1,7 @@
 import type { GatewayDispatch } from '@boardbot/gateway';
+import { eventually, messageFrame, openStream, readyFrame } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
-import { eventually } from './support/eventually.js';
-import { messageFrame, readyFrame } from './support/fixtures.js';
-import { testClient } from './support/helpers.js';
-import { openStream, server } from './support/sse-server.js';
+import { server, testClient } from './support/helpers.js';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 

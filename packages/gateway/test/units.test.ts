@@ -1,18 +1,17 @@
 import { checkerFor, MessageCreateEvent } from '@boardbot/protocol';
+import { ManualClock, message, ready } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 import { compareEventIds, isDuplicateId } from '../src/events/event-id.js';
 import { ResumePoint } from '../src/events/resume-point.js';
 import { structuralSchema } from '../src/events/structural-schema.js';
 import { TrailingCrResolver } from '../src/transport/trailing-cr-resolver.js';
 import { KeepAliveWatchdog } from '../src/watchdog/keep-alive-watchdog.js';
-import { message, ready } from './support/fixtures.js';
-import { manualClock } from './support/manual-clock.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
 describe('KeepAliveWatchdog', () => {
   it('fires after the timeout of silence, and any activity pushes it back', () => {
-    const clock = manualClock();
+    const clock = new ManualClock();
     let fired = 0;
     const dog = new KeepAliveWatchdog(35_000, clock, () => fired++);
     dog.start();
@@ -28,7 +27,7 @@ describe('KeepAliveWatchdog', () => {
   });
 
   it('leaves no timer after stop()', () => {
-    const clock = manualClock();
+    const clock = new ManualClock();
     let fired = 0;
     const dog = new KeepAliveWatchdog(1000, clock, () => fired++);
     dog.start();

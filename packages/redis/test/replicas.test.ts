@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import { type CountingProxy, startCountingProxy } from '@boardbot/test-support';
 import type { TestPlatform } from '@boardbot/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CountingProxy, startCountingProxy } from '../../../test/support/counting-proxy.js';
 import { useRedis } from './support/redis.js';
 import { botMessages, eventually, freshPrefix, type Replica, replica, replicaPlatform } from './support/replicas.js';
 

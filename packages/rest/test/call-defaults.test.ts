@@ -1,13 +1,13 @@
 import { AbortedError, type CallInfo, RestClient } from '@boardbot/rest';
-import { afterEach, describe, expect, it } from 'vitest';
 import {
-  BOARD_ID,
-  fakeMessage,
+  BOARD,
   type LoopbackServer,
+  message,
   rateLimitHeaders,
   sendJson,
   startLoopbackServer,
-} from './support/loopback-server.js';
+} from '@boardbot/test-support';
+import { afterEach, describe, expect, it } from 'vitest';
 
 const TOKEN = 'app-token-for-call-defaults';
 const RL = rateLimitHeaders(1000, 999, 1);
@@ -24,7 +24,7 @@ afterEach(async () => {
 
 describe('callDefaults', () => {
   it('gives each call the options of where it is made, a fresh key per write, and says which calls are writes', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, fakeMessage(1), RL));
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
     const seen: CallInfo[] = [];
     let n = 0;
     client = new RestClient({
@@ -35,9 +35,9 @@ describe('callDefaults', () => {
         return { requestId: 'scope-req', ...(call.idempotent ? { idempotencyKey: `evt-7-${n++}` } : {}) };
       },
     });
-    await client.sendMessage(BOARD_ID, { content: 'a' });
-    await client.editMessage(BOARD_ID, MESSAGE_ID, { content: 'b' });
-    await client.getBoard(BOARD_ID);
+    await client.sendMessage(BOARD, { content: 'a' });
+    await client.editMessage(BOARD, MESSAGE_ID, { content: 'b' });
+    await client.getBoard(BOARD);
     expect(seen.map((c) => [c.method, c.idempotent])).toEqual([
       ['POST', true],
       ['PATCH', true],
@@ -51,23 +51,23 @@ describe('callDefaults', () => {
   });
 
   it("lets a call's own options win over the inherited ones", async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, fakeMessage(1), RL));
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
     client = new RestClient({
       token: TOKEN,
       baseUrl: server.baseUrl,
       callDefaults: () => ({ requestId: 'scope-req', idempotencyKey: 'scope-key' }),
     });
-    await client.sendMessage(BOARD_ID, { content: 'a' }, { idempotencyKey: 'own-key', requestId: undefined });
+    await client.sendMessage(BOARD, { content: 'a' }, { idempotencyKey: 'own-key', requestId: undefined });
     expect(server.received[0]?.headers).toMatchObject({ 'x-request-id': 'scope-req', 'idempotency-key': 'own-key' });
   });
 
   it('aborts a call when the inherited signal is aborted, even when the call brings its own signal', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, fakeMessage(1), RL));
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
     const scope = new AbortController();
     scope.abort(new Error('handler timed out'));
     client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, callDefaults: () => ({ signal: scope.signal }) });
     const own = new AbortController();
-    await expect(client.sendMessage(BOARD_ID, { content: 'late' }, { signal: own.signal })).rejects.toBeInstanceOf(
+    await expect(client.sendMessage(BOARD, { content: 'late' }, { signal: own.signal })).rejects.toBeInstanceOf(
       AbortedError,
     );
     expect(server.received).toHaveLength(0);

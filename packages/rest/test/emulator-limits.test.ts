@@ -1,10 +1,13 @@
 import { RestClient } from '@boardbot/rest';
+import { HttpFaultProxy } from '@boardbot/test-support';
+import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEV_TOKEN, type EmulatorFixture, startEmulator } from './support/emulator.js';
-import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
 
-let fx: EmulatorFixture | undefined;
-let proxy: FaultProxy | undefined;
+/** The seeded app's token in these tests: one that shows up nowhere else. */
+const DEV_TOKEN = 'rest-test-dev-token-0123456789';
+
+let fx: SeededEmulator | undefined;
+let proxy: HttpFaultProxy | undefined;
 let rest: RestClient | undefined;
 
 afterEach(async () => {
@@ -18,11 +21,11 @@ afterEach(async () => {
 
 describe('against the emulator’s rate limit and idempotency', () => {
   it('sends 1,000 concurrent messages through a limit of 50 requests/s with zero 429 and exactly 1,000 stored', async () => {
-    fx = await startEmulator({ requests: 50, windowMs: 1000 });
+    fx = await startSeededEmulator({ devToken: DEV_TOKEN, rateLimit: { requests: 50, windowMs: 1000 } });
     rest = new RestClient({ token: DEV_TOKEN, baseUrl: fx.apiUrl });
     const statuses = new Map<number, number>();
     rest.on('response', (e) => statuses.set(e.status, (statuses.get(e.status) ?? 0) + 1));
-    const boardId = fx.general.id;
+    const boardId = fx.seed.general.id;
     const before = (await fx.allMessages(boardId)).length;
     const sent = await Promise.all(
       Array.from({ length: 1000 }, (_, i) => rest?.sendMessage(boardId, { content: `burst ${i}` })),
@@ -36,23 +39,24 @@ describe('against the emulator’s rate limit and idempotency', () => {
   }, 90_000);
 
   it('stores exactly one message when the connection is reset after the emulator committed the POST', async () => {
-    fx = await startEmulator();
+    fx = await startSeededEmulator({ devToken: DEV_TOKEN, rateLimit: { requests: 100_000, windowMs: 1000 } });
     let cut = false;
-    proxy = await startFaultProxy(fx.apiUrl, (req) => {
+    proxy = await HttpFaultProxy.start(fx.apiUrl);
+    proxy.faultWith((req) => {
       if (req.method === 'POST' && !cut) {
         cut = true;
         return 'reset-after-commit';
       }
-      return 'pass';
+      return undefined;
     });
     rest = new RestClient({ token: DEV_TOKEN, baseUrl: proxy.apiUrl, retryBaseMs: 1, retryMaxMs: 5 });
     const retries: string[] = [];
     rest.on('retry', (e) => retries.push(e.reason));
-    const message = await rest.sendMessage(fx.general.id, { content: 'exactly once, really' });
+    const message = await rest.sendMessage(fx.seed.general.id, { content: 'exactly once, really' });
     expect(retries).toEqual(['network']);
     // Both attempts reached the emulator and both were answered 200: the second is the replay.
     expect(proxy.upstreamStatuses).toEqual([200, 200]);
-    const stored = (await fx.allMessages(fx.general.id)).filter((m) => m.content === 'exactly once, really');
+    const stored = (await fx.allMessages(fx.seed.general.id)).filter((m) => m.content === 'exactly once, really');
     expect(stored).toHaveLength(1);
     expect(stored[0]?.id).toBe(message.id);
   });

@@ -1,17 +1,20 @@
-import type { Message } from '@boardbot/protocol';
 import { ApiError, RestClient, UnauthorizedError } from '@boardbot/rest';
+import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_TOKEN, type EmulatorFixture, interactionFromGateway, startEmulator } from './support/emulator.js';
+import { interactionFromGateway } from './support/gateway-interaction.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-let fx: EmulatorFixture;
+let fx: SeededEmulator;
 let rest: RestClient;
 
 beforeAll(async () => {
-  fx = await startEmulator();
-  rest = new RestClient({ token: DEV_TOKEN, baseUrl: fx.apiUrl });
+  fx = await startSeededEmulator({
+    devToken: 'rest-test-dev-token-0123456789',
+    rateLimit: { requests: 100_000, windowMs: 1000 },
+  });
+  rest = new RestClient({ token: fx.token, baseUrl: fx.apiUrl });
 });
 
 afterAll(async () => {
@@ -38,24 +41,24 @@ describe('every call against the emulator', () => {
       expect(b).toMatchObject({ id: expect.stringMatching(UUID), created_at: expect.stringMatching(TIME) });
       expect(b.member_count).toBeGreaterThanOrEqual(2);
     }
-    expect(await rest.getBoard(fx.general.id)).toEqual(boards.find((b) => b.name === 'general'));
+    expect(await rest.getBoard(fx.seed.general.id)).toEqual(boards.find((b) => b.name === 'general'));
   });
 
   it('listMembers: alice, bob and the app’s bot user', async () => {
     const app = await rest.getApp();
-    const members = await rest.listMembers(fx.general.id);
+    const members = await rest.listMembers(fx.seed.general.id);
     const byId = new Map(members.map((m) => [m.user.id, m]));
-    expect(byId.get(fx.alice.id)).toMatchObject({
+    expect(byId.get(fx.seed.alice.id)).toMatchObject({
       user: { username: 'alice', is_bot: false },
       joined_at: expect.stringMatching(TIME),
     });
-    expect(byId.get(fx.bob.id)?.user.username).toBe('bob');
+    expect(byId.get(fx.seed.bob.id)?.user.username).toBe('bob');
     expect(byId.get(app.bot_user_id)).toMatchObject({ role: 'app', user: { is_bot: true } });
   });
 
   it('getUser: a member’s public profile', async () => {
-    expect(await rest.getUser(fx.alice.id)).toEqual({
-      id: fx.alice.id,
+    expect(await rest.getUser(fx.seed.alice.id)).toEqual({
+      id: fx.seed.alice.id,
       username: 'alice',
       display_name: 'Alice',
       avatar_url: null,
@@ -66,18 +69,15 @@ describe('every call against the emulator', () => {
 
   it('sendMessage, editMessage, deleteMessage and listMessages: the life of a message', async () => {
     const app = await rest.getApp();
-    const person = await fx.control<Message>('POST', `/boards/${fx.random.id}/messages`, {
-      user_id: fx.bob.id,
-      content: 'hi bot',
-    });
-    const sent = await rest.sendMessage(fx.random.id, {
+    const person = await fx.control.postMessage(fx.seed.random.id, { user_id: fx.seed.bob.id, content: 'hi bot' });
+    const sent = await rest.sendMessage(fx.seed.random.id, {
       content: 'hello',
       embeds: [{ title: 'T', color: '#112233', fields: [{ name: 'a', value: 'b', inline: true }] }],
       replyTo: person.id,
     });
     expect(sent).toMatchObject({
       id: expect.stringMatching(UUID),
-      board_id: fx.random.id,
+      board_id: fx.seed.random.id,
       author: app.bot_user_id,
       kind: 'reply',
       content: 'hello',
@@ -87,16 +87,16 @@ describe('every call against the emulator', () => {
       edited_at: null,
       deleted_at: null,
     });
-    const edited = await rest.editMessage(fx.random.id, sent.id, { content: 'hello, edited' });
+    const edited = await rest.editMessage(fx.seed.random.id, sent.id, { content: 'hello, edited' });
     expect(edited).toMatchObject({ id: sent.id, content: 'hello, edited', edited_at: expect.stringMatching(TIME) });
 
-    const page = await rest.listMessages(fx.random.id, { limit: 2 });
+    const page = await rest.listMessages(fx.seed.random.id, { limit: 2 });
     expect(page.map((m) => m.id)).toEqual([sent.id, person.id]);
     expect(page[0]?.content).toBe('hello, edited');
 
-    await expect(rest.deleteMessage(fx.random.id, sent.id)).resolves.toBeUndefined();
-    await expect(rest.deleteMessage(fx.random.id, sent.id)).resolves.toBeUndefined(); // CONTRACT: idempotent
-    const [tombstone] = await rest.listMessages(fx.random.id, { limit: 1 });
+    await expect(rest.deleteMessage(fx.seed.random.id, sent.id)).resolves.toBeUndefined();
+    await expect(rest.deleteMessage(fx.seed.random.id, sent.id)).resolves.toBeUndefined(); // CONTRACT: idempotent
+    const [tombstone] = await rest.listMessages(fx.seed.random.id, { limit: 1 });
     expect(tombstone).toMatchObject({
       id: sent.id,
       seq: sent.seq,
@@ -104,7 +104,7 @@ describe('every call against the emulator', () => {
       embeds: null,
       deleted_at: expect.stringMatching(TIME),
     });
-    expect(await rest.listMessages(fx.random.id, { before: sent.seq, limit: 1 })).toEqual([
+    expect(await rest.listMessages(fx.seed.random.id, { before: sent.seq, limit: 1 })).toEqual([
       expect.objectContaining({ id: person.id }),
     ]);
   });
@@ -137,15 +137,15 @@ describe('every call against the emulator', () => {
 
   it('answerInteraction: replies with the token from the gateway, without the app token', async () => {
     await rest.replaceCommands([{ name: 'ping', description: 'Ping' }]);
-    let invoked: { interaction: { id: string } } | undefined;
-    const interaction = await interactionFromGateway(fx.apiUrl, DEV_TOKEN, async () => {
-      invoked = await fx.control('POST', '/interactions', {
-        board_id: fx.general.id,
-        user_id: fx.alice.id,
+    let invoked: { id: string } | undefined;
+    const interaction = await interactionFromGateway(fx.apiUrl, fx.token, async () => {
+      invoked = await fx.control.invoke({
+        board_id: fx.seed.general.id,
+        user_id: fx.seed.alice.id,
         command: 'ping',
       });
     });
-    expect(interaction.id).toBe(invoked?.interaction.id);
+    expect(interaction.id).toBe(invoked?.id);
     const tokenless = new RestClient({ baseUrl: fx.apiUrl });
     try {
       const reply = await tokenless.answerInteraction(interaction.token, {
@@ -154,14 +154,14 @@ describe('every call against the emulator', () => {
       });
       expect(reply).toMatchObject({
         kind: 'interaction_response',
-        board_id: fx.general.id,
+        board_id: fx.seed.general.id,
         content: 'pong',
         embeds: [{ description: 'd' }],
-        interaction: { id: interaction.id, name: 'ping', user_id: fx.alice.id },
+        interaction: { id: interaction.id, name: 'ping', user_id: fx.seed.alice.id },
       });
       const followUp = await tokenless.answerInteraction(interaction.token, { content: 'again' });
       expect(followUp.seq).toBeGreaterThan(reply.seq);
-      const view = await fx.control<{ answers: Message[] }>('GET', `/interactions/${interaction.id}`);
+      const view = await fx.control.interaction(interaction.id);
       expect(view.answers.map((m) => m.content)).toEqual(['pong', 'again']);
     } finally {
       await tokenless.close();
@@ -169,12 +169,12 @@ describe('every call against the emulator', () => {
   });
 
   it('iterateMessages: every message of a long board, newest first, through real paging', async () => {
-    const board = await fx.control<{ id: string }>('POST', '/boards', { name: `paging-${Date.now()}` });
-    await fx.control('PUT', `/boards/${board.id}/members/${fx.alice.id}`, {});
+    const board = await fx.control.createBoard({ name: `paging-${Date.now()}` });
+    await fx.control.setMember(board.id, fx.seed.alice.id);
     const app = await rest.getApp();
-    await fx.control('PUT', `/apps/${app.id}/installs/${board.id}`);
+    await fx.control.install(app.id, board.id);
     for (let i = 1; i <= 230; i++)
-      await fx.control('POST', `/boards/${board.id}/messages`, { user_id: fx.alice.id, content: `m${i}` });
+      await fx.control.postMessage(board.id, { user_id: fx.seed.alice.id, content: `m${i}` });
     const seqs: number[] = [];
     for await (const m of rest.iterateMessages(board.id)) seqs.push(m.seq);
     expect(seqs).toEqual(Array.from({ length: 230 }, (_, i) => 230 - i));
@@ -190,8 +190,8 @@ describe('every call against the emulator', () => {
       apiCode: 'unknown_board',
     });
     await expect(rest.getUser('not-a-uuid')).rejects.toMatchObject({ status: 400, apiCode: 'validation_failed' });
-    const lax = new RestClient({ token: DEV_TOKEN, baseUrl: fx.apiUrl, validateRequests: false });
-    const bad = await lax.sendMessage(fx.general.id, { content: '' }).catch((e: unknown) => e);
+    const lax = new RestClient({ token: fx.token, baseUrl: fx.apiUrl, validateRequests: false });
+    const bad = await lax.sendMessage(fx.seed.general.id, { content: '' }).catch((e: unknown) => e);
     await lax.close();
     expect(bad).toBeInstanceOf(ApiError);
     expect((bad as ApiError).details.length).toBeGreaterThan(0);

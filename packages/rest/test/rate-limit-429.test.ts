@@ -1,5 +1,4 @@
 import { RateLimitError, type RateLimitedEvent, RestClient, type RetryEvent } from '@boardbot/rest';
-import { afterEach, describe, expect, it } from 'vitest';
 import {
   envelope,
   type LoopbackServer,
@@ -7,7 +6,8 @@ import {
   type Script,
   sendJson,
   startLoopbackServer,
-} from './support/loopback-server.js';
+} from '@boardbot/test-support';
+import { afterEach, describe, expect, it } from 'vitest';
 
 const TOKEN = 'secret-app-token-0123456789';
 let server: LoopbackServer | undefined;

@@ -1,14 +1,14 @@
 import { RateLimitError, RestClient } from '@boardbot/rest';
-import { afterEach, describe, expect, it } from 'vitest';
 import {
   envelope,
   type LoopbackServer,
   rateLimitHeaders,
+  recordingLogger,
   type Script,
   sendJson,
   startLoopbackServer,
-} from './support/loopback-server.js';
-import { recordingLogger } from './support/recording-logger.js';
+} from '@boardbot/test-support';
+import { afterEach, describe, expect, it } from 'vitest';
 
 let server: LoopbackServer | undefined;
 let client: RestClient | undefined;

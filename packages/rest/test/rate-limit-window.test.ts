@@ -1,6 +1,6 @@
 import { RestClient } from '@boardbot/rest';
+import { envelope, type LoopbackServer, sendJson, startLoopbackServer } from '@boardbot/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { envelope, type LoopbackServer, sendJson, startLoopbackServer } from './support/loopback-server.js';
 
 // A strict fixed-window limiter like the contract's: `limit` requests per window; the window either
 // starts with its first request or is aligned to the clock. Over the limit: 429, no effect.

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError, InvalidResponseError, RestClient } from '@boardbot/rest';
-import { afterEach, describe, expect, it } from 'vitest';
 import {
   envelope,
   type LoopbackServer,
@@ -8,7 +7,8 @@ import {
   rateLimitHeaders,
   sendJson,
   startLoopbackServer,
-} from './support/loopback-server.js';
+} from '@boardbot/test-support';
+import { afterEach, describe, expect, it } from 'vitest';
 
 // Distinct credentials: a prefix of six characters of either one appears nowhere else, so finding
 // one in an error means a credential (or the half a truncation left of it) escaped.

@@ -1,15 +1,16 @@
+import type { Message } from '@boardbot/protocol';
 import { ApiError, NetworkError, RestClient, type RetryEvent, UnauthorizedError } from '@boardbot/rest';
-import { afterEach, describe, expect, it } from 'vitest';
 import {
-  BOARD_ID,
+  BOARD,
   envelope,
-  fakeMessage,
   type LoopbackServer,
+  message,
   rateLimitHeaders,
   type Script,
   sendJson,
   startLoopbackServer,
-} from './support/loopback-server.js';
+} from '@boardbot/test-support';
+import { afterEach, describe, expect, it } from 'vitest';
 
 const TOKEN = 'secret-app-token-0123456789';
 const RL = rateLimitHeaders(1000, 999, 1);
@@ -90,14 +91,14 @@ describe('retries', () => {
     const { server, client } = await setup((_req, res) =>
       sendJson(res, status, envelope(code, 'nope', { details: [{ path: '/content', message: 'too long' }] }), RL),
     );
-    const err = await client.sendMessage(BOARD_ID, { content: 'hi' }).catch((e: unknown) => e);
+    const err = await client.sendMessage(BOARD, { content: 'hi' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({
       status,
       apiCode: code,
       serverMessage: 'nope',
       method: 'POST',
-      path: `/boards/${BOARD_ID}/messages`,
+      path: `/boards/${BOARD}/messages`,
     });
     expect((err as ApiError).details).toEqual([{ path: '/content', message: 'too long' }]);
     expect(server.received).toHaveLength(1);
@@ -170,10 +171,10 @@ describe('idempotency keys', () => {
   it('sends one key per POST call and reuses it on every retry of that call', async () => {
     const { server, client } = await setup((_req, res, n) => {
       if (n === 0 || n === 2) sendJson(res, 502, envelope('internal_error'), RL);
-      else sendJson(res, 200, fakeMessage(n), RL);
+      else sendJson(res, 200, message(n), RL);
     });
-    await client.sendMessage(BOARD_ID, { content: 'one' });
-    await client.sendMessage(BOARD_ID, { content: 'two' });
+    await client.sendMessage(BOARD, { content: 'one' });
+    await client.sendMessage(BOARD, { content: 'two' });
     const keys = server.received.map((r) => r.headers['idempotency-key']);
     expect(keys).toHaveLength(4);
     expect(keys[0]).toMatch(/^[\x21-\x7E]{1,255}$/);
@@ -188,11 +189,11 @@ describe('idempotency keys', () => {
         res.writeHead(204, RL);
         res.end();
       } else if (req.url.endsWith('/commands')) sendJson(res, 200, { commands: [] }, RL);
-      else sendJson(res, 200, fakeMessage(n + 1), RL);
+      else sendJson(res, 200, message(n + 1), RL);
     });
-    await client.sendMessage(BOARD_ID, { content: 'x' }, { idempotencyKey: 'my-key-1' });
-    await client.editMessage(BOARD_ID, 'm1', { content: 'y' });
-    await client.deleteMessage(BOARD_ID, 'm1');
+    await client.sendMessage(BOARD, { content: 'x' }, { idempotencyKey: 'my-key-1' });
+    await client.editMessage(BOARD, 'm1', { content: 'y' });
+    await client.deleteMessage(BOARD, 'm1');
     await client.replaceCommands([]);
     await client.getApp();
     expect(server.received.map((r) => r.headers['idempotency-key'])).toEqual([
@@ -207,19 +208,19 @@ describe('idempotency keys', () => {
   it('stores exactly one message when the connection is reset after the server committed the POST', async () => {
     // A server with the contract's idempotency store: the first attempt is committed, then its
     // connection is cut before the answer; the retry with the same key replays the stored message.
-    const stored = new Map<string, Record<string, unknown>>();
+    const stored = new Map<string, Message>();
     const { server, client } = await setup((req, res) => {
       const key = String(req.headers['idempotency-key']);
       const replay = stored.get(key);
       if (replay) return sendJson(res, 200, replay, RL);
-      const message = fakeMessage(stored.size + 1, { content: (JSON.parse(req.body) as { content: string }).content });
-      stored.set(key, message);
+      const { content } = JSON.parse(req.body) as { content: string };
+      stored.set(key, message(stored.size + 1, { content }));
       res.socket?.destroy();
     });
     const retries: RetryEvent[] = [];
     client.on('retry', (e) => retries.push(e));
-    const message = await client.sendMessage(BOARD_ID, { content: 'exactly once' });
-    expect(message.content).toBe('exactly once');
+    const sent = await client.sendMessage(BOARD, { content: 'exactly once' });
+    expect(sent.content).toBe('exactly once');
     expect(stored.size).toBe(1);
     expect(server.received).toHaveLength(2);
     expect(retries).toEqual([expect.objectContaining({ reason: 'network', attempt: 1 })]);
@@ -229,9 +230,9 @@ describe('idempotency keys', () => {
     const { server, client } = await setup((_req, res, n) => {
       if (n === 0) res.socket?.destroy();
       else if (n === 1) sendJson(res, 409, envelope('idempotency_in_progress'), RL);
-      else sendJson(res, 200, fakeMessage(1), RL);
+      else sendJson(res, 200, message(1), RL);
     });
-    await expect(client.sendMessage(BOARD_ID, { content: 'x' })).resolves.toMatchObject({ seq: 1 });
+    await expect(client.sendMessage(BOARD, { content: 'x' })).resolves.toMatchObject({ seq: 1 });
     expect(server.received).toHaveLength(3);
     expect(new Set(server.received.map((r) => r.headers['idempotency-key'])).size).toBe(1);
   });

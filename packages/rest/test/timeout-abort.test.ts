@@ -7,17 +7,17 @@ import {
   RestClient,
   TimeoutError,
 } from '@boardbot/rest';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { trackResources } from '../../../test/support/resources.js';
 import {
-  BOARD_ID,
-  fakeMessage,
+  BOARD,
   type LoopbackServer,
+  message,
   rateLimitHeaders,
   type Script,
   sendJson,
   startLoopbackServer,
-} from './support/loopback-server.js';
+  trackResources,
+} from '@boardbot/test-support';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const RL = rateLimitHeaders(100, 99, 1);
 let server: LoopbackServer | undefined;
@@ -78,9 +78,9 @@ describe('truncated bodies', () => {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '200', ...RL });
         res.end('{"id":"00000000-0000-4000-8000-0000000');
         res.socket?.destroy();
-      } else sendJson(res, 200, fakeMessage(1), RL);
+      } else sendJson(res, 200, message(1), RL);
     });
-    await expect(client.sendMessage(BOARD_ID, { content: 'x' })).resolves.toMatchObject({ seq: 1 });
+    await expect(client.sendMessage(BOARD, { content: 'x' })).resolves.toMatchObject({ seq: 1 });
     expect(server.received).toHaveLength(2);
     expect(server.received[1]?.headers['idempotency-key']).toBe(server.received[0]?.headers['idempotency-key']);
   });

@@ -1,15 +1,15 @@
 import { RestClient } from '@boardbot/rest';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterEach, describe, expect, it } from 'vitest';
 import {
-  BOARD_ID,
-  fakeMessage,
+  BOARD,
   type LoopbackServer,
+  message,
   rateLimitHeaders,
   sendJson,
   startLoopbackServer,
-} from './support/loopback-server.js';
+} from '@boardbot/test-support';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it } from 'vitest';
 
 const TOKEN = 'app-token-for-tracing';
 const RL = rateLimitHeaders(1000, 999, 1);
@@ -31,13 +31,13 @@ function sdk() {
 
 describe('tracing', () => {
   it('makes each call a client span, child of the given trace context, and sends its traceparent and baggage', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, fakeMessage(1), RL));
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
     const { exporter, provider } = sdk();
     client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, tracerProvider: provider, retries: 0 });
     const parent = provider.getTracer('test').startSpan('handler');
     const baggage = propagation.createBaggage({ 'boardbot.handler': { value: 'Greeter.hello' } });
     const traceContext = propagation.setBaggage(trace.setSpan(context.active(), parent), baggage);
-    await client.sendMessage(BOARD_ID, { content: 'hi' }, { traceContext });
+    await client.sendMessage(BOARD, { content: 'hi' }, { traceContext });
     parent.end();
 
     const [span] = exporter.getFinishedSpans().filter((s) => s.name !== 'handler');
@@ -61,7 +61,7 @@ describe('tracing', () => {
     );
     const { exporter, provider } = sdk();
     client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, tracerProvider: provider, retries: 0 });
-    await expect(client.getBoard(BOARD_ID)).rejects.toMatchObject({ status: 404 });
+    await expect(client.getBoard(BOARD)).rejects.toMatchObject({ status: 404 });
     const [span] = exporter.getFinishedSpans();
     expect(span?.name).toBe('GET /boards/{boardId}');
     expect(span?.status.code).toBe(SpanStatusCode.ERROR);
@@ -69,12 +69,12 @@ describe('tracing', () => {
   });
 
   it('sends no trace header with tracerProvider: false, nor without an SDK and a trace to continue', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, fakeMessage(1), RL));
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
     client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, tracerProvider: false });
-    await client.sendMessage(BOARD_ID, { content: 'a' });
+    await client.sendMessage(BOARD, { content: 'a' });
     await client.close();
     client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl });
-    await client.sendMessage(BOARD_ID, { content: 'b' });
+    await client.sendMessage(BOARD, { content: 'b' });
     for (const received of server.received) expect(received.headers.traceparent).toBeUndefined();
   });
 });

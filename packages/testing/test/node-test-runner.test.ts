@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { buildProjects } from '@boardbot/test-support';
 import { beforeAll, expect, it } from 'vitest';
-import { buildProjects } from '../../../test/support/build.js';
 
 const run = promisify(execFile);
 const file = fileURLToPath(new URL('./node/echo.test.mjs', import.meta.url));

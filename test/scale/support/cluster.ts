@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { OnEvent } from '@boardbot/core';
 import type { Message } from '@boardbot/protocol';
+import { type CountingProxy, type RedisServer, startCountingProxy, startRedisServer } from '@boardbot/test-support';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
-import { type CountingProxy, startCountingProxy } from '../../support/counting-proxy.js';
-import { type RedisServer, startRedisServer } from '../../support/redis-server.js';
 import { type LogLine, ReplicaProcess } from './replica-process.js';
 
 /** The harness's own bot, never started: it only provides the emulator, people and boards. */

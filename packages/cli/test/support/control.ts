@@ -1,4 +1,5 @@
 import { ControlClient, type InteractionView, type OptionValue } from '@boardbot/emulator/control';
+import type { WaitOptions } from '@boardbot/test-support';
 
 // What the CLI's tests ask of an emulator, as the people of its default seed, through the one
 // control API client.
@@ -45,17 +46,8 @@ export class Control {
   }
 }
 
-/** Retries `attempt` until it returns a value that `done` accepts, or `tries` run out. */
-export async function eventually<T>(attempt: () => Promise<T>, done: (value: T) => boolean, tries = 40): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < tries; i++) {
-    try {
-      last = await attempt();
-      if (done(last)) return last;
-    } catch {
-      // not ready yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`gave up waiting; last value: ${JSON.stringify(last)}`);
-}
+/**
+ * How the CLI's tests poll the emulator: a bot process builds and starts for seconds, and one
+ * invocation may itself wait for an answer, so a quarter second between tries is plenty.
+ */
+export const POLL: WaitOptions = { intervalMs: 250, timeoutMs: 30_000 };

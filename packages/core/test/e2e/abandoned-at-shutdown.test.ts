@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilePositionStore, type MessageContext, OnMessage } from '@boardbot/core';
 import { GatewayClient } from '@boardbot/gateway';
+import { until } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
 let slowRuns = 0;
 let wrote = false;

@@ -1,8 +1,9 @@
 import { type AnyContext, Command, type CommandContext, type MessageContext, OnError, OnMessage } from '@boardbot/core';
 import type { Message } from '@boardbot/protocol';
 import { RestClient } from '@boardbot/rest';
+import { until } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
 const APOLOGY = 'Sorry, something went wrong while handling that. It has been logged.';
 

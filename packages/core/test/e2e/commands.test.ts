@@ -9,9 +9,10 @@ import {
   Subcommand,
   UseGuards,
 } from '@boardbot/core';
+import { until } from '@boardbot/test-support';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
 class Dice {
   rolls = 0;

@@ -1,7 +1,7 @@
 import { Command, type CommandContext } from '@boardbot/core';
+import { HttpFaultProxy, until } from '@boardbot/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
-import { FaultProxy } from './support/proxy.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
 /** What the handler's sixth answer came to: `sent`, or the error's code and message. */
 let sixth: { code: string | undefined; message: string } | 'sent' | undefined;
@@ -20,17 +20,17 @@ class Chatty {
 
 describe('a sixth answer to one interaction', () => {
   let platform: Platform;
-  let proxy: FaultProxy;
+  let proxy: HttpFaultProxy;
   let started: ReturnType<Platform['bot']> | undefined;
 
   beforeEach(async () => {
     sixth = undefined;
     platform = await TestPlatform.start();
-    proxy = await FaultProxy.start(platform.emu.urls?.url ?? '');
+    proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
     // CONTRACT: up to 5 answers per interaction token; a sixth is 410 interaction_exhausted. The
     // proxy plays that part of the platform, so the test does not depend on the emulator's version.
     const answers = new Map<string, number>();
-    proxy.answerWith((request) => {
+    proxy.faultWith((request) => {
       if (request.method !== 'POST' || !request.url.startsWith('/api/v1/interactions/')) return undefined;
       const n = (answers.get(request.url) ?? 0) + 1;
       answers.set(request.url, n);
@@ -52,7 +52,7 @@ describe('a sixth answer to one interaction', () => {
   const boardContents = async () => (await platform.messages(platform.general, 20)).map((m) => m.content);
 
   it('fails with BOARDBOT_INTERACTION_EXHAUSTED by default, saying why and how to opt in', async () => {
-    started = platform.bot({ handlers: [Chatty], apiUrl: `${proxy.origin}/api/v1` });
+    started = platform.bot({ handlers: [Chatty], apiUrl: proxy.apiUrl });
     await started.bot.start();
     const interaction = await platform.invoke(platform.alice, platform.general, 'chatty');
     await until(() => sixth !== undefined, 'the sixth answer was tried');
@@ -66,7 +66,7 @@ describe('a sixth answer to one interaction', () => {
   });
 
   it("with exhaustedInteraction: 'send', posts it on the board instead and says so in the log", async () => {
-    started = platform.bot({ handlers: [Chatty], apiUrl: `${proxy.origin}/api/v1`, exhaustedInteraction: 'send' });
+    started = platform.bot({ handlers: [Chatty], apiUrl: proxy.apiUrl, exhaustedInteraction: 'send' });
     await started.bot.start();
     const interaction = await platform.invoke(platform.alice, platform.general, 'chatty');
     await until(() => sixth !== undefined, 'the sixth answer was tried');

@@ -1,7 +1,8 @@
 import { Command, type CommandContext } from '@boardbot/core';
 import { LIMITS } from '@boardbot/protocol';
+import { until } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
 let release: () => void = () => {};
 let running = false;

@@ -1,9 +1,9 @@
 import { MemoryPositionStore, type MessageContext, OnMessage, type PositionStore } from '@boardbot/core';
 import { GatewayClient } from '@boardbot/gateway';
 import type { Message } from '@boardbot/protocol';
+import { HttpFaultProxy, until } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
-import { FaultProxy } from './support/proxy.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
 const heard: { board: string; content: string }[] = [];
 
@@ -21,17 +21,17 @@ describe.each<{ keeping: string; position: () => PositionStore | false }>([
   { keeping: 'no resume point (position: false)', position: () => false },
 ])('a gateway gap, keeping $keeping', ({ position }) => {
   let platform: Platform;
-  let proxy: FaultProxy;
+  let proxy: HttpFaultProxy;
   let started: ReturnType<Platform['bot']>;
 
   beforeAll(async () => {
     heard.length = 0;
     // Keep almost nothing for resume, so a dropped stream cannot be replayed.
     platform = await TestPlatform.start({ limits: { retainedEvents: 1, retainedEventsMs: 1 } });
-    proxy = await FaultProxy.start(platform.emu.urls?.url ?? '');
+    proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
     started = platform.bot({
       handlers: [Recorder],
-      apiUrl: `${proxy.origin}/api/v1`,
+      apiUrl: proxy.apiUrl,
       position: position(),
       gateway: (o) => new GatewayClient({ ...o, reconnect: { initialDelayMs: 20, maxDelayMs: 100 } }),
     });
@@ -61,7 +61,9 @@ describe.each<{ keeping: string; position: () => PositionStore | false }>([
     for (let i = 0; i < 520; i += 10) await Promise.all([...Array(10).keys()].map((k) => edit(i + k)));
     proxy.restore();
 
-    await until(() => heard.some((h) => h.content === 'missed on random'), 'the backfill reached the bot', 4000);
+    await until(() => heard.some((h) => h.content === 'missed on random'), 'the backfill reached the bot', {
+      timeoutMs: 20_000,
+    });
     await started.bot.idle();
     const contents = heard.map((h) => h.content);
     // Order holds per board; boards are backfilled side by side.

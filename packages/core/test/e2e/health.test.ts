@@ -1,9 +1,8 @@
 import { Command, type CommandContext, type MessageContext, OnMessage } from '@boardbot/core';
 import { GatewayClient } from '@boardbot/gateway';
+import { HttpFaultProxy, promtoolCheck, sample, until } from '@boardbot/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { promtoolCheck, sample } from '../../../../test/support/promtool.js';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
-import { FaultProxy } from './support/proxy.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
 @Command({ name: 'ping', description: 'Ping' })
 class Ping {
@@ -39,7 +38,7 @@ async function get(url: string): Promise<{ status: number; text: string }> {
 }
 
 let platform: Platform | undefined;
-let proxy: FaultProxy | undefined;
+let proxy: HttpFaultProxy | undefined;
 let stopBot: (() => Promise<unknown>) | undefined;
 
 afterEach(async () => {
@@ -113,10 +112,10 @@ describe('the health endpoint', () => {
 
   it('says not ready while the gateway reconnects past the grace period, and ready again once it is back', async () => {
     platform = await TestPlatform.start();
-    proxy = await FaultProxy.start(platform.emu.urls?.url ?? '');
+    proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
     const { bot } = platform.bot({
       handlers: [Ping],
-      apiUrl: `${proxy.origin}/api/v1`,
+      apiUrl: proxy.apiUrl,
       gateway: (o) => new GatewayClient({ ...o, reconnect: { initialDelayMs: 20, maxDelayMs: 50 } }),
       health: { port: 0, reconnectGraceMs: 0 },
     });

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { BOT_EXIT_CODES, Command, type CommandContext, exitCodeAfterStop, Option } from '@boardbot/core';
+import { until } from '@boardbot/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
 /** Handlers that wait on a gate the test opens, to hold many answers in flight. */
 class Gate {

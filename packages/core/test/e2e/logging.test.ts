@@ -1,7 +1,7 @@
 import { Command, type CommandContext } from '@boardbot/core';
+import { HttpFaultProxy } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
-import { FaultProxy } from './support/proxy.js';
 
 @Command({ name: 'whoami', description: 'Logs and answers' })
 class WhoAmI {
@@ -14,13 +14,13 @@ class WhoAmI {
 
 describe('logging', () => {
   let platform: Platform;
-  let proxy: FaultProxy;
+  let proxy: HttpFaultProxy;
   let started: ReturnType<Platform['bot']>;
 
   beforeAll(async () => {
     platform = await TestPlatform.start();
-    proxy = await FaultProxy.start(platform.emu.urls?.url ?? '');
-    started = platform.bot({ handlers: [WhoAmI], apiUrl: `${proxy.origin}/api/v1` });
+    proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
+    started = platform.bot({ handlers: [WhoAmI], apiUrl: proxy.apiUrl });
     await started.bot.start();
   });
 

@@ -1,6 +1,7 @@
 import { MemoryPositionStore, type MessageContext, OnMessage } from '@boardbot/core';
+import { until } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
 class Echo {
   @OnMessage(/^m /)

@@ -1,7 +1,8 @@
 import { type MessageContext, OnEvent, OnMessage, OnMessageDelete, OnMessageEdit, UseGuards } from '@boardbot/core';
 import type { MessageCreateEvent } from '@boardbot/protocol';
+import { until } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
 /** What the listeners saw, to assert on. */
 const seen = {

@@ -1,6 +1,7 @@
 import { MemoryPositionStore, type MessageContext, OnMessage } from '@boardbot/core';
+import { until } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
 /** What each listener run saw: when it started and ended relative to the others of its board. */
 const runs: { board: string; n: number; phase: 'start' | 'end' }[] = [];
@@ -31,7 +32,7 @@ describe('ordering and the resume point against the emulator', () => {
       await platform.post(platform.alice, platform.general, `n ${n}`);
       await platform.post(platform.alice, platform.random, `n ${n}`);
     }
-    await until(() => runs.filter((r) => r.phase === 'end').length === 24, 'all 24 handled', 10_000);
+    await until(() => runs.filter((r) => r.phase === 'end').length === 24, 'all 24 handled', { timeoutMs: 50_000 });
     await bot.stop();
     for (const board of [platform.general.id, platform.random.id]) {
       const mine = runs.filter((r) => r.board === board);

@@ -1,8 +1,8 @@
 import { type MessageContext, OnMessage } from '@boardbot/core';
 import { keyBasis, writeKey } from '@boardbot/core/internal';
+import { HttpFaultProxy, until } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
-import { FaultProxy } from './support/proxy.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
 class Direct {
   // Writes through the REST client itself, not through the context's methods.
@@ -15,14 +15,14 @@ class Direct {
 
 describe('ctx.rest used directly inside a handler', () => {
   let platform: Platform;
-  let proxy: FaultProxy;
+  let proxy: HttpFaultProxy;
   let started: ReturnType<Platform['bot']>;
 
   beforeAll(async () => {
     platform = await TestPlatform.start();
     // Between the bot and the emulator: it records the headers each request carried on the wire.
-    proxy = await FaultProxy.start(platform.emu.urls?.url ?? '');
-    started = platform.bot({ handlers: [Direct], apiUrl: `${proxy.origin}/api/v1` });
+    proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
+    started = platform.bot({ handlers: [Direct], apiUrl: proxy.apiUrl });
     await started.bot.start();
   });
 

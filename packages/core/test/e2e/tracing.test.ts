@@ -1,8 +1,9 @@
 import { Command, type CommandContext, type MessageContext, OnMessage } from '@boardbot/core';
+import { until } from '@boardbot/test-support';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform, until } from './support/platform.js';
+import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
 @Command({ name: 'ping', description: 'Ping' })
 class Ping {

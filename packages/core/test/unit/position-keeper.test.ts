@@ -1,37 +1,10 @@
 import { MemoryPositionStore, type Position, type PositionKey } from '@boardbot/core';
 import { PositionKeeper, Progress } from '@boardbot/core/internal';
 import { silentLogger } from '@boardbot/protocol';
+import { ManualClock } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 
 const key = { apiUrl: 'http://x/api/v1', appId: 'app' };
-
-/** A clock whose timers run only when the test says so. */
-function manualClock() {
-  let now = 0;
-  const timers: { at: number; fn: () => void }[] = [];
-  return {
-    now: () => now,
-    setTimeout: (fn: () => void, ms: number) => {
-      const t = { at: now + ms, fn };
-      timers.push(t);
-      return t;
-    },
-    clearTimeout: (t: unknown) => {
-      const i = timers.indexOf(t as (typeof timers)[number]);
-      if (i >= 0) timers.splice(i, 1);
-    },
-    advance(ms: number) {
-      now += ms;
-      for (const t of timers.filter((x) => x.at <= now)) {
-        timers.splice(timers.indexOf(t), 1);
-        t.fn();
-      }
-    },
-    get pending() {
-      return timers.length;
-    },
-  };
-}
 
 /** A store that counts saves and lets the test wait for the next one. */
 class CountingStore extends MemoryPositionStore {
@@ -49,7 +22,7 @@ class CountingStore extends MemoryPositionStore {
 
 describe('PositionKeeper', () => {
   it('batches saves: many finished events within flushMs cost one save', async () => {
-    const clock = manualClock();
+    const clock = new ManualClock();
     const store = new CountingStore();
     const progress = new Progress(undefined);
     const keeper = new PositionKeeper(store, key, progress, { flushMs: 200, clock, log: silentLogger });
@@ -65,7 +38,7 @@ describe('PositionKeeper', () => {
   });
 
   it('saves nothing when no mark moved, and the last mark on flush', async () => {
-    const clock = manualClock();
+    const clock = new ManualClock();
     const store = new CountingStore();
     const progress = new Progress({ eventId: '7', boards: {}, savedAt: 0 });
     const keeper = new PositionKeeper(store, key, progress, { flushMs: 200, clock, log: silentLogger });

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { withLock } from '../../../../test/support/build.js';
+import { withLock } from '@boardbot/test-support';
 
 // The browser tests need the built page (`packages/emulator/dist/playground/`), which a fresh clone
 // does not have. This builds it with the page's own vite config when it is missing or older than

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { messageFrame, readyFrame } from './fixtures.js';
-import { openStream, type SseServer, startSseServer } from './sse-server.js';
+import { type LoopbackServer, messageFrame, openStream, readyFrame, startLoopbackServer } from '@boardbot/test-support';
 
 /**
  * A small stand-in for the platform's gateway with the contract's resume rules: an append-only log
@@ -8,7 +7,7 @@ import { openStream, type SseServer, startSseServer } from './sse-server.js';
  * (`resumed: true`), every event after N, then live events; one without gets `ready` (its id is the
  * head) and live events only.
  */
-export interface EventLogServer extends SseServer {
+export interface EventLogServer extends LoopbackServer {
   /** Appends `count` events and pushes them to every open stream. */
   append(count: number): void;
   /** Events in the log. */
@@ -24,7 +23,7 @@ export interface EventLogServer extends SseServer {
 export async function startEventLogServer(overlap: () => number = () => 0): Promise<EventLogServer> {
   const log: string[] = [];
   const live = new Set<ServerResponse>();
-  const server = await startSseServer((req, res) => {
+  const server = await startLoopbackServer((req, res) => {
     const header = req.headers['last-event-id'];
     const from = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : undefined;
     openStream(res, 'retry: 1\n\n');

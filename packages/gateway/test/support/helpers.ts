@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import type { EmulatorOptions } from '@boardbot/emulator';
 import {
   GatewayClient,
   type GatewayClientOptions,
@@ -5,7 +7,8 @@ import {
   type GatewayError,
   type GatewayReconnectingInfo,
 } from '@boardbot/gateway';
-import type { Logger } from '@boardbot/protocol';
+import { type LoopbackServer, type Script, startLoopbackServer, tempDir } from '@boardbot/test-support';
+import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { afterEach } from 'vitest';
 
 /** The token every test uses; tests assert it never shows up in a log line or an error. */
@@ -45,29 +48,35 @@ export function record(gw: GatewayClient): {
   return { events, ids: () => events.map((e) => `${e.name === 'ready' ? 'R' : ''}${e.id}`), reconnects, errors };
 }
 
-/** A logger that keeps every line (bindings and messages) as JSON text. */
-export function memoryLogger(): { lines: string[]; logger: Logger } {
-  const lines: string[] = [];
-  const make = (bindings: Record<string, unknown>): Logger => {
-    const log = (level: string) => (a: unknown, b?: string) => {
-      lines.push(
-        JSON.stringify({ level, ...bindings, a: a instanceof Error ? { message: a.message } : a, b }, errorReplacer),
-      );
-    };
-    return {
-      trace: log('trace'),
-      debug: log('debug'),
-      info: log('info'),
-      warn: log('warn'),
-      error: log('error'),
-      child: (more: Record<string, unknown>) => make({ ...bindings, ...more }),
-    };
-  };
-  return { lines, logger: make({}) };
+/**
+ * Starts a scripted server (the test-support loopback server) that is closed after the current test.
+ * Its idle connections close after Node's usual 5 s, so the pool of the global `fetch` (which a
+ * test cannot close) has let go of them by the time a test counts the sockets left behind.
+ *
+ * @param script - Answers each request.
+ */
+export async function server(script: Script): Promise<LoopbackServer> {
+  const s = await startLoopbackServer(script, { keepAliveTimeoutMs: 5_000 });
+  onCleanup(() => s.close());
+  return s;
 }
 
-function errorReplacer(_key: string, value: unknown): unknown {
-  if (value instanceof Error)
-    return { name: value.name, message: value.message, cause: value.cause, stack: value.stack };
-  return value;
+/**
+ * Starts a seeded emulator (the test-support one) whose dev-bot token is {@link TOKEN}, closed after
+ * the current test.
+ *
+ * @param options - Emulator options (a `db` file to restart on, a keep-alive interval...).
+ * @param port - A fixed port (to restart on the same address); 0 picks a free one.
+ */
+export async function startEmulator(options: EmulatorOptions = {}, port = 0): Promise<SeededEmulator> {
+  const em = await startSeededEmulator({ devToken: TOKEN, ...options }, port);
+  onCleanup(() => em.close());
+  return em;
+}
+
+/** A fresh temp directory with a database file path in it, removed after the test. */
+export function tempDb(): string {
+  const temp = tempDir('boardbot-gateway-');
+  onCleanup(async () => temp.remove());
+  return join(temp.dir, 'emulator.db');
 }

@@ -1,6 +1,6 @@
+import { type RedisServer, startRedisServer } from '@boardbot/test-support';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../../../test/support/redis-server.js';
 
 /** A real redis-server for the file (started before its tests, stopped after), and a connection to it. */
 export interface RedisFixture {

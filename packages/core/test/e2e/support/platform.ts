@@ -1,14 +1,15 @@
 import { type Bot, type BotOptions, createBot, MemoryPositionStore } from '@boardbot/core';
-import { createEmulator, type Emulator, type EmulatorOptions } from '@boardbot/emulator';
-import {
-  type Board,
+import type { Emulator, EmulatorOptions } from '@boardbot/emulator';
+import type {
+  Board,
   ControlClient,
-  type InteractionView,
-  type Message,
-  type OptionValue,
-  type ShownInteraction,
-  type UserProfile,
+  InteractionView,
+  Message,
+  OptionValue,
+  ShownInteraction,
+  UserProfile,
 } from '@boardbot/emulator/control';
+import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { captureLogs, type LogCapture } from './logs.js';
 
 /**
@@ -16,32 +17,25 @@ import { captureLogs, type LogCapture } from './logs.js';
  * alice and bob, boards general and random, the dev-bot app.
  */
 export class TestPlatform {
-  private constructor(
-    readonly emu: Emulator,
-    readonly apiUrl: string,
-    /** The control API, as the people of the platform use it. */
-    readonly control: ControlClient,
-    readonly alice: UserProfile,
-    readonly bob: UserProfile,
-    readonly general: Board,
-    readonly random: Board,
-  ) {}
+  readonly emu: Emulator;
+  readonly apiUrl: string;
+  /** The control API, as the people of the platform use it. */
+  readonly control: ControlClient;
+  readonly alice: UserProfile;
+  readonly bob: UserProfile;
+  readonly general: Board;
+  readonly random: Board;
 
-  /** Starts an emulator on 127.0.0.1, port 0. */
+  private constructor(private readonly seeded: SeededEmulator) {
+    this.emu = seeded.emu;
+    this.apiUrl = seeded.apiUrl;
+    this.control = seeded.control;
+    ({ alice: this.alice, bob: this.bob, general: this.general, random: this.random } = seeded.seed);
+  }
+
+  /** Starts a seeded emulator (rate limit raised out of the way) on 127.0.0.1, port 0. */
   static async start(options: EmulatorOptions = {}): Promise<TestPlatform> {
-    const emu = await createEmulator({
-      db: ':memory:',
-      seed: true,
-      logger: false,
-      rateLimit: { requests: 100_000 },
-      ...options,
-    });
-    const urls = await emu.listen({ host: '127.0.0.1', port: 0 });
-    const control = new ControlClient({ url: urls.controlUrl, adminKey: emu.adminKey });
-    const state = await control.state();
-    const user = (name: string) => state.users.find((u) => u.username === name) as UserProfile;
-    const board = (name: string) => state.boards.find((b) => b.name === name) as Board;
-    return new TestPlatform(emu, urls.apiUrl, control, user('alice'), user('bob'), board('general'), board('random'));
+    return new TestPlatform(await startSeededEmulator({ rateLimit: { requests: 100_000 }, ...options }));
   }
 
   /** The seeded app's token. */
@@ -100,15 +94,6 @@ export class TestPlatform {
 
   /** Closes the emulator (stop the bots first). */
   close(): Promise<void> {
-    return this.emu.close();
+    return this.seeded.close();
   }
-}
-
-/** Resolves once `check` returns true, polling on the event loop (no wall-clock assertion). */
-export async function until(check: () => boolean | Promise<boolean>, what: string, tries = 2000): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`never happened: ${what}`);
 }

@@ -23,7 +23,9 @@ export class SseClient {
   readonly closed: Promise<void>;
 
   private constructor(
+    /** The request, to destroy. */
     readonly req: ClientRequest,
+    /** The answer, its headers and its socket. */
     readonly res: IncomingMessage,
   ) {
     res.setEncoding('utf8');
@@ -52,6 +54,7 @@ export class SseClient {
     });
   }
 
+  /** The answer's HTTP status. */
   get status(): number {
     return this.res.statusCode ?? 0;
   }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toolPath } from '../../scripts/ensure-test-tools.mjs';
+import { toolPath } from '../../../scripts/ensure-test-tools.mjs';
 
 /** A real `redis-server` the test started, on a free loopback port, with its data in a fresh directory. */
 export interface RedisServer {

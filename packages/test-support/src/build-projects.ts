@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+// This file sits in packages/test-support/src/ (and its build in dist/): the checkout is three levels up.
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const tscLock = join(root, 'test-output/.tsc-build.lock');
 
 /**

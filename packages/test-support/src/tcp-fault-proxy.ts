@@ -1,15 +1,18 @@
 import { type AddressInfo, createServer, type Socket, connect as tcpConnect } from 'node:net';
 
 /** What the proxy does to one connection, counted in bytes from the server to the client. */
-export interface Fault {
+export interface TcpFault {
   /** Forward this many bytes, then destroy both sides (a cut, usually mid-frame). */
   cutAfterBytes?: number;
   /** Forward this many bytes, then forward nothing more and keep both sockets open (no FIN). */
   stallAfterBytes?: number;
 }
 
-/** A loopback TCP proxy that injects faults into the server-to-client direction. */
-export interface FaultProxy {
+/**
+ * A loopback TCP proxy that injects faults into the server-to-client direction, counted in raw bytes
+ * (headers and chunk framing included), so a cut can fall anywhere in a frame.
+ */
+export interface TcpFaultProxy {
   /** `http://127.0.0.1:<port>`, the proxy's origin. */
   origin: string;
   /** Connections accepted so far. */
@@ -26,10 +29,10 @@ export interface FaultProxy {
  * @param target - Where to forward (a loopback port).
  * @param plan - The fault for the n-th connection (from 0); undefined forwards faithfully.
  */
-export async function startFaultProxy(
+export async function startTcpFaultProxy(
   target: { port: number },
-  plan: (n: number) => Fault | undefined,
-): Promise<FaultProxy> {
+  plan: (n: number) => TcpFault | undefined,
+): Promise<TcpFaultProxy> {
   const sockets = new Set<Socket>();
   let connections = 0;
   let cuts = 0;

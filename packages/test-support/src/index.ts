@@ -1,0 +1,28 @@
+// boardbot's own test helpers, one idea per file. The seeded emulator has its own entry point
+// (`@boardbot/test-support/emulator`), so a test that never starts one does not load the emulator.
+export { buildProjects, withLock } from './build-projects.js';
+export { type CountingProxy, startCountingProxy } from './counting-proxy.js';
+export { eventually, eventuallyValue, until, type WaitOptions } from './eventually.js';
+export { headerUnsafeValues } from './header-unsafe-values.js';
+export { envelope, rateLimitHeaders, sendError, sendJson } from './http-answers.js';
+export { HttpFaultProxy, type ProxyAnswer, type RequestFault, type SeenRequest } from './http-fault-proxy.js';
+export {
+  type LoopbackServer,
+  type LoopbackServerOptions,
+  type Received,
+  type Script,
+  startLoopbackServer,
+} from './loopback-server.js';
+export { ManualClock } from './manual-clock.js';
+export { openApi31Problems } from './openapi-problems.js';
+export { type OccupiedPort, occupiedPort, vacantPort } from './ports.js';
+export { promtoolCheck, sample } from './promtool.js';
+export { type LogLine, type RecordingLogger, recordingLogger } from './recording-logger.js';
+export { ALICE, APP, alice, at, BOARD, BOT, command, interaction, message, ready, uuid } from './records.js';
+export { REDIS_SERVER_MISSING, type RedisServer, startRedisServer } from './redis-server.js';
+export { type ResourceTracker, trackResources } from './resource-tracker.js';
+export { cleanEnv, runCaptured } from './run-captured.js';
+export { SseClient, type SseFrame } from './sse-client.js';
+export { frame, keepAlive, messageFrame, openStream, readyFrame, writeThenCut } from './sse-stream.js';
+export { startTcpFaultProxy, type TcpFault, type TcpFaultProxy } from './tcp-fault-proxy.js';
+export { type TempDir, tempDir } from './temp-dir.js';
