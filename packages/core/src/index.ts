@@ -16,6 +16,7 @@ export * from './errors.js';
 export type { Clock } from './kernel/clock.js';
 export type { Provider } from './kernel/container.js';
 export type * from './kernel/context.js';
+export { Inject } from './kernel/inject.js';
 export { Injectable } from './kernel/injectable.js';
 export { type LoggerInput, REDACT_PATHS } from './kernel/logger.js';
 export type { Class } from './kernel/metadata.js';
