@@ -22,6 +22,8 @@ export { type LoggerInput, REDACT_PATHS } from './kernel/logger.js';
 export type { Class } from './kernel/metadata.js';
 export type * from './kernel/ports.js';
 export { handlerCallOptions } from './kernel/scope.js';
+export type { OpenScope, RunSubject, Scoped } from './kernel/scoped.js';
+export { ServiceKey, Services } from './kernel/services.js';
 export type * from './listeners/context.js';
 export type {
   EventListenerMetadata,
@@ -45,3 +47,8 @@ export { FilePositionStore } from './runtime/position/file-position-store.js';
 export * from './runtime/position/memory-position-store.js';
 export type * from './runtime/position/position-store.js';
 export type { SignalSource } from './runtime/signals.js';
+export * from './sessions/define-session.js';
+export * from './sessions/file-session-store.js';
+export * from './sessions/memory-session-store.js';
+export type { SessionChange, SessionHandle } from './sessions/session-handle.js';
+export type * from './sessions/session-store.js';

@@ -13,7 +13,10 @@ import { type Clock, systemClock } from '../kernel/clock.js';
 import { Container } from '../kernel/container.js';
 import { createLogger, flushLogger } from '../kernel/logger.js';
 import type { BotGateway, BotRest, GatewayFailure } from '../kernel/ports.js';
+import { Services } from '../kernel/services.js';
 import type { Middleware } from '../policies/middleware.js';
+import { FileSessionStore } from '../sessions/file-session-store.js';
+import { SESSION_STORE } from '../sessions/service.js';
 import { createGateway, createRest } from './clients.js';
 import { BOT_EXIT_CODES, exitCodeAfterStop, type StopReport } from './exit-codes.js';
 import { Intake } from './intake.js';
@@ -53,6 +56,8 @@ export class Bot {
   private stopping: Promise<StopReport> | undefined;
   private readonly positions: PositionStore | undefined;
   private keeper: PositionKeeper | undefined;
+  /** The bot's services (its session store...), which handlers reach through their context. */
+  readonly services = new Services();
 
   /** @param options - see {@link BotOptions} */
   constructor(options: BotOptions) {
@@ -81,6 +86,7 @@ export class Bot {
     const commands = described.flatMap((d) => (d.command ? [d.command] : []));
     assertValidCommands(commands);
     this.commands = commands.map((c) => c.definition);
+    this.services.set(SESSION_STORE, options.sessions ?? new FileSessionStore(this.options.stateDir));
     const routes = buildRoutes(described, new Container(this.options.providers));
     this.rest = options.rest ?? createRest({ token: options.token, baseUrl: this.options.apiUrl, logger: this.log });
     if (options.rest && options.rest.options.callDefaults === DEFAULT_REST_OPTIONS.callDefaults) {
@@ -97,6 +103,7 @@ export class Bot {
       app: () => this.app,
       log: this.log,
       clock: this.clock,
+      services: this.services,
       handlerTimeoutMs: this.options.handlerTimeoutMs,
       errorReply: this.options.errorReply,
       onError: options.onError,
@@ -285,6 +292,10 @@ export class Bot {
       this.keeper.stop();
     }
     await this.positions?.close?.().catch(() => {});
+    await this.services
+      .find(SESSION_STORE)
+      ?.close?.()
+      .catch(() => {});
     // A client the caller gave stays theirs.
     if (!this.options.rest) await this.rest.close().catch(() => {});
   }

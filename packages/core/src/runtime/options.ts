@@ -7,6 +7,7 @@ import type { LoggerInput } from '../kernel/logger.js';
 import type { Class } from '../kernel/metadata.js';
 import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
 import type { ErrorHook } from '../policies/on-error.js';
+import type { SessionStore } from '../sessions/session-store.js';
 import type { PositionStore } from './position/position-store.js';
 import type { SignalSource } from './signals.js';
 
@@ -45,6 +46,12 @@ export interface BotOptions {
    * @defaultValue a `FilePositionStore` under `stateDir`
    */
   position?: PositionStore | false;
+  /**
+   * Where `ctx.session()` keeps sessions and conversations: a `SessionStore` shared by every instance
+   * of the bot (`MemorySessionStore` in tests, a Redis store for replicas on several machines).
+   * @defaultValue a `FileSessionStore` under `stateDir`
+   */
+  sessions?: SessionStore;
   /**
    * The bot's state directory (the default position store writes `positions/` in it).
    * @defaultValue `process.env.BOARDBOT_STATE_DIR`, else `'.boardbot'` (relative to the working directory)
