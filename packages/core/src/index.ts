@@ -9,6 +9,8 @@ export * from './commands/subcommand.js';
 export * from './commands/sync/format-plan.js';
 export * from './commands/sync/plan.js';
 export type { CommandSyncMode } from './commands/sync/sync.js';
+export type { ConversationHandle } from './conversations/conversation-handle.js';
+export * from './conversations/define-conversation.js';
 export * from './dispatch/derive-commands.js';
 export type { BotEvent } from './dispatch/dispatcher.js';
 export type { OrderBy } from './dispatch/ordering.js';
