@@ -37,6 +37,7 @@ export * from './listeners/on-event.js';
 export * from './listeners/on-message.js';
 export * from './permissions/member-roles.js';
 export * from './permissions/require-role.js';
+export * from './plugins/plugin.js';
 export * from './policies/cooldown.js';
 export type { CanActivate, GuardFn, GuardRef, GuardResult } from './policies/guards.js';
 export type { CooldownMetadata, CooldownScope } from './policies/metadata.js';

@@ -14,6 +14,7 @@ import { Container } from '../kernel/container.js';
 import { createLogger, flushLogger } from '../kernel/logger.js';
 import type { BotGateway, BotRest, GatewayFailure } from '../kernel/ports.js';
 import { Services } from '../kernel/services.js';
+import type { Plugin } from '../plugins/plugin.js';
 import type { Middleware } from '../policies/middleware.js';
 import { FileSessionStore } from '../sessions/file-session-store.js';
 import { SESSION_STORE } from '../sessions/service.js';
@@ -56,6 +57,7 @@ export class Bot {
   private stopping: Promise<StopReport> | undefined;
   private readonly positions: PositionStore | undefined;
   private keeper: PositionKeeper | undefined;
+  private readonly plugins: readonly Plugin[];
   /** The bot's services (its session store...), which handlers reach through their context. */
   readonly services = new Services();
 
@@ -82,12 +84,22 @@ export class Bot {
     }
     this.clock = options.clock ?? systemClock;
     this.log = createLogger(options.logger);
-    const described = options.handlers.map((h) => exploreHandler(h));
+    this.plugins = options.plugins ?? [];
+    for (const plugin of this.plugins) plugin.setup?.(this);
+    const described = [...options.handlers, ...this.plugins.flatMap((p) => p.handlers ?? [])].map((h) =>
+      exploreHandler(h),
+    );
     const commands = described.flatMap((d) => (d.command ? [d.command] : []));
     assertValidCommands(commands);
     this.commands = commands.map((c) => c.definition);
     this.services.set(SESSION_STORE, options.sessions ?? new FileSessionStore(this.options.stateDir));
-    const routes = buildRoutes(described, new Container(this.options.providers));
+    const providers = [...this.options.providers, ...this.plugins.flatMap((p) => p.providers ?? [])];
+    const routes = buildRoutes(
+      described,
+      new Container(providers),
+      this.plugins.flatMap((p) => p.guards ?? []),
+    );
+    this.middleware.push(...this.plugins.flatMap((p) => p.middleware ?? []));
     this.rest = options.rest ?? createRest({ token: options.token, baseUrl: this.options.apiUrl, logger: this.log });
     if (options.rest && options.rest.options.callDefaults === DEFAULT_REST_OPTIONS.callDefaults) {
       this.log.warn(
@@ -208,6 +220,7 @@ export class Bot {
         });
       }
       this.currentState = 'running';
+      for (const plugin of this.plugins) await plugin.onStart?.(this);
       log.info({ boards: ready.board_ids.length, commands: this.commands.length }, 'bot started');
       return plan;
     } catch (error) {
@@ -263,6 +276,11 @@ export class Bot {
     const late = await Promise.race([this.queue.idle().then(() => false), timedOut]);
     this.clock.clearTimeout(timer);
     const report = late ? this.abandonWork() : NOTHING_LEFT;
+    for (const plugin of this.plugins) {
+      await Promise.resolve(plugin.onStop?.(this)).catch((err: unknown) =>
+        this.log.error({ err, plugin: plugin.name }, 'plugin onStop failed'),
+      );
+    }
     await this.release();
     this.currentState = 'stopped';
     this.log.info('bot stopped');

@@ -6,6 +6,7 @@ import type { Provider } from '../kernel/container.js';
 import type { LoggerInput } from '../kernel/logger.js';
 import type { Class } from '../kernel/metadata.js';
 import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
+import type { Plugin } from '../plugins/plugin.js';
 import type { ErrorHook } from '../policies/on-error.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { PositionStore } from './position/position-store.js';
@@ -22,6 +23,8 @@ export interface BotOptions {
   apiUrl?: string;
   /** Classes with `@Command`, `@OnMessage`, `@OnEvent`... decorators; built once by the container. */
   handlers: readonly Class[];
+  /** Plugins: bundles of handlers, providers, middleware, guards and hooks (see docs/plugins.md). @defaultValue `[]` */
+  plugins?: readonly Plugin[];
   /** Classes (or values) the handlers' constructors may ask for. @defaultValue `[]` */
   providers?: readonly Provider[];
   /**
