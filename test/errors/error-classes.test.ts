@@ -76,6 +76,9 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.BotStateError, () => new core.BotStateError('start() twice')],
   [core.InteractionExpiredError, () => new core.InteractionExpiredError('/roll')],
   [core.MiddlewareNextTwiceError, () => new core.MiddlewareNextTwiceError()],
+  [core.InvalidSessionError, () => new core.InvalidSessionError('Score', ['points: points must not be less than 0'])],
+  [core.SessionConflictError, () => new core.SessionConflictError('Score', 50)],
+  [core.SessionScopeError, () => new core.SessionScopeError('Score', 'user')],
 
   [rest.ApiError, () => new rest.ApiError({ ...refusal, status: 404, apiCode: 'unknown_board' }, call)],
   [

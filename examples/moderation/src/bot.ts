@@ -7,7 +7,6 @@ import { Strikes } from './strikes.js';
 import { Warnings } from './warnings.js';
 import { Watchdog } from './watchdog.js';
 
-export { BoardAdmins } from './board-admins.js';
 export { BreaksLinkRules } from './breaks-link-rules.js';
 export { ModCommand } from './mod-command.js';
 export { ModerationClock } from './moderation-clock.js';

@@ -1,6 +1,5 @@
-import { type CanActivate, type HandlerContext, Injectable } from '@boardbot/core';
+import { type CanActivate, type HandlerContext, Injectable, memberRole } from '@boardbot/core';
 import { findForbiddenHost } from './checks.js';
-import { isModerator } from './roles.js';
 import { Rules } from './rules.js';
 
 /**
@@ -15,6 +14,7 @@ export class BreaksLinkRules implements CanActivate {
   async canActivate(ctx: HandlerContext): Promise<boolean> {
     if (ctx.kind !== 'message' || ctx.message.content === null) return false;
     if (findForbiddenHost(ctx.message.content, this.rules.allowedHosts) === undefined) return false;
-    return !(await isModerator(ctx));
+    const role = await memberRole(ctx);
+    return role !== 'owner' && role !== 'admin';
   }
 }

@@ -1,6 +1,5 @@
-import { Command, type CommandContext, Cooldown, Option, Subcommand, UseGuards } from '@boardbot/core';
+import { Command, type CommandContext, Cooldown, Option, RequireRole, Subcommand } from '@boardbot/core';
 import { IsString, Length, Matches } from 'class-validator';
-import { BoardAdmins } from './board-admins.js';
 import { Rules } from './rules.js';
 import { Strikes } from './strikes.js';
 
@@ -20,7 +19,7 @@ export class WordOptions {
 
 /** `/mod`: strikes and banned words, for the board's owners and admins only. */
 @Command({ name: 'mod', description: 'Moderation tools (owners and admins)' })
-@UseGuards(BoardAdmins)
+@RequireRole('admin', { reply: 'Only board owners and admins can use /mod.' })
 export class ModCommand {
   constructor(
     private readonly rules: Rules,

@@ -71,6 +71,21 @@ const CORE_ERRORS = createErrorFactory({
       `BOARDBOT_REDIS_URL is set, so the bot runs as a replica, but ${why}. Install it next to ` +
       '@boardbot/core (npm install @boardbot/redis), or unset BOARDBOT_REDIS_URL to run as a single process.',
   },
+  BOARDBOT_INVALID_SESSION: {
+    message: (session: string, problems: readonly string[]) =>
+      `The ${session} session was not written: the changed value fails its class's constraints:\n  - ${problems.join('\n  - ')}\n` +
+      'Fix the update, or the constraints of the class.',
+  },
+  BOARDBOT_SESSION_CONFLICT: {
+    message: (session: string, attempts: number) =>
+      `The ${session} session could not be updated: other writers changed it first ${attempts} times in a row. ` +
+      'Keep updates short (no slow work inside update()), or key the session more narrowly.',
+  },
+  BOARDBOT_SESSION_SCOPE: {
+    message: (session: string, per: string) =>
+      `The ${session} session is kept per ${per}, but this handler has no ${per === 'board' ? 'board' : 'person or board'} ` +
+      '(an @OnEvent listener, or a webhook message): open it from a command or a message from a person, or key it per board.',
+  },
   BOARDBOT_MIDDLEWARE_NEXT_TWICE: {
     message: () =>
       'A middleware called next() more than once: call it once (and await it) to run the rest of the chain and the ' +
@@ -278,5 +293,38 @@ export class ScaleUnavailableError extends BoardbotCoreError {
    */
   constructor(why: string, cause?: unknown) {
     super('BOARDBOT_SCALE_UNAVAILABLE', [why], { cause });
+  }
+}
+
+/** A session update produced a value that fails its class's constraints; nothing was written. */
+export class InvalidSessionError extends BoardbotCoreError {
+  /**
+   * @param session - the session's name
+   * @param problems - one line per failed constraint
+   */
+  constructor(session: string, problems: readonly string[]) {
+    super('BOARDBOT_INVALID_SESSION', [session, problems]);
+  }
+}
+
+/** A session update lost its compare-and-set to other writers on every attempt. */
+export class SessionConflictError extends BoardbotCoreError {
+  /**
+   * @param session - the session's name
+   * @param attempts - how many times it tried
+   */
+  constructor(session: string, attempts: number) {
+    super('BOARDBOT_SESSION_CONFLICT', [session, attempts]);
+  }
+}
+
+/** A session was opened where its key cannot be made (no person, or no board). */
+export class SessionScopeError extends BoardbotCoreError {
+  /**
+   * @param session - the session's name
+   * @param per - how it is keyed
+   */
+  constructor(session: string, per: string) {
+    super('BOARDBOT_SESSION_SCOPE', [session, per]);
   }
 }

@@ -1,4 +1,4 @@
-import { type Bot, createBot, MemoryPositionStore } from '@boardbot/core';
+import { type Bot, createBot, MemoryPositionStore, MemorySessionStore } from '@boardbot/core';
 import { createEmulator } from '@boardbot/emulator';
 import { ControlClient } from '@boardbot/emulator/control';
 import { ActivityFeed } from './activity/activity-feed.js';
@@ -87,6 +87,7 @@ export async function createTestPlatform(options: TestPlatformOptions): Promise<
       handleSignals: false,
       gateway: observer.factory(factory === undefined ? (botOptions as BotFromOptions).gateway : undefined),
       position: (botOptions as BotFromOptions).position ?? new MemoryPositionStore(),
+      sessions: (botOptions as BotFromOptions).sessions ?? new MemorySessionStore(),
     };
     const runtime = buildBot(factory, botOptions, base);
     const bot = new TestBot({

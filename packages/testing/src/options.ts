@@ -1,4 +1,4 @@
-import type { Bot, BotGateway, BotOptions, GatewayFactoryOptions, PositionStore } from '@boardbot/core';
+import type { Bot, BotGateway, BotOptions, GatewayFactoryOptions, PositionStore, SessionStore } from '@boardbot/core';
 import type { EmulatorOptions } from '@boardbot/emulator';
 import type { Logger } from '@boardbot/protocol';
 import type { Level } from 'pino';
@@ -20,6 +20,8 @@ export interface TestBotBase {
    * same platform resumes where the stopped one was. A `position` option given to the harness wins.
    */
   position: PositionStore | false;
+  /** Sessions in memory (never a file of the project), unless the harness was given a `sessions` store. */
+  sessions: SessionStore;
 }
 
 /** The harness's own options. */

@@ -4,6 +4,7 @@ import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
 import type { WriteOperation } from '../kernel/scope.js';
+import type { RunSubject } from '../kernel/scoped.js';
 import type { CommandContext, ExhaustedInteraction } from './context.js';
 
 /** The contract's `error.code` of a failed REST call (as `@boardbot/rest` reports it), if any. */
@@ -48,6 +49,10 @@ export class CommandContextImpl<O extends object> extends BaseContextImpl implem
     this.boardId = interaction.board_id;
     this.command = { name: interaction.command.name, subcommand: interaction.command.subcommand };
     this.currentOptions = {} as O;
+  }
+
+  protected override subject(): RunSubject {
+    return { userId: this.user.id, boardId: this.boardId };
   }
 
   get options(): O {

@@ -4,7 +4,7 @@ import type { Container } from '../kernel/container.js';
 import type { HandlerContext } from '../kernel/context.js';
 import type { EventTable } from '../listeners/handle-event.js';
 import type { MessageTable, MessageTarget } from '../listeners/handle-message.js';
-import { type GuardResult, isGuardClass } from '../policies/guards.js';
+import { type GuardRef, type GuardResult, isGuardClass } from '../policies/guards.js';
 import type { PolicedMethod } from '../policies/pipeline.js';
 import type { HandlerDescription } from './explorer.js';
 
@@ -21,8 +21,13 @@ export interface Routes {
  *
  * @param handlers - described handler classes
  * @param container - the bot's container
+ * @param globalGuards - guards run before every handler's own (those of plugins)
  */
-export function buildRoutes(handlers: readonly HandlerDescription[], container: Container): Routes {
+export function buildRoutes(
+  handlers: readonly HandlerDescription[],
+  container: Container,
+  globalGuards: readonly GuardRef[] = [],
+): Routes {
   const commands = new Map<string, CommandTarget>();
   const messages: Record<keyof MessageTable, MessageTarget[]> = {
     'message.create': [],
@@ -37,7 +42,7 @@ export function buildRoutes(handlers: readonly HandlerDescription[], container: 
       method,
       className: handler.cls.name,
       label: `${handler.cls.name}.${method}`,
-      guards: handler.guards(method).map((ref) => {
+      guards: [...globalGuards, ...handler.guards(method)].map((ref) => {
         if (!isGuardClass(ref)) return { name: ref.name || 'guard', check: ref };
         const guard = container.get(ref);
         return {

@@ -1,6 +1,8 @@
 import type { App, Logger } from '@boardbot/protocol';
 import type { BotRest, RequestOptions } from './ports.js';
 import { type HandlerRun, namedKey, type WriteOperation } from './scope.js';
+import type { RunSubject, Scoped } from './scoped.js';
+import type { Services } from './services.js';
 
 /** What the runtime hands every context. */
 export interface ContextDeps {
@@ -13,6 +15,8 @@ export interface ContextDeps {
   run: HandlerRun;
   /** The clock, in milliseconds. */
   now: () => number;
+  /** The bot's services (session store, claims...), for what `ctx.session()` opens. */
+  services: Services;
 }
 
 /** The parts every context shares. */
@@ -25,6 +29,7 @@ export abstract class BaseContextImpl {
   readonly requestOptions: RequestOptions;
   protected readonly now: () => number;
   protected readonly run: HandlerRun;
+  private readonly services: Services;
 
   /** @param deps - what the runtime provides */
   constructor(deps: ContextDeps) {
@@ -35,8 +40,19 @@ export abstract class BaseContextImpl {
     this.run = deps.run;
     this.signal = deps.run.signal;
     this.now = deps.now;
+    this.services = deps.services;
     // The correlation id follows the event into every REST call it causes (sent as X-Request-Id).
     this.requestOptions = { requestId: deps.correlationId, logger: deps.log };
+  }
+
+  session<H>(definition: Scoped<H>): H {
+    const { app, services, run, log, now } = this;
+    return definition.open({ ...this.subject(), app, services, run, log, now });
+  }
+
+  /** The person and board this context acts for (none, unless the kind of context knows them). */
+  protected subject(): RunSubject {
+    return { userId: undefined, boardId: undefined };
   }
 
   idempotencyKey(name: string): string {

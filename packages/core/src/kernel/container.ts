@@ -1,4 +1,5 @@
 import { CircularDependencyError, MissingMetadataError, MissingProviderError } from '../errors.js';
+import { explicitDependencies } from './inject.js';
 import { type Class, DESIGN_PARAMTYPES } from './metadata.js';
 
 /**
@@ -50,14 +51,20 @@ export class Container {
 
   private dependencies(cls: Class): unknown[] {
     if (cls.length === 0) return [];
+    const explicit = explicitDependencies(cls);
     const types: unknown = Reflect.getMetadata(DESIGN_PARAMTYPES, cls);
-    if (!Array.isArray(types)) {
+    if (explicit === undefined && !Array.isArray(types)) {
       throw new MissingMetadataError(
         `${cls.name}'s constructor`,
-        `decorate ${cls.name} with @Injectable() (TypeScript records constructor types only for decorated classes)`,
+        `decorate ${cls.name} with @Injectable() (TypeScript records constructor types only for decorated classes), ` +
+          `or name each parameter's provider with @Inject(Token) or a static inject = [Token, ...] list, which ` +
+          'work without decorator metadata (tsx, esbuild)',
       );
     }
-    return types.map((type: unknown, i) => {
+    const declared = Array.isArray(types) ? (types as unknown[]) : [];
+    const count = Math.max(explicit?.length ?? 0, declared.length);
+    return Array.from({ length: count }, (_, i) => {
+      const type = explicit?.[i] ?? declared[i];
       if (typeof type !== 'function' || type === Object) throw new MissingProviderError(cls.name, undefined, i);
       if (!this.providers.has(type as Class)) throw new MissingProviderError(cls.name, type.name, i);
       return this.get(type as Class);

@@ -1,5 +1,6 @@
 import type { App, Embed, Logger } from '@boardbot/protocol';
 import type { BotRest, RequestOptions } from './ports.js';
+import type { Scoped } from './scoped.js';
 
 /** A message body a handler sends: plain text, or content and embeds. */
 export type ReplyBody = string | { content?: string; embeds?: Embed[] };
@@ -38,6 +39,14 @@ export interface BaseContext {
    * @example await payments.charge(amount, { idempotencyKey: ctx.idempotencyKey('charge') });
    */
   idempotencyKey(name: string): string;
+  /**
+   * Opens a session (`defineSession`) or a conversation (`defineConversation`) for the person and
+   * board this handler serves, as the definition is keyed.
+   *
+   * @param definition - what to open
+   * @example const counter = await ctx.session(Counter).update((c) => { c.count++; });
+   */
+  session<H>(definition: Scoped<H>): H;
 }
 
 // The contexts of each kind of handler, by `kind`. Each feature adds its own context here (TypeScript

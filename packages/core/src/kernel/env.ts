@@ -3,6 +3,7 @@ import type { ContextDeps } from './base-context.js';
 import type { Clock } from './clock.js';
 import type { BotRest } from './ports.js';
 import type { HandlerRun } from './scope.js';
+import type { Services } from './services.js';
 
 /** What the handlers of every feature read from the running bot. */
 export interface CoreEnv {
@@ -12,6 +13,8 @@ export interface CoreEnv {
   /** The bot's root logger. */
   log: Logger;
   clock: Clock;
+  /** The bot's services, which contexts pass to what `ctx.session()` opens. */
+  services: Services;
 }
 
 /**
@@ -21,6 +24,14 @@ export interface CoreEnv {
  * @param run - the handler run (its logger, correlation id, signal and write keys)
  */
 export function contextDeps(env: CoreEnv, run: HandlerRun): ContextDeps {
-  const { rest, clock } = env;
-  return { app: env.app(), rest, log: run.log, correlationId: run.correlationId, run, now: () => clock.now() };
+  const { rest, clock, services } = env;
+  return {
+    app: env.app(),
+    rest,
+    log: run.log,
+    correlationId: run.correlationId,
+    run,
+    now: () => clock.now(),
+    services,
+  };
 }

@@ -2,6 +2,7 @@ import type { Message, UserProfile } from '@boardbot/protocol';
 import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
+import type { RunSubject } from '../kernel/scoped.js';
 import type { MessageContext } from './context.js';
 import type { MessageEventName } from './metadata.js';
 
@@ -33,6 +34,10 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
 
   get authorName(): string {
     return this.author?.display_name ?? this.message.webhook_name ?? 'someone';
+  }
+
+  protected override subject(): RunSubject {
+    return { userId: this.message.author ?? undefined, boardId: this.boardId };
   }
 
   get replied(): boolean {

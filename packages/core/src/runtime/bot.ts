@@ -17,7 +17,11 @@ import { type Clock, systemClock } from '../kernel/clock.js';
 import { Container } from '../kernel/container.js';
 import { createLogger, flushLogger } from '../kernel/logger.js';
 import type { BotGateway, BotRest, GatewayFailure } from '../kernel/ports.js';
+import { Services } from '../kernel/services.js';
+import type { Plugin } from '../plugins/plugin.js';
 import type { Middleware } from '../policies/middleware.js';
+import { FileSessionStore } from '../sessions/file-session-store.js';
+import { SESSION_STORE } from '../sessions/service.js';
 import { Telemetry } from '../telemetry/telemetry.js';
 import { createGateway, createRest } from './clients.js';
 import { BOT_EXIT_CODES, exitCodeAfterStop, type StopReport } from './exit-codes.js';
@@ -69,6 +73,9 @@ export class Bot {
   /** The replicas' adapter (`scale`, or `BOARDBOT_REDIS_URL`); undefined for a single process. */
   private readonly scale: ScaleSlot | undefined;
   private adapter: ScaleAdapter | undefined;
+  private readonly plugins: readonly Plugin[];
+  /** The bot's services (its session store...), which handlers reach through their context. */
+  readonly services = new Services();
 
   /** @param options - see {@link BotOptions} */
   constructor(options: BotOptions) {
@@ -94,11 +101,22 @@ export class Bot {
     }
     this.clock = options.clock ?? systemClock;
     this.log = createLogger(options.logger);
-    const described = options.handlers.map((h) => exploreHandler(h));
+    this.plugins = options.plugins ?? [];
+    for (const plugin of this.plugins) plugin.setup?.(this);
+    const described = [...options.handlers, ...this.plugins.flatMap((p) => p.handlers ?? [])].map((h) =>
+      exploreHandler(h),
+    );
     const commands = described.flatMap((d) => (d.command ? [d.command] : []));
     assertValidCommands(commands);
     this.commands = commands.map((c) => c.definition);
-    const routes = buildRoutes(described, new Container(this.options.providers));
+    this.services.set(SESSION_STORE, options.sessions ?? new FileSessionStore(this.options.stateDir));
+    const providers = [...this.options.providers, ...this.plugins.flatMap((p) => p.providers ?? [])];
+    const routes = buildRoutes(
+      described,
+      new Container(providers),
+      this.plugins.flatMap((p) => p.guards ?? []),
+    );
+    this.middleware.push(...this.plugins.flatMap((p) => p.middleware ?? []));
     const tracing = options.tracing ?? trace.getTracerProvider();
     this.telemetry = new Telemetry(tracing);
     const redisUrl = process.env.BOARDBOT_REDIS_URL;
@@ -135,6 +153,7 @@ export class Bot {
       app: () => this.app,
       log: this.log,
       clock: this.clock,
+      services: this.services,
       handlerTimeoutMs: this.options.handlerTimeoutMs,
       errorReply: this.options.errorReply,
       onError: options.onError,
@@ -220,7 +239,7 @@ export class Bot {
       if (this.scale && this.adapter) {
         const plan = await this.startReplica(this.scale, this.adapter, startedAt, log, requestOptions);
         this.health?.readiness.commandsSynced();
-        this.running(log, { replica: true, commands: this.commands.length });
+        await this.running(log, { replica: true, commands: this.commands.length });
         return plan;
       }
       const plan = await syncCommands(this.rest, [...this.commands], this.options.commandSync, log, requestOptions);
@@ -267,7 +286,7 @@ export class Bot {
         await this.keeper.flush();
         log.info({ last_event_id: progress?.lastEventId }, 'resume point stored at the live stream');
       }
-      this.running(log, { boards: ready.board_ids.length, commands: this.commands.length });
+      await this.running(log, { boards: ready.board_ids.length, commands: this.commands.length });
       return plan;
     } catch (error) {
       log.error({ err: error }, 'start failed');
@@ -292,8 +311,8 @@ export class Bot {
     if (this.replicas) this.health.reportReplicas(this.replicas);
   }
 
-  /** Counts the bot as started: installs the signal handlers and says so. */
-  private running(log: Logger, facts: Record<string, unknown>): void {
+  /** Counts the bot as started: installs the signal handlers, starts the plugins and says so. */
+  private async running(log: Logger, facts: Record<string, unknown>): Promise<void> {
     if (this.options.handleSignals) {
       this.disposeSignals = handleShutdownSignals(() => this.stop().then(exitCodeAfterStop), {
         source: this.options.signals ?? process,
@@ -302,6 +321,7 @@ export class Bot {
       });
     }
     this.currentState = 'running';
+    for (const plugin of this.plugins) await plugin.onStart?.(this);
     log.info(facts, 'bot started');
   }
 
@@ -405,6 +425,11 @@ export class Bot {
     const late = await Promise.race([this.queue.idle().then(() => false), timedOut]);
     this.clock.clearTimeout(timer);
     const report = late ? this.abandonWork() : NOTHING_LEFT;
+    for (const plugin of this.plugins) {
+      await Promise.resolve(plugin.onStop?.(this)).catch((err: unknown) =>
+        this.log.error({ err, plugin: plugin.name }, 'plugin onStop failed'),
+      );
+    }
     await this.release();
     this.currentState = 'stopped';
     this.log.info('bot stopped');
@@ -442,6 +467,10 @@ export class Bot {
     await this.adapter
       ?.close()
       .catch((error: unknown) => this.log.warn({ err: error }, 'the replica did not leave cleanly'));
+    await this.services
+      .find(SESSION_STORE)
+      ?.close?.()
+      .catch(() => {});
     // A client the caller gave stays theirs.
     if (!this.options.rest) await this.rest.close().catch(() => {});
   }

@@ -8,7 +8,9 @@ import type { Provider } from '../kernel/container.js';
 import type { LoggerInput } from '../kernel/logger.js';
 import type { Class } from '../kernel/metadata.js';
 import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
+import type { Plugin } from '../plugins/plugin.js';
 import type { ErrorHook } from '../policies/on-error.js';
+import type { SessionStore } from '../sessions/session-store.js';
 import type { PositionStore } from './position/position-store.js';
 import type { ScaleAdapter } from './scale/scale-port.js';
 import type { SignalSource } from './signals.js';
@@ -24,6 +26,8 @@ export interface BotOptions {
   apiUrl?: string;
   /** Classes with `@Command`, `@OnMessage`, `@OnEvent`... decorators; built once by the container. */
   handlers: readonly Class[];
+  /** Plugins: bundles of handlers, providers, middleware, guards and hooks (see docs/plugins.md). @defaultValue `[]` */
+  plugins?: readonly Plugin[];
   /** Classes (or values) the handlers' constructors may ask for. @defaultValue `[]` */
   providers?: readonly Provider[];
   /**
@@ -57,6 +61,12 @@ export interface BotOptions {
    * start --redis` sets it), else none: a single process
    */
   scale?: ScaleAdapter | false;
+  /**
+   * Where `ctx.session()` keeps sessions and conversations: a `SessionStore` shared by every instance
+   * of the bot (`MemorySessionStore` in tests, a Redis store for replicas on several machines).
+   * @defaultValue a `FileSessionStore` under `stateDir`
+   */
+  sessions?: SessionStore;
   /**
    * The bot's state directory (the default position store writes `positions/` in it).
    * @defaultValue `process.env.BOARDBOT_STATE_DIR`, else `'.boardbot'` (relative to the working directory)

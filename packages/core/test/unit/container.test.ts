@@ -1,4 +1,4 @@
-import { Command, createBot, Injectable } from '@boardbot/core';
+import { Command, createBot, Inject, Injectable } from '@boardbot/core';
 import { Container } from '@boardbot/core/internal';
 import { silentLogger } from '@boardbot/protocol';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,36 @@ class Table {
 }
 
 describe('Container', () => {
+  it('injects by a static inject list, with no decorator metadata at all (tsx, esbuild)', () => {
+    class Plain {
+      static inject = [Dice];
+      constructor(readonly dice: Dice) {}
+    }
+    expect(Reflect.getMetadata('design:paramtypes', Plain)).toBeUndefined();
+    expect(new Container([Dice, Plain]).get(Plain).dice).toBeInstanceOf(Dice);
+  });
+
+  it('injects by @Inject(Token) when design:paramtypes is missing, as under tsx or esbuild', () => {
+    class Marked {
+      constructor(@Inject(Dice) readonly dice: Dice) {}
+    }
+    // What tsx and esbuild produce: the parameter decorator runs, but no type is recorded.
+    Reflect.deleteMetadata('design:paramtypes', Marked);
+    expect(new Container([Dice, Marked]).get(Marked).dice).toBeInstanceOf(Dice);
+  });
+
+  it('says to use @Inject or a static inject list when a constructor has no metadata', () => {
+    class Bare {
+      constructor(readonly dice: Dice) {}
+    }
+    expect(() => new Container([Dice, Bare]).get(Bare)).toThrow(
+      expect.objectContaining({
+        code: 'BOARDBOT_MISSING_METADATA',
+        message: expect.stringContaining('@Inject(Token)'),
+      }),
+    );
+  });
+
   it('builds one instance per class and injects constructor parameters', () => {
     const c = new Container([Dice, Table]);
     const table = c.get(Table);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Logger } from '@boardbot/protocol';
+import { defaultStateDir } from '../../kernel/state-dir.js';
 import type { Position, PositionKey, PositionStore } from './position-store.js';
 
 /** Version of the file format; a file of another version is not read. */
@@ -19,11 +20,6 @@ interface PositionFile {
   saved_at: number;
   /** SHA-256 of the other fields, so a damaged file is told apart from a valid one. */
   checksum: string;
-}
-
-/** The state directory a bot uses when none is given: `BOARDBOT_STATE_DIR`, else `.boardbot`. */
-export function defaultStateDir(): string {
-  return process.env.BOARDBOT_STATE_DIR ?? '.boardbot';
 }
 
 /**

@@ -1,0 +1,98 @@
+import { IsArray, IsInt, IsOptional, IsString } from 'class-validator';
+import type { Class } from '../kernel/metadata.js';
+import type { OpenScope, Scoped } from '../kernel/scoped.js';
+import type { MessageContext } from '../listeners/context.js';
+import { OnMessage } from '../listeners/on-message.js';
+import { defineSession, type SessionDefinition } from '../sessions/define-session.js';
+import { type ConversationHandle, ConversationHandleImpl } from './conversation-handle.js';
+
+/** Where one person's conversation is, kept in the session store (per person on a board). */
+export class ConversationState {
+  /** The index of the question awaiting an answer; -1: no conversation. */
+  @IsInt()
+  step = -1;
+  @IsArray()
+  @IsString({ each: true })
+  answers: string[] = [];
+  /** When the current question was asked (epoch ms). */
+  @IsInt()
+  askedAt = 0;
+  /** The message that started it, which is not an answer. */
+  @IsOptional()
+  @IsString()
+  startedBy?: string;
+}
+
+/** Options of {@link defineConversation}. */
+export interface ConversationOptions {
+  /** Names the conversation in the session store; one of each name per person and board at a time. */
+  name: string;
+  /** The questions, asked one after the other; each next message of the person answers one. */
+  questions: readonly string[];
+  /**
+   * Called with the answers once the last question is answered; what it returns is the reply.
+   * @param ctx - the context of the last answer
+   * @param answers - one per question, in order
+   */
+  done: (ctx: MessageContext, answers: string[]) => unknown;
+  /** How long a question waits for its answer. @defaultValue 10 minutes */
+  timeoutMs?: number;
+  /** Said when an answer comes after the timeout (the conversation is over). @defaultValue a short note */
+  timeoutReply?: string;
+  /** Words that cancel the conversation, as the whole message. @defaultValue `['cancel']` */
+  cancelWords?: readonly string[];
+  /** Said when the person cancels. @defaultValue `'Cancelled.'` */
+  cancelReply?: string;
+}
+
+/** A conversation: opened with `ctx.session()`, resumed by its `listener` handler class. */
+export interface ConversationDefinition extends Scoped<ConversationHandle> {
+  readonly options: Required<ConversationOptions>;
+  readonly session: SessionDefinition<ConversationState>;
+  /** The handler class that takes each next message as an answer: add it to `createBot({ handlers })`. */
+  readonly listener: Class;
+}
+
+/**
+ * Declares a multi-step conversation. It is never a promise waiting inside a handler (that would
+ * hold the board's ordering slot and its resume point): its state is kept in the session store, and
+ * the person's next message on the board, handled like any other, resumes it, in this process or
+ * another, before or after a restart.
+ *
+ * @param options - the questions, what to do with the answers, timeout and cancellation
+ * @example
+ * const Standup = defineConversation({ name: 'standup', questions: ['Yesterday?', 'Today?'], done: (ctx, a) => a.join(' / ') });
+ * createBot({ token, handlers: [StartStandup, Standup.listener] });
+ */
+export function defineConversation(options: ConversationOptions): ConversationDefinition {
+  const full: Required<ConversationOptions> = {
+    timeoutMs: 10 * 60_000,
+    timeoutReply: `That ${options.name} timed out before you answered; start it again when you are ready.`,
+    cancelWords: ['cancel'],
+    cancelReply: 'Cancelled.',
+    ...options,
+  };
+  const session = defineSession(ConversationState, {
+    per: 'user-on-board',
+    name: `conversation:${options.name}`,
+    ttlMs: full.timeoutMs * (full.questions.length + 1),
+  });
+  const definition: ConversationDefinition = {
+    options: full,
+    session,
+    open: (scope: OpenScope) => new ConversationHandleImpl(full, session.open(scope), scope),
+    listener: conversationListener(() => definition, options.name),
+  };
+  return definition;
+}
+
+function conversationListener(definition: () => ConversationDefinition, name: string): Class {
+  class ConversationListener {
+    @OnMessage()
+    answer(ctx: MessageContext): Promise<unknown> {
+      return ctx.session(definition()).resume(ctx);
+    }
+  }
+  Object.defineProperty(ConversationListener, 'name', { value: `Conversation(${name})` });
+  return ConversationListener;
+}

@@ -1,0 +1,54 @@
+import type { HandlerContext } from '../kernel/context.js';
+import { appendMetadata } from '../kernel/metadata.js';
+import type { GuardFn } from '../policies/guards.js';
+import { GUARDS_KEY } from '../policies/metadata.js';
+import { type MemberRole, memberRole } from './member-roles.js';
+
+/** The roles `@RequireRole` orders: an owner may do what an admin may, an admin what a member may. */
+export type RequiredRole = 'owner' | 'admin' | 'member';
+
+/** A custom rule: whether a person with `role` (undefined: not a member) may run the handler. */
+export type RolePredicate = (role: MemberRole | undefined, ctx: HandlerContext) => boolean;
+
+/** Options of {@link RequireRole}. */
+export interface RequireRoleOptions {
+  /** What a person without the role is told. @defaultValue names the role needed and the person's own */
+  reply?: string;
+}
+
+const RANK: Record<MemberRole, number> = { app: 0, member: 1, admin: 2, owner: 3 };
+
+function refusal(required: RequiredRole | RolePredicate, role: MemberRole | undefined): string {
+  const theirs =
+    role === undefined
+      ? 'you are not a member of this board'
+      : `you are ${role === 'admin' || role === 'owner' ? 'an' : 'a'} ${role}`;
+  return typeof required === 'function'
+    ? `You are not allowed to do that on this board (${theirs}).`
+    : `This needs the ${required} role on this board (${theirs}).`;
+}
+
+/**
+ * Runs the handler only for people with at least `role` on the board (owner ⊇ admin ⊇ member), or
+ * who pass a predicate. Roles are read from the board's members over the API and cached for
+ * `ROLE_CACHE_MS`; before refusing, the list is read again, so a role just given counts at once. A
+ * person refused is told why (commands always; message listeners too, since the guard has words).
+ * On a class, it applies to each of its commands and listeners; on a method, to that one.
+ *
+ * @param role - the least role, or a predicate on the person's role
+ * @param options - the refusal's words
+ */
+export function RequireRole(role: RequiredRole | RolePredicate, options: RequireRoleOptions = {}) {
+  const allows = (have: MemberRole | undefined, ctx: HandlerContext) =>
+    typeof role === 'function' ? role(have, ctx) : have !== undefined && RANK[have] >= RANK[role];
+  const guard: GuardFn = async (ctx) => {
+    if (allows(await memberRole(ctx), ctx)) return true;
+    const fresh = await memberRole(ctx, true);
+    return allows(fresh, ctx) || (options.reply ?? refusal(role, fresh));
+  };
+  Object.defineProperty(guard, 'name', { value: `RequireRole(${typeof role === 'function' ? 'predicate' : role})` });
+  return (target: object, method?: string | symbol, _descriptor?: PropertyDescriptor): void => {
+    if (method === undefined) appendMetadata(GUARDS_KEY, guard, target);
+    else appendMetadata(GUARDS_KEY, guard, target.constructor, String(method));
+  };
+}

@@ -1,0 +1,123 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InvalidSessionError, SessionConflictError, SessionScopeError } from '../errors.js';
+import { type HandlerRun, namedKey } from '../kernel/scope.js';
+import type { OpenScope } from '../kernel/scoped.js';
+import type { SessionDefinition } from './define-session.js';
+import { currentValue, problemsOf, toPlain } from './session-shape.js';
+import type { SessionStore } from './session-store.js';
+
+/** Attempts of one update before it gives up (each lost a compare-and-set to another writer). */
+const ATTEMPTS = 50;
+/** Update keys a session remembers, so a replayed event does not apply its update twice. */
+const APPLIED_KEPT = 64;
+
+/** What `update()` takes: a callback that mutates the value in place, or returns the new value. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a mutating callback returns nothing (void), which must be allowed.
+export type SessionChange<T> = (value: T) => T | void | Promise<T | void>;
+
+/** A session opened in a handler: read, change (compare-and-set, retried), delete. */
+export interface SessionHandle<T extends object> {
+  /** The session's store key. */
+  readonly key: string;
+  /** The current value (a new instance when there is none, it expired, or its shape was reset). */
+  get(): Promise<T>;
+  /**
+   * Changes the session: reads it, lets `change` modify (or replace) it, validates it and writes it
+   * only if nobody wrote in between; otherwise reads again and calls `change` again, so `change` must
+   * only touch the value. An event handled again after a restart does not apply its update twice.
+   *
+   * @param change - mutates the value, or returns a new one
+   * @returns the value written
+   * @throws InvalidSessionError when the changed value fails the class's constraints
+   * @throws SessionConflictError when other writers won every attempt
+   */
+  update(change: SessionChange<T>): Promise<T>;
+  /** Deletes the session (the next read gets a new instance). */
+  delete(): Promise<void>;
+}
+
+// Ordinals of the updates a run made to each session, for keys that are the same on a replay.
+const ordinals = new WeakMap<HandlerRun, Map<string, number>>();
+
+function nextOrdinal(run: HandlerRun, key: string): number {
+  const mine = ordinals.get(run) ?? new Map<string, number>();
+  ordinals.set(run, mine);
+  const n = mine.get(key) ?? 0;
+  mine.set(key, n + 1);
+  return n;
+}
+
+/** The {@link SessionHandle} of one definition for one handler run. */
+export class SessionHandleImpl<T extends object> implements SessionHandle<T> {
+  readonly key: string;
+
+  /**
+   * @param definition - the session's class, scope and rules
+   * @param scope - the run that opened it
+   * @param store - the bot's session store
+   */
+  constructor(
+    private readonly definition: SessionDefinition<T>,
+    private readonly scope: OpenScope,
+    private readonly store: SessionStore,
+  ) {
+    this.key = sessionKey(definition, scope);
+  }
+
+  async get(): Promise<T> {
+    const record = await this.store.read(this.key);
+    return currentValue(this.definition, record?.value, this.scope.now(), this.scope.log);
+  }
+
+  async update(change: SessionChange<T>): Promise<T> {
+    const updateKey = namedKey(this.scope.run, `session:${this.key}:${nextOrdinal(this.scope.run, this.key)}`);
+    const { definition, scope } = this;
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const record = await this.store.read(this.key);
+      const value = await currentValue(definition, record?.value, scope.now(), scope.log);
+      if (record?.value?.applied.includes(updateKey)) return value;
+      const next = (await change(value)) ?? value;
+      const problems = await problemsOf(next);
+      if (problems.length > 0) throw new InvalidSessionError(definition.name, problems);
+      const applied = [...(record?.value?.applied ?? []), updateKey].slice(-APPLIED_KEPT);
+      const written = await this.store.write(this.key, record?.version ?? 0, {
+        data: toPlain(next),
+        shape: definition.version,
+        expiresAt: scope.now() + definition.ttlMs,
+        applied,
+      });
+      if (written) return next;
+      // Another writer won: spread the retries so that the same ones do not collide again.
+      await sleep(Math.random() * Math.min(2 ** attempt, 50));
+    }
+    throw new SessionConflictError(definition.name, ATTEMPTS);
+  }
+
+  async delete(): Promise<void> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const record = await this.store.read(this.key);
+      if (record === undefined || record.value === null) return;
+      if (await this.store.write(this.key, record.version, null)) return;
+      await sleep(Math.random() * Math.min(2 ** attempt, 50));
+    }
+    throw new SessionConflictError(this.definition.name, ATTEMPTS);
+  }
+}
+
+/**
+ * The store key of a session: the app, the session's name, and the person and/or board it is kept
+ * per, so two bots (or two session kinds) sharing a store never share a key.
+ */
+export function sessionKey(
+  definition: Pick<SessionDefinition<object>, 'name' | 'per'>,
+  scope: Pick<OpenScope, 'app' | 'userId' | 'boardId'>,
+): string {
+  const { per, name } = definition;
+  const needsUser = per !== 'board';
+  const needsBoard = per !== 'user';
+  if ((needsUser && scope.userId === undefined) || (needsBoard && scope.boardId === undefined)) {
+    throw new SessionScopeError(name, per);
+  }
+  const parts = [needsUser ? `user:${scope.userId}` : '', needsBoard ? `board:${scope.boardId}` : ''].filter(Boolean);
+  return `${scope.app.id}:${name}:${parts.join(':')}`;
+}
