@@ -230,6 +230,8 @@ export class Bot {
     const correlationId = randomUUID();
     const log = this.log.child({ correlation_id: correlationId, phase: 'start' });
     const requestOptions = { requestId: correlationId, logger: log };
+    let startEnded!: () => void;
+    this.handleSignals(new Promise<void>((resolve) => (startEnded = resolve)));
     try {
       if (this.options.health) await this.startHealth(this.options.health);
       // A replica connects first: even its first request reserves a slot of the shared rate limit.
@@ -293,7 +295,24 @@ export class Bot {
       await this.release();
       this.currentState = 'stopped';
       throw error;
+    } finally {
+      startEnded();
     }
+  }
+
+  /**
+   * Handles SIGINT and SIGTERM from the first moment of `start()`: the bot may answer events before
+   * it counts as started (while it stores its first resume point), so a signal then must stop it
+   * gracefully too, once the start has ended, rather than kill the process.
+   * @param startEnded - settles when `start()` has resolved or rejected
+   */
+  private handleSignals(startEnded: Promise<void>): void {
+    if (!this.options.handleSignals) return;
+    this.disposeSignals = handleShutdownSignals(() => startEnded.then(() => this.stop()).then(exitCodeAfterStop), {
+      source: this.options.signals ?? process,
+      exit: (code) => this.exitProcess(code),
+      log: this.log,
+    });
   }
 
   /** Loads the health module (and prom-client) only now, so a bot without `health` never pays for it. */
@@ -311,15 +330,8 @@ export class Bot {
     if (this.replicas) this.health.reportReplicas(this.replicas);
   }
 
-  /** Counts the bot as started: installs the signal handlers, starts the plugins and says so. */
+  /** Counts the bot as started: starts the plugins and says so. */
   private async running(log: Logger, facts: Record<string, unknown>): Promise<void> {
-    if (this.options.handleSignals) {
-      this.disposeSignals = handleShutdownSignals(() => this.stop().then(exitCodeAfterStop), {
-        source: this.options.signals ?? process,
-        exit: (code) => this.exitProcess(code),
-        log: this.log,
-      });
-    }
     this.currentState = 'running';
     for (const plugin of this.plugins) await plugin.onStart?.(this);
     log.info(facts, 'bot started');
@@ -407,6 +419,8 @@ export class Bot {
       this.currentState = 'stopped';
       return this.release().then(() => NOTHING_LEFT);
     }
+    // A start that failed released everything already.
+    if (this.currentState === 'stopped' && !this.stopping) return Promise.resolve(NOTHING_LEFT);
     this.stopping ??= this.shutDown();
     return this.stopping;
   }

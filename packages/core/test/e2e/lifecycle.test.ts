@@ -188,6 +188,21 @@ describe('bot lifecycle against the emulator', () => {
     expect(logs.lines().some((l) => l.msg === 'gateway closed for good: stopping the bot')).toBe(true);
   });
 
+  it('a SIGTERM while the bot starts stops it gracefully once started (exit 0), not a killed process', async () => {
+    const exits: number[] = [];
+    const signals = new EventEmitter();
+    const { bot, logs } = platform.bot({ handlers: [Ping], handleSignals: true, signals, exit: (c) => exits.push(c) });
+    const started = bot.start();
+    // The listener is there before start() resolves: without it, Node's default would kill the process.
+    expect(signals.listenerCount('SIGTERM')).toBe(1);
+    signals.emit('SIGTERM');
+    await started;
+    await until(() => exits.length > 0, 'the bot exited');
+    expect(exits).toEqual([0]);
+    expect(bot.state).toBe('stopped');
+    expect(logs.lines().some((l) => l.msg === 'bot stopped')).toBe(true);
+  });
+
   it("commandSync 'check' fails the start on drift and writes nothing", async () => {
     const { bot } = platform.bot({ handlers: [Ping], commandSync: 'check' });
     await expect(bot.start()).rejects.toMatchObject({
