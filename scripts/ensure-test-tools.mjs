@@ -119,8 +119,8 @@ function missingTools() {
  * @returns its path, or `undefined`.
  */
 export function toolPath(name) {
-  const tool = TEST_TOOLS.find((t) => t.name === name);
-  return tool ? find(tool) : undefined;
+  if (!TEST_TOOLS.some((t) => t.name === name)) return undefined;
+  return name === 'chromium' ? chromiumPath() : locateTool(name);
 }
 
 function canInstall() {

@@ -40,10 +40,12 @@ async function connect(stream: string, options: Options = {}): Promise<Seen> {
       keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 60_000,
       maxFrameBytes: options.maxFrameBytes ?? 1024,
       clock: {
-        now: clock?.now ?? (() => performance.now()),
+        now: clock ? () => clock.now() : () => performance.now(),
         wallNow: () => Date.now(),
-        setTimeout: clock?.setTimeout ?? ((fn, ms) => setTimeout(fn, ms)),
-        clearTimeout: clock?.clearTimeout ?? ((handle) => clearTimeout(handle as NodeJS.Timeout)),
+        setTimeout: clock ? (fn, ms) => clock.setTimeout(fn, ms) : (fn, ms) => setTimeout(fn, ms),
+        clearTimeout: clock
+          ? (handle) => clock.clearTimeout(handle)
+          : (handle) => clearTimeout(handle as NodeJS.Timeout),
       },
     },
     {
