@@ -1,8 +1,8 @@
-import type { Message } from '@boardbot/protocol';
+import { botMessages, type Posted, unanswered, until } from '@boardbot/test-support';
 import type { Person } from '@boardbot/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureBot } from './support/bot-process.js';
-import { botMessages, type Scenario, scenario } from './support/scenario.js';
+import { type Scenario, scenario } from './support/scenario.js';
 
 // CONTRACT (docs/production.md): delivery at least once, effects exactly once, order per board.
 // The bot is a real process killed with SIGKILL at random moments; the emulator is real, over loopback.
@@ -20,28 +20,7 @@ const MESSAGES = 2000;
 const COMMANDS = 500;
 const BOARDS = ['general', 'random', 'ops', 'lounge'];
 
-/** Resolves when `test` holds, checking every `everyMs`; fails after `timeoutMs`, saying what it saw. */
-async function eventually(
-  test: () => Promise<boolean>,
-  what: string,
-  timeoutMs: number,
-  everyMs: number,
-  explain: () => Promise<string>,
-) {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await test()) return;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  throw new Error(`never happened: ${what}\n${await explain()}`);
-}
-
 const randomBetween = (low: number, high: number) => low + Math.floor(Math.random() * (high - low));
-
-interface Posted {
-  messages: Message[];
-  interactions: string[];
-}
 
 describe('a bot killed with SIGKILL at random moments', () => {
   it('answers every message and command exactly once, in order per board, across 22 kills', async () => {
@@ -109,25 +88,12 @@ describe('a bot killed with SIGKILL at random moments', () => {
     await last.started();
     const botUser = platform.bot.app.bot_user_id;
     const total = (p: Posted) => p.messages.length + p.interactions.length;
-    const unanswered = async () => {
-      const missing: string[] = [];
-      for (const board of BOARDS) {
-        const mine = posted.get(board) as Posted;
-        const answered = new Set(
-          botMessages(await platform.messages(board), botUser).map((m) => m.reply_to ?? m.interaction?.id),
-        );
-        for (const m of mine.messages) if (!answered.has(m.id)) missing.push(`${board} message seq ${m.seq}`);
-        for (const id of mine.interactions) if (!answered.has(id)) missing.push(`${board} interaction ${id}`);
-      }
-      return missing;
-    };
-    await eventually(
-      async () => (await unanswered()).length === 0,
-      'every message and command was answered',
-      120_000,
-      250,
-      async () => `unanswered: ${(await unanswered()).slice(0, 10).join(', ')}\n${s?.report()}`,
-    );
+    const missing = () => unanswered(posted, (board) => platform.messages(board), botUser);
+    await until(async () => (await missing()).length === 0, 'every message and command was answered', {
+      timeoutMs: 120_000,
+      intervalMs: 250,
+      report: async () => `unanswered: ${(await missing()).slice(0, 10).join(', ')}\n${s?.report()}`,
+    });
     await last.stop();
 
     let answered = 0;

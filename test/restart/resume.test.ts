@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { botMessages } from '@boardbot/test-support';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureBot } from './support/bot-process.js';
 import { expectRepliedOnceInOrder, post, waitForReplies } from './support/replies.js';
-import { botMessages, type Scenario, scenario } from './support/scenario.js';
+import { type Scenario, scenario } from './support/scenario.js';
 
 beforeAll(() => buildFixtureBot(), 120_000);
 

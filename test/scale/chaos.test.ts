@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Message } from '@boardbot/protocol';
+import { botMessages, type Posted, unanswered, until } from '@boardbot/test-support';
 import type { Person } from '@boardbot/testing';
 import { Redis } from 'ioredis';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { botMessages, type Cluster, cluster, eventually } from './support/cluster.js';
+import { type Cluster, cluster } from './support/cluster.js';
 import { buildReplicaBot, type ReplicaProcess } from './support/replica-process.js';
 
 // CONTRACT (docs/scaling.md): four replicas of one bot on one Redis and one emulator; a replica,
@@ -27,11 +27,6 @@ const BOARDS = Array.from({ length: 16 }, (_, i) => (i === 0 ? 'general' : i ===
 const POSTING_MS = 32_000;
 const KILL_EVERY_MS = 2000;
 const LEASE_MS = 1500;
-
-interface Posted {
-  messages: Message[];
-  interactions: string[];
-}
 
 describe('four replicas, one killed every 2 s', () => {
   it('answer every message and command exactly once, in order per board, with no 429', async ({ annotate }) => {
@@ -104,13 +99,10 @@ describe('four replicas, one killed every 2 s', () => {
         live = live.filter((r) => r !== victim);
         live.push((c as Cluster).start());
         if (wasReader) {
-          void eventually(
-            async () => readingAt.some((t) => t > killedAt),
-            'a new reader',
-            30_000,
-            () => '',
-            20,
-          ).then(
+          void until(() => readingAt.some((t) => t > killedAt), 'a new reader', {
+            timeoutMs: 30_000,
+            intervalMs: 20,
+          }).then(
             () => gaps.push((readingAt.find((t) => t > killedAt) as number) - killedAt),
             () => {},
           );
@@ -123,25 +115,12 @@ describe('four replicas, one killed every 2 s', () => {
     expect(kills).toBeGreaterThanOrEqual(14);
 
     const botUser = platform.bot.app.bot_user_id;
-    const unanswered = async () => {
-      const missing: string[] = [];
-      for (const board of BOARDS) {
-        const mine = posted.get(board) as Posted;
-        const answered = new Set(
-          botMessages(await platform.messages(board), botUser).map((m) => m.reply_to ?? m.interaction?.id),
-        );
-        for (const m of mine.messages) if (!answered.has(m.id)) missing.push(`${board} message seq ${m.seq}`);
-        for (const id of mine.interactions) if (!answered.has(id)) missing.push(`${board} interaction ${id}`);
-      }
-      return missing;
-    };
-    await eventually(
-      async () => (await unanswered()).length === 0,
-      'every message and command was answered',
-      120_000,
-      async () => `unanswered: ${(await unanswered()).slice(0, 10).join(', ')}\n${c?.report()}`,
-      500,
-    );
+    const missing = () => unanswered(posted, (board) => platform.messages(board), botUser);
+    await until(async () => (await missing()).length === 0, 'every message and command was answered', {
+      timeoutMs: 120_000,
+      intervalMs: 500,
+      report: async () => `unanswered: ${(await missing()).slice(0, 10).join(', ')}\n${c?.report()}`,
+    });
     const drainedMs = Date.now() - postedAt;
     for (const r of live) await r.stop();
     redis.disconnect();

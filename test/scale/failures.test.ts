@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import { botMessages, until } from '@boardbot/test-support';
 import { Redis } from 'ioredis';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { botMessages, type Cluster, cluster, eventually } from './support/cluster.js';
+import { type Cluster, cluster } from './support/cluster.js';
 import { buildReplicaBot, type ReplicaProcess } from './support/replica-process.js';
 
 // CONTRACT (docs/scaling.md "What survives what"): replicas of the fixture bot as real processes, on a
@@ -29,12 +30,11 @@ async function expectAnsweredOnce(posted: { id: string; content: string | null }
   const { platform } = c as Cluster;
   const botUser = platform.bot.app.bot_user_id;
   const replies = async () => botMessages(await platform.messages(board), botUser);
-  await eventually(
-    async () => (await replies()).length >= posted.length,
-    `${posted.length} answers`,
-    60_000,
-    async () => `${(await replies()).length} answered\n${c?.report()}`,
-  );
+  await until(async () => (await replies()).length >= posted.length, `${posted.length} answers`, {
+    timeoutMs: 60_000,
+    intervalMs: 250,
+    report: async () => `${(await replies()).length} answered\n${c?.report()}`,
+  });
   const answered = await replies();
   expect(answered.map((m) => m.reply_to)).toEqual(posted.map((m) => m.id));
   expect(answered.map((m) => m.content)).toEqual(posted.map((m) => `echo ${m.content}`));

@@ -12,6 +12,12 @@ export interface WaitOptions {
   timeoutMs?: number;
   /** Pause between two tries, in milliseconds. @defaultValue 10 */
   intervalMs?: number;
+  /**
+   * What to add to the error of a wait that never ended (`until`): the state that explains it, such
+   * as the messages still unanswered or the processes' warnings.
+   * @defaultValue nothing
+   */
+  report?: () => string | Promise<string>;
 }
 
 /**
@@ -46,12 +52,17 @@ export async function until(
   what: string,
   options: WaitOptions = {},
 ): Promise<void> {
-  await eventually(
-    async () => {
-      if (!(await check())) throw new Error(`never happened: ${what}`);
-    },
-    { intervalMs: 5, ...options },
-  );
+  try {
+    await eventually(
+      async () => {
+        if (!(await check())) throw new Error(`never happened: ${what}`);
+      },
+      { intervalMs: 5, ...options },
+    );
+  } catch (error) {
+    if (!options.report) throw error;
+    throw new Error(`never happened: ${what}\n${await options.report()}`, { cause: error });
+  }
 }
 
 /**

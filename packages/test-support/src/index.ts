@@ -1,11 +1,13 @@
 // boardbot's own test helpers, one idea per file. The seeded emulator has its own entry point
 // (`@boardbot/test-support/emulator`), so a test that never starts one does not load the emulator.
+export { botMessages, type Posted, unanswered } from './answers.js';
 export { buildProjects, withLock } from './build-projects.js';
 export { type CountingProxy, startCountingProxy } from './counting-proxy.js';
 export { eventually, eventuallyValue, until, type WaitOptions } from './eventually.js';
 export { headerUnsafeValues } from './header-unsafe-values.js';
 export { envelope, rateLimitHeaders, sendError, sendJson } from './http-answers.js';
 export { HttpFaultProxy, type ProxyAnswer, type RequestFault, type SeenRequest } from './http-fault-proxy.js';
+export { type JsonLogLine, LoggingProcess, type LoggingProcessOptions } from './logging-process.js';
 export {
   type LoopbackServer,
   type LoopbackServerOptions,

@@ -1,16 +1,12 @@
 import { FilePositionStore, type Position } from '@boardbot/core';
 import type { Message } from '@boardbot/protocol';
+import { botMessages, until } from '@boardbot/test-support';
 import { expect } from 'vitest';
-import { botMessages, type Scenario } from './scenario.js';
+import type { Scenario } from './scenario.js';
 
 /** Resolves when `test` holds, checking every 100 ms; fails after `timeoutMs`, with the bots' warnings. */
-export async function eventually(s: Scenario, test: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await test()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`never happened: ${what}\n${s.report()}`);
+export function eventually(s: Scenario, test: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
+  return until(test, what, { timeoutMs, intervalMs: 100, report: () => s.report() });
 }
 
 /** Posts `n` messages `m <prefix>-<i>` on `board`, alternating alice and bob. */

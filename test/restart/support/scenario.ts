@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OnEvent } from '@boardbot/core';
 import type { EmulatorOptions } from '@boardbot/emulator';
-import type { Message } from '@boardbot/protocol';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { BotProcess } from './bot-process.js';
 
@@ -59,9 +58,4 @@ export async function scenario(emulator: Omit<EmulatorOptions, 'db' | 'seed' | '
       rmSync(stateDir, { recursive: true, force: true });
     },
   };
-}
-
-/** The bot's messages on a board, oldest first. */
-export function botMessages(messages: readonly Message[], botUserId: string): Message[] {
-  return messages.filter((m) => m.author === botUserId);
 }

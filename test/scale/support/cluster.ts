@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { OnEvent } from '@boardbot/core';
-import type { Message } from '@boardbot/protocol';
 import { type CountingProxy, type RedisServer, startCountingProxy, startRedisServer } from '@boardbot/test-support';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { type LogLine, ReplicaProcess } from './replica-process.js';
@@ -73,25 +72,4 @@ export async function cluster(options: {
       await redis.close();
     },
   };
-}
-
-/** The bot's messages on a board, oldest first. */
-export function botMessages(messages: readonly Message[], botUserId: string): Message[] {
-  return messages.filter((m) => m.author === botUserId);
-}
-
-/** Resolves when `test` holds, checking every `everyMs`; fails after `timeoutMs` with `explain()`. */
-export async function eventually(
-  test: () => Promise<boolean>,
-  what: string,
-  timeoutMs: number,
-  explain: () => Promise<string> | string,
-  everyMs = 250,
-): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await test()) return;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-  throw new Error(`never happened: ${what}\n${await explain()}`);
 }
