@@ -92,4 +92,26 @@ describe('replicas under failures', () => {
     for (let i = 0; i < 20; i++) posted.push(await alice.say(`m after the pause ${i}`));
     await expectAnsweredOnce(posted);
   }, 120_000);
+
+  it('every replica down for longer than the replay window: the first one back reads the missed messages once', async () => {
+    // The emulator keeps one event for resume, so the feed's resume point is past the window.
+    c = await cluster({ requests: 1_000_000, extra: LEASE, limits: { retainedEvents: 1, retainedEventsMs: 1 } });
+    const started = await replicas(2);
+    const alice = c.platform.person('alice');
+    const before = [await alice.say('m before the outage')];
+    await expectAnsweredOnce(before);
+    for (const r of started) await r.kill();
+    const general = Array.from({ length: 15 }, (_, i) => `m outage ${i}`);
+    const missed = [];
+    for (const text of general) missed.push(await alice.say(text));
+    const onRandom = [await alice.say('m outage on random', { board: 'random' })];
+
+    const [back] = await replicas(1);
+    const filled = await (back as ReplicaProcess).waitFor(
+      (l) => l.msg === 'gateway gap: appending the missed messages first',
+    );
+    expect(filled.messages).toBe(missed.length + onRandom.length);
+    await expectAnsweredOnce([...before, ...missed]);
+    await expectAnsweredOnce(onRandom, 'random');
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { OnEvent } from '@boardbot/core';
+import type { EmulatorLimits } from '@boardbot/emulator';
 import { type CountingProxy, type RedisServer, startCountingProxy, startRedisServer } from '@boardbot/test-support';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { type LogLine, ReplicaProcess } from './replica-process.js';
@@ -28,10 +29,12 @@ export interface Cluster {
 
 /**
  * Sets up the replica tests' world.
- * @param options - the emulator's rate limit (requests per second), and environment for every replica
+ * @param options - the emulator's rate limit (requests per second) and other limits, and environment
+ *   for every replica
  */
 export async function cluster(options: {
   requests: number;
+  limits?: Partial<EmulatorLimits>;
   extra?: Record<string, string>;
   onLine?: (l: LogLine, r: ReplicaProcess) => void;
 }): Promise<Cluster> {
@@ -39,7 +42,7 @@ export async function cluster(options: {
   const platform = await createTestPlatform({
     handlers: [NeverStarted],
     start: false,
-    emulator: { rateLimit: { requests: options.requests } },
+    emulator: { rateLimit: { requests: options.requests }, ...(options.limits ? { limits: options.limits } : {}) },
   });
   const proxy = await startCountingProxy(platform.urls.apiUrl);
   const prefix = `t${randomUUID().slice(0, 8)}`;
