@@ -38,9 +38,11 @@ describe('boardbot dev across a rebuild', () => {
     );
     session = await runDev({ port: 0, logLevel: 'warn' }, testIo(project.dir));
     const control = new Control(session.urls.controlUrl, session.emulator.adminKey);
+    // Up once it answers: its commands are registered before its gateway connects, and a first start
+    // (no resume point yet) begins at the live stream, so a message posted before that is not its.
     await eventuallyValue(
-      () => control.registeredCommands(),
-      (names) => names.includes('ping'),
+      () => control.invoke('ping'),
+      (view) => view.answers.length > 0,
       POLL,
     );
     const { alice, general } = await control.seedIds();
