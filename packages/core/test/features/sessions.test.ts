@@ -73,7 +73,12 @@ describe('sessions against the emulator', () => {
         }),
       );
       const store = new FileSessionStore(dir.path);
-      await eventually(async () => (await storedCount(store, platform.bot.app.id, aliceId)) === 200, '200 ticks');
+      // Each write is an fsync'd file under a lock, four writers on one key: a loaded machine needs time.
+      await eventually(
+        async () => (await storedCount(store, platform.bot.app.id, aliceId)) === 200,
+        '200 ticks',
+        50_000,
+      );
       await platform.settle();
       await replica.idle();
       expect(await storedCount(store, platform.bot.app.id, aliceId)).toBe(200);
@@ -84,7 +89,7 @@ describe('sessions against the emulator', () => {
       await platform.close();
       await dir.remove();
     }
-  });
+  }, 60_000);
 
   it('refuses an update that breaks the class constraints, deletes a session, and forgets one past its TTL', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
