@@ -1,11 +1,10 @@
-import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
+import { createTestPlatform, TestClock, type TestPlatform } from '@boardbot/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModerationBot } from '../src/bot.js';
-import { ManualClock } from './support/manual-clock.js';
 
 // Time is the test's: the same manual clock drives the runtime's cooldowns and the moderator's
 // flood windows and delayed deletions.
-const clock = new ManualClock();
+const clock = new TestClock();
 const WARNING_TTL_MS = 30_000;
 let platform: TestPlatform;
 

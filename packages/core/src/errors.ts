@@ -81,6 +81,9 @@ const CORE_ERRORS = createErrorFactory({
       `The ${session} session could not be updated: other writers changed it first ${attempts} times in a row. ` +
       'Keep updates short (no slow work inside update()), or key the session more narrowly.',
   },
+  BOARDBOT_INVALID_SCHEDULE: {
+    message: (what: string, fix: string) => `${what} is not a valid schedule: ${fix}.`,
+  },
   BOARDBOT_SESSION_SCOPE: {
     message: (session: string, per: string) =>
       `The ${session} session is kept per ${per}, but this handler has no ${per === 'board' ? 'board' : 'person or board'} ` +
@@ -326,5 +329,16 @@ export class SessionScopeError extends BoardbotCoreError {
    */
   constructor(session: string, per: string) {
     super('BOARDBOT_SESSION_SCOPE', [session, per]);
+  }
+}
+
+/** An `@Every` interval, a `@Cron` expression or its time zone is not valid (thrown by the decorator or `createBot`). */
+export class InvalidScheduleError extends BoardbotCoreError {
+  /**
+   * @param what - the decorator and the schedule
+   * @param fix - what a valid one looks like
+   */
+  constructor(what: string, fix: string) {
+    super('BOARDBOT_INVALID_SCHEDULE', [what, fix]);
   }
 }

@@ -60,6 +60,16 @@ export * from './runtime/position/memory-position-store.js';
 export type * from './runtime/position/position-store.js';
 export type * from './runtime/scale/scale-port.js';
 export type { SignalSource } from './runtime/signals.js';
+export type * from './schedules/context.js';
+export * from './schedules/cron.js';
+export * from './schedules/every.js';
+export {
+  type CronOptions,
+  DEFAULT_SCHEDULE_OPTIONS,
+  type MissedTicks,
+  type OverlappingTicks,
+  type ScheduleOptions,
+} from './schedules/metadata.js';
 export * from './sessions/define-session.js';
 export * from './sessions/file-session-store.js';
 export * from './sessions/memory-session-store.js';

@@ -26,4 +26,7 @@ export * from './runtime/position/position-keeper.js';
 export * from './runtime/position/progress.js';
 export * from './runtime/position/seqs-in-flight.js';
 export * from './runtime/signals.js';
+export { SCHEDULES_KEY } from './schedules/metadata.js';
+export * from './schedules/schedule-claims.js';
+export * from './schedules/tick-times.js';
 export * from './telemetry/telemetry.js';

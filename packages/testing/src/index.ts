@@ -10,6 +10,7 @@ export {
 } from '@boardbot/emulator/control';
 export type { ActivityRecord } from './activity/journal.js';
 export * from './bot/test-bot.js';
+export * from './clock/test-clock.js';
 export * from './create-test-platform.js';
 export * from './errors.js';
 export * from './logs/captured-logs.js';

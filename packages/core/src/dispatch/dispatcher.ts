@@ -12,6 +12,8 @@ import { Cooldowns } from '../policies/cooldowns.js';
 import type { Middleware } from '../policies/middleware.js';
 import type { ErrorHook } from '../policies/on-error.js';
 import { type EventMeta, Policies } from '../policies/pipeline.js';
+import type { Tick } from '../schedules/context.js';
+import { type ScheduleTarget, TickHandler } from '../schedules/handle-tick.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { keyBasis } from './key-basis.js';
 import { type DispatchOutcome, dispatchOutcome } from './outcome.js';
@@ -48,6 +50,7 @@ export class Dispatcher {
   private readonly interactions: InteractionHandler;
   private readonly messages: MessageHandler;
   private readonly events: EventHandler;
+  private readonly ticks: TickHandler;
   private readonly policies: Policies;
 
   /** @param deps - routes, middleware, I/O and policy */
@@ -65,6 +68,7 @@ export class Dispatcher {
     this.interactions = new InteractionHandler(deps, policies, deps.routes.commands, deps.exhaustedInteraction);
     this.messages = new MessageHandler(deps, policies, deps.routes.messages);
     this.events = new EventHandler(deps, policies, deps.routes.events);
+    this.ticks = new TickHandler(deps, policies);
   }
 
   /**
@@ -79,6 +83,15 @@ export class Dispatcher {
   /** Handler runs holding a worker right now. */
   get inFlight(): number {
     return this.policies.inFlight;
+  }
+
+  /**
+   * Runs one tick of a scheduled method (claimed by the scheduler); never rejects.
+   * @param target - the scheduled method
+   * @param tick - the tick
+   */
+  tick(target: ScheduleTarget, tick: Tick): Promise<void> {
+    return this.ticks.handle(target, tick);
   }
 
   /**

@@ -3,11 +3,13 @@ import { InvalidHandlerError } from '../errors.js';
 import type { Class } from '../kernel/metadata.js';
 import { describeListeners, type ListenerDescription } from '../listeners/read-listeners.js';
 import { describePolicies, type PolicyDescription } from '../policies/read-policies.js';
+import { describeSchedules, type ScheduleDescription } from '../schedules/describe-schedules.js';
 
 /** Everything the runtime needs to know about one handler class. */
 export interface HandlerDescription extends ListenerDescription, PolicyDescription {
   cls: Class;
   command?: CommandDescription;
+  schedules: readonly ScheduleDescription[];
 }
 
 /**
@@ -19,11 +21,13 @@ export interface HandlerDescription extends ListenerDescription, PolicyDescripti
 export function exploreHandler(cls: Class): HandlerDescription {
   const command = describeCommand(cls);
   const listeners = describeListeners(cls);
-  if (!command && listeners.messageListeners.length === 0 && listeners.eventListeners.length === 0) {
+  const schedules = describeSchedules(cls);
+  const none = listeners.messageListeners.length === 0 && listeners.eventListeners.length === 0;
+  if (!command && none && schedules.length === 0) {
     throw new InvalidHandlerError(
       `${cls.name} is listed in handlers but has no @Command, @OnMessage, @OnMessageEdit, @OnMessageDelete, ` +
-        '@OnEvent or @OnReady: add one, or move it to providers.',
+        '@OnEvent, @OnReady, @Every or @Cron: add one, or move it to providers.',
     );
   }
-  return { cls, ...(command ? { command } : {}), ...listeners, ...describePolicies(cls) };
+  return { cls, ...(command ? { command } : {}), ...listeners, schedules, ...describePolicies(cls) };
 }

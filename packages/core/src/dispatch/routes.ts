@@ -6,13 +6,15 @@ import type { EventTable } from '../listeners/handle-event.js';
 import type { MessageTable, MessageTarget } from '../listeners/handle-message.js';
 import { type GuardRef, type GuardResult, isGuardClass } from '../policies/guards.js';
 import type { PolicedMethod } from '../policies/pipeline.js';
+import type { ScheduledMethod } from '../schedules/scheduler.js';
 import type { HandlerDescription } from './explorer.js';
 
-/** The dispatch tables of a bot: commands by name, listeners by event. */
+/** The dispatch tables of a bot: commands by name, listeners by event, and the scheduled methods. */
 export interface Routes {
   commands: CommandTable;
   messages: MessageTable;
   events: EventTable;
+  schedules: readonly ScheduledMethod[];
 }
 
 /**
@@ -35,6 +37,7 @@ export function buildRoutes(
     'message.delete': [],
   };
   const events = new Map<string, PolicedMethod[]>();
+  const schedules: ScheduledMethod[] = [];
   for (const handler of handlers) {
     const instance = container.get(handler.cls) as Record<string, unknown>;
     const target = (method: string): PolicedMethod => ({
@@ -64,6 +67,9 @@ export function buildRoutes(
       list.push(target(l.method));
       events.set(l.event, list);
     }
+    for (const schedule of handler.schedules) {
+      schedules.push({ schedule, target: { ...target(schedule.method), schedule: schedule.name } });
+    }
   }
-  return { commands, messages, events };
+  return { commands, messages, events, schedules };
 }

@@ -1,6 +1,7 @@
 import type { MemberRole } from '@boardbot/protocol';
 import type { HandlerContext } from '../kernel/context.js';
 import type { BotRest } from '../kernel/ports.js';
+import type { Scoped } from '../kernel/scoped.js';
 
 // A board member's role is the protocol's type; re-exported so role predicates need not import it.
 export type { MemberRole } from '@boardbot/protocol';
@@ -16,6 +17,10 @@ interface BoardRoles {
   readAt: number;
   roles: Map<string, MemberRole>;
 }
+
+// The bot's clock (its `clock` option), reached like anything a context opens: the cache ages on the
+// same time as the rest of the bot, which a test moves.
+const botTime: Scoped<number> = { open: (scope) => scope.now() };
 
 // One cache per REST client, that is per bot: two bots in one process never share one.
 const caches = new WeakMap<BotRest, Map<string, BoardRoles>>();
@@ -34,9 +39,9 @@ export async function memberRole(ctx: HandlerContext, fresh = false): Promise<Me
   const cache = caches.get(ctx.rest) ?? new Map<string, BoardRoles>();
   caches.set(ctx.rest, cache);
   let board = cache.get(ctx.boardId);
-  if (fresh || board === undefined || Date.now() - board.readAt > ROLE_CACHE_MS) {
+  if (fresh || board === undefined || ctx.session(botTime) - board.readAt > ROLE_CACHE_MS) {
     const members = await ctx.rest.listMembers(ctx.boardId, ctx.requestOptions);
-    board = { readAt: Date.now(), roles: new Map(members.map((m) => [m.user.id, m.role])) };
+    board = { readAt: ctx.session(botTime), roles: new Map(members.map((m) => [m.user.id, m.role])) };
     cache.set(ctx.boardId, board);
   }
   return board.roles.get(userId);

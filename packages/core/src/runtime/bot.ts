@@ -20,6 +20,7 @@ import type { BotGateway, BotRest, GatewayFailure } from '../kernel/ports.js';
 import { Services } from '../kernel/services.js';
 import type { Plugin } from '../plugins/plugin.js';
 import type { Middleware } from '../policies/middleware.js';
+import { Scheduler } from '../schedules/scheduler.js';
 import { FileSessionStore } from '../sessions/file-session-store.js';
 import { SESSION_STORE } from '../sessions/service.js';
 import { Telemetry } from '../telemetry/telemetry.js';
@@ -73,7 +74,7 @@ export class Bot {
   /** The replicas' adapter (`scale`, or `BOARDBOT_REDIS_URL`); undefined for a single process. */
   private readonly scale: ScaleSlot | undefined;
   private adapter: ScaleAdapter | undefined;
-  private readonly plugins: readonly Plugin[];
+  private plugins: readonly Plugin[];
   /** The bot's services (its session store...), which handlers reach through their context. */
   readonly services = new Services();
 
@@ -162,6 +163,19 @@ export class Bot {
       cooldowns: this.scale?.cooldowns,
     });
     this.queue = new KeyedQueue(this.options.concurrency, (error) => this.log.error({ err: error }, 'dispatch failed'));
+    // Schedules are a plugin of the bot's own: started with the plugins, stopped with them.
+    const scheduler = new Scheduler({
+      schedules: routes.schedules,
+      queue: this.queue,
+      runTick: (target, tick) => this.dispatcher.tick(target, tick),
+      store: () => this.services.get(SESSION_STORE),
+      clock: this.clock,
+      log: this.log,
+      app: () => this.app,
+      accepting: () => this.currentState === 'running',
+      handlerTimeoutMs: this.options.handlerTimeoutMs,
+    });
+    this.plugins = [...this.plugins, scheduler];
     const position = options.position;
     // Replicas keep the resume point where they share the gateway feed (the adapter's store).
     this.positions =
