@@ -79,6 +79,10 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.InvalidSessionError, () => new core.InvalidSessionError('Score', ['points: points must not be less than 0'])],
   [core.SessionConflictError, () => new core.SessionConflictError('Score', 50)],
   [core.SessionScopeError, () => new core.SessionScopeError('Score', 'user')],
+  [
+    core.InvalidScheduleError,
+    () => new core.InvalidScheduleError("@Cron('61 * * * *')", 'give a cron expression of five fields'),
+  ],
 
   [rest.ApiError, () => new rest.ApiError({ ...refusal, status: 404, apiCode: 'unknown_board' }, call)],
   [
