@@ -2,3 +2,4 @@ export * from './errors.js';
 export * from './options.js';
 export * from './redis.js';
 export * from './scale.js';
+export * from './sessions/redis-session-store.js';

@@ -15,6 +15,7 @@ import { RedisRateLimit } from './limits/rate-limit.js';
 import { type RedisScaleOptions, type ResolvedRedisOptions, redactRedisUrl, resolveRedisOptions } from './options.js';
 import { holderOf, planBalance } from './partitions/balance.js';
 import { HEARTBEAT } from './scripts/feed-scripts.js';
+import { RedisSessionStore } from './sessions/redis-session-store.js';
 
 /** What a started replica runs. */
 interface Running {
@@ -32,6 +33,8 @@ export class RedisScale implements ScaleAdapter {
   readonly description: string;
   readonly rateLimit: RedisRateLimit;
   readonly cooldowns: RedisCooldowns;
+  /** The bot's sessions and schedule claims, unless it was given a `sessions` store of its own. */
+  readonly sessions: RedisSessionStore;
   private readonly options: ResolvedRedisOptions;
   private c: Connected | undefined;
   private connection: { client: Redis; replicaId: string; log: Logger; bucket: BucketKeys } | undefined;
@@ -57,6 +60,13 @@ export class RedisScale implements ScaleAdapter {
       return c && { client: c.client, keys: c.bucket, replicaId: c.replicaId };
     });
     this.cooldowns = new RedisCooldowns(() => this.c);
+    this.sessions = new RedisSessionStore({
+      keyPrefix: this.options.keyPrefix,
+      client: () => {
+        if (!this.connection) throw new RedisNotConnectedError('sessions');
+        return this.connection.client;
+      },
+    });
   }
 
   async connect(target: { apiUrl: string; credential: string; log: Logger }): Promise<void> {

@@ -24,6 +24,11 @@ export { ALICE, APP, alice, at, BOARD, BOT, command, interaction, message, ready
 export { REDIS_SERVER_MISSING, type RedisServer, startRedisServer } from './redis-server.js';
 export { type ResourceTracker, trackResources } from './resource-tracker.js';
 export { cleanEnv, runCaptured } from './run-captured.js';
+export {
+  SESSION_STORE_CONTRACT,
+  type StoreUnderTest,
+  type ValueUnderTest,
+} from './session-store-contract.js';
 export { SseClient, type SseFrame } from './sse-client.js';
 export { frame, keepAlive, messageFrame, openStream, readyFrame, writeThenCut } from './sse-stream.js';
 export { startTcpFaultProxy, type TcpFault, type TcpFaultProxy } from './tcp-fault-proxy.js';

@@ -110,7 +110,6 @@ export class Bot {
     const commands = described.flatMap((d) => (d.command ? [d.command] : []));
     assertValidCommands(commands);
     this.commands = commands.map((c) => c.definition);
-    this.services.set(SESSION_STORE, options.sessions ?? new FileSessionStore(this.options.stateDir));
     const providers = [...this.options.providers, ...this.plugins.flatMap((p) => p.providers ?? [])];
     const routes = buildRoutes(
       described,
@@ -125,6 +124,9 @@ export class Bot {
       options.scale === false || (options.scale === undefined && !redisUrl)
         ? undefined
         : new ScaleSlot(options.scale ?? (redisUrl as string));
+    // Replicas share their adapter's store (Redis) unless the author chose one.
+    const ownStore = new FileSessionStore(this.options.stateDir);
+    this.services.set(SESSION_STORE, options.sessions ?? this.scale?.sessions(ownStore) ?? ownStore);
     this.rest =
       options.rest ??
       createRest({

@@ -63,8 +63,9 @@ export interface BotOptions {
   scale?: ScaleAdapter | false;
   /**
    * Where `ctx.session()` keeps sessions and conversations: a `SessionStore` shared by every instance
-   * of the bot (`MemorySessionStore` in tests, a Redis store for replicas on several machines).
-   * @defaultValue a `FileSessionStore` under `stateDir`
+   * of the bot (`MemorySessionStore` in tests).
+   * @defaultValue with replicas (`scale`, or `BOARDBOT_REDIS_URL`), the adapter's shared store (Redis);
+   * else a `FileSessionStore` under `stateDir`
    */
   sessions?: SessionStore;
   /**

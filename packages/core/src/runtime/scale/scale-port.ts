@@ -6,6 +6,7 @@ import type { OrderBy } from '../../dispatch/ordering.js';
 import type { DispatchOutcome } from '../../dispatch/outcome.js';
 import type { BotGateway, GatewayFailure } from '../../kernel/ports.js';
 import type { CooldownStore } from '../../policies/cooldown-store.js';
+import type { SessionStore } from '../../sessions/session-store.js';
 import type { BackfillMarks } from '../backfill.js';
 
 export type { DispatchOutcome } from '../../dispatch/outcome.js';
@@ -63,6 +64,11 @@ export interface ScaleAdapter {
   readonly rateLimit: SharedRateLimit;
   /** Cooldown windows shared by every replica. */
   readonly cooldowns: CooldownStore;
+  /**
+   * The session store every replica shares (sessions, conversations, schedule claims), used when the
+   * bot was given no `sessions` store; without one the bot keeps its file default.
+   */
+  readonly sessions?: SessionStore;
   /**
    * Connects the adapter; called first by `start()`, before the bot's first request: the shared rate
    * limit works from then on.

@@ -2,6 +2,7 @@ import type { Logger } from '@boardbot/protocol';
 import type { SharedRateLimit } from '@boardbot/rest';
 import { ScaleUnavailableError } from '../../errors.js';
 import type { CooldownStore } from '../../policies/cooldown-store.js';
+import type { SessionStore } from '../../sessions/session-store.js';
 import type { ScaleAdapter } from './scale-port.js';
 
 /** The package that provides replicas when `BOARDBOT_REDIS_URL` asks for them. */
@@ -34,6 +35,25 @@ export class ScaleSlot {
   readonly cooldowns: CooldownStore = {
     take: (key, cooldown, useId) => this.current().cooldowns.take(key, cooldown, useId),
   };
+
+  /**
+   * The replicas' shared session store when the adapter has one, else `fallback`; decided at each
+   * call, since the adapter may be loaded only at `start()` (sessions are read once it ran).
+   * @param fallback - the store the bot would use alone
+   */
+  sessions(fallback: SessionStore): SessionStore {
+    const store = () => this.adapter?.sessions ?? fallback;
+    return {
+      get description() {
+        return store().description;
+      },
+      read: (key) => store().read(key),
+      write: (key, expected, value) => store().write(key, expected, value),
+      close: async () => {
+        await store().close?.();
+      },
+    };
+  }
 
   /** The adapter, loaded from `@boardbot/redis` the first time when only a URL was given. */
   async resolve(log: Logger): Promise<ScaleAdapter> {
