@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { CommandSyncPlan, ScaleAdapter, ScaleHost } from '@boardbot/core';
+import type { CommandSyncPlan, ReplicaStatus, ScaleAdapter, ScaleHost } from '@boardbot/core';
 import type { Logger } from '@boardbot/protocol';
 import type { Redis } from 'ioredis';
 import { CommandSync } from './commands/command-sync.js';
@@ -130,6 +130,20 @@ export class RedisScale implements ScaleAdapter {
       { partitions: consumer.held.length, of: this.partitions, reader: this.run.reader.leading },
       'replica joined',
     );
+  }
+
+  async status(): Promise<ReplicaStatus> {
+    const c = this.c;
+    const role = this.run?.reader.leading ? 'reader' : 'consumer';
+    // Consuming: joined, not stopping, and its last heartbeat reached Redis.
+    const consuming = this.run !== undefined && !this.paused && this.beatFailures === 0;
+    if (!c) return { role, consuming: false, pending: 0, deadLettered: 0 };
+    try {
+      const [pending, deadLettered] = await Promise.all([c.client.zcard(c.keys.inflight), c.client.xlen(c.keys.dead)]);
+      return { role, consuming, pending, deadLettered };
+    } catch {
+      return { role, consuming: false, pending: 0, deadLettered: 0 };
+    }
   }
 
   async pause(): Promise<void> {

@@ -361,6 +361,9 @@ export class Bot {
       .digest('hex')
       .slice(0, 16);
     await this.adapter.connect({ apiUrl: this.options.apiUrl, credential, log: this.log });
+    // The adapter knows the replica's role; a source the author reported stays theirs.
+    const status = this.adapter.status?.bind(this.adapter);
+    if (!this.replicas && status) this.reportReplicas(status);
   }
 
   /** Joins the replicas through the adapter: it decides which events this process handles. */

@@ -17,6 +17,8 @@ export function useRedis(): () => RedisFixture {
   beforeAll(async () => {
     const server = await startRedisServer();
     const client = new Redis(server.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    // A test that stops the server makes this connection fail until the file ends: expected, not news.
+    client.on('error', () => {});
     await client.connect();
     fixture = { server, client };
   }, 30_000);

@@ -6,6 +6,7 @@ import type { OrderBy } from '../../dispatch/ordering.js';
 import type { DispatchOutcome } from '../../dispatch/outcome.js';
 import type { BotGateway, GatewayFailure } from '../../kernel/ports.js';
 import type { CooldownStore } from '../../policies/cooldown-store.js';
+import type { ReplicaStatus } from '../../health/replica-status.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import type { BackfillMarks } from '../backfill.js';
 
@@ -69,6 +70,12 @@ export interface ScaleAdapter {
    * bot was given no `sessions` store; without one the bot keeps its file default.
    */
   readonly sessions?: SessionStore;
+  /**
+   * This replica's part in the shared feed (reader or consumer, consuming or not, pending and
+   * dead-lettered events), read at each `/readyz` and `/metrics`: the bot reports it by itself, so
+   * a replica that does not read the gateway is ready while it consumes. Never rejects.
+   */
+  status?(): Promise<ReplicaStatus>;
   /**
    * Connects the adapter; called first by `start()`, before the bot's first request: the shared rate
    * limit works from then on.
