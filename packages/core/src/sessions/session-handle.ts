@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidSessionError, SessionConflictError, SessionScopeError } from '../errors.js';
 import { type HandlerRun, namedKey } from '../kernel/scope.js';
@@ -8,8 +9,12 @@ import type { SessionStore } from './session-store.js';
 
 /** Attempts of one update before it gives up (each lost a compare-and-set to another writer). */
 const ATTEMPTS = 50;
-/** Update keys a session remembers, so a replayed event does not apply its update twice. */
-const APPLIED_KEPT = 64;
+/**
+ * Updates a session remembers (by a 16-character digest of their keys, about 8 KiB in all), so an
+ * event handled again does not apply its update twice: after a restart, or by a second instance of
+ * the bot that handles every event too and runs behind the first by up to this many updates.
+ */
+const APPLIED_KEPT = 512;
 
 /** What `update()` takes: a callback that mutates the value in place, or returns the new value. */
 // biome-ignore lint/suspicious/noConfusingVoidType: a mutating callback returns nothing (void), which must be allowed.
@@ -70,7 +75,7 @@ export class SessionHandleImpl<T extends object> implements SessionHandle<T> {
   }
 
   async update(change: SessionChange<T>): Promise<T> {
-    const updateKey = namedKey(this.scope.run, `session:${this.key}:${nextOrdinal(this.scope.run, this.key)}`);
+    const updateKey = digest(namedKey(this.scope.run, `session:${this.key}:${nextOrdinal(this.scope.run, this.key)}`));
     const { definition, scope } = this;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const record = await this.store.read(this.key);
@@ -120,4 +125,9 @@ export function sessionKey(
   }
   const parts = [needsUser ? `user:${scope.userId}` : '', needsBoard ? `board:${scope.boardId}` : ''].filter(Boolean);
   return `${scope.app.id}:${name}:${parts.join(':')}`;
+}
+
+/** An update key as a session keeps it: 96 bits of its SHA-256, in base64url. */
+function digest(updateKey: string): string {
+  return createHash('sha256').update(updateKey).digest('base64url').slice(0, 16);
 }
