@@ -85,6 +85,28 @@ export class Telemetry {
   }
 
   /**
+   * An event this replica reads from the gateway and passes on to the replicas (through Redis): a
+   * short span of its receipt here, ended at once, whose headers the replica that handles the event
+   * continues. Not counted as received: the replica that handles it counts it.
+   * @param event - the event
+   * @returns the W3C headers of the receipt span; empty when the bot does not trace
+   */
+  relay(event: BotEvent): Record<string, string> {
+    const tracer = this.tracer;
+    if (!tracer) return {};
+    const name = event.unknown ? 'other' : event.name;
+    const span = tracer.startSpan(`relay ${name}`, {
+      kind: SpanKind.PRODUCER,
+      attributes: { 'boardbot.event.name': name, 'boardbot.event.id': event.id },
+    });
+    if (inert(span)) return {};
+    const headers: Record<string, string> = {};
+    propagation.inject(trace.setSpan(context.active(), span), headers, setter);
+    span.end();
+    return headers;
+  }
+
+  /**
    * A handler run starts: its span, a child of the event's, becomes the run's trace context.
    * @param run - the run (its `traceContext` is set here)
    * @param ctx - the handler's context (its kind, board and command are read from it)

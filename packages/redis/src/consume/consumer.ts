@@ -4,7 +4,7 @@ import { type Connected, persist } from '../connection.js';
 import { sortKeyOf } from '../feed/entry-id.js';
 import { GROUP } from '../keys.js';
 import { ACK, DEAD_LETTER, READ } from '../scripts/feed-scripts.js';
-import { type PendingEntry, pendingEntries } from './pending.js';
+import { fieldOf, type PendingEntry, pendingEntries } from './pending.js';
 
 /** A partition this replica holds the lease of. */
 interface Part {
@@ -257,7 +257,7 @@ export class Consumer {
     }
     for (const [id, fields] of reply[1]) {
       part.cursor = id;
-      this.deliver(part, { id, payload: field(fields, 'e') }, false);
+      this.deliver(part, { id, payload: fieldOf(fields, 'e'), trace: fieldOf(fields, 't') }, false);
     }
     return reply[1].length;
   }
@@ -317,7 +317,7 @@ export class Consumer {
         return;
       }
       const replayed = claimed || attempt > 1 || createdBefore(event, this.host.startedAt);
-      const outcome = await this.host.dispatch(event, replayed);
+      const outcome = await this.host.dispatch(event, replayed, traceOf(entry));
       // Not finished: left pending, for the next owner of the partition.
       if (outcome.abandoned) return;
       if (!outcome.failed) {
@@ -412,8 +412,8 @@ async function trim(client: Redis, key: string): Promise<void> {
   let floor = summary[0] > 0 ? summary[1] : null;
   if (floor === null) {
     const groups = (await client.call('XINFO', 'GROUPS', key)) as string[][];
-    const group = groups.find((g) => field(g, 'name') === GROUP);
-    floor = group ? (field(group, 'last-delivered-id') ?? null) : null;
+    const group = groups.find((g) => fieldOf(g, 'name') === GROUP);
+    floor = group ? (fieldOf(group, 'last-delivered-id') ?? null) : null;
   }
   if (floor && floor !== '0-0') await client.call('XTRIM', key, 'MINID', floor);
 }
@@ -422,11 +422,6 @@ async function trim(client: Redis, key: string): Promise<void> {
 function streamKeys(reply: readonly unknown[]): string[] {
   if (Array.isArray(reply[0])) return reply.map((r) => String((r as unknown[])[0]));
   return reply.filter((_, i) => i % 2 === 0).map(String);
-}
-
-function field(fields: readonly unknown[], name: string): string | undefined {
-  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return String(fields[i + 1]);
-  return undefined;
 }
 
 /** Whether the event's message or interaction was created before `time` (epoch ms). */
@@ -439,4 +434,14 @@ function createdBefore(event: BotEvent, time: number): boolean {
         ? event.data.message.created_at
         : undefined;
   return created !== undefined && Date.parse(created) < time;
+}
+
+/** The trace headers an entry was appended with, or undefined (untraced, or unreadable: a new trace). */
+function traceOf(entry: PendingEntry): Record<string, string> | undefined {
+  if (!entry.trace) return undefined;
+  try {
+    return JSON.parse(entry.trace) as Record<string, string>;
+  } catch {
+    return undefined;
+  }
 }

@@ -6,6 +6,8 @@ export interface PendingEntry {
   id: string;
   /** The event JSON, or undefined when the entry is gone from the stream. */
   payload: string | undefined;
+  /** The trace headers of the event's receipt on the reader, as JSON, when it was traced. */
+  trace?: string | undefined;
 }
 
 const PAGE = 100;
@@ -47,14 +49,21 @@ export async function* pendingEntries(
         String(minIdleMs),
         ...claimable.map(([id]) => id),
       )) as ([string, string[]] | null)[];
-      for (const entry of entries) if (entry) yield { id: entry[0], payload: payloadOf(entry[1]) };
+      for (const entry of entries) {
+        if (entry) yield { id: entry[0], payload: fieldOf(entry[1], 'e'), trace: fieldOf(entry[1], 't') };
+      }
     }
     if (rows.length < PAGE) return;
     start = `(${rows[rows.length - 1]?.[0]}`;
   }
 }
 
-function payloadOf(fields: readonly string[]): string | undefined {
-  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === 'e') return fields[i + 1];
+/**
+ * A field of a stream entry (`e` the event, `t` its trace headers).
+ * @param fields - the entry's fields and values, alternating
+ * @param name - the field
+ */
+export function fieldOf(fields: readonly unknown[], name: string): string | undefined {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return String(fields[i + 1]);
   return undefined;
 }

@@ -12,6 +12,8 @@ interface Append {
   event: BotEvent;
   entryId: string;
   sortKey: string;
+  /** The trace headers of the event's receipt here, as JSON ('' when the bot does not trace). */
+  trace: string;
 }
 
 /** Appends sent to Redis at once (in one pipeline, in order). */
@@ -200,7 +202,9 @@ export class Reader {
       this.c.log.warn({ event_id: event.id, name: event.name }, 'event id is not a decimal: it cannot be appended');
       return;
     }
-    this.queue.push({ event, entryId, sortKey: sortKeyOf(entryId) });
+    const carrier = this.host.relay(event);
+    const trace = Object.keys(carrier).length === 0 ? '' : JSON.stringify(carrier);
+    this.queue.push({ event, entryId, sortKey: sortKeyOf(entryId), trace });
     this.kick();
   }
 
@@ -255,7 +259,7 @@ export class Reader {
     return APPEND.run(
       this.c.client,
       [keys.reader, keys.appended, keys.inflight, keys.partition(partition)],
-      [value, append.entryId, append.sortKey, JSON.stringify(append.event), previous?.sortKey ?? this.known],
+      [value, append.entryId, append.sortKey, JSON.stringify(append.event), previous?.sortKey ?? this.known, append.trace],
     );
   }
 

@@ -3,7 +3,8 @@ import { LuaScript, NOW_MS } from './lua-script.js';
 /**
  * Appends one event, if the caller still holds the reader's lease: KEYS reader lease, appended,
  * in-flight set, partition stream; ARGV lease value, entry id, sort key, event JSON, the sort key the
- * caller knows was appended last ('' if none). The check and the append are one step, so a reader
+ * caller knows was appended last ('' if none), the trace headers of its receipt as JSON ('' if none;
+ * stored as the entry's `t` field). The check and the append are one step, so a reader
  * deposed while it was paused cannot append when it wakes up. Returns `ok`, `duplicate` (this event or
  * a later one was appended already), `deposed` (the lease is another's), or `lost` (Redis has less
  * than the caller saw appended: its data was lost, and the reader must resume from the stored point).
@@ -13,7 +14,9 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'deposed' end
 local last = redis.call('GET', KEYS[2])
 if ARGV[5] ~= '' and ((not last) or last < ARGV[5]) then return 'lost' end
 if last and ARGV[3] <= last then return 'duplicate' end
-local added = redis.pcall('XADD', KEYS[4], ARGV[2], 'e', ARGV[4], 'r', ARGV[1])
+local fields = { 'e', ARGV[4], 'r', ARGV[1] }
+if ARGV[6] and ARGV[6] ~= '' then fields[5] = 't'; fields[6] = ARGV[6] end
+local added = redis.pcall('XADD', KEYS[4], ARGV[2], unpack(fields))
 if type(added) == 'table' and added.err then return 'duplicate' end
 redis.call('ZADD', KEYS[3], 0, ARGV[3])
 redis.call('SET', KEYS[2], ARGV[3])

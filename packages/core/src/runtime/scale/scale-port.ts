@@ -44,8 +44,16 @@ export interface ScaleHost {
   /**
    * Runs an event's handlers now (call it from a queued task); never rejects.
    * @param replayed - whether another process (or an earlier run) may have handled it already
+   * @param carrier - the trace headers {@link ScaleHost.relay} gave for it on the reader, if any: its
+   * handlers' spans continue that trace
    */
-  dispatch(event: BotEvent, replayed: boolean): Promise<DispatchOutcome>;
+  dispatch(event: BotEvent, replayed: boolean, carrier?: Readonly<Record<string, string>>): Promise<DispatchOutcome>;
+  /**
+   * Traces the receipt of an event this replica passes on to the others (a short span) and returns
+   * the W3C headers that continue its trace; empty when the bot does not trace. Store them with the
+   * event and give them back to {@link ScaleHost.dispatch} where it is handled.
+   */
+  relay(event: BotEvent): Record<string, string>;
   /** Lists, oldest first, the messages missed on each board after a gateway gap (see `backfillLimit`). */
   collectMissed(boardIds: readonly string[], marks: BackfillMarks): Promise<Message[]>;
   /** Tells the runtime that the gateway gave up for good (a refused token): the bot stops. */

@@ -58,10 +58,11 @@ export async function startReplica(s: ReplicaStart): Promise<CommandSyncPlan | u
     openGateway: (lastEventId) => s.openGateway(lastEventId),
     orderingKey: (event) => orderingKey(event, s.orderBy),
     enqueue: (key, task) => s.queue.push(key, task),
-    dispatch: (event, replayed) => {
-      const traced = s.telemetry.receive(event);
+    dispatch: (event, replayed, carrier) => {
+      const traced = s.telemetry.receive(event, carrier);
       return s.dispatcher.dispatch(event, replayed, traced.context).finally(traced.end);
     },
+    relay: (event) => s.telemetry.relay(event),
     collectMissed: (boardIds, marks) =>
       collectMissedMessages(s.rest, boardIds, marks, {
         limit: s.backfillLimit,
