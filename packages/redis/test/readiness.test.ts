@@ -1,9 +1,7 @@
-import { createBot } from '@boardbot/core';
 import type { TestPlatform } from '@boardbot/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { redis } from '../src/index.js';
 import { useRedis } from './support/redis.js';
-import { Echo, eventually, freshPrefix, replicaPlatform } from './support/replicas.js';
+import { Echo, eventually, freshPrefix, replicaOf, replicaPlatform } from './support/replicas.js';
 
 const fixture = useRedis();
 let platform: TestPlatform | undefined;
@@ -23,15 +21,7 @@ describe('replica readiness', () => {
     platform = await replicaPlatform();
     const keyPrefix = freshPrefix();
     const replicas = [0, 1].map(() =>
-      createBot({
-        token: (platform as TestPlatform).token,
-        apiUrl: (platform as TestPlatform).urls.apiUrl,
-        handlers: [Echo],
-        handleSignals: false,
-        logger: false,
-        health: { port: 0 },
-        scale: redis({ url: fixture().server.url, keyPrefix, leaseMs: 900 }),
-      }),
+      replicaOf(platform as TestPlatform, fixture().server.url, keyPrefix, { handlers: [Echo], health: { port: 0 } }),
     );
     try {
       for (const bot of replicas) await bot.start();

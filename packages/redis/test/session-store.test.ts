@@ -1,11 +1,11 @@
-import { createBot, defineSession, type MessageContext, OnMessage } from '@boardbot/core';
+import { defineSession, type MessageContext, OnMessage } from '@boardbot/core';
 import { SESSION_STORE_CONTRACT } from '@boardbot/test-support';
 import type { TestPlatform } from '@boardbot/testing';
 import { IsInt, Min } from 'class-validator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RedisSessionStore, redis } from '../src/index.js';
+import { RedisSessionStore } from '../src/index.js';
 import { useRedis } from './support/redis.js';
-import { eventually, freshPrefix, replicaPlatform } from './support/replicas.js';
+import { eventually, freshPrefix, replicaOf, replicaPlatform } from './support/replicas.js';
 
 const fixture = useRedis();
 
@@ -53,15 +53,7 @@ describe('replicas on one Redis', () => {
     platform = await replicaPlatform();
     const keyPrefix = freshPrefix();
     const replicas = [0, 1].map(() =>
-      createBot({
-        token: (platform as TestPlatform).token,
-        apiUrl: (platform as TestPlatform).urls.apiUrl,
-        handlers: [Counter],
-        handleSignals: false,
-        logger: false,
-        // No `sessions` given: the replicas use the adapter's Redis store.
-        scale: redis({ url: fixture().server.url, keyPrefix, leaseMs: 900 }),
-      }),
+      replicaOf(platform as TestPlatform, fixture().server.url, keyPrefix, { handlers: [Counter] }),
     );
     try {
       for (const bot of replicas) await bot.start();

@@ -1,13 +1,12 @@
-import { createBot, type MessageContext, OnMessage } from '@boardbot/core';
+import { type MessageContext, OnMessage } from '@boardbot/core';
 import { until } from '@boardbot/test-support';
 import type { TestPlatform } from '@boardbot/testing';
 import { propagation } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redis } from '../src/index.js';
 import { useRedis } from './support/redis.js';
-import { freshPrefix, replicaPlatform } from './support/replicas.js';
+import { freshPrefix, replicaOf, replicaPlatform } from './support/replicas.js';
 
 const fixture = useRedis();
 
@@ -29,15 +28,7 @@ describe('traces across replicas', () => {
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const keyPrefix = freshPrefix();
     const replicas = [0, 1].map(() =>
-      createBot({
-        token: platform.token,
-        apiUrl: platform.urls.apiUrl,
-        handlers: [Echo],
-        handleSignals: false,
-        logger: false,
-        tracing: provider,
-        scale: redis({ url: fixture().server.url, keyPrefix, leaseMs: 900 }),
-      }),
+      replicaOf(platform as TestPlatform, fixture().server.url, keyPrefix, { handlers: [Echo], tracing: provider }),
     );
     try {
       for (const bot of replicas) await bot.start();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type Bot,
+  type BotOptions,
   Command,
   type CommandContext,
   createBot,
@@ -93,6 +94,27 @@ export function replica(
     scale: redis({ url, keyPrefix: prefix, leaseMs: 900, ...options }),
   });
   return { bot, lines };
+}
+
+/**
+ * A replica of another bot on `platform` (its own handlers and options), sharing `url`'s Redis under
+ * `keyPrefix`, silent, with a short lease.
+ * @param options - the bot's handlers and any other `createBot` option
+ */
+export function replicaOf(
+  platform: TestPlatform,
+  url: string,
+  keyPrefix: string,
+  options: Omit<BotOptions, 'token' | 'scale'>,
+): Bot {
+  return createBot({
+    token: platform.token,
+    apiUrl: platform.urls.apiUrl,
+    handleSignals: false,
+    logger: false,
+    ...options,
+    scale: redis({ url, keyPrefix, leaseMs: 900 }),
+  });
 }
 
 /** A key prefix of its own for each test. */
