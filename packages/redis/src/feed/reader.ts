@@ -259,7 +259,14 @@ export class Reader {
     return APPEND.run(
       this.c.client,
       [keys.reader, keys.appended, keys.inflight, keys.partition(partition)],
-      [value, append.entryId, append.sortKey, JSON.stringify(append.event), previous?.sortKey ?? this.known, append.trace],
+      [
+        value,
+        append.entryId,
+        append.sortKey,
+        JSON.stringify(append.event),
+        previous?.sortKey ?? this.known,
+        append.trace,
+      ],
     );
   }
 

@@ -4,9 +4,9 @@ import type { CommandSyncPlan } from '../../commands/sync/plan.js';
 import type { BotEvent } from '../../dispatch/dispatcher.js';
 import type { OrderBy } from '../../dispatch/ordering.js';
 import type { DispatchOutcome } from '../../dispatch/outcome.js';
+import type { ReplicaStatus } from '../../health/replica-status.js';
 import type { BotGateway, GatewayFailure } from '../../kernel/ports.js';
 import type { CooldownStore } from '../../policies/cooldown-store.js';
-import type { ReplicaStatus } from '../../health/replica-status.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import type { BackfillMarks } from '../backfill.js';
 
