@@ -1,5 +1,12 @@
-import { Command, type CommandContext, type MessageContext, OnMessage, RequireRole } from '@boardbot/core';
-import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
+import {
+  Command,
+  type CommandContext,
+  type MessageContext,
+  OnMessage,
+  RequireRole,
+  ROLE_CACHE_MS,
+} from '@boardbot/core';
+import { createTestPlatform, TestClock, type TestPlatform } from '@boardbot/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 @Command({ name: 'purge', description: 'Admins only' })
@@ -57,5 +64,24 @@ describe('@RequireRole against the emulator', () => {
     expect((await platform.bot.nextMessage({ replyTo: allowed })).content).toBe('announced');
     const hello = await bob.say('!hello');
     expect((await platform.bot.nextMessage({ replyTo: hello })).content).toBe('hello Bob');
+  });
+});
+
+describe('the role cache', () => {
+  it('lets a person just demoted keep the role until ROLE_CACHE_MS has passed on the bot’s clock, then refuses', async () => {
+    const clock = new TestClock('2026-03-02T09:00:00Z');
+    const own = await createTestPlatform({ handlers: [Purge], clock });
+    try {
+      const dan = own.person('dan', { role: 'admin' });
+      expect((await dan.invoke('purge')).content).toBe('purged by dan');
+      await dan.join('general', 'member');
+      // Cached: the platform sends no member events, so the demotion is not seen yet.
+      expect((await dan.invoke('purge')).content).toBe('purged by dan');
+      await own.settle();
+      clock.advance(ROLE_CACHE_MS + 1);
+      expect((await dan.invoke('purge')).content).toBe('This needs the admin role on this board (you are a member).');
+    } finally {
+      await own.close();
+    }
   });
 });
