@@ -48,4 +48,18 @@ export class ManualClock {
     }
     this.time = until;
   }
+
+  /**
+   * Moves time forward by `ms` at once, and only then runs the timers that fell due, late, as a real
+   * process does after a stall (a suspended machine, a blocked event loop): each sees the new time.
+   */
+  jump(ms: number): void {
+    this.time += ms;
+    for (;;) {
+      const due = this.timers.filter((t) => t.at <= this.time).sort((a, b) => a.at - b.at || a.id - b.id)[0];
+      if (!due) return;
+      this.timers = this.timers.filter((t) => t !== due);
+      due.fn();
+    }
+  }
 }

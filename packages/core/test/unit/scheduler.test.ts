@@ -1,53 +1,16 @@
-import {
-  type Clock,
-  Every,
-  MemorySessionStore,
-  type MissedTicks,
-  type OverlappingTicks,
-  type Tick,
-} from '@boardbot/core';
+import { Every, MemorySessionStore, type MissedTicks, type OverlappingTicks, type Tick } from '@boardbot/core';
 import { describeSchedules, KeyedQueue, type ScheduledMethod, Scheduler } from '@boardbot/core/internal';
 import type { App } from '@boardbot/protocol';
-import { eventually, recordingLogger } from '@boardbot/test-support';
+import { eventually, ManualClock, recordingLogger } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');
 const minutes = (n: number) => T0 + n * 60_000;
 const at = (tick: Tick) => (tick.scheduledAt.getTime() - T0) / 60_000;
 
-/**
- * A clock that can stall: `jump(ms)` moves the time at once and only then fires the timers that fell
- * due, late, as a real process does after a suspend or a blocked event loop.
- */
-class StallingClock implements Clock {
-  private timers: { at: number; id: number; fn: () => void }[] = [];
-  private nextId = 1;
-  constructor(private time: number) {}
-  now(): number {
-    return this.time;
-  }
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = this.nextId++;
-    this.timers.push({ at: this.time + ms, id, fn });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers = this.timers.filter((t) => t.id !== handle);
-  }
-  jump(ms: number): void {
-    this.time += ms;
-    for (;;) {
-      const due = this.timers.filter((t) => t.at <= this.time).sort((a, b) => a.at - b.at)[0];
-      if (!due) return;
-      this.timers = this.timers.filter((t) => t !== due);
-      due.fn();
-    }
-  }
-}
-
 /** A scheduler of one `@Every('1m')` method, its runs recorded; `hold` keeps a tick running. */
 function minutely(options: {
-  clock: StallingClock;
+  clock: ManualClock;
   store: MemorySessionStore;
   missed?: MissedTicks;
   overlap?: OverlappingTicks;
@@ -85,7 +48,7 @@ function minutely(options: {
 
 describe('Scheduler', () => {
   it('after a stall past several ticks, runs the late tick once and arms the next one ahead', async () => {
-    const clock = new StallingClock(minutes(0) + 30_000);
+    const clock = new ManualClock(minutes(0) + 30_000);
     const { scheduler, ran, queue } = minutely({ clock, store: new MemorySessionStore() });
     scheduler.onStart();
     await queue.idle();
@@ -99,7 +62,7 @@ describe('Scheduler', () => {
 
   it("with missed: 'skip', runs no missed tick on start and goes on with the next", async () => {
     const store = new MemorySessionStore();
-    const clock = new StallingClock(minutes(0) + 30_000);
+    const clock = new ManualClock(minutes(0) + 30_000);
     const first = minutely({ clock, store, missed: 'skip' });
     first.scheduler.onStart();
     clock.jump(30_000);
@@ -126,7 +89,7 @@ describe('Scheduler', () => {
     const hold = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const clock = new StallingClock(minutes(0) + 30_000);
+    const clock = new ManualClock(minutes(0) + 30_000);
     const { scheduler, ran, queue } = minutely({ clock, store: new MemorySessionStore(), overlap: 'run', hold });
     scheduler.onStart();
     clock.jump(30_000);
@@ -141,7 +104,7 @@ describe('Scheduler', () => {
 
   it('does not run a tick again on another instance when the one that claimed it died during the run', async () => {
     const store = new MemorySessionStore();
-    const clock = new StallingClock(minutes(0) + 30_000);
+    const clock = new ManualClock(minutes(0) + 30_000);
     const dying = minutely({ clock, store, hold: new Promise<void>(() => {}) });
     dying.scheduler.onStart();
     clock.jump(30_000);
