@@ -67,7 +67,7 @@ export class Intake {
       this.finish(this.begin(idOf(event)));
       const traced = this.deps.telemetry.receive(event);
       this.deps.queue.push(undefined, () =>
-        this.deps.dispatcher.dispatch(event, false, traced.context).finally(traced.end),
+        this.deps.dispatcher.dispatch(event, false, traced.begin()).finally(() => traced.end()),
       );
       return;
     }
@@ -82,7 +82,7 @@ export class Intake {
     const traced = this.deps.telemetry.receive(event);
     return new Promise<void>((resolve) => {
       this.deps.queue.push(key, () =>
-        this.deps.dispatcher.dispatch(event, replayed, traced.context).finally(() => {
+        this.deps.dispatcher.dispatch(event, replayed, traced.begin()).finally(() => {
           traced.end();
           this.finish(ticket);
           resolve();

@@ -17,18 +17,19 @@ import type { BotEvent } from '../dispatch/dispatcher.js';
 import type { HandlerRun } from '../kernel/scope.js';
 import type { HandlerKind, HandlerOutcome, MetricsSink } from './metrics-sink.js';
 
-/** One event's trace: the context its handlers' spans are children of, and its end. */
+/**
+ * One event's trace. Its span starts when its dispatch begins, dated from the event's receipt: an
+ * event waiting in the queue holds no span, so a deep queue keeps no span objects alive across
+ * garbage collections (with an SDK, that lifetime cost more than the spans themselves).
+ */
 export interface EventTrace {
-  /** The event span's context; undefined when the bot does not trace. */
-  readonly context: Context | undefined;
+  /**
+   * The event's dispatch begins: starts its span (from the receipt's time).
+   * @returns the context its handlers' spans are children of; undefined when the bot does not trace
+   */
+  begin(): Context | undefined;
   /** Ends the event's span, once its handlers finished. */
   end(): void;
-  /**
-   * The W3C headers (`traceparent`...) that continue this trace in another process, as the registered
-   * propagator writes them: a replica adapter stores them with the event and passes them back to
-   * {@link Telemetry.receive} on the replica that handles it.
-   */
-  carrier(): Record<string, string>;
 }
 
 /** One handler run, observed: ended with its outcome. */
@@ -40,7 +41,7 @@ export interface HandlerTrace {
   end(outcome: HandlerOutcome, error?: unknown): void;
 }
 
-const UNTRACED: EventTrace = { context: undefined, end: () => {}, carrier: () => ({}) };
+const UNTRACED: EventTrace = { begin: () => undefined, end: () => {} };
 
 const setter = {
   set(carrier: Record<string, string>, key: string, value: string): void {
@@ -75,13 +76,7 @@ export class Telemetry {
     const tracer = this.tracer;
     if (!tracer) return UNTRACED;
     const parent = carrier === undefined ? context.active() : propagation.extract(ROOT_CONTEXT, carrier);
-    const span = tracer.startSpan(
-      `event ${name}`,
-      { kind: SpanKind.CONSUMER, attributes: { 'boardbot.event.name': name, 'boardbot.event.id': event.id } },
-      parent,
-    );
-    // An inert event span (no SDK): its handlers make none either, and the context stays as it was.
-    return inert(span) ? UNTRACED : new SpanEventTrace(span, trace.setSpan(parent, span));
+    return new PendingEventTrace(tracer, name, event.id, parent);
   }
 
   /**
@@ -121,13 +116,13 @@ export class Telemetry {
     // A handler span is made in its event's trace: an untraced event (no SDK) has none to be part of.
     const parent = run.traceContext;
     if (tracer && parent !== undefined) {
-      span = tracer.startSpan(`handler ${run.handler}`, { attributes: handlerAttributes(run, kind) }, parent);
+      // Every attribute known at the start is given at once: the SDK checks each call's attributes.
+      const attributes = handlerAttributes(run, kind, boardId, command);
+      span = tracer.startSpan(`handler ${run.handler}`, { attributes }, parent);
       if (inert(span)) {
         // No SDK (or not sampled, without a trace to continue): nothing would read the span.
         span = undefined;
       } else {
-        if (boardId !== undefined) span.setAttribute('boardbot.board_id', boardId);
-        if (command !== undefined) span.setAttribute('boardbot.command', command);
         run.traceContext = trace.setSpan(parent, span);
       }
     }
@@ -156,27 +151,55 @@ function inert(span: Span): boolean {
   return !span.isRecording() && span.spanContext().traceId === INVALID_TRACEID;
 }
 
-/** An event's span and the context its handlers are children of. */
-class SpanEventTrace implements EventTrace {
+/** An event's span, started when its dispatch begins. */
+class PendingEventTrace implements EventTrace {
+  // The SDK reads a number no later than `performance.now()` as a time of this process's clock.
+  private readonly receivedAt = performance.now();
+  private span: Span | undefined;
+
   constructor(
-    private readonly span: Span,
-    readonly context: Context,
+    private readonly tracer: Tracer,
+    private readonly name: string,
+    private readonly id: string,
+    private readonly parent: Context,
   ) {}
 
-  readonly end = (): void => this.span.end();
+  begin(): Context | undefined {
+    const span = this.tracer.startSpan(
+      `event ${this.name}`,
+      {
+        kind: SpanKind.CONSUMER,
+        startTime: this.receivedAt,
+        attributes: { 'boardbot.event.name': this.name, 'boardbot.event.id': this.id },
+      },
+      this.parent,
+    );
+    // An inert event span (no SDK): its handlers make none either, and the context stays as it was.
+    if (inert(span)) return undefined;
+    this.span = span;
+    return trace.setSpan(this.parent, span);
+  }
 
-  carrier(): Record<string, string> {
-    const headers: Record<string, string> = {};
-    propagation.inject(this.context, headers, setter);
-    return headers;
+  end(): void {
+    // Given a start time, the SDK would date the end by `Date.now()` (whole milliseconds): the end
+    // is given on the same clock as the start instead.
+    this.span?.end(performance.now());
+    this.span = undefined;
   }
 }
 
 const NO_HANDLER_TRACE: HandlerTrace = { end: () => {} };
 
-function handlerAttributes(run: HandlerRun, kind: HandlerKind): Attributes {
+function handlerAttributes(
+  run: HandlerRun,
+  kind: HandlerKind,
+  boardId: string | undefined,
+  command: string | undefined,
+): Attributes {
   // The event's id is on the parent span; a replay is worth saying only when it is one.
   const attributes: Attributes = { 'boardbot.handler': run.handler, 'boardbot.handler.kind': kind };
+  if (boardId !== undefined) attributes['boardbot.board_id'] = boardId;
+  if (command !== undefined) attributes['boardbot.command'] = command;
   if (run.replayed) attributes['boardbot.replayed'] = true;
   return attributes;
 }

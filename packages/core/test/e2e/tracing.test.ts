@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Command, type CommandContext, type MessageContext, OnMessage } from '@boardbot/core';
 import { until } from '@boardbot/test-support';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -17,6 +18,42 @@ class Chatty {
   async twice(ctx: MessageContext) {
     await ctx.send('one');
     await ctx.send('two');
+  }
+}
+
+/** A promise and the function that resolves it. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** Holds `!hold` until released; `!beside` on another board says its event was read. */
+class Queued {
+  static started = signal();
+  static beside = signal();
+  static release = signal();
+  /** When `!beside` and `!after` were handled (`performance.now()`). */
+  static besideAt = 0;
+  static afterAt = 0;
+
+  @OnMessage('!hold')
+  async hold() {
+    Queued.started.resolve();
+    await Queued.release.promise;
+  }
+
+  @OnMessage('!after')
+  after() {
+    Queued.afterAt = performance.now();
+  }
+
+  @OnMessage('!beside')
+  besides() {
+    Queued.besideAt = performance.now();
+    Queued.beside.resolve();
   }
 }
 
@@ -41,7 +78,7 @@ describe('traces of a bot', () => {
 
   beforeAll(async () => {
     platform = await TestPlatform.start();
-    started = platform.bot({ handlers: [Ping, Chatty], tracing: provider });
+    started = platform.bot({ handlers: [Ping, Chatty, Queued], tracing: provider });
     await started.bot.start();
   });
 
@@ -119,6 +156,28 @@ describe('traces of a bot', () => {
       const creator = why.calls.find((c) => c.message_id === message.id);
       expect(posts).toContain(creator?.span_id);
     }
+  });
+
+  it("dates an event's span from its receipt, though its dispatch waits for an earlier event of its board", async () => {
+    await platform.post(platform.bob, platform.general, '!hold');
+    await Queued.started.promise;
+    await platform.post(platform.bob, platform.general, '!after');
+    // The gateway delivers in order: once an event posted later on another board is handled, the
+    // bot has read `!after`, which waits behind `!hold` in its board's queue.
+    await platform.post(platform.bob, platform.random, '!beside');
+    await Queued.beside.promise;
+    await platform.messages(platform.general, 1); // one more round trip while `!after` waits
+    Queued.release.resolve();
+    await until(() => exporter.getFinishedSpans().some((s) => s.name === 'handler Queued.after'), 'after handled');
+    await started.bot.idle();
+    const after = traceOf('message.create', (root) => spansOf(root).some((s) => s.name === 'handler Queued.after'));
+    const event = after.spans.find((s) => s.name === 'event message.create');
+    if (!event) throw new Error('no event span');
+    // A span's own duration is exact (its start and end are on one clock). Received before `!beside`
+    // was handled and ended after its handler ran, the span lasts at least as long as that; a span
+    // begun at dispatch would miss the wait (and the round trip made during it).
+    const ms = event.duration[0] * 1000 + event.duration[1] / 1e6;
+    expect(ms).toBeGreaterThanOrEqual(Queued.afterAt - Queued.besideAt);
   });
 
   /** The spans of the trace `root` starts. */

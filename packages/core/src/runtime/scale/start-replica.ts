@@ -60,7 +60,7 @@ export async function startReplica(s: ReplicaStart): Promise<CommandSyncPlan | u
     enqueue: (key, task) => s.queue.push(key, task),
     dispatch: (event, replayed, carrier) => {
       const traced = s.telemetry.receive(event, carrier);
-      return s.dispatcher.dispatch(event, replayed, traced.context).finally(traced.end);
+      return s.dispatcher.dispatch(event, replayed, traced.begin()).finally(() => traced.end());
     },
     relay: (event) => s.telemetry.relay(event),
     collectMissed: (boardIds, marks) =>
