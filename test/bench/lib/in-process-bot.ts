@@ -102,5 +102,4 @@ export async function inProcessRig(): Promise<InProcessRig> {
   };
 }
 
-/** The median of `xs`. */
-export const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+export { median } from './measure.js';
