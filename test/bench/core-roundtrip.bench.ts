@@ -58,7 +58,7 @@ it('answers an interaction within 10 ms at p99 and 1,000 per second with one bot
   // Waits hold a connection each: two per person in flight, so no request queues in the pool.
   const pool = new Pool(origin, { connections: 64 });
   const headers = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
-  const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+  const call = async (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => {
     const r = await pool.request({
       method,
       path: `/_emulator/v1${path}`,
