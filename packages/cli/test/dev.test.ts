@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@boardbot/cli';
@@ -94,6 +94,10 @@ describe('boardbot dev', () => {
     const stillV2 = await control.invoke('ping');
     expect(stillV2.answers[0]?.content).toBe('pong v2');
     expect(startsAfterFailure).toBe(0);
+    // ...and writes nothing: dist/ still holds the build the bot runs.
+    const built = readFileSync(join(project.dir, 'dist', 'ping.js'), 'utf8');
+    expect(built).toContain('pong v2');
+    expect(built).not.toContain('oops');
 
     io.signal('SIGINT');
     await session.stopped;

@@ -100,9 +100,17 @@ export function watchProject(options: WatchProjectOptions): ProjectWatch {
     first = false;
     options.onBuild(result);
   };
+  // A build with errors writes nothing: `dist/` keeps the last good build, the one the bot runs (and
+  // the one a restart of `dev`, or `start`, would load), whatever the project's tsconfig says.
+  const createProgram: ts.CreateProgram<ts.EmitAndSemanticDiagnosticsBuilderProgram> = (
+    rootNames,
+    compilerOptions,
+    ...rest
+  ) =>
+    t.createEmitAndSemanticDiagnosticsBuilderProgram(rootNames, { ...compilerOptions, noEmitOnError: true }, ...rest);
   const host = t.createSolutionBuilderWithWatchHost(
     system,
-    t.createEmitAndSemanticDiagnosticsBuilderProgram,
+    createProgram,
     reportDiagnostic,
     () => {},
     reportWatchStatus,
