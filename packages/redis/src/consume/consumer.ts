@@ -205,7 +205,9 @@ export class Consumer {
       for (const part of active) this.readingNow.add(part);
       try {
         const count = Math.max(1, Math.min(100, Math.floor(room / Math.max(1, targets.length))));
-        const got = await Promise.all(targets.map((part) => this.readPart(part, count)));
+        // One partition to read (the one the wait woke for): sent at once, as nothing would share its batch.
+        const now = targets.length === 1;
+        const got = await Promise.all(targets.map((part) => this.readPart(part, count, now)));
         this.readFailures = 0;
         // A partition that gave fewer entries than asked had no more: the wait below covers it, from
         // the last entry read, without another read that would find it empty.
@@ -243,12 +245,13 @@ export class Consumer {
     }
   }
 
-  /** One fenced read of a partition; queues what it got. @returns how many entries it got */
-  private async readPart(part: Part, count: number): Promise<number> {
+  /** One fenced read of a partition (sent at once when `now`); queues what it got. @returns how many entries it got */
+  private async readPart(part: Part, count: number, now: boolean): Promise<number> {
     const reply = (await READ.run(
       this.c.client,
       [this.c.keys.partitionLease(part.index), part.key],
       [part.lease, GROUP, this.c.replicaId, count],
+      { now },
     )) as ['lost'] | ['ok', [string, string[]][]] | ['empty', string];
     if (reply[0] === 'lost') {
       this.c.log.warn({ partition: part.index }, 'partition lease lost: another replica takes the partition over');

@@ -1,4 +1,5 @@
-import { Command, type Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { sendNow } from '../connection.js';
 
 /** A run of an entry being counted in Redis. */
 export interface RunCount {
@@ -12,10 +13,9 @@ export interface RunCount {
 }
 
 /**
- * Counts one run of a stream entry (`HINCRBY <attempts> <entry id> 1`). The command goes around
- * auto-pipelining, which would hold it until the event loop's check phase: on a connection that is
- * up, it is in the kernel's socket buffer when this returns, so a handler started right after it
- * cannot end the process (SIGKILL, a crash, an exit) before Redis gets the count.
+ * Counts one run of a stream entry (`HINCRBY <attempts> <entry id> 1`), sent at once ({@link sendNow}):
+ * on a connection that is up, it is in the kernel's socket buffer when this returns, so a handler
+ * started right after it cannot end the process (SIGKILL, a crash, an exit) before Redis gets the count.
  *
  * @param client - the connection
  * @param attempts - the hash of run counts
@@ -23,9 +23,7 @@ export interface RunCount {
  */
 export function countRun(client: Redis, attempts: string, id: string): RunCount {
   const written = client.status === 'ready';
-  const { keyPrefix } = client.options;
-  const command = new Command('hincrby', [attempts, id, '1'], keyPrefix === undefined ? {} : { keyPrefix });
-  const count = (client.sendCommand(command) as Promise<unknown>).then(
+  const count = sendNow(client, 'hincrby', [attempts, id, 1]).then(
     (n) => Number(n),
     () => undefined,
   );
