@@ -93,6 +93,36 @@ describe('replicas under failures', () => {
     await expectAnsweredOnce(posted);
   }, 120_000);
 
+  it('an event whose handler kills its replica at once is dead-lettered after maxDeliveries runs, and its board moves on', async () => {
+    // Each run is counted before its handler starts, even the first run of an entry just read (whose
+    // count is sent without waiting for its reply): otherwise the event would kill replicas for ever.
+    c = await cluster({ requests: 1_000_000, extra: { ...LEASE, REPLICA_MAX_DELIVERIES: '2' } });
+    const alice = c.platform.person('alice');
+    let current = c.start();
+    await current.started();
+    const poison = await alice.say('crash now');
+    const after = [await alice.say('m after the crash')];
+    const deaths: (number | NodeJS.Signals)[] = [];
+    // Two runs, each killing its replica; the third replica dead-letters the event without running it.
+    for (let i = 0; i < 2; i++) {
+      deaths.push(await current.exited);
+      current = c.start();
+      await current.started();
+    }
+    expect(deaths).toEqual(['SIGKILL', 'SIGKILL']);
+    const dead = await current.waitFor((l) => l.msg === 'event moved to the dead-letter stream: its board moves on');
+    expect(dead).toMatchObject({ deliveries: 2 });
+    expect(String(dead.reason)).toContain('did not finish in 2 runs');
+    await expectAnsweredOnce(after);
+    const redis = new Redis(c.redis.url);
+    const tag = createHash('sha256').update(c.proxy.apiUrl).digest('hex').slice(0, 12);
+    const letters = await redis.xrange(`${c.prefix}:{${c.platform.bot.app.id}:${tag}}:dead`, '-', '+');
+    redis.disconnect();
+    expect(letters).toHaveLength(1);
+    expect(letters[0]?.[1].at(-1)).toContain(poison.id);
+    expect(current.lines.some((l) => l.msg === 'bot stopped')).toBe(false);
+  }, 120_000);
+
   it('every replica down for longer than the replay window: the first one back reads the missed messages once', async () => {
     // The emulator keeps one event for resume, so the feed's resume point is past the window.
     c = await cluster({ requests: 1_000_000, extra: LEASE, limits: { retainedEvents: 1, retainedEventsMs: 1 } });

@@ -1,5 +1,5 @@
 import type { Logger } from '@boardbot/protocol';
-import { Redis } from 'ioredis';
+import { Command, Redis } from 'ioredis';
 import type { Keys } from './keys.js';
 
 /** What every part of a connected replica shares: its connection, its keys, its name, its logger. */
@@ -46,4 +46,22 @@ export async function persist(work: () => Promise<unknown>, giveUpMs: number): P
       await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
     }
   }
+}
+
+/**
+ * Sends a command at once, around auto-pipelining (which holds every command until the event loop's
+ * check phase, to batch it with others): on a connection that is up, the command is in the kernel's
+ * socket buffer when this returns. For the commands on an event's way to its handler, when nothing
+ * else would share their batch.
+ *
+ * @param client - the connection
+ * @param name - the command
+ * @param args - its arguments (keys are prefixed as the connection's other commands are)
+ */
+export function sendNow(client: Redis, name: string, args: readonly (string | number)[]): Promise<unknown> {
+  const { keyPrefix } = client.options;
+  // Replies as strings, as the connection's own command methods give them.
+  const options: ConstructorParameters<typeof Command>[2] =
+    keyPrefix === undefined ? { replyEncoding: 'utf8' } : { replyEncoding: 'utf8', keyPrefix };
+  return client.sendCommand(new Command(name, [...args], options)) as Promise<unknown>;
 }

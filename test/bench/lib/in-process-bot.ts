@@ -18,7 +18,8 @@ export class InProcessGateway extends EventEmitter implements BotGateway {
 
 /** An emulator that serves a bot's start(), and bots whose events the bench emits itself. */
 export interface InProcessRig {
-  emulator: Emulator;
+  /** The emulator, when it runs in this process (not when the rig was given another's `apiUrl`). */
+  emulator: Emulator | undefined;
   app: App;
   boardIds: string[];
   /** A started bot on an in-process gateway. */
@@ -30,10 +31,14 @@ export interface InProcessRig {
   close(): Promise<void>;
 }
 
-/** Starts the rig. */
-export async function inProcessRig(): Promise<InProcessRig> {
-  const emulator = await createEmulator({ db: ':memory:', logger: false });
-  const { apiUrl } = await emulator.listen({ host: '127.0.0.1', port: 0 });
+/**
+ * Starts the rig.
+ * @param external - the API URL of an emulator running elsewhere (another process), instead of one in
+ *   this process
+ */
+export async function inProcessRig(external?: { apiUrl: string }): Promise<InProcessRig> {
+  const emulator = external ? undefined : await createEmulator({ db: ':memory:', logger: false });
+  const apiUrl = external?.apiUrl ?? (await (emulator as Emulator).listen({ host: '127.0.0.1', port: 0 })).apiUrl;
   const get = async <T>(path: string) =>
     (await (await fetch(`${apiUrl}${path}`, { headers: { authorization: 'Bearer dev-token' } })).json()) as T;
   const app = await get<App>('/app');
@@ -98,7 +103,9 @@ export async function inProcessRig(): Promise<InProcessRig> {
         interaction: null,
       };
     },
-    close: () => emulator.close(),
+    close: async () => {
+      await emulator?.close();
+    },
   };
 }
 

@@ -5,6 +5,7 @@ import { sortKeyOf } from '../feed/entry-id.js';
 import { GROUP } from '../keys.js';
 import { ACK, DEAD_LETTER, READ } from '../scripts/feed-scripts.js';
 import { fieldOf, type PendingEntry, pendingEntries } from './pending.js';
+import { countRun, type RunCount } from './run-count.js';
 
 /** A partition this replica holds the lease of. */
 interface Part {
@@ -204,10 +205,15 @@ export class Consumer {
       for (const part of active) this.readingNow.add(part);
       try {
         const count = Math.max(1, Math.min(100, Math.floor(room / Math.max(1, targets.length))));
-        const got = await Promise.all(targets.map((part) => this.readPart(part, count)));
+        // One partition to read (the one the wait woke for): sent at once, as nothing would share its batch.
+        const now = targets.length === 1;
+        const got = await Promise.all(targets.map((part) => this.readPart(part, count, now)));
         this.readFailures = 0;
-        if (got.some((n) => n > 0)) {
-          this.hint = new Set(targets.filter((_, i) => (got[i] as number) > 0).map((p) => p.key));
+        // A partition that gave fewer entries than asked had no more: the wait below covers it, from
+        // the last entry read, without another read that would find it empty.
+        const more = targets.filter((_, i) => (got[i] as number) >= count);
+        if (more.length > 0) {
+          this.hint = new Set(more.map((p) => p.key));
           continue;
         }
         const woke = (await this.blocking.call(
@@ -239,12 +245,13 @@ export class Consumer {
     }
   }
 
-  /** One fenced read of a partition; queues what it got. @returns how many entries it got */
-  private async readPart(part: Part, count: number): Promise<number> {
+  /** One fenced read of a partition (sent at once when `now`); queues what it got. @returns how many entries it got */
+  private async readPart(part: Part, count: number, now: boolean): Promise<number> {
     const reply = (await READ.run(
       this.c.client,
       [this.c.keys.partitionLease(part.index), part.key],
       [part.lease, GROUP, this.c.replicaId, count],
+      { now },
     )) as ['lost'] | ['ok', [string, string[]][]] | ['empty', string];
     if (reply[0] === 'lost') {
       this.c.log.warn({ partition: part.index }, 'partition lease lost: another replica takes the partition over');
@@ -297,8 +304,9 @@ export class Consumer {
 
   /**
    * Runs one entry until it succeeds, is dead-lettered, or the bot abandons it at shutdown. Each run
-   * is counted in Redis before it starts, so runs cut short by a dying replica count too, and an
-   * entry merely claimed by a replica that died before running it does not.
+   * is counted in Redis before it starts (its count written to the socket), so runs cut short by a
+   * dying replica count too, and an entry merely claimed by a replica that died before running it
+   * does not.
    */
   private async handle(part: Part, entry: PendingEntry, event: BotEvent, claimed: boolean): Promise<void> {
     const { maxDeliveries } = this.options;
@@ -307,10 +315,12 @@ export class Consumer {
       // The partition's lease was lost while this entry waited: its next owner runs it.
       if (this.parts.get(part.index) !== part) return;
       local++;
-      let attempt = local;
-      await persist(async () => {
-        attempt = Number(await this.c.client.hincrby(this.c.keys.attempts, entry.id, 1));
-      }, ACK_PERSIST_MS);
+      const run = countRun(this.c.client, this.c.keys.attempts, entry.id);
+      // The first run of an entry just read needs no reply: XREADGROUP hands an entry out once, so
+      // its count is 1, below any bound. Waiting for it would add a round trip to every event; the
+      // count is on its way to Redis already, which is what makes a run cut short count.
+      const early = !claimed && local === 1 && run.written;
+      let attempt = early ? 1 : await this.runCount(run, entry.id, local);
       if (attempt > maxDeliveries) {
         const reason = `its handlers did not finish in ${maxDeliveries} runs (its replicas stopped while running them)`;
         await this.deadLetter(part, entry.id, entry.payload, attempt - 1, reason);
@@ -318,6 +328,7 @@ export class Consumer {
       }
       const replayed = claimed || attempt > 1 || createdBefore(event, this.host.startedAt);
       const outcome = await this.host.dispatch(event, replayed, traceOf(entry));
+      if (early) attempt = await this.runCount(run, entry.id, local);
       // Not finished: left pending, for the next owner of the partition.
       if (outcome.abandoned) return;
       if (!outcome.failed) {
@@ -334,6 +345,20 @@ export class Consumer {
       );
       await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
     }
+  }
+
+  /**
+   * The count of a run, counting it again while Redis is unreachable (until the acknowledgement's
+   * bound), or `local` (the runs of this replica) if Redis stayed out of reach.
+   */
+  private async runCount(run: RunCount, id: string, local: number): Promise<number> {
+    let attempt = await run.count;
+    if (attempt !== undefined) return attempt;
+    await persist(async () => {
+      attempt = await countRun(this.c.client, this.c.keys.attempts, id).count;
+      if (attempt === undefined) throw new Error('the run was not counted');
+    }, ACK_PERSIST_MS);
+    return attempt ?? local;
   }
 
   private async settle(part: Part, id: string, event: BotEvent): Promise<void> {

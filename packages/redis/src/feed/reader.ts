@@ -225,7 +225,9 @@ export class Reader {
       const batch = this.queue.splice(0, BATCH);
       let results: unknown[];
       try {
-        results = await Promise.all(batch.map((append, i) => this.append(value, append, batch[i - 1])));
+        // A lone event (live traffic) goes at once; a batch goes in one write, auto-pipelined.
+        const now = batch.length === 1;
+        results = await Promise.all(batch.map((append, i) => this.append(value, append, batch[i - 1], now)));
       } catch (error) {
         if (generation !== this.generation) return;
         this.c.log.warn(
@@ -252,7 +254,7 @@ export class Reader {
     }
   }
 
-  private append(value: string, append: Append, previous: Append | undefined): Promise<unknown> {
+  private append(value: string, append: Append, previous: Append | undefined, now: boolean): Promise<unknown> {
     const { keys } = this.c;
     const key = this.host.orderingKey(append.event);
     const partition = partitionOf(key, append.event.id, this.partitions);
@@ -267,6 +269,7 @@ export class Reader {
         previous?.sortKey ?? this.known,
         append.trace,
       ],
+      { now },
     );
   }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { sendNow } from '../connection.js';
 
 /**
  * A Lua script run by its SHA1 (`EVALSHA`), sent whole (`EVAL`) only when Redis does not know it yet,
@@ -18,13 +19,23 @@ export class LuaScript {
    * @param client - the connection
    * @param keys - its keys
    * @param args - its arguments
+   * @param options - `now`: send it at once, around auto-pipelining ({@link sendNow})
    */
-  async run(client: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  async run(
+    client: Redis,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    options: { now?: boolean } = {},
+  ): Promise<unknown> {
+    const call = (command: 'evalsha' | 'eval', script: string) =>
+      options.now
+        ? sendNow(client, command, [script, keys.length, ...keys, ...args])
+        : client[command](script, keys.length, ...keys, ...args);
     try {
-      return await client.evalsha(this.sha, keys.length, ...keys, ...args);
+      return await call('evalsha', this.sha);
     } catch (error) {
       if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
-      return client.eval(this.source, keys.length, ...keys, ...args);
+      return call('eval', this.source);
     }
   }
 }
