@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { Command, type CommandContext, createBot, deriveCommands, Option } from '@boardbot/core';
 import { RestClient } from '@boardbot/rest';
 import { IsInt, Max, Min } from 'class-validator';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, it } from 'vitest';
-import { buildEmulator, type ChildServer, serveInChild, stopChildren } from './lib/child-server.js';
+import { buildEmulator, type ChildServer, cpuSecondsOf, serveInChild, stopChildren } from './lib/child-server.js';
 import { percentile } from './lib/measure.js';
 import { record } from './lib/record.js';
 
@@ -15,12 +14,6 @@ import { record } from './lib/record.js';
 // calls (invoke, then wait with a zero timeout) with no bot: what the platform's HTTP alone costs.
 
 const ADMIN = 'bench-admin-key';
-
-/** CPU seconds used so far by a process, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 function startEmulator(): Promise<ChildServer> {
   const code = `
@@ -43,9 +36,7 @@ class Roll {
 }
 
 beforeAll(buildEmulator, 120_000);
-afterAll(() => {
-  stopChildren();
-});
+afterAll(stopChildren);
 
 it('answers an interaction within 10 ms at p99 and 1,000 per second with one bot', async () => {
   const emulator = await startEmulator();
@@ -136,12 +127,12 @@ it('answers an interaction within 10 ms at p99 and 1,000 per second with one bot
   await latencies(roundTrip, 200); // warm-up
   const trips = await latencies(roundTrip, 1000);
   const emulatorPid = emulator.pid;
-  const cpuBefore = { bot: process.cpuUsage(), emulator: cpuSeconds(emulatorPid) };
+  const cpuBefore = { bot: process.cpuUsage(), emulator: cpuSecondsOf(emulatorPid) };
   const tripRate = await rate(roundTrip, 3000, 32);
   const botCpu = process.cpuUsage(cpuBefore.bot);
   const load = {
     bot: Math.round(((botCpu.user + botCpu.system) / 1e6 / 3) * 100),
-    emulator: Math.round(((cpuSeconds(emulatorPid) - cpuBefore.emulator) / 3) * 100),
+    emulator: Math.round(((cpuSecondsOf(emulatorPid) - cpuBefore.emulator) / 3) * 100),
   };
 
   await bot.stop();

@@ -94,9 +94,7 @@ async function post(url: string, body: string, headers: Record<string, string>):
 }
 
 beforeAll(buildEmulator, 120_000);
-afterAll(() => {
-  stopChildren();
-});
+afterAll(stopChildren);
 
 it('delivers one event to 500 gateway streams with p99 under 50 ms', async () => {
   const bare = (await serveInChild(BARE)).url;
