@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireAdmin } from '../auth/admin-auth.js';
+import { secretMatcher } from '../auth/tokens.js';
 import { PlatformError } from '../errors.js';
 import { type AppApiGateDeps, appApiGate } from './app-api-gate.js';
 import { checkHost } from './host-check.js';
@@ -34,6 +35,8 @@ export function installGate(app: FastifyInstance, deps: GateDeps): void {
   app.decorateRequest('appRow', null);
   app.decorateRequest('interactionRow', null);
   app.decorateRequest('heldKey', null);
+  // The key's digest once, not on every control request.
+  const isAdminKey = secretMatcher(deps.adminKey);
 
   app.addHook('onRequest', async (request, reply) => {
     checkHost(request, deps.allowedHosts());
@@ -43,7 +46,7 @@ export function installGate(app: FastifyInstance, deps: GateDeps): void {
       return;
     }
     if (deps.isClosing()) throw new PlatformError('unavailable', 'The emulator is shutting down: retry shortly');
-    if (auth === 'admin') requireAdmin(request, deps.adminKey);
+    if (auth === 'admin') requireAdmin(request, isAdminKey);
   });
 
   const release = async (request: FastifyRequest) => {
