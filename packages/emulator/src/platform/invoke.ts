@@ -156,7 +156,10 @@ export function invokeCommand(p: Platform, out: Outbox, inv: Invocation): Intera
     created_at: new Date(now).toISOString(),
     expires_at: new Date(now + p.limits.interactionTtlMs).toISOString(),
   };
-  p.store.interactions.insert(stored, hashToken(token), now + p.limits.interactionTtlMs);
+  const tokenHash = hashToken(token);
+  // The bot answers with this token within moments: its digest is ready for the gate.
+  p.tokenDigests.remember(token, tokenHash);
+  p.store.interactions.insert(stored, tokenHash, now + p.limits.interactionTtlMs);
   const interaction: Interaction = { ...stored, token };
   // The app's log keeps the event without its token; a replay derives it again (Platform.replayData).
   const type = 'interaction.create';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@boardbot/protocol';
+import { TokenDigests } from '../auth/token-digests.js';
 import { StreamHub } from '../gateway/hub.js';
 import { frame } from '../gateway/sse-stream.js';
 import { ApiCallLog } from '../observe/api-call-log.js';
@@ -39,6 +40,8 @@ export class Platform {
   readonly answerWaiters = new AnswerWaiters();
   /** Interaction tokens, derived from the database's secret (never stored). */
   readonly tokens: InteractionTokens;
+  /** Digests of the credentials seen recently (the gate's lookups). */
+  readonly tokenDigests = new TokenDigests();
   private activitySeq = 0;
   private readonly resetListeners: (() => void)[] = [];
   private readonly disposers: (() => void)[] = [];
@@ -52,6 +55,7 @@ export class Platform {
     readonly logger: Logger,
   ) {
     this.tokens = new InteractionTokens(store.secrets.get(INTERACTION_TOKEN_SECRET));
+    this.onReset(() => this.tokenDigests.clear());
   }
 
   /** The clock as an RFC 3339 UTC time with milliseconds. */
