@@ -301,6 +301,27 @@ describe('slash commands as a person', () => {
     expect([view.status, view.json.status, view.json.answers]).toEqual([200, 'pending', []]);
   });
 
+  it('ends a wait when its caller goes away', async () => {
+    const { id } = await h.invoke({
+      board_id: h.seed.general.id,
+      user_id: h.seed.alice.id,
+      command: 'config',
+      subcommand: 'show',
+    });
+    const { controlUrl } = await h.emu.listen({ port: 0 });
+    const gone = new AbortController();
+    const waiting = fetch(`${controlUrl}/interactions/${id}/wait?answers=1&timeout_ms=120000`, {
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      signal: gone.signal,
+    }).catch(() => 'aborted');
+    while (h.emu.platform.answerWaiters.size === 0) await new Promise((r) => setTimeout(r, 5));
+    gone.abort();
+    expect(await waiting).toBe('aborted');
+    // The wait is released at the request's close, long before its two-minute timeout.
+    while (h.emu.platform.answerWaiters.size > 0) await new Promise((r) => setTimeout(r, 5));
+    expect(h.emu.platform.answerWaiters.size).toBe(0);
+  });
+
   it('shows an unanswered interaction as expired after 15 minutes', async () => {
     const { id } = await h.invoke({
       board_id: h.seed.general.id,
