@@ -3,7 +3,7 @@ import { UUID_PATTERN } from '@boardbot/protocol';
 import { hashToken } from '../auth/tokens.js';
 import { validationFailed } from '../errors.js';
 import type { StoredInteraction } from '../store/interactions.js';
-import { findBoard, findUser } from './directory.js';
+import { findUser, requireBoard } from './directory.js';
 import type { Outbox } from './outbox.js';
 import type { Platform } from './platform.js';
 
@@ -124,7 +124,7 @@ function checkOptions(
  * @returns The interaction with its token (what the app receives).
  */
 export function invokeCommand(p: Platform, out: Outbox, inv: Invocation): Interaction {
-  findBoard(p, inv.board_id);
+  requireBoard(p, inv.board_id);
   const user = findUser(p, inv.user_id);
   if (!p.store.boards.isMember(inv.board_id, inv.user_id)) {
     throw validationFailed([{ path: '/user_id', message: 'The user is not a member of the board' }]);
