@@ -130,10 +130,8 @@ export class Platform {
       batch.reject(err);
       return;
     }
-    for (const out of batch.outboxes) {
-      this.publish(out);
-      for (const fn of out.afterCommit) fn();
-    }
+    this.publish(batch.outboxes);
+    for (const out of batch.outboxes) for (const fn of out.afterCommit) fn();
     batch.resolve();
   }
 
@@ -209,12 +207,27 @@ export class Platform {
 
   /** Pushes an activity event outside of a write (for example, a token that expired). */
   pushActivity(out: Outbox): void {
-    this.publish(out);
+    this.publish([out]);
   }
 
-  private publish(out: Outbox): void {
-    for (const e of out.appEvents) this.gateway.push(e.appId, frame(e.id, e.name, e.data));
+  /**
+   * Pushes the events of committed writes to the open streams. The frames of one commit are joined
+   * per app and encoded once: each stream gets one `Buffer` in one write, instead of a string per
+   * frame that the socket would encode to UTF-8 again for every stream. Apps with no open stream
+   * get no frame at all.
+   */
+  private publish(outs: readonly Outbox[]): void {
+    const byApp = new Map<string, string>();
+    for (const out of outs) {
+      for (const e of out.appEvents) {
+        if (this.gateway.count(e.appId) === 0) continue;
+        byApp.set(e.appId, (byApp.get(e.appId) ?? '') + frame(e.id, e.name, e.data));
+      }
+    }
+    for (const [appId, text] of byApp) this.gateway.push(appId, Buffer.from(text));
     if (this.activity.size === 0) return;
-    for (const e of out.activity) this.activity.push(ACTIVITY_KEY, frame(++this.activitySeq, e.name, e.data));
+    let text = '';
+    for (const out of outs) for (const e of out.activity) text += frame(++this.activitySeq, e.name, e.data);
+    if (text !== '') this.activity.push(ACTIVITY_KEY, Buffer.from(text));
   }
 }
