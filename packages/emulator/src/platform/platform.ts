@@ -81,7 +81,7 @@ export class Platform {
    */
   write<T>(fn: (out: Outbox) => T): T {
     const batch = this.batch ?? this.beginBatch();
-    const out = new Outbox();
+    const out = new Outbox(this.activity.size > 0);
     const result = this.store.transaction(() => fn(out));
     batch.outboxes.push(out);
     return result;
@@ -165,7 +165,7 @@ export class Platform {
   /** Appends an event to the log of every app installed on `boardId`, and to the activity stream. */
   appendBoardEvent(out: Outbox, boardId: string, name: string, data: string): void {
     for (const appId of this.store.apps.installedOn(boardId)) this.appendAppEvent(out, appId, name, data);
-    out.activity.push({ name, data });
+    if (out.wantsActivity) out.activity.push({ name, data });
   }
 
   /** Registers `fn` to run after a reset of the platform (to drop in-memory state such as rate windows). */
