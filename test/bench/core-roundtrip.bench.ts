@@ -1,11 +1,11 @@
-import { Command, type CommandContext, createBot, deriveCommands, Option } from '@boardbot/core';
+import { createBot, deriveCommands } from '@boardbot/core';
 import { RestClient } from '@boardbot/rest';
-import { IsInt, Max, Min } from 'class-validator';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, it } from 'vitest';
-import { buildEmulator, type ChildServer, cpuSecondsOf, serveInChild, stopChildren } from './lib/child-server.js';
+import { buildEmulator, cpuSecondsOf, stopChildren } from './lib/child-server.js';
 import { percentile } from './lib/measure.js';
 import { record } from './lib/record.js';
+import { BENCH_ADMIN_KEY as ADMIN, Roll, startBenchEmulator } from './lib/roll-bot.js';
 
 // The interaction round trip on loopback: a person invokes a command through the control API, the
 // emulator raises interaction.create on the gateway, the bot validates the options, answers over
@@ -13,33 +13,11 @@ import { record } from './lib/record.js';
 // process; the bot and the load generator share this one. The baseline is the same two control
 // calls (invoke, then wait with a zero timeout) with no bot: what the platform's HTTP alone costs.
 
-const ADMIN = 'bench-admin-key';
-
-function startEmulator(): Promise<ChildServer> {
-  const code = `
-    import { createEmulator } from './packages/emulator/dist/index.js';
-    const emu = await createEmulator({ db: ':memory:', logger: false, adminKey: '${ADMIN}', rateLimit: { requests: 1e9 } });
-    const { url } = await emu.listen({ port: 0 });
-    console.log(JSON.stringify({ url }));`;
-  return serveInChild(code);
-}
-
-class RollOptions {
-  @Option({ description: 'Sides' }) @IsInt() @Min(2) @Max(1000) sides!: number;
-}
-
-@Command({ name: 'roll', description: 'Roll a die', options: RollOptions })
-class Roll {
-  run(_ctx: CommandContext<RollOptions>, { sides }: RollOptions) {
-    return `You rolled ${sides}`;
-  }
-}
-
 beforeAll(buildEmulator, 120_000);
 afterAll(stopChildren);
 
 it('answers an interaction within 10 ms at p99 and 1,000 per second with one bot', async () => {
-  const emulator = await startEmulator();
+  const emulator = await startBenchEmulator();
   const origin = emulator.url;
   // Waits hold a connection each: two per person in flight, so no request queues in the pool.
   const pool = new Pool(origin, { connections: 64 });

@@ -1,11 +1,11 @@
-import { Command, type CommandContext, createBot, deriveCommands, Option } from '@boardbot/core';
+import { createBot, deriveCommands } from '@boardbot/core';
 import { RestClient } from '@boardbot/rest';
-import { IsInt, Max, Min } from 'class-validator';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, it } from 'vitest';
-import { buildEmulator, cpuSecondsOf, serveInChild, stopChildren } from './lib/child-server.js';
+import { buildEmulator, cpuSecondsOf, stopChildren } from './lib/child-server.js';
 import { median } from './lib/in-process-bot.js';
 import { record } from './lib/record.js';
+import { BENCH_ADMIN_KEY as ADMIN, Roll, startBenchEmulator } from './lib/roll-bot.js';
 
 // Answered interactions per second with one bot: 32 people at once spread over 16 boards, each
 // invoking /roll through the control API and waiting until the bot's answer is stored. The emulator
@@ -13,34 +13,16 @@ import { record } from './lib/record.js';
 // generator share this one. The baseline, in the same run, is the same two control calls with no
 // bot (invoke, then a wait that returns at once): what the platform's HTTP alone allows.
 
-const ADMIN = 'bench-admin-key';
 const BOARDS = 16;
 const PEOPLE = 32;
 const ROUNDS = 3;
 const ROUND_MS = 3000;
 
-const EMULATOR = `
-  import { createEmulator } from './packages/emulator/dist/index.js';
-  const emu = await createEmulator({ db: ':memory:', logger: false, adminKey: '${ADMIN}', rateLimit: { requests: 1e9 } });
-  const { url } = await emu.listen({ port: 0 });
-  console.log(JSON.stringify({ url }));`;
-
-class RollOptions {
-  @Option({ description: 'Sides' }) @IsInt() @Min(2) @Max(1000) sides!: number;
-}
-
-@Command({ name: 'roll', description: 'Roll a die', options: RollOptions })
-class Roll {
-  run(_ctx: CommandContext<RollOptions>, { sides }: RollOptions) {
-    return `You rolled ${sides}`;
-  }
-}
-
 beforeAll(buildEmulator, 120_000);
 afterAll(stopChildren);
 
 it('answers 2,500 interactions/s with one bot, 32 people over 16 boards', async () => {
-  const emulator = await serveInChild(EMULATOR);
+  const emulator = await startBenchEmulator();
   // Waits hold a connection each: two per person in flight, so no request queues in the pool.
   const pool = new Pool(emulator.url, { connections: 2 * PEOPLE });
   const headers = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
