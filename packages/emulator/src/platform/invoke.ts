@@ -159,12 +159,16 @@ export function invokeCommand(p: Platform, out: Outbox, inv: Invocation): Intera
   const tokenHash = hashToken(token);
   // The bot answers with this token within moments: its digest is ready for the gate.
   p.tokenDigests.remember(token, tokenHash);
-  p.store.interactions.insert(stored, tokenHash, now + p.limits.interactionTtlMs);
+  // Serialized once: the row, the stored event and the live event share the text.
+  const json = JSON.stringify(stored);
+  p.store.interactions.insert(stored, tokenHash, now + p.limits.interactionTtlMs, json);
   const interaction: Interaction = { ...stored, token };
   // The app's log keeps the event without its token; a replay derives it again (Platform.replayData).
+  // The live event is the stored one with the token added last, as `InteractionTokens.withToken`
+  // writes it for a replay (base64url needs no escaping in JSON).
   const type = 'interaction.create';
-  const live = JSON.stringify({ type, interaction });
-  p.appendAppEvent(out, appId, type, JSON.stringify({ type, interaction: stored }), live);
+  const live = `{"type":"${type}","interaction":${json.slice(0, -1)},"token":"${token}"}}`;
+  p.appendAppEvent(out, appId, type, `{"type":"${type}","interaction":${json}}`, live);
   out.activityEvent('interaction.create', { interaction: stored });
   return interaction;
 }
