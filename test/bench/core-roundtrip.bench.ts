@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { Command, type CommandContext, createBot, deriveCommands, Option } from '@boardbot/core';
+import { createBot, deriveCommands } from '@boardbot/core';
 import { RestClient } from '@boardbot/rest';
-import { IsInt, Max, Min } from 'class-validator';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, it } from 'vitest';
-import { buildEmulator, type ChildServer, serveInChild, stopChildren } from './lib/child-server.js';
+import { buildEmulator, cpuSecondsOf, stopChildren } from './lib/child-server.js';
 import { median, percentile } from './lib/measure.js';
 import { record } from './lib/record.js';
+import { BENCH_ADMIN_KEY as ADMIN, Roll, startBenchEmulator } from './lib/roll-bot.js';
 
 // The interaction round trip on loopback: a person invokes a command through the control API, the
 // emulator raises interaction.create on the gateway, the bot validates the options, answers over
@@ -16,44 +15,15 @@ import { record } from './lib/record.js';
 // platform's HTTP alone costs. Both run in 5 interleaved runs while the bot stays connected, so the
 // latency the bot adds is read run by run and the p99 is the median of the 5 runs' p99s.
 
-const ADMIN = 'bench-admin-key';
 /** Interleaved runs of the latency comparison, and round trips per run and side. */
 const RUNS = 5;
 const TRIPS = 400;
 
-/** CPU seconds used so far by a process, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function startEmulator(): Promise<ChildServer> {
-  const code = `
-    import { createEmulator } from './packages/emulator/dist/index.js';
-    const emu = await createEmulator({ db: ':memory:', logger: false, adminKey: '${ADMIN}', rateLimit: { requests: 1e9 } });
-    const { url } = await emu.listen({ port: 0 });
-    console.log(JSON.stringify({ url }));`;
-  return serveInChild(code);
-}
-
-class RollOptions {
-  @Option({ description: 'Sides' }) @IsInt() @Min(2) @Max(1000) sides!: number;
-}
-
-@Command({ name: 'roll', description: 'Roll a die', options: RollOptions })
-class Roll {
-  run(_ctx: CommandContext<RollOptions>, { sides }: RollOptions) {
-    return `You rolled ${sides}`;
-  }
-}
-
 beforeAll(buildEmulator, 120_000);
-afterAll(() => {
-  stopChildren();
-});
+afterAll(stopChildren);
 
 it('answers an interaction within 10 ms at p99 and 1,000 per second with one bot', async () => {
-  const emulator = await startEmulator();
+  const emulator = await startBenchEmulator();
   const origin = emulator.url;
   // Waits hold a connection each: two per person in flight, so no request queues in the pool.
   const pool = new Pool(origin, { connections: 64 });
@@ -152,12 +122,12 @@ it('answers an interaction within 10 ms at p99 and 1,000 per second with one bot
   }
   const baseRate = await rate(platformOnly, 3000, 32);
   const emulatorPid = emulator.pid;
-  const cpuBefore = { bot: process.cpuUsage(), emulator: cpuSeconds(emulatorPid) };
+  const cpuBefore = { bot: process.cpuUsage(), emulator: cpuSecondsOf(emulatorPid) };
   const tripRate = await rate(roundTrip, 3000, 32);
   const botCpu = process.cpuUsage(cpuBefore.bot);
   const load = {
     bot: Math.round(((botCpu.user + botCpu.system) / 1e6 / 3) * 100),
-    emulator: Math.round(((cpuSeconds(emulatorPid) - cpuBefore.emulator) / 3) * 100),
+    emulator: Math.round(((cpuSecondsOf(emulatorPid) - cpuBefore.emulator) / 3) * 100),
   };
 
   await bot.stop();

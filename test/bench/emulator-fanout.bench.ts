@@ -94,11 +94,9 @@ async function post(url: string, body: string, headers: Record<string, string>):
 }
 
 beforeAll(buildEmulator, 120_000);
-afterAll(() => {
-  stopChildren();
-});
+afterAll(stopChildren);
 
-it('delivers one event to 500 gateway streams with p99 under 50 ms', async () => {
+it('delivers one event to 500 gateway streams with a p99 within 1.1x of a bare SSE server', async () => {
   const bare = (await serveInChild(BARE)).url;
   const emu = (await serveInChild(EMULATOR)).url;
   const auth = { authorization: 'Bearer dev-token' };
@@ -133,7 +131,7 @@ it('delivers one event to 500 gateway streams with p99 under 50 ms', async () =>
       value: percentile(samples, 99),
       unit: 'ms',
       ratio: percentile(samples, 99) / b99,
-      note: `p50 ${percentile(samples, 50).toFixed(1)} ms; target p99 < 50 ms`,
+      note: `p50 ${percentile(samples, 50).toFixed(1)} ms; target p99 ≤ 1.1x of the bare server`,
     },
   );
 }, 180_000);

@@ -261,13 +261,13 @@ it('gateway: events per second replayed by the emulator', async () => {
 
 it("gateway: latency from the emulator's write to the listener", async () => {
   const samples = 200;
-  // The emulator's hub writes one frame text to every open stream of the app: time that moment.
+  // The emulator's hub writes the frames of a commit to every open stream of the app: time that moment.
   const hub = emu.platform.gateway;
   const push = hub.push.bind(hub);
   let writtenAt = 0;
-  hub.push = (key: string, text: string) => {
+  hub.push = (key: string, frames: Uint8Array) => {
     writtenAt = performance.now();
-    push(key, text);
+    push(key, frames);
   };
   const latencies: Record<Subject, number[]> = { GatewayClient: [], 'bare eventsource': [] };
   try {

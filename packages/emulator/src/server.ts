@@ -112,8 +112,12 @@ export function buildServer(deps: ServerDeps): BuiltServer {
     allowedHosts: deps.allowedHosts,
   });
   // CONTRACT (durability): an answer leaves only once the writes made before it are committed.
-  app.addHook('onSend', async () => {
-    if (p.hasPendingWrites) await p.flushed();
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    if (!p.hasPendingWrites) return done(null, payload);
+    p.flushed().then(
+      () => done(null, payload),
+      (err: Error) => done(err),
+    );
   });
   installObserve(app, p, logsInfo(logger) ? logger : undefined);
 

@@ -187,6 +187,9 @@ describe('slash commands as a person', () => {
     h.ctl('POST', '/interactions', { board_id: h.seed.general.id, user_id: h.seed.alice.id, ...body });
 
   beforeEach(() => h.registerCommands([roll, config]));
+  /** Alice invokes `/config show` on general. */
+  const alicesConfigShow = () =>
+    h.invoke({ board_id: h.seed.general.id, user_id: h.seed.alice.id, command: 'config', subcommand: 'show' });
 
   it('creates the interaction after converting form strings, raises interaction.create, and hides the token', async () => {
     const r = await invoke({
@@ -262,12 +265,7 @@ describe('slash commands as a person', () => {
   });
 
   it('lists interactions newest first with their answers, and waits for answers', async () => {
-    const { id, token } = await h.invoke({
-      board_id: h.seed.general.id,
-      user_id: h.seed.alice.id,
-      command: 'config',
-      subcommand: 'show',
-    });
+    const { id, token } = await alicesConfigShow();
     await h.invoke({ board_id: h.seed.random.id, user_id: h.seed.bob.id, command: 'config', subcommand: 'show' });
     const list = (await h.ctl('GET', `/interactions?board_id=${h.seed.general.id}`)).json.interactions;
     expect(list.map((v: { interaction: { id: string } }) => v.interaction.id)).toEqual([id]);
@@ -288,12 +286,7 @@ describe('slash commands as a person', () => {
   });
 
   it('answers a pending wait with what it has when the emulator closes', async () => {
-    const { id } = await h.invoke({
-      board_id: h.seed.general.id,
-      user_id: h.seed.alice.id,
-      command: 'config',
-      subcommand: 'show',
-    });
+    const { id } = await alicesConfigShow();
     const waiting = h.ctl('GET', `/interactions/${id}/wait?answers=1&timeout_ms=120000`);
     while (h.emu.platform.answerWaiters.size === 0) await new Promise((r) => setTimeout(r, 5));
     await h.close();
@@ -301,13 +294,24 @@ describe('slash commands as a person', () => {
     expect([view.status, view.json.status, view.json.answers]).toEqual([200, 'pending', []]);
   });
 
+  it('ends a wait when its caller goes away', async () => {
+    const { id } = await alicesConfigShow();
+    const { controlUrl } = await h.emu.listen({ port: 0 });
+    const gone = new AbortController();
+    const waiting = fetch(`${controlUrl}/interactions/${id}/wait?answers=1&timeout_ms=120000`, {
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      signal: gone.signal,
+    }).catch(() => 'aborted');
+    while (h.emu.platform.answerWaiters.size === 0) await new Promise((r) => setTimeout(r, 5));
+    gone.abort();
+    expect(await waiting).toBe('aborted');
+    // The wait is released at the request's close, long before its two-minute timeout.
+    while (h.emu.platform.answerWaiters.size > 0) await new Promise((r) => setTimeout(r, 5));
+    expect(h.emu.platform.answerWaiters.size).toBe(0);
+  });
+
   it('shows an unanswered interaction as expired after 15 minutes', async () => {
-    const { id } = await h.invoke({
-      board_id: h.seed.general.id,
-      user_id: h.seed.alice.id,
-      command: 'config',
-      subcommand: 'show',
-    });
+    const { id } = await alicesConfigShow();
     clock.advance(15 * 60 * 1000);
     expect((await h.ctl('GET', `/interactions/${id}`)).json.status).toBe('expired');
   });

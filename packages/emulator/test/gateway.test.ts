@@ -37,6 +37,22 @@ async function nextChecked(c: SseClient) {
 }
 
 describe('GET /gateway', () => {
+  it('delivers every event of one group commit, in order, when several sends share it', async () => {
+    await start();
+    const c = await open();
+    await c.next();
+    await c.nextEvent();
+    const board = h.seed.general.id;
+    // Sent in one turn, so the emulator commits them together and writes their frames at once.
+    const sent = await Promise.all(['one', 'two', 'three'].map((content) => h.send(board, { content })));
+    const got = [];
+    for (let i = 0; i < sent.length; i++) got.push(await nextChecked(c));
+    // In the order the board numbered them, whatever order the three requests were handled in.
+    const bySeq = [...sent].sort((a, b) => a.seq - b.seq);
+    expect(got.map((e) => e.payload.message.id)).toEqual(bySeq.map((m) => m.id));
+    expect(got.map((e) => e.id)).toEqual([got[0]?.id, (got[0]?.id ?? 0) + 1, (got[0]?.id ?? 0) + 2]);
+  });
+
   it('starts with retry and a ready frame, then delivers the four event kinds in order with increasing ids', async () => {
     await start();
     await h.registerCommands([{ name: 'ping', description: 'Ping' }]);

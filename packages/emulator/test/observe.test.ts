@@ -1,6 +1,7 @@
 import type { Logger } from '@boardbot/protocol';
 import { promtoolCheck, sample } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
+import { messageIdOf } from '../src/observe/install-observe.js';
 import { Harness } from './helpers/harness.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -95,5 +96,17 @@ describe('what the emulator observes of a request', () => {
     } finally {
       await h.close();
     }
+  });
+});
+
+describe('messageIdOf', () => {
+  it('reads the id from the start of a message, and falls back to parsing any other shape', () => {
+    expect(messageIdOf('{"id":"0b7c5c6e-2f0a-4d7e-9a40-8f5d0c1e2b3a","board_id":"x"}')).toBe(
+      '0b7c5c6e-2f0a-4d7e-9a40-8f5d0c1e2b3a',
+    );
+    expect(messageIdOf('{"board_id":"x","id":"later"}')).toBe('later');
+    expect(messageIdOf('{"id":"a\\"b"}')).toBe('a"b');
+    expect(messageIdOf('{"id":7}')).toBeUndefined();
+    expect(messageIdOf('not json')).toBeUndefined();
   });
 });

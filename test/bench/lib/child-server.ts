@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -8,6 +9,13 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const children: ChildProcess[] = [];
 
+/**
+ * `BOARDBOT_BENCH_CPU_PROF=<dir>`: every child server runs under `node --cpu-prof` and writes its
+ * profile to `<dir>` when the bench stops it (a `.cpuprofile` per server, for Chrome's DevTools or
+ * `speedscope`).
+ */
+const profileDir = process.env.BOARDBOT_BENCH_CPU_PROF;
+
 /** A server running in a child process. */
 export interface ChildServer {
   /** The `url` it printed. */
@@ -16,16 +24,29 @@ export interface ChildServer {
   pid: number;
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux; 10 ms resolution). */
+export function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /**
  * Runs `code` (an ES module's source, resolved from the repository root) in a child node process and
  * resolves with the `url` of the JSON line it prints first, e.g. `console.log(JSON.stringify({ url }))`.
  */
 export function serveInChild(code: string): Promise<ChildServer> {
+  // A profile is written only on a normal exit, so a profiled child exits on SIGTERM (see stopChildren).
+  const args = profileDir
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${profileDir}`,
+        '--input-type=module',
+        '-e',
+        `process.on('SIGTERM', () => process.exit(0));\n${code}`,
+      ]
+    : ['--input-type=module', '-e', code];
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--input-type=module', '-e', code], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const proc = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(proc);
     proc.stdout?.once('data', (d) => resolve({ url: JSON.parse(d.toString()).url, pid: proc.pid as number }));
     proc.on('exit', (c) => reject(new Error(`server exited with ${c}`)));
@@ -39,7 +60,15 @@ export function buildEmulator(): void {
   });
 }
 
-/** Kills every server {@link serveInChild} started. */
-export function stopChildren(): void {
-  for (const c of children.splice(0)) c.kill('SIGKILL');
+/** Stops every server {@link serveInChild} started; profiled ones are given the time to write their profile. */
+export async function stopChildren(): Promise<void> {
+  const stopping = children.splice(0).map(
+    (c) =>
+      new Promise<void>((resolve) => {
+        if (c.exitCode !== null || c.signalCode !== null) return resolve();
+        c.once('exit', () => resolve());
+        c.kill(profileDir ? 'SIGTERM' : 'SIGKILL');
+      }),
+  );
+  await Promise.all(stopping);
 }

@@ -7,7 +7,7 @@ export interface HubMember {
   replaying: boolean;
 }
 
-/** Open streams grouped by key; pushes one frame text to every stream of a key. */
+/** Open streams grouped by key; pushes the same frames to every stream of a key. */
 export class StreamHub {
   private readonly byKey = new Map<string, Set<HubMember>>();
 
@@ -41,11 +41,11 @@ export class StreamHub {
     if (set.size === 0) this.byKey.delete(key);
   }
 
-  /** Pushes `text` to every live stream under `key`. */
-  push(key: string, text: string): void {
+  /** Pushes `frames` (encoded once by the caller) to every live stream under `key`. */
+  push(key: string, frames: Uint8Array): void {
     const set = this.byKey.get(key);
     if (!set) return;
-    for (const m of set) if (!m.replaying) m.stream.push(text);
+    for (const m of set) if (!m.replaying) m.stream.push(frames);
   }
 
   /** Ends every stream under `key` (an app was removed). */

@@ -68,15 +68,15 @@ export class SseStream {
     return this.closed;
   }
 
-  /** Writes text; returns false when the socket buffer is full (wait for `drain`). */
-  write(text: string): boolean {
+  /** Writes text or encoded frames; returns false when the socket buffer is full (wait for `drain`). */
+  write(chunk: string | Uint8Array): boolean {
     if (this.closed) return false;
     this.timer.refresh();
-    return this.res.write(text);
+    return this.res.write(chunk);
   }
 
-  /** Writes a live frame, dropping the stream if its client has fallen too far behind. */
-  push(text: string): void {
+  /** Writes live frames, dropping the stream if its client has fallen too far behind. */
+  push(chunk: string | Uint8Array): void {
     if (this.closed) return;
     if (this.res.writableLength > this.options.bufferBytes) {
       this.options.logger.warn(
@@ -87,7 +87,7 @@ export class SseStream {
       this.finish();
       return;
     }
-    this.write(text);
+    this.write(chunk);
   }
 
   /** Resolves when the socket buffer drained, or the stream ended. */

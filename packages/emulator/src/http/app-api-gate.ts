@@ -1,6 +1,6 @@
 import { IDEMPOTENCY_KEY_PATTERN } from '@boardbot/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken, hashToken } from '../auth/tokens.js';
+import { bearerToken } from '../auth/tokens.js';
 import { PlatformError, validationFailed } from '../errors.js';
 import type { InFlightKeys } from '../idempotency/in-flight.js';
 import type { Platform } from '../platform/platform.js';
@@ -31,14 +31,22 @@ export function setRateHeaders(reply: FastifyReply, v: RateLimitVerdict): void {
 function credentialOf(p: Platform, request: FastifyRequest, auth: AuthMode): string | undefined {
   if (auth === 'interaction') {
     // CONTRACT: the interaction token is the credential of endpoint 12, and its rate-limit bucket.
-    const hash = hashToken((request.params as { token?: string }).token ?? '');
-    request.interactionRow = p.store.interactions.byTokenHash(hash) ?? null;
-    return request.interactionRow ? `interaction:${hash}` : undefined;
+    const token = (request.params as { token?: string }).token ?? '';
+    const hash = p.tokenDigests.digestOf(token);
+    const row = p.store.interactions.byTokenHash(hash);
+    request.interactionRow = row ?? null;
+    if (!row) return undefined;
+    p.tokenDigests.remember(token, hash);
+    return `interaction:${hash}`;
   }
   const token = bearerToken(request.headers.authorization);
-  const app = token === undefined ? undefined : p.store.apps.byTokenHash(hashToken(token));
+  if (token === undefined) return undefined;
+  const hash = p.tokenDigests.digestOf(token);
+  const app = p.store.apps.byTokenHash(hash);
   request.appRow = app ?? null;
-  return app ? `app:${app.id}` : undefined;
+  if (!app) return undefined;
+  p.tokenDigests.remember(token, hash);
+  return `app:${app.id}`;
 }
 
 /** Holds the request's `Idempotency-Key` of `scope`, or refuses a malformed or in-flight one. */

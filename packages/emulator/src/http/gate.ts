@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireAdmin } from '../auth/admin-auth.js';
+import { secretMatcher } from '../auth/tokens.js';
 import { PlatformError } from '../errors.js';
 import { type AppApiGateDeps, appApiGate } from './app-api-gate.js';
 import { checkHost } from './host-check.js';
@@ -34,8 +35,10 @@ export function installGate(app: FastifyInstance, deps: GateDeps): void {
   app.decorateRequest('appRow', null);
   app.decorateRequest('interactionRow', null);
   app.decorateRequest('heldKey', null);
+  // The key's digest once, not on every control request.
+  const isAdminKey = secretMatcher(deps.adminKey);
 
-  app.addHook('onRequest', async (request, reply) => {
+  const gate = (request: FastifyRequest, reply: FastifyReply): void => {
     checkHost(request, deps.allowedHosts());
     const auth = accessOf(request);
     if (auth === 'app' || auth === 'interaction' || auth === 'optional') {
@@ -43,16 +46,27 @@ export function installGate(app: FastifyInstance, deps: GateDeps): void {
       return;
     }
     if (deps.isClosing()) throw new PlatformError('unavailable', 'The emulator is shutting down: retry shortly');
-    if (auth === 'admin') requireAdmin(request, deps.adminKey);
+    if (auth === 'admin') requireAdmin(request, isAdminKey);
+  };
+  // Callback hooks: nothing here waits, and an async hook costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
+    try {
+      gate(request, reply);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    done();
   });
 
-  const release = async (request: FastifyRequest) => {
+  const release = (request: FastifyRequest, done: () => void) => {
     const held = request.heldKey;
     if (held) {
       deps.inFlight.release(held.scope, held.key);
       request.heldKey = null;
     }
+    done();
   };
-  app.addHook('onResponse', release);
+  app.addHook('onResponse', (request, _reply, done) => release(request, done));
   app.addHook('onRequestAbort', release);
 }

@@ -11,6 +11,9 @@ export class EmulatorMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'api' | 'method' | 'route' | 'status'>;
   private readonly seconds: Histogram<'api' | 'method' | 'route'>;
+  // The labelled children of each (api, method, route, status): prom-client would hash the label
+  // object on every request. Route templates and statuses are few, so this stays small.
+  private readonly children = new Map<string, { count: () => void; time: (seconds: number) => void }>();
 
   /** @param p - the platform whose streams and storage are read at scrape time */
   constructor(p: Platform) {
@@ -67,7 +70,15 @@ export class EmulatorMetrics {
    * @param seconds - how long it took
    */
   observe(api: string, method: string, route: string, status: number, seconds: number): void {
-    this.requests.inc({ api, method, route, status: String(status) });
-    this.seconds.observe({ api, method, route }, seconds);
+    const key = `${api} ${method} ${route} ${status}`;
+    let child = this.children.get(key);
+    if (!child) {
+      const counter = this.requests.labels(api, method, route, String(status));
+      const histogram = this.seconds.labels(api, method, route);
+      child = { count: () => counter.inc(), time: (s) => histogram.observe(s) };
+      this.children.set(key, child);
+    }
+    child.count();
+    child.time(seconds);
   }
 }

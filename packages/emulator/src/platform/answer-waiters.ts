@@ -1,3 +1,5 @@
+import type { EventEmitter } from 'node:events';
+
 /**
  * Callers waiting for an interaction's next answer (the control API's `/interactions/{id}/wait`).
  * Each wait ends at the next answer, at its timeout, or when the emulator closes.
@@ -5,8 +7,15 @@
 export class AnswerWaiters {
   private readonly waiting = new Map<string, Set<() => void>>();
 
-  /** Resolves at the next answer to `interactionId`, or after `timeoutMs`, whichever comes first. */
-  next(interactionId: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves at the next answer to `interactionId`, after `timeoutMs`, or when `request` closes
+   * (the caller went away), whichever comes first. The request's own `close` is listened to, not an
+   * `AbortSignal`: a signal per wait, and the `DOMException` each abort builds, cost more than the
+   * wait's own work.
+   *
+   * @param request - The waiting HTTP request (its `close` ends the wait), if any.
+   */
+  next(interactionId: string, timeoutMs: number, request?: EventEmitter): Promise<void> {
     return new Promise((resolve) => {
       let set = this.waiting.get(interactionId);
       if (!set) {
@@ -15,14 +24,14 @@ export class AnswerWaiters {
       }
       const done = () => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
+        request?.removeListener('close', done);
         const s = this.waiting.get(interactionId);
         s?.delete(done);
         if (s?.size === 0) this.waiting.delete(interactionId);
         resolve();
       };
       const timer = setTimeout(done, timeoutMs);
-      signal?.addEventListener('abort', done);
+      request?.once('close', done);
       set.add(done);
     });
   }

@@ -42,11 +42,12 @@ export function createBoard(p: Platform, out: Outbox, b: { name: string; descrip
   return p.store.boards.byId(id) as Board;
 }
 
-/** The board with this id; `404 unknown_board` otherwise. */
-export function findBoard(p: Platform, boardId: string): Board {
-  const board = p.store.boards.byId(boardId);
-  if (!board) throw new PlatformError('unknown_board', 'No board with this id');
-  return board;
+/**
+ * Checks that the board exists; `404 unknown_board` otherwise. Only its existence is looked up: the
+ * board's record (with its member count) is not needed by any caller.
+ */
+export function requireBoard(p: Platform, boardId: string): void {
+  if (!p.store.boards.exists(boardId)) throw new PlatformError('unknown_board', 'No board with this id');
 }
 
 /** The user with this id; `404 unknown_user` otherwise. */
@@ -65,7 +66,7 @@ export function findApp(p: Platform, appId: string): AppRow {
 
 /** Adds a member to a board, or changes its role. */
 export function setMember(p: Platform, out: Outbox, boardId: string, userId: string, role: Member['role']): Member {
-  findBoard(p, boardId);
+  requireBoard(p, boardId);
   findUser(p, userId);
   p.store.boards.upsertMember(boardId, userId, role, p.isoNow());
   out.activityEvent('state.update', { what: 'members' });
@@ -74,7 +75,7 @@ export function setMember(p: Platform, out: Outbox, boardId: string, userId: str
 
 /** Removes a member from a board (nothing happens if it was not one). */
 export function removeMember(p: Platform, out: Outbox, boardId: string, userId: string): void {
-  findBoard(p, boardId);
+  requireBoard(p, boardId);
   if (p.store.boards.removeMember(boardId, userId)) out.activityEvent('state.update', { what: 'members' });
 }
 
@@ -121,7 +122,7 @@ export function createApp(
 /** Installs an app on a board: its bot user becomes a member with role `app`. */
 export function install(p: Platform, out: Outbox, appId: string, boardId: string): void {
   const app = findApp(p, appId);
-  findBoard(p, boardId);
+  requireBoard(p, boardId);
   if (p.store.boards.member(boardId, app.bot_user_id)?.role === 'app') return;
   p.store.boards.upsertMember(boardId, app.bot_user_id, 'app', p.isoNow());
   out.activityEvent('state.update', { what: 'apps' });
@@ -130,6 +131,6 @@ export function install(p: Platform, out: Outbox, appId: string, boardId: string
 /** Removes an app from a board. */
 export function uninstall(p: Platform, out: Outbox, appId: string, boardId: string): void {
   const app = findApp(p, appId);
-  findBoard(p, boardId);
+  requireBoard(p, boardId);
   if (p.store.boards.removeMember(boardId, app.bot_user_id)) out.activityEvent('state.update', { what: 'apps' });
 }

@@ -46,7 +46,8 @@ export function answerInteraction(
     interaction: { id: row.id, name: stored.command.name, user_id: stored.user.id },
   });
   p.store.interactions.addAnswer(row.id, row.board_id, result.message.seq);
-  const updated = p.store.interactions.byId(row.id);
+  // The view costs a read and JSON: built only for an open activity stream.
+  const updated = out.wantsActivity ? p.store.interactions.byId(row.id) : undefined;
   if (updated) out.activityEvent('interaction.update', { interaction: interactionView(p, updated) });
   out.afterCommit.push(() => p.answerWaiters.notify(row.id));
   return result;

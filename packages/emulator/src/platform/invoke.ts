@@ -3,7 +3,7 @@ import { UUID_PATTERN } from '@boardbot/protocol';
 import { hashToken } from '../auth/tokens.js';
 import { validationFailed } from '../errors.js';
 import type { StoredInteraction } from '../store/interactions.js';
-import { findBoard, findUser } from './directory.js';
+import { findUser, requireBoard } from './directory.js';
 import type { Outbox } from './outbox.js';
 import type { Platform } from './platform.js';
 
@@ -124,7 +124,7 @@ function checkOptions(
  * @returns The interaction with its token (what the app receives).
  */
 export function invokeCommand(p: Platform, out: Outbox, inv: Invocation): Interaction {
-  findBoard(p, inv.board_id);
+  requireBoard(p, inv.board_id);
   const user = findUser(p, inv.user_id);
   if (!p.store.boards.isMember(inv.board_id, inv.user_id)) {
     throw validationFailed([{ path: '/user_id', message: 'The user is not a member of the board' }]);
@@ -156,12 +156,19 @@ export function invokeCommand(p: Platform, out: Outbox, inv: Invocation): Intera
     created_at: new Date(now).toISOString(),
     expires_at: new Date(now + p.limits.interactionTtlMs).toISOString(),
   };
-  p.store.interactions.insert(stored, hashToken(token), now + p.limits.interactionTtlMs);
+  const tokenHash = hashToken(token);
+  // The bot answers with this token within moments: its digest is ready for the gate.
+  p.tokenDigests.remember(token, tokenHash);
+  // Serialized once: the row, the stored event and the live event share the text.
+  const json = JSON.stringify(stored);
+  p.store.interactions.insert(stored, tokenHash, now + p.limits.interactionTtlMs, json);
   const interaction: Interaction = { ...stored, token };
   // The app's log keeps the event without its token; a replay derives it again (Platform.replayData).
+  // The live event is the stored one with the token added last, as `InteractionTokens.withToken`
+  // writes it for a replay (base64url needs no escaping in JSON).
   const type = 'interaction.create';
-  const live = JSON.stringify({ type, interaction });
-  p.appendAppEvent(out, appId, type, JSON.stringify({ type, interaction: stored }), live);
+  const live = `{"type":"${type}","interaction":${json.slice(0, -1)},"token":"${token}"}}`;
+  p.appendAppEvent(out, appId, type, `{"type":"${type}","interaction":${json}}`, live);
   out.activityEvent('interaction.create', { interaction: stored });
   return interaction;
 }

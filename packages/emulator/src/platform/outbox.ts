@@ -20,6 +20,13 @@ export interface ActivityEvent {
  * the streams only after it commits, so a stream never shows something that was rolled back.
  */
 export class Outbox {
+  /**
+   * @param wantsActivity - Whether an activity stream is open as the write begins. When none is,
+   * activity events are not built at all (their payloads cost reads and JSON on every write); a
+   * stream opened later starts after this write.
+   */
+  constructor(readonly wantsActivity = true) {}
+
   readonly appEvents: AppEvent[] = [];
   readonly activity: ActivityEvent[] = [];
   /** Work to do once the write committed (waking waiters). */
@@ -27,6 +34,7 @@ export class Outbox {
 
   /** Queues an activity event; `payload` is merged after `type`. */
   activityEvent(name: ActivityEventName, payload: object): void {
+    if (!this.wantsActivity) return;
     this.activity.push({ name, data: JSON.stringify({ type: name, ...payload }) });
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@boardbot/protocol';
+import { TokenDigests } from '../auth/token-digests.js';
 import { StreamHub } from '../gateway/hub.js';
 import { frame } from '../gateway/sse-stream.js';
 import { ApiCallLog } from '../observe/api-call-log.js';
@@ -39,6 +40,8 @@ export class Platform {
   readonly answerWaiters = new AnswerWaiters();
   /** Interaction tokens, derived from the database's secret (never stored). */
   readonly tokens: InteractionTokens;
+  /** Digests of the credentials seen recently (the gate's lookups). */
+  readonly tokenDigests = new TokenDigests();
   private activitySeq = 0;
   private readonly resetListeners: (() => void)[] = [];
   private readonly disposers: (() => void)[] = [];
@@ -52,6 +55,7 @@ export class Platform {
     readonly logger: Logger,
   ) {
     this.tokens = new InteractionTokens(store.secrets.get(INTERACTION_TOKEN_SECRET));
+    this.onReset(() => this.tokenDigests.clear());
   }
 
   /** The clock as an RFC 3339 UTC time with milliseconds. */
@@ -77,7 +81,7 @@ export class Platform {
    */
   write<T>(fn: (out: Outbox) => T): T {
     const batch = this.batch ?? this.beginBatch();
-    const out = new Outbox();
+    const out = new Outbox(this.activity.size > 0);
     const result = this.store.transaction(() => fn(out));
     batch.outboxes.push(out);
     return result;
@@ -126,10 +130,8 @@ export class Platform {
       batch.reject(err);
       return;
     }
-    for (const out of batch.outboxes) {
-      this.publish(out);
-      for (const fn of out.afterCommit) fn();
-    }
+    this.publish(batch.outboxes);
+    for (const out of batch.outboxes) for (const fn of out.afterCommit) fn();
     batch.resolve();
   }
 
@@ -163,7 +165,7 @@ export class Platform {
   /** Appends an event to the log of every app installed on `boardId`, and to the activity stream. */
   appendBoardEvent(out: Outbox, boardId: string, name: string, data: string): void {
     for (const appId of this.store.apps.installedOn(boardId)) this.appendAppEvent(out, appId, name, data);
-    out.activity.push({ name, data });
+    if (out.wantsActivity) out.activity.push({ name, data });
   }
 
   /** Registers `fn` to run after a reset of the platform (to drop in-memory state such as rate windows). */
@@ -205,12 +207,27 @@ export class Platform {
 
   /** Pushes an activity event outside of a write (for example, a token that expired). */
   pushActivity(out: Outbox): void {
-    this.publish(out);
+    this.publish([out]);
   }
 
-  private publish(out: Outbox): void {
-    for (const e of out.appEvents) this.gateway.push(e.appId, frame(e.id, e.name, e.data));
+  /**
+   * Pushes the events of committed writes to the open streams. The frames of one commit are joined
+   * per app and encoded once: each stream gets one `Buffer` in one write, instead of a string per
+   * frame that the socket would encode to UTF-8 again for every stream. Apps with no open stream
+   * get no frame at all.
+   */
+  private publish(outs: readonly Outbox[]): void {
+    const byApp = new Map<string, string>();
+    for (const out of outs) {
+      for (const e of out.appEvents) {
+        if (this.gateway.count(e.appId) === 0) continue;
+        byApp.set(e.appId, (byApp.get(e.appId) ?? '') + frame(e.id, e.name, e.data));
+      }
+    }
+    for (const [appId, text] of byApp) this.gateway.push(appId, Buffer.from(text));
     if (this.activity.size === 0) return;
-    for (const e of out.activity) this.activity.push(ACTIVITY_KEY, frame(++this.activitySeq, e.name, e.data));
+    let text = '';
+    for (const out of outs) for (const e of out.activity) text += frame(++this.activitySeq, e.name, e.data);
+    if (text !== '') this.activity.push(ACTIVITY_KEY, Buffer.from(text));
   }
 }

@@ -41,6 +41,7 @@ const toMember = (r: MemberRow): Member => {
 export class BoardRepository {
   private readonly insertStmt;
   private readonly byIdStmt;
+  private readonly existsStmt;
   private readonly byNameStmt;
   private readonly allStmt;
   private readonly ofUserStmt;
@@ -62,6 +63,7 @@ export class BoardRepository {
       'INSERT INTO boards (id, name, description, created_at) VALUES (@id, @name, @description, @created_at)',
     );
     this.byIdStmt = db.prepare<[string], BoardRow>(`SELECT ${BOARD_COLUMNS} FROM boards b WHERE b.id = ?`);
+    this.existsStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM boards WHERE id = ?');
     this.byNameStmt = db.prepare<[string], BoardRow>(
       `SELECT ${BOARD_COLUMNS} FROM boards b WHERE b.name = ? ORDER BY b.rowid LIMIT 1`,
     );
@@ -98,6 +100,11 @@ export class BoardRepository {
   byId(id: string): Board | undefined {
     const row = this.byIdStmt.get(id);
     return row && toBoard(row);
+  }
+
+  /** Whether a board with this id exists (one index lookup; {@link byId} also counts its members). */
+  exists(id: string): boolean {
+    return this.existsStmt.get(id) !== undefined;
   }
 
   /** The oldest board with this name (the seed finds its boards by name). */

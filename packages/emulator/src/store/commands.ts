@@ -6,6 +6,8 @@ export class CommandRepository {
   private readonly listStmt;
   private readonly clearStmt;
   private readonly insertStmt;
+  // Every invocation reads its board's apps' commands: parsed once per change, not per request.
+  private readonly cache = new Map<string, readonly Command[]>();
 
   constructor(db: Db) {
     this.listStmt = db
@@ -15,16 +17,27 @@ export class CommandRepository {
     this.insertStmt = db.prepare('INSERT INTO commands (id, app_id, position, name, json) VALUES (?, ?, ?, ?, ?)');
   }
 
-  /** The app's commands. */
-  list(appId: string): Command[] {
-    return this.listStmt.all(appId).map((j) => JSON.parse(j) as Command);
+  /** The app's commands (shared: do not modify them). */
+  list(appId: string): readonly Command[] {
+    let commands = this.cache.get(appId);
+    if (!commands) {
+      commands = this.listStmt.all(appId).map((j) => JSON.parse(j) as Command);
+      this.cache.set(appId, commands);
+    }
+    return commands;
   }
 
   /** Replaces the app's whole set (call inside a transaction). */
   replace(appId: string, commands: readonly Command[]): void {
+    this.cache.delete(appId);
     this.clearStmt.run(appId);
     commands.forEach((c, i) => {
       this.insertStmt.run(c.id, appId, i, c.name, JSON.stringify(c));
     });
+  }
+
+  /** Drops the cached lists (after a rollback or a reset). */
+  invalidate(): void {
+    this.cache.clear();
   }
 }

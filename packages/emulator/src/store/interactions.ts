@@ -53,16 +53,18 @@ export class InteractionRepository {
     );
   }
 
-  /** Stores a new interaction under the hash of its token. */
-  insert(interaction: StoredInteraction, tokenHash: string, expiresAtMs: number): void {
-    this.insertStmt.run(
-      interaction.id,
-      interaction.app_id,
-      interaction.board_id,
-      tokenHash,
-      expiresAtMs,
-      JSON.stringify(interaction),
-    );
+  /**
+   * Stores a new interaction under the hash of its token.
+   *
+   * @param json - `interaction` as JSON, when the caller has it already.
+   */
+  insert(
+    interaction: StoredInteraction,
+    tokenHash: string,
+    expiresAtMs: number,
+    json = JSON.stringify(interaction),
+  ): void {
+    this.insertStmt.run(interaction.id, interaction.app_id, interaction.board_id, tokenHash, expiresAtMs, json);
   }
 
   /** The interaction with this id. */

@@ -130,6 +130,7 @@ export class Store {
   private invalidateCaches(): void {
     this.apps.invalidate();
     this.boards.invalidate();
+    this.commands.invalidate();
   }
 
   /** Deletes every row (the control API's reset); the schema stays. */

@@ -15,9 +15,9 @@ import {
   createBoard,
   createUser,
   findApp,
-  findBoard,
   install,
   removeMember,
+  requireBoard,
   setMember,
   uninstall,
 } from '../../platform/directory.js';
@@ -53,7 +53,7 @@ export function controlDirectoryRoutes(app: FastifyInstance, p: Platform): void 
     ctl('/boards/:boardId/members'),
     { ...ADMIN, schema: { params: BoardIdParams } },
     (request) => {
-      findBoard(p, request.params.boardId);
+      requireBoard(p, request.params.boardId);
       return { members: p.store.boards.members(request.params.boardId) };
     },
   );

@@ -56,11 +56,10 @@ export function controlInteractionRoutes(app: FastifyInstance, p: Platform): voi
       const { id } = request.params;
       const { answers = DEFAULTS.waitAnswers, timeout_ms = DEFAULTS.waitTimeoutMs } = request.query;
       const deadline = Date.now() + timeout_ms;
-      const gone = new AbortController();
-      request.raw.once('close', () => gone.abort());
       let view = interactionView(p, find(id));
-      while (view.answers.length < answers && Date.now() < deadline && !gone.signal.aborted && !p.isDisposed) {
-        await p.answerWaiters.next(id, deadline - Date.now(), gone.signal);
+      // A request is destroyed once it closed: its caller went away, so nobody reads the answer.
+      while (view.answers.length < answers && Date.now() < deadline && !request.raw.destroyed && !p.isDisposed) {
+        await p.answerWaiters.next(id, deadline - Date.now(), request.raw);
         const row = p.store.interactions.byId(id);
         if (!row) break;
         view = interactionView(p, row);

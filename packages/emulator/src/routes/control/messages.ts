@@ -8,7 +8,7 @@ import {
 } from '../../control/schemas/requests.js';
 import { validationFailed } from '../../errors.js';
 import { assertNoIssues } from '../../http/validation.js';
-import { findBoard, findUser } from '../../platform/directory.js';
+import { findUser, requireBoard } from '../../platform/directory.js';
 import { createMessage, deleteMessage, editMessage } from '../../platform/messages.js';
 import type { Platform } from '../../platform/platform.js';
 import { sendJsonText } from '../shared.js';
@@ -23,7 +23,7 @@ export function controlMessageRoutes(app: FastifyInstance, p: Platform): void {
     { ...ADMIN, schema: { params: BoardIdParams, querystring: ControlListQuery } },
     (request, reply) => {
       const { boardId } = request.params;
-      findBoard(p, boardId);
+      requireBoard(p, boardId);
       const page = p.store.messagePage(boardId, request.query.limit ?? LIMITS.listDefault, request.query.before);
       return sendJsonText(reply, 200, `{"messages":[${page.join(',')}]}`);
     },
@@ -39,7 +39,7 @@ export function controlMessageRoutes(app: FastifyInstance, p: Platform): void {
         throw validationFailed([{ path: '/', message: 'Expected exactly one of user_id or webhook_name' }]);
       }
       assertNoIssues(messageBodyIssues(body));
-      findBoard(p, boardId);
+      requireBoard(p, boardId);
       if (user_id !== undefined) {
         findUser(p, user_id);
         if (!p.store.boards.isMember(boardId, user_id)) {
@@ -58,7 +58,7 @@ export function controlMessageRoutes(app: FastifyInstance, p: Platform): void {
     { ...ADMIN, schema: { params: BoardMessageParams, body: EditMessageBody } },
     (request, reply) => {
       const { boardId, messageId } = request.params;
-      findBoard(p, boardId);
+      requireBoard(p, boardId);
       const { json } = p.write((out) => editMessage(p, out, boardId, messageId, request.body.content, 'admin'));
       return sendJsonText(reply, 200, json);
     },
@@ -69,7 +69,7 @@ export function controlMessageRoutes(app: FastifyInstance, p: Platform): void {
     { ...ADMIN, schema: { params: BoardMessageParams } },
     (request, reply) => {
       const { boardId, messageId } = request.params;
-      findBoard(p, boardId);
+      requireBoard(p, boardId);
       p.write((out) => deleteMessage(p, out, boardId, messageId, 'admin'));
       return reply.code(204).send();
     },

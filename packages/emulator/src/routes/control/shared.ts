@@ -16,7 +16,7 @@ export function appInfo(p: Platform, row: AppRow): AppInfo {
   return {
     ...toApp(row),
     board_ids: p.store.boards.idsOfUser(row.bot_user_id),
-    commands: p.store.commands.list(row.id),
+    commands: [...p.store.commands.list(row.id)],
   };
 }
 

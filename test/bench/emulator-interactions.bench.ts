@@ -1,0 +1,155 @@
+import { createBot, deriveCommands } from '@boardbot/core';
+import { RestClient } from '@boardbot/rest';
+import { Pool } from 'undici';
+import { afterAll, beforeAll, it } from 'vitest';
+import { buildEmulator, cpuSecondsOf, stopChildren } from './lib/child-server.js';
+import { median } from './lib/in-process-bot.js';
+import { record } from './lib/record.js';
+import { BENCH_ADMIN_KEY as ADMIN, Roll, startBenchEmulator } from './lib/roll-bot.js';
+
+// Answered interactions per second with one bot: 32 people at once spread over 16 boards, each
+// invoking /roll through the control API and waiting until the bot's answer is stored. The emulator
+// runs in its own process (its CPU is read from /proc); the real @boardbot/core bot and the load
+// generator share this one. The baseline, in the same run, is the same two control calls with no
+// bot (invoke, then a wait that returns at once): what the platform's HTTP alone allows.
+
+const BOARDS = 16;
+const PEOPLE = 32;
+const ROUNDS = 3;
+const ROUND_MS = 3000;
+
+beforeAll(buildEmulator, 120_000);
+afterAll(stopChildren);
+
+it('answers 2,500 interactions/s with one bot, 32 people over 16 boards', async () => {
+  const emulator = await startBenchEmulator();
+  // Waits hold a connection each: two per person in flight, so no request queues in the pool.
+  const pool = new Pool(emulator.url, { connections: 2 * PEOPLE });
+  const headers = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
+  const call = async <T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> => {
+    const r = await pool.request({
+      method,
+      path: `/_emulator/v1${path}`,
+      headers,
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const json = (await r.body.json()) as T;
+    if (r.statusCode >= 300) throw new Error(`${method} ${path}: ${r.statusCode} ${JSON.stringify(json)}`);
+    return json;
+  };
+
+  // 16 boards with dev-bot installed, two people on each: person i invokes on board i mod 16.
+  const { apps } = await call<{ apps: { id: string; name: string }[] }>('GET', '/apps');
+  const appId = apps.find((a) => a.name === 'dev-bot')?.id as string;
+  const people: { user: string; board: string }[] = [];
+  for (let b = 0; b < BOARDS; b++) {
+    const board = (await call<{ id: string }>('POST', '/boards', { name: `bench-${b}` })).id;
+    await call('PUT', `/apps/${appId}/installs/${board}`);
+    for (let k = 0; k < PEOPLE / BOARDS; k++) {
+      const user = (await call<{ id: string }>('POST', '/users', { username: `person-${b}-${k}` })).id;
+      await call('PUT', `/boards/${board}/members/${user}`);
+      people.push({ user, board });
+    }
+  }
+  const rest = new RestClient({ token: 'dev-token', baseUrl: `${emulator.url}/api/v1` });
+  await rest.replaceCommands(deriveCommands([Roll]));
+  await rest.close();
+
+  const invoke = async (who: { user: string; board: string }) =>
+    (
+      await call<{ interaction: { id: string } }>('POST', '/interactions', {
+        board_id: who.board,
+        user_id: who.user,
+        command: 'roll',
+        options: { sides: 20 },
+      })
+    ).interaction.id;
+  /** Invoke, then wait until the bot's answer is stored. */
+  const answered = async (who: { user: string; board: string }) => {
+    const id = await invoke(who);
+    const view = await call<{ answers: unknown[] }>('GET', `/interactions/${id}/wait?answers=1&timeout_ms=5000`);
+    if (view.answers.length !== 1) throw new Error('no answer');
+  };
+  /** The same two calls without a bot: invoke, then a wait that returns at once. */
+  const platformOnly = async (who: { user: string; board: string }) => {
+    const id = await invoke(who);
+    await call('GET', `/interactions/${id}/wait?answers=1&timeout_ms=0`);
+  };
+  /** Completions per second of `fn` with every person at once, and the emulator's CPU per completion. */
+  const rate = async (fn: (who: { user: string; board: string }) => Promise<void>, ms: number) => {
+    let done = 0;
+    const cpuBefore = cpuSecondsOf(emulator.pid);
+    const hereBefore = process.cpuUsage();
+    const stopAt = performance.now() + ms;
+    await Promise.all(
+      people.map(async (who) => {
+        while (performance.now() < stopAt) {
+          await fn(who);
+          done++;
+        }
+      }),
+    );
+    const cpuUs = ((cpuSecondsOf(emulator.pid) - cpuBefore) * 1e6) / done;
+    const here = process.cpuUsage(hereBefore);
+    // This process: the bot (when one runs) and the load generator together.
+    const hereUs = (here.user + here.system) / done;
+    return { perSecond: (done * 1000) / ms, cpuUs, hereUs };
+  };
+
+  await rate(platformOnly, 500); // warm-up
+  // The baseline runs first and with no bot connected: a connected bot would receive its events.
+  const base = [];
+  for (let r = 0; r < ROUNDS; r++) base.push(await rate(platformOnly, ROUND_MS));
+
+  const bot = createBot({
+    token: 'dev-token',
+    apiUrl: `${emulator.url}/api/v1`,
+    handlers: [Roll],
+    logger: false,
+    handleSignals: false,
+  });
+  await bot.start();
+  await rate(answered, 500); // warm-up
+  const trips = [];
+  for (let r = 0; r < ROUNDS; r++) trips.push(await rate(answered, ROUND_MS));
+  await bot.stop();
+  await pool.close();
+
+  const spread = (xs: number[]) => `${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))}`;
+  const baseRate = median(base.map((b) => b.perSecond));
+  const tripRates = trips.map((t) => t.perSecond);
+  const tripRate = median(tripRates);
+  const cpu = { base: median(base.map((b) => b.cpuUs)), trip: median(trips.map((t) => t.cpuUs)) };
+  record(
+    {
+      bench: 'emulator: interactions',
+      subject: 'invoke + wait, no bot (baseline)',
+      value: baseRate,
+      unit: 'pairs/s',
+      ratio: 1,
+      note: `median of ${ROUNDS} rounds of ${ROUND_MS / 1000} s (${spread(base.map((b) => b.perSecond))}); emulator CPU ${Math.round(cpu.base)} µs per pair`,
+    },
+    {
+      bench: 'emulator: interactions',
+      subject: 'answered interactions, one bot, 32 people over 16 boards',
+      value: tripRate,
+      unit: 'answers/s',
+      ratio: tripRate / baseRate,
+      note: `median of ${ROUNDS} rounds (${spread(tripRates)}); target ≥ 2,500/s`,
+    },
+    {
+      bench: 'emulator: interactions',
+      subject: 'emulator CPU per answered interaction',
+      value: cpu.trip,
+      unit: 'µs',
+      note: `median of ${ROUNDS} rounds (${spread(trips.map((t) => t.cpuUs))})`,
+    },
+    {
+      bench: 'emulator: interactions',
+      subject: 'bot + load generator CPU per answered interaction',
+      value: median(trips.map((t) => t.hereUs)),
+      unit: 'µs',
+      note: `median of ${ROUNDS} rounds (${spread(trips.map((t) => t.hereUs))}); the load alone: ${Math.round(median(base.map((b) => b.hereUs)))} µs per pair`,
+    },
+  );
+}, 180_000);

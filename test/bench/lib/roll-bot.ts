@@ -1,0 +1,28 @@
+import { Command, type CommandContext, Option } from '@boardbot/core';
+import { IsInt, Max, Min } from 'class-validator';
+import { type ChildServer, serveInChild } from './child-server.js';
+
+/** The admin key of the emulators the interaction benches start. */
+export const BENCH_ADMIN_KEY = 'bench-admin-key';
+
+/** Starts an emulator in a child process (in memory, no rate limit) with {@link BENCH_ADMIN_KEY}. */
+export function startBenchEmulator(): Promise<ChildServer> {
+  return serveInChild(`
+    import { createEmulator } from './packages/emulator/dist/index.js';
+    const emu = await createEmulator({ db: ':memory:', logger: false, adminKey: '${BENCH_ADMIN_KEY}', rateLimit: { requests: 1e9 } });
+    const { url } = await emu.listen({ port: 0 });
+    console.log(JSON.stringify({ url }));`);
+}
+
+/** The options of `/roll`. */
+export class RollOptions {
+  @Option({ description: 'Sides' }) @IsInt() @Min(2) @Max(1000) sides!: number;
+}
+
+/** `/roll sides:<n>`: the command the interaction benches invoke and the bot answers. */
+@Command({ name: 'roll', description: 'Roll a die', options: RollOptions })
+export class Roll {
+  run(_ctx: CommandContext<RollOptions>, { sides }: RollOptions) {
+    return `You rolled ${sides}`;
+  }
+}
