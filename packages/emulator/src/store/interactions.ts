@@ -15,6 +15,13 @@ export interface InteractionRow {
   json: string;
 }
 
+/**
+ * Unanswered interactions whose token expired in `(?, ?]`, in expiry order. Its `answers = 0` is what
+ * lets SQLite use the partial index `interactions_unanswered_by_expiry` (migration 4).
+ */
+export const EXPIRED_BETWEEN_SQL =
+  'SELECT * FROM interactions WHERE answers = 0 AND expires_at_ms > ? AND expires_at_ms <= ? ORDER BY expires_at_ms';
+
 /** Slash-command invocations and the messages that answered them. */
 export class InteractionRepository {
   private readonly insertStmt;
@@ -48,9 +55,7 @@ export class InteractionRepository {
     this.listByBoardStmt = db.prepare<[string, number], InteractionRow>(
       'SELECT * FROM interactions WHERE board_id = ? ORDER BY rowid DESC LIMIT ?',
     );
-    this.expiredStmt = db.prepare<[number, number], InteractionRow>(
-      'SELECT * FROM interactions WHERE answers = 0 AND expires_at_ms > ? AND expires_at_ms <= ? ORDER BY expires_at_ms',
-    );
+    this.expiredStmt = db.prepare<[number, number], InteractionRow>(EXPIRED_BETWEEN_SQL);
   }
 
   /**
