@@ -33,6 +33,10 @@ export function openDatabase(path: string): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Each write of a group commit is a savepoint, whose sub-journal (the pages it changed, for its
+  // rollback) spilled to a new temporary file (open, unlink, writes, close) whenever a page split;
+  // in memory it costs no system call. Sorts and temporary tables of reads are small here.
+  db.pragma('temp_store = MEMORY');
   // Checkpoints run on a worker thread (checkpointer.ts); this threshold (64 MiB of WAL) only
   // matters if that worker is not running.
   db.pragma('wal_autocheckpoint = 16384');
