@@ -154,9 +154,21 @@ export function currentRun(): HandlerRun | undefined {
   return storage.getStore()?.run;
 }
 
+// Every write of a run hashes its handler's label: the labels are few (the bot's handlers, and the
+// names of commands it has none for), so each is hashed once. Bounded all the same, for a platform
+// that would send endless unknown command names.
+const tags = new Map<string, string>();
+const MAX_TAGS = 1024;
+
 /** A short, stable, header-safe tag of a handler label (labels may hold any identifier character). */
 function tag(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 10);
+  let value = tags.get(text);
+  if (value === undefined) {
+    value = createHash('sha256').update(text).digest('base64url').slice(0, 10);
+    if (tags.size >= MAX_TAGS) tags.clear();
+    tags.set(text, value);
+  }
+  return value;
 }
 
 /**
