@@ -57,8 +57,14 @@ export class HandlerRun implements RunSeed {
    * event's, until the runtime starts the handler's span and sets it here.
    */
   traceContext: Context | undefined;
+  /**
+   * Settles with `'abandoned'` when the run is abandoned, and never if it is not: what supervision
+   * races the handler against (cheaper than an `abort` listener on the signal for every run).
+   */
+  readonly abandonment: Promise<'abandoned'>;
   private callTrace: Context | undefined;
   private readonly controller = new AbortController();
+  private markAbandoned!: (value: 'abandoned') => void;
   private writes = 0;
 
   /** @param seed - the event, handler, ids and logger of the run */
@@ -70,6 +76,9 @@ export class HandlerRun implements RunSeed {
     this.log = seed.log;
     this.replayed = seed.replayed;
     this.traceContext = seed.trace;
+    this.abandonment = new Promise((resolve) => {
+      this.markAbandoned = resolve;
+    });
   }
 
   /**
@@ -101,7 +110,9 @@ export class HandlerRun implements RunSeed {
    * @param reason - a `HandlerTimeoutError` or a `ShutdownTimeoutError`
    */
   abandon(reason: Error): void {
-    if (!this.abandoned) this.controller.abort(reason);
+    if (this.abandoned) return;
+    this.controller.abort(reason);
+    this.markAbandoned('abandoned');
   }
 
   /** Runs `fn` (and all it awaits or schedules) as this run: the handler's own flow. */
