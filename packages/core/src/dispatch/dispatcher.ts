@@ -95,6 +95,27 @@ export class Dispatcher {
   }
 
   /**
+   * Whether any handler may run for the event: an invocation always gets one (an unknown command is
+   * answered), a message one only with a listener that may see it, any event with an `@OnEvent`
+   * listener for its name.
+   * @param event - the event
+   */
+  handles(event: BotEvent): boolean {
+    if (this.events.listens(event.name)) return true;
+    if (event.unknown) return false;
+    switch (event.name) {
+      case 'interaction.create':
+        return true;
+      case 'message.create':
+      case 'message.edit':
+      case 'message.delete':
+        return this.messages.sees(event.name, event.data.message);
+      default:
+        return false;
+    }
+  }
+
+  /**
    * Handles one event; resolves when all its handlers ended or timed out; never rejects.
    *
    * @param event - the event
