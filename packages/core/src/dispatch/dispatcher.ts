@@ -124,11 +124,12 @@ export class Dispatcher {
    * @returns how its handlers ended (replicas deliver a failed event again)
    */
   dispatch(event: BotEvent, replayed = false, trace?: Context): Promise<DispatchOutcome> {
-    return dispatchOutcome(() => this.run(event, replayed, trace));
+    return dispatchOutcome((outcome) =>
+      this.run(event, { id: event.id, keyBasis: keyBasis(event), replayed, trace, outcome }),
+    );
   }
 
-  private async run(event: BotEvent, replayed: boolean, trace: Context | undefined): Promise<void> {
-    const meta: EventMeta = { id: event.id, keyBasis: keyBasis(event), replayed, trace };
+  private async run(event: BotEvent, meta: EventMeta): Promise<void> {
     const work = [this.events.handle(event, meta)];
     if (!event.unknown) {
       switch (event.name) {

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { Logger } from '@boardbot/protocol';
 import { type Context, context as otelContext, ROOT_CONTEXT } from '@opentelemetry/api';
+import type { DispatchOutcome } from '../dispatch/outcome.js';
 import { WriteDroppedError } from '../errors.js';
 import { withRunBaggage } from './run-baggage.js';
 
@@ -27,6 +28,8 @@ export interface RunSeed {
   replayed: boolean;
   /** The event's trace context (OpenTelemetry), when the bot traces: the handler's span is its child. */
   trace?: Context | undefined;
+  /** Where the event's dispatch collects how its runs ended; none for a scheduled tick. */
+  outcome?: DispatchOutcome | undefined;
 }
 
 /** What async context carries: the run, and whether the runtime (not the handler) is writing for it. */
@@ -52,6 +55,7 @@ export class HandlerRun implements RunSeed {
   readonly correlationId: string;
   readonly log: Logger;
   readonly replayed: boolean;
+  readonly outcome: DispatchOutcome | undefined;
   /**
    * The trace context the run's REST calls are children of, and whose baggage they send: the
    * event's, until the runtime starts the handler's span and sets it here.
@@ -75,6 +79,7 @@ export class HandlerRun implements RunSeed {
     this.correlationId = seed.correlationId;
     this.log = seed.log;
     this.replayed = seed.replayed;
+    this.outcome = seed.outcome;
     this.traceContext = seed.trace;
     this.abandonment = new Promise((resolve) => {
       this.markAbandoned = resolve;

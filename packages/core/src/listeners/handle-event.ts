@@ -45,6 +45,7 @@ export class EventHandler {
           log,
           replayed: meta.replayed,
           trace: meta.trace,
+          outcome: meta.outcome,
         });
         const ctx = new EventContextImpl(contextDeps(this.env, run), { name: event.name, id: event.id });
         return this.policies.run(target, run, ctx, undefined, async () => {

@@ -94,6 +94,7 @@ export class MessageHandler {
           log,
           replayed: event.replayed,
           trace: event.trace,
+          outcome: event.outcome,
         });
         const ctx = new MessageContextImpl(contextDeps(this.env, run), name, message, author, match);
         return this.policies.run(target, run, ctx, ctx, async () => {
