@@ -1,24 +1,25 @@
-import { createBot, deriveCommands } from '@boardbot/core';
+import { deriveCommands } from '@boardbot/core';
 import { RestClient } from '@boardbot/rest';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, it } from 'vitest';
-import { buildEmulator, cpuSecondsOf, stopChildren } from './lib/child-server.js';
+import { buildPackages, cpuSecondsOf, stopChildren } from './lib/child-server.js';
 import { median } from './lib/in-process-bot.js';
 import { record } from './lib/record.js';
-import { BENCH_ADMIN_KEY as ADMIN, Roll, startBenchEmulator } from './lib/roll-bot.js';
+import { BENCH_ADMIN_KEY as ADMIN, Roll, startBenchBot, startBenchEmulator } from './lib/roll-bot.js';
 
 // Answered interactions per second with one bot: 32 people at once spread over 16 boards, each
 // invoking /roll through the control API and waiting until the bot's answer is stored. The emulator
-// runs in its own process (its CPU is read from /proc); the real @boardbot/core bot and the load
-// generator share this one. The baseline, in the same run, is the same two control calls with no
-// bot (invoke, then a wait that returns at once): what the platform's HTTP alone allows.
+// and the real @boardbot/core bot each run in their own process (their CPU is read from /proc); the
+// load generator runs in this one. The baseline, in the same run, is the same two control calls with
+// no bot (invoke, then a wait that returns at once): what the platform's HTTP alone allows.
+// BOARDBOT_BENCH_CPU_PROF=<dir> writes the emulator's and the bot's profiles apart.
 
 const BOARDS = 16;
 const PEOPLE = 32;
 const ROUNDS = 3;
 const ROUND_MS = 3000;
 
-beforeAll(buildEmulator, 120_000);
+beforeAll(() => buildPackages('emulator', 'core'), 120_000);
 afterAll(stopChildren);
 
 it('answers 2,500 interactions/s with one bot, 32 people over 16 boards', async () => {
@@ -75,10 +76,11 @@ it('answers 2,500 interactions/s with one bot, 32 people over 16 boards', async 
     const id = await invoke(who);
     await call('GET', `/interactions/${id}/wait?answers=1&timeout_ms=0`);
   };
-  /** Completions per second of `fn` with every person at once, and the emulator's CPU per completion. */
-  const rate = async (fn: (who: { user: string; board: string }) => Promise<void>, ms: number) => {
+  /** Completions per second of `fn` with every person at once, and each process's CPU per completion. */
+  const rate = async (fn: (who: { user: string; board: string }) => Promise<void>, ms: number, botPid?: number) => {
     let done = 0;
     const cpuBefore = cpuSecondsOf(emulator.pid);
+    const botBefore = botPid ? cpuSecondsOf(botPid) : 0;
     const hereBefore = process.cpuUsage();
     const stopAt = performance.now() + ms;
     await Promise.all(
@@ -90,10 +92,11 @@ it('answers 2,500 interactions/s with one bot, 32 people over 16 boards', async 
       }),
     );
     const cpuUs = ((cpuSecondsOf(emulator.pid) - cpuBefore) * 1e6) / done;
+    const botUs = botPid ? ((cpuSecondsOf(botPid) - botBefore) * 1e6) / done : 0;
     const here = process.cpuUsage(hereBefore);
-    // This process: the bot (when one runs) and the load generator together.
+    // This process: the load generator alone.
     const hereUs = (here.user + here.system) / done;
-    return { perSecond: (done * 1000) / ms, cpuUs, hereUs };
+    return { perSecond: (done * 1000) / ms, cpuUs, botUs, hereUs };
   };
 
   await rate(platformOnly, 500); // warm-up
@@ -101,18 +104,10 @@ it('answers 2,500 interactions/s with one bot, 32 people over 16 boards', async 
   const base = [];
   for (let r = 0; r < ROUNDS; r++) base.push(await rate(platformOnly, ROUND_MS));
 
-  const bot = createBot({
-    token: 'dev-token',
-    apiUrl: `${emulator.url}/api/v1`,
-    handlers: [Roll],
-    logger: false,
-    handleSignals: false,
-  });
-  await bot.start();
-  await rate(answered, 500); // warm-up
+  const bot = await startBenchBot(`${emulator.url}/api/v1`);
+  await rate(answered, 500, bot.pid); // warm-up
   const trips = [];
-  for (let r = 0; r < ROUNDS; r++) trips.push(await rate(answered, ROUND_MS));
-  await bot.stop();
+  for (let r = 0; r < ROUNDS; r++) trips.push(await rate(answered, ROUND_MS, bot.pid));
   await pool.close();
 
   const spread = (xs: number[]) => `${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))}`;
@@ -146,7 +141,14 @@ it('answers 2,500 interactions/s with one bot, 32 people over 16 boards', async 
     },
     {
       bench: 'emulator: interactions',
-      subject: 'bot + load generator CPU per answered interaction',
+      subject: 'bot CPU per answered interaction',
+      value: median(trips.map((t) => t.botUs)),
+      unit: 'µs',
+      note: `median of ${ROUNDS} rounds (${spread(trips.map((t) => t.botUs))}); its own process`,
+    },
+    {
+      bench: 'emulator: interactions',
+      subject: 'load generator CPU per answered interaction',
       value: median(trips.map((t) => t.hereUs)),
       unit: 'µs',
       note: `median of ${ROUNDS} rounds (${spread(trips.map((t) => t.hereUs))}); the load alone: ${Math.round(median(base.map((b) => b.hereUs)))} µs per pair`,

@@ -55,9 +55,13 @@ export function serveInChild(code: string): Promise<ChildServer> {
 
 /** Builds the emulator package: child servers import it from its `dist/`. */
 export function buildEmulator(): void {
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'packages/emulator'], {
-    cwd: root,
-  });
+  buildPackages('emulator');
+}
+
+/** Builds packages (and what they depend on) that a child process imports from `dist/`. */
+export function buildPackages(...names: string[]): void {
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-b', ...names.map((n) => `packages/${n}`)], { cwd: root });
 }
 
 /** Stops every server {@link serveInChild} started; profiled ones are given the time to write their profile. */

@@ -26,3 +26,22 @@ export class Roll {
     return `You rolled ${sides}`;
   }
 }
+
+/**
+ * Starts a @boardbot/core bot answering `/roll` in a child process (built code, so its CPU is its own
+ * and `BOARDBOT_BENCH_CPU_PROF` profiles it apart from the load generator). Resolves once it is
+ * connected. Needs `buildPackages('core')`.
+ */
+export function startBenchBot(apiUrl: string): Promise<ChildServer> {
+  // The same command as {@link Roll}, decorated by hand: plain node runs no TypeScript decorators.
+  return serveInChild(`
+    import { Command, Option, createBot } from './packages/core/dist/index.js';
+    import { IsInt, Max, Min } from 'class-validator';
+    class RollOptions {}
+    for (const d of [Reflect.metadata('design:type', Number), Max(1000), Min(2), IsInt(), Option({ description: 'Sides' })]) d(RollOptions.prototype, 'sides');
+    class Roll { run(_ctx, { sides }) { return 'You rolled ' + sides; } }
+    Command({ name: 'roll', description: 'Roll a die', options: RollOptions })(Roll);
+    const bot = createBot({ token: 'dev-token', apiUrl: ${JSON.stringify(apiUrl)}, handlers: [Roll], logger: false, handleSignals: false });
+    await bot.start();
+    console.log(JSON.stringify({ url: ${JSON.stringify(apiUrl)} }));`);
+}

@@ -71,6 +71,7 @@ export class InteractionHandler {
       log,
       replayed: event.replayed,
       trace: event.trace,
+      outcome: event.outcome,
     });
     const ctx: Ctx = new CommandContextImpl(contextDeps(this.env, run), interaction, this.onExhausted);
     if (!target) {

@@ -95,6 +95,27 @@ export class Dispatcher {
   }
 
   /**
+   * Whether any handler may run for the event: an invocation always gets one (an unknown command is
+   * answered), a message one only with a listener that may see it, any event with an `@OnEvent`
+   * listener for its name.
+   * @param event - the event
+   */
+  handles(event: BotEvent): boolean {
+    if (this.events.listens(event.name)) return true;
+    if (event.unknown) return false;
+    switch (event.name) {
+      case 'interaction.create':
+        return true;
+      case 'message.create':
+      case 'message.edit':
+      case 'message.delete':
+        return this.messages.sees(event.name, event.data.message);
+      default:
+        return false;
+    }
+  }
+
+  /**
    * Handles one event; resolves when all its handlers ended or timed out; never rejects.
    *
    * @param event - the event
@@ -103,11 +124,12 @@ export class Dispatcher {
    * @returns how its handlers ended (replicas deliver a failed event again)
    */
   dispatch(event: BotEvent, replayed = false, trace?: Context): Promise<DispatchOutcome> {
-    return dispatchOutcome(() => this.run(event, replayed, trace));
+    return dispatchOutcome((outcome) =>
+      this.run(event, { id: event.id, keyBasis: keyBasis(event), replayed, trace, outcome }),
+    );
   }
 
-  private async run(event: BotEvent, replayed: boolean, trace: Context | undefined): Promise<void> {
-    const meta: EventMeta = { id: event.id, keyBasis: keyBasis(event), replayed, trace };
+  private async run(event: BotEvent, meta: EventMeta): Promise<void> {
     const work = [this.events.handle(event, meta)];
     if (!event.unknown) {
       switch (event.name) {

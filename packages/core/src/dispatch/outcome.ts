@@ -1,5 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
 /**
  * How the handlers of one event ended: all finished (`failed` and `abandoned` false), at least one
  * failed (threw, or ran past `handlerTimeoutMs`), or at least one was abandoned at shutdown (it did
@@ -11,18 +9,16 @@ export interface DispatchOutcome {
   abandoned: boolean;
 }
 
-// The outcome being collected for the dispatch the caller is in: set by `dispatchOutcome`, written by
-// the policies when a handler run ends badly, wherever in the event's handlers that happens.
-const collecting = new AsyncLocalStorage<DispatchOutcome>();
-
 /**
- * Runs one event's dispatch and collects how its handlers ended.
- * @param dispatch - the dispatch; a rejection counts as a failure
+ * Runs one event's dispatch and collects how its handlers ended. The outcome travels with the event
+ * to each of its handler runs (`RunSeed.outcome`), which the policies mark when a run ends badly: no
+ * async context of its own, which would cost every promise of the dispatch a second propagation.
+ * @param dispatch - the dispatch, given the outcome to hand its runs; a rejection counts as a failure
  */
-export async function dispatchOutcome(dispatch: () => Promise<void>): Promise<DispatchOutcome> {
+export async function dispatchOutcome(dispatch: (outcome: DispatchOutcome) => Promise<void>): Promise<DispatchOutcome> {
   const outcome: DispatchOutcome = { failed: false, abandoned: false };
   try {
-    await collecting.run(outcome, dispatch);
+    await dispatch(outcome);
   } catch {
     outcome.failed = true;
   }
@@ -30,10 +26,10 @@ export async function dispatchOutcome(dispatch: () => Promise<void>): Promise<Di
 }
 
 /**
- * Records that a handler run of the current dispatch ended badly.
+ * Records that a handler run of a dispatch ended badly.
+ * @param outcome - the dispatch's outcome, if the run belongs to one (a scheduled tick does not)
  * @param how - `failed` (it threw or timed out) or `abandoned` (a shutdown gave up on it)
  */
-export function noteRunEnded(how: 'failed' | 'abandoned'): void {
-  const outcome = collecting.getStore();
+export function noteRunEnded(outcome: DispatchOutcome | undefined, how: 'failed' | 'abandoned'): void {
   if (outcome) outcome[how] = true;
 }

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { Logger } from '@boardbot/protocol';
 import { type Context, context as otelContext, ROOT_CONTEXT } from '@opentelemetry/api';
+import type { DispatchOutcome } from '../dispatch/outcome.js';
 import { WriteDroppedError } from '../errors.js';
 import { withRunBaggage } from './run-baggage.js';
 
@@ -27,6 +28,8 @@ export interface RunSeed {
   replayed: boolean;
   /** The event's trace context (OpenTelemetry), when the bot traces: the handler's span is its child. */
   trace?: Context | undefined;
+  /** Where the event's dispatch collects how its runs ended; none for a scheduled tick. */
+  outcome?: DispatchOutcome | undefined;
 }
 
 /** What async context carries: the run, and whether the runtime (not the handler) is writing for it. */
@@ -52,13 +55,20 @@ export class HandlerRun implements RunSeed {
   readonly correlationId: string;
   readonly log: Logger;
   readonly replayed: boolean;
+  readonly outcome: DispatchOutcome | undefined;
   /**
    * The trace context the run's REST calls are children of, and whose baggage they send: the
    * event's, until the runtime starts the handler's span and sets it here.
    */
   traceContext: Context | undefined;
+  /**
+   * Settles with `'abandoned'` when the run is abandoned, and never if it is not: what supervision
+   * races the handler against (cheaper than an `abort` listener on the signal for every run).
+   */
+  readonly abandonment: Promise<'abandoned'>;
   private callTrace: Context | undefined;
   private readonly controller = new AbortController();
+  private markAbandoned!: (value: 'abandoned') => void;
   private writes = 0;
 
   /** @param seed - the event, handler, ids and logger of the run */
@@ -69,7 +79,11 @@ export class HandlerRun implements RunSeed {
     this.correlationId = seed.correlationId;
     this.log = seed.log;
     this.replayed = seed.replayed;
+    this.outcome = seed.outcome;
     this.traceContext = seed.trace;
+    this.abandonment = new Promise((resolve) => {
+      this.markAbandoned = resolve;
+    });
   }
 
   /**
@@ -101,7 +115,9 @@ export class HandlerRun implements RunSeed {
    * @param reason - a `HandlerTimeoutError` or a `ShutdownTimeoutError`
    */
   abandon(reason: Error): void {
-    if (!this.abandoned) this.controller.abort(reason);
+    if (this.abandoned) return;
+    this.controller.abort(reason);
+    this.markAbandoned('abandoned');
   }
 
   /** Runs `fn` (and all it awaits or schedules) as this run: the handler's own flow. */
@@ -154,9 +170,21 @@ export function currentRun(): HandlerRun | undefined {
   return storage.getStore()?.run;
 }
 
+// Every write of a run hashes its handler's label: the labels are few (the bot's handlers, and the
+// names of commands it has none for), so each is hashed once. Bounded all the same, for a platform
+// that would send endless unknown command names.
+const tags = new Map<string, string>();
+const MAX_TAGS = 1024;
+
 /** A short, stable, header-safe tag of a handler label (labels may hold any identifier character). */
 function tag(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 10);
+  let value = tags.get(text);
+  if (value === undefined) {
+    value = createHash('sha256').update(text).digest('base64url').slice(0, 10);
+    if (tags.size >= MAX_TAGS) tags.clear();
+    tags.set(text, value);
+  }
+  return value;
 }
 
 /**

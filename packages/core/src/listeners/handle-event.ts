@@ -24,6 +24,11 @@ export class EventHandler {
     private readonly listeners: EventTable,
   ) {}
 
+  /** Whether an `@OnEvent` listener listens to events named `name`. */
+  listens(name: string): boolean {
+    return this.listeners.has(name);
+  }
+
   /** Handles one event; never rejects. */
   async handle(event: GatewayDispatch, meta: EventMeta): Promise<void> {
     const targets = this.listeners.get(event.name);
@@ -40,6 +45,7 @@ export class EventHandler {
           log,
           replayed: meta.replayed,
           trace: meta.trace,
+          outcome: meta.outcome,
         });
         const ctx = new EventContextImpl(contextDeps(this.env, run), { name: event.name, id: event.id });
         return this.policies.run(target, run, ctx, undefined, async () => {

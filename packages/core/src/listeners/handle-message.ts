@@ -45,12 +45,20 @@ export class MessageHandler {
     this.authors = new AuthorCache(env.rest, () => env.clock.now());
   }
 
+  /** Whether any listener may see this message event (before its matcher is asked). */
+  sees(name: MessageEventName, message: Message): boolean {
+    return this.candidates(name, message).length > 0;
+  }
+
+  /** The listeners of `name` that may see the message: a bot answering its own messages loops, so only listeners that ask see them. */
+  private candidates(name: MessageEventName, message: Message): readonly MessageTarget[] {
+    const own = message.author !== null && message.author === this.env.app().bot_user_id;
+    return own ? this.listeners[name].filter((target) => target.listener.includeOwn) : this.listeners[name];
+  }
+
   /** Handles one message event; never rejects. */
   async handle(event: EventMeta, name: MessageEventName, message: Message): Promise<void> {
-    const own = message.author !== null && message.author === this.env.app().bot_user_id;
-    const matched = this.listeners[name].flatMap((target) => {
-      // A bot answering its own messages loops; only listeners that ask see them.
-      if (own && !target.listener.includeOwn) return [];
+    const matched = this.candidates(name, message).flatMap((target) => {
       try {
         const match = matchMessage(target.listener.matcher, message);
         return match === false ? [] : [{ target, match }];
@@ -86,6 +94,7 @@ export class MessageHandler {
           log,
           replayed: event.replayed,
           trace: event.trace,
+          outcome: event.outcome,
         });
         const ctx = new MessageContextImpl(contextDeps(this.env, run), name, message, author, match);
         return this.policies.run(target, run, ctx, ctx, async () => {

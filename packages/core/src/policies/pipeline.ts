@@ -1,5 +1,5 @@
 import type { Context } from '@opentelemetry/api';
-import { noteRunEnded } from '../dispatch/outcome.js';
+import { type DispatchOutcome, noteRunEnded } from '../dispatch/outcome.js';
 import { HandlerTimeoutError, ShutdownTimeoutError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { AnyContext, HandlerContext, ReplyBody } from '../kernel/context.js';
@@ -55,6 +55,8 @@ export interface EventMeta {
   replayed: boolean;
   /** The event's trace context, when the bot traces. */
   trace?: Context | undefined;
+  /** Where the event's dispatch collects how its handler runs ended. */
+  outcome?: DispatchOutcome | undefined;
 }
 
 /**
@@ -169,7 +171,7 @@ export class Policies {
     const outcome = await this.running.track(run, () => supervise(run, work, { timeoutMs, clock }));
     if (outcome.ok) return observed.end('ok');
     if (outcome.error instanceof ShutdownTimeoutError) {
-      noteRunEnded('abandoned');
+      noteRunEnded(run.outcome, 'abandoned');
       return observed.end('abandoned', outcome.error);
     }
     const quiet = quietStop(outcome.error);
@@ -178,7 +180,7 @@ export class Policies {
       ctx.log.info({ handler: target.label, code, api_code: apiCode }, quiet);
       return observed.end('already_applied');
     }
-    noteRunEnded('failed');
+    noteRunEnded(run.outcome, 'failed');
     // The span ends after the runtime's answer, so the apology's REST call is its child.
     try {
       await run.answerAsRuntime(() => this.fail(target, ctx, answer, outcome.error));

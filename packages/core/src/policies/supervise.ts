@@ -21,14 +21,10 @@ export async function supervise(
   options: { timeoutMs: number; clock: Clock },
 ): Promise<Outcome> {
   const { timeoutMs, clock } = options;
-  const abandoned = new Promise<'abandoned'>((resolve) => {
-    if (run.abandoned) resolve('abandoned');
-    else run.signal.addEventListener('abort', () => resolve('abandoned'), { once: true });
-  });
   const timer = clock.setTimeout(() => run.abandon(new HandlerTimeoutError(run.handler, timeoutMs)), timeoutMs);
   const running = run.enter(work).then(() => 'done' as const);
   try {
-    if ((await Promise.race([running, abandoned])) === 'done') return { ok: true };
+    if ((await Promise.race([running, run.abandonment])) === 'done') return { ok: true };
     const { handler, log } = run;
     running.then(
       () => log.warn({ handler }, 'handler finished after it was abandoned'),

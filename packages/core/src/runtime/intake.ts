@@ -72,6 +72,15 @@ export class Intake {
       return;
     }
     const ticket = this.begin(idOf(event), message);
+    if (!this.deps.dispatcher.handles(event)) {
+      // No handler would run (the bot's own answers, most often): counted and traced as received, and
+      // done at once, without waiting for its key's turn in the queue.
+      const traced = this.deps.telemetry.receive(event);
+      traced.begin();
+      traced.end();
+      this.finish(ticket);
+      return;
+    }
     const created = createdAt(event);
     const replayed = created !== undefined && Date.parse(created) < this.deps.startedAt;
     void this.enqueue(orderingKey(event, this.deps.orderBy), event, replayed, ticket);

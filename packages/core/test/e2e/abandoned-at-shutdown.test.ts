@@ -68,13 +68,14 @@ describe('a handler abandoned at shutdown', () => {
     await first.bot.start();
     const slow = await platform.post(platform.alice, platform.general, 'slow');
     await until(() => wrote, 'the first run wrote its answer');
-    // Behind the slow one on its board, still queued when the bot gives up: the bot's own answer
-    // (its message.create comes back to it) and bob's message.
+    // Behind the slow one on its board, still queued when the bot gives up: bob's message. The bot's
+    // own answer (its message.create comes back to it) has no listener that sees it, so it is done
+    // at once and never queued; the resume point still stops before the slow event.
     const queued = await platform.post(platform.bob, platform.general, 'queued');
-    await until(() => first.bot.pending === 3, 'both events queued behind the slow one');
+    await until(() => first.bot.pending === 2, "bob's message queued behind the slow one");
     const report = await first.bot.stop();
     expect(report.abandoned.map((a) => a.handler)).toEqual(['Slow.hold']);
-    expect(report.unhandled).toBe(2);
+    expect(report.unhandled).toBe(1);
 
     const second = platform.bot({ handlers: [Slow], position: new FilePositionStore(stateDir) });
     await second.bot.start();

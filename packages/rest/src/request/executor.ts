@@ -94,13 +94,13 @@ export class Executor {
     }
     const queue = call.interactionToken ? deps.buckets.interaction(call.interactionToken) : deps.buckets.app;
     const headers = deps.headers.for(call, o, ctx);
-    const traced = deps.tracer.start(call, o?.traceContext);
+    const traced = deps.tracer.start(call, o?.traceContext, headers);
     const run: Run = {
       call,
       o,
       ctx,
       queue,
-      headers: traced ? { ...headers, ...traced.headers } : headers,
+      headers,
       attempt: 0,
       limited: 0,
     };

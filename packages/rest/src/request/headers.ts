@@ -22,8 +22,8 @@ function visibleAscii(value: string, pattern: RegExp, name: string, ctx: ErrorCo
 }
 
 /**
- * The request headers of a client, built once: a call copies a set only to add its own
- * `Idempotency-Key` or `X-Request-Id`.
+ * The request headers of a client, built once: each call copies its set once, into the object it
+ * sends, and adds its own `Idempotency-Key`, `X-Request-Id` and trace headers to that copy.
  */
 export class HeaderSets {
   private readonly app: Headers;
@@ -43,24 +43,24 @@ export class HeaderSets {
   }
 
   /**
-   * The headers of one call. Every POST and PATCH gets an `Idempotency-Key` (the caller's, or a
-   * fresh UUID), built here once so that every retry of the call sends the same one.
+   * The headers of one call, in a fresh object the caller may add to. Every POST and PATCH gets an
+   * `Idempotency-Key` (the caller's, or a fresh UUID), built here once so that every retry of the
+   * call sends the same one.
    * @param call - the call
    * @param o - its options
    * @param ctx - for errors
    */
   for(call: Call, o: RequestOptions | undefined, ctx: ErrorContext): Headers {
-    let headers = call.interactionToken ? this.interaction : call.body ? this.appJson : this.app;
+    const headers = { ...(call.interactionToken ? this.interaction : call.body ? this.appJson : this.app) };
     // CONTRACT: POST 5 and 12 and PATCH 6 honour Idempotency-Key.
     if (call.method === 'POST' || call.method === 'PATCH') {
-      const key =
+      headers['idempotency-key'] =
         o?.idempotencyKey === undefined
           ? randomUUID()
           : visibleAscii(o.idempotencyKey, KEY_PATTERN, 'idempotencyKey', ctx);
-      headers = { ...headers, 'idempotency-key': key };
     }
     if (o?.requestId !== undefined) {
-      headers = { ...headers, 'x-request-id': visibleAscii(o.requestId, REQUEST_ID_PATTERN, 'requestId', ctx) };
+      headers['x-request-id'] = visibleAscii(o.requestId, REQUEST_ID_PATTERN, 'requestId', ctx);
     }
     return headers;
   }

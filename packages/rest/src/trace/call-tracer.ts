@@ -22,11 +22,9 @@ const setter = {
   },
 };
 
-/** One call's span and the headers that carry it to the server. */
+/** One call's span. */
 export interface CallSpan {
   span: Span;
-  /** `traceparent` (and `baggage` when the context carries any), to add to the call's headers. */
-  headers: Headers;
 }
 
 /**
@@ -44,12 +42,14 @@ export class CallTracer {
   }
 
   /**
-   * Starts the span of one call.
+   * Starts the span of one call and writes the headers that carry it (`traceparent`, and `baggage`
+   * when the context carries any) into the call's headers.
    * @param call - the call
    * @param parent - the trace context it is made in, if the caller gave one
-   * @returns the span and its headers, or undefined when tracing is off
+   * @param headers - the call's own headers (a fresh object), written to
+   * @returns the span, or undefined when tracing is off
    */
-  start(call: Call, parent: Context | undefined): CallSpan | undefined {
+  start(call: Call, parent: Context | undefined, headers: Headers): CallSpan | undefined {
     if (!this.tracer) return undefined;
     const base = parent ?? context.active();
     const span = this.tracer.startSpan(
@@ -58,7 +58,6 @@ export class CallTracer {
       base,
     );
     const ctx = trace.setSpan(base, span);
-    const headers: Headers = {};
     // The propagators the author registered come first; the W3C headers are written here when none
     // is (the API alone registers none), so the server always learns the trace and the baggage.
     propagation.inject(ctx, headers, setter);
@@ -70,7 +69,7 @@ export class CallTracer {
       const baggage = formatBaggage(propagation.getBaggage(ctx));
       if (baggage !== undefined) headers.baggage = baggage;
     }
-    return { span, headers };
+    return { span };
   }
 }
 
