@@ -13,7 +13,7 @@ export class EmulatorMetrics {
   private readonly seconds: Histogram<'api' | 'method' | 'route'>;
   // The labelled children of each (api, method, route, status): prom-client would hash the label
   // object on every request. Route templates and statuses are few, so this stays small.
-  private readonly children = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+  private readonly children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<string> }>();
 
   /** @param p - the platform whose streams and storage are read at scrape time */
   constructor(p: Platform) {
@@ -73,12 +73,13 @@ export class EmulatorMetrics {
     const key = `${api} ${method} ${route} ${status}`;
     let child = this.children.get(key);
     if (!child) {
-      const counter = this.requests.labels(api, method, route, String(status));
-      const histogram = this.seconds.labels(api, method, route);
-      child = { count: () => counter.inc(), time: (s) => histogram.observe(s) };
+      child = {
+        count: this.requests.labels(api, method, route, String(status)),
+        time: this.seconds.labels(api, method, route),
+      };
       this.children.set(key, child);
     }
-    child.count();
-    child.time(seconds);
+    child.count.inc();
+    child.time.observe(seconds);
   }
 }

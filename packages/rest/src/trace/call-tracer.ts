@@ -22,11 +22,6 @@ const setter = {
   },
 };
 
-/** One call's span. */
-export interface CallSpan {
-  span: Span;
-}
-
 /**
  * Makes the span of each REST call, a child of the caller's trace context (the handler's, passed as
  * `RequestOptions.traceContext`, else OpenTelemetry's active context), and the W3C headers that
@@ -49,7 +44,7 @@ export class CallTracer {
    * @param headers - the call's own headers (a fresh object), written to
    * @returns the span, or undefined when tracing is off
    */
-  start(call: Call, parent: Context | undefined, headers: Headers): CallSpan | undefined {
+  start(call: Call, parent: Context | undefined, headers: Headers): Span | undefined {
     if (!this.tracer) return undefined;
     const base = parent ?? context.active();
     const span = this.tracer.startSpan(
@@ -69,25 +64,24 @@ export class CallTracer {
       const baggage = formatBaggage(propagation.getBaggage(ctx));
       if (baggage !== undefined) headers.baggage = baggage;
     }
-    return { span };
+    return span;
   }
 }
 
 /**
  * Ends a call's span with its outcome.
- * @param traced - the span, if tracing is on
+ * @param span - the span, if tracing is on
  * @param status - the last answer's status, if one arrived
  * @param attempts - how many attempts were sent
  * @param error - why the call failed, if it did
  */
 export function endCallSpan(
-  traced: CallSpan | undefined,
+  span: Span | undefined,
   status: number | undefined,
   attempts: number,
   error?: unknown,
 ): void {
-  if (!traced) return;
-  const { span } = traced;
+  if (!span) return;
   if (status !== undefined) span.setAttribute('http.response.status_code', status);
   if (attempts > 1) span.setAttribute('http.request.resend_count', attempts - 1);
   if (error !== undefined) {
