@@ -32,7 +32,7 @@ describe('a bot that crashes and then meets a gap', () => {
   it('answers once a message whose handler wrote before the crash, when the backfill reads it back', async () => {
     // Regression: a backfilled message ran as event `backfill:<id>`, so its writes carried other keys
     // than the live run's, and the platform posted the answer a second time.
-    s = await scenario({ limits: { retainedEvents: 1, retainedEventsMs: 1 } });
+    s = await scenario({ limits: { retainedEvents: 1, retainedEventsMs: 0 } });
     const first = s.startBot({ HOLD_AFTER_WRITE: '1' });
     await first.started();
     const opening = await post(s, 2, 'open');
@@ -53,7 +53,7 @@ describe('a bot that crashes and then meets a gap', () => {
   }, 120_000);
 
   it('backfills each board from its stored seq, messages older than the saved point included', async () => {
-    s = await scenario({ limits: { retainedEvents: 1, retainedEventsMs: 1 } });
+    s = await scenario({ limits: { retainedEvents: 1, retainedEventsMs: 0 } });
     const sc = s;
     await sc.platform.createBoard('ops');
     const boards = ['general', 'random', 'ops'];

@@ -36,7 +36,7 @@ describe('a bot that restarts', () => {
 
   it("backfills from each board's stored seq when the platform no longer has its resume point", async () => {
     // The emulator keeps almost no events, so the stored resume point is past its retention.
-    s = await scenario({ limits: { retainedEvents: 1, retainedEventsMs: 1 } });
+    s = await scenario({ limits: { retainedEvents: 1, retainedEventsMs: 0 } });
     const first = s.startBot();
     await first.started();
     const before = await post(s, 3, 'before');

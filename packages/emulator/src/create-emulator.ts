@@ -47,6 +47,9 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
+// Limits that may be 0: a retention window of 0 keeps events by count alone (tests that need a gap).
+const MAY_BE_ZERO = new Set(['limits.retainedEventsMs']);
+
 function checkOptions(o: ResolvedEmulatorOptions): void {
   const positive: [string, number][] = [
     ['rateLimit.requests', o.rateLimit.requests],
@@ -55,9 +58,9 @@ function checkOptions(o: ResolvedEmulatorOptions): void {
     ...Object.entries(o.limits).map(([k, v]): [string, number] => [`limits.${k}`, v]),
   ];
   for (const [name, value] of positive) {
-    if (!Number.isFinite(value) || value <= 0) {
-      throw new EmulatorOptionsError(`Option ${name} must be a positive number, got ${value}`);
-    }
+    if (MAY_BE_ZERO.has(name) ? Number.isFinite(value) && value >= 0 : Number.isFinite(value) && value > 0) continue;
+    const expected = MAY_BE_ZERO.has(name) ? 'a number of 0 or more' : 'a positive number';
+    throw new EmulatorOptionsError(`Option ${name} must be ${expected}, got ${value}`);
   }
   if (o.devToken.length === 0) throw new EmulatorOptionsError('Option devToken must not be empty');
   if (o.adminKey !== undefined && o.adminKey.length === 0) {

@@ -23,7 +23,10 @@ export interface EmulatorLimits {
   gatewayStreams: number;
   /** Events kept per app for resume, at least (see `retainedEventsMs`). @defaultValue 10000 */
   retainedEvents: number;
-  /** Events younger than this are kept for resume whatever their number. @defaultValue 86400000 (24 h) */
+  /**
+   * Events younger than this (in milliseconds) are kept for resume whatever their number; `0` keeps
+   * events by count alone. @defaultValue 86400000 (24 h)
+   */
   retainedEventsMs: number;
   /** How long an `Idempotency-Key` is remembered, in milliseconds. @defaultValue 86400000 (24 h) */
   idempotencyTtlMs: number;

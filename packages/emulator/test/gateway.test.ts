@@ -169,6 +169,34 @@ describe('GET /gateway', () => {
     expect(Number((await recent.nextEvent()).id)).toBe(51);
   });
 
+  it('keeps an event for resume only while it is younger than retainedEventsMs', async () => {
+    const clock = new FakeClock();
+    await start({ now: clock.now, limits: { retainedEvents: 1, retainedEventsMs: 1000 } });
+    await h.say(h.seed.general.id, h.seed.alice.id, 'first');
+    clock.advance(999);
+    // The first event is 999 ms old when the second one prunes: it stays.
+    await h.say(h.seed.general.id, h.seed.alice.id, 'second');
+    const young = await open(DEV_TOKEN, { 'last-event-id': '0' });
+    expect((await nextChecked(young)).payload).toMatchObject({ resumed: true, gap: false });
+    await h.say(h.seed.general.id, h.seed.alice.id, 'third');
+    clock.advance(1000);
+    // The third is exactly 1000 ms old when the fourth one prunes: it goes, and everything before it.
+    await h.say(h.seed.general.id, h.seed.alice.id, 'fourth');
+    const aged = await open(DEV_TOKEN, { 'last-event-id': '0' });
+    expect((await nextChecked(aged)).payload).toMatchObject({ resumed: false, gap: true });
+    const kept = await open(DEV_TOKEN, { 'last-event-id': '3' });
+    expect((await nextChecked(kept)).payload).toMatchObject({ resumed: true, gap: false });
+  });
+
+  it('with retainedEventsMs 0, keeps events by count alone, even ones made in the same millisecond', async () => {
+    const clock = new FakeClock();
+    await start({ now: clock.now, limits: { retainedEvents: 1, retainedEventsMs: 0 } });
+    await h.say(h.seed.general.id, h.seed.alice.id, 'one');
+    await h.say(h.seed.general.id, h.seed.alice.id, 'two');
+    const byCount = await open(DEV_TOKEN, { 'last-event-id': '0' });
+    expect((await nextChecked(byCount)).payload).toMatchObject({ resumed: false, gap: true });
+  });
+
   it('sends a keep-alive comment when idle', async () => {
     await start({ keepAliveMs: 30 });
     const c = await open();

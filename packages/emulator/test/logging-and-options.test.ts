@@ -65,6 +65,9 @@ describe('options', () => {
     await expect(createEmulator({ db: ':memory:', logger: false, limits: { gatewayStreams: -1 } })).rejects.toThrow(
       /limits\.gatewayStreams/,
     );
+    await expect(createEmulator({ db: ':memory:', logger: false, limits: { retainedEventsMs: -1 } })).rejects.toThrow(
+      'Option limits.retainedEventsMs must be a number of 0 or more, got -1',
+    );
     await expect(createEmulator({ db: ':memory:', logger: false, adminKey: '' })).rejects.toMatchObject({
       code: 'BOARDBOT_EMULATOR_OPTIONS',
     });

@@ -48,11 +48,30 @@ export class LoggingProcess {
     this.exited = new Promise((resolve) => this.proc.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   }
 
-  /** Resolves with the first line (logged so far or later) that passes `test`. */
-  waitFor(test: (line: JsonLogLine) => boolean): Promise<JsonLogLine> {
+  /**
+   * Resolves with the first line (logged so far or later) that passes `test`. Rejects after
+   * `timeoutMs` with the process's last lines, so a line that never comes fails with what it did
+   * instead of hanging until the test's own timeout says nothing.
+   */
+  waitFor(test: (line: JsonLogLine) => boolean, timeoutMs = 60_000): Promise<JsonLogLine> {
     const found = this.lines.find(test);
     if (found) return Promise.resolve(found);
-    return new Promise((resolve) => this.waiters.push({ test, resolve }));
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        test,
+        resolve: (line: JsonLogLine) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        reject(
+          new Error(`${this.name} did not log the awaited line in ${timeoutMs} ms; it last logged:\n${this.tail()}`),
+        );
+      }, timeoutMs);
+      this.waiters.push(waiter);
+    });
   }
 
   /** Resolves once the process logged `bot started`; rejects, with its warnings, if it exits first. */
@@ -85,6 +104,14 @@ export class LoggingProcess {
   report(): string {
     const notable = this.lines.filter((l) => typeof l.level === 'number' && l.level >= 40);
     return `${this.name}: ${notable.map((l) => JSON.stringify(l).slice(0, 400)).join('\n  ') || 'no warnings'}`;
+  }
+
+  /** Its last lines, one per row, for a failure message. */
+  private tail(count = 25): string {
+    return this.lines
+      .slice(-count)
+      .map((l) => `  ${JSON.stringify(l).slice(0, 300)}`)
+      .join('\n');
   }
 
   private take(line: JsonLogLine): void {

@@ -27,7 +27,7 @@ describe.each<{ keeping: string; position: () => PositionStore | false }>([
   beforeAll(async () => {
     heard.length = 0;
     // Keep almost nothing for resume, so a dropped stream cannot be replayed.
-    platform = await TestPlatform.start({ limits: { retainedEvents: 1, retainedEventsMs: 1 } });
+    platform = await TestPlatform.start({ limits: { retainedEvents: 1, retainedEventsMs: 0 } });
     proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
     started = platform.bot({
       handlers: [Recorder],

@@ -45,7 +45,7 @@ export class EventRepository {
     const bound = lastId - keepCount;
     if (bound <= 0) return 0;
     const createdAt = this.createdAtStmt.get(appId, bound);
-    if (createdAt === undefined || createdAt >= keepSinceMs) return 0;
+    if (createdAt === undefined || createdAt > keepSinceMs) return 0;
     this.pruneStmt.run(appId, bound);
     return bound;
   }
