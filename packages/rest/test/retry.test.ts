@@ -145,6 +145,29 @@ describe('retries', () => {
     expect(server.received).toHaveLength(2);
   });
 
+  it('stops reading an endless error body at its bound and answers with the status, not a timeout', async () => {
+    let written = 0;
+    const { client } = await setup(
+      (_req, res) => {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.write('<h1>502 Bad Gateway</h1>');
+        // Never ends: only the client closing the connection stops it.
+        const pump = () => {
+          while (!res.destroyed && res.write('<p>more</p>'.repeat(1000))) written += 11_000;
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        pump();
+      },
+      { retries: 0, timeoutMs: 30_000 },
+    );
+    const err = (await client.getApp().catch((e: unknown) => e)) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.apiCode).toBe('http_502');
+    expect(err.serverMessage).toMatch(/^502 Bad Gateway more more/);
+    // The client stopped it after its bound (64 KiB), with what the socket buffers held in flight.
+    expect(written).toBeLessThan(64 * 1024 * 1024);
+  });
+
   it('raises NetworkError with the attempt count when nothing listens', async () => {
     const { server, client } = await setup(() => {}, { retries: 2 });
     const closedUrl = server.baseUrl;

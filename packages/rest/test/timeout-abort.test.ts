@@ -133,6 +133,23 @@ describe('abort and close', () => {
     expect(server.received).toHaveLength(1);
   });
 
+  it('aborts a call whose body is arriving with AbortedError', async () => {
+    let headSent = false;
+    const { client } = await setup((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100', ...RL });
+      res.write('{"id":"a', () => {
+        headSent = true;
+      });
+    });
+    const controller = new AbortController();
+    const pending = client.getApp({ signal: controller.signal });
+    while (!headSent) await new Promise((r) => setTimeout(r, 5));
+    controller.abort(new Error('changed my mind'));
+    const err = await pending.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AbortedError);
+    expect(err).toMatchObject({ code: 'BOARDBOT_ABORTED', method: 'GET', path: '/app' });
+  });
+
   it('aborts a call waiting in the rate-limit queue; it is never sent and the queue moves on', async () => {
     const { server, client } = await setup((_req, res) =>
       sendJson(res, 200, { id: 'app' }, rateLimitHeaders(1, 0, 0.3)),

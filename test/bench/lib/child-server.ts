@@ -26,8 +26,17 @@ export interface ChildServer {
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux; 10 ms resolution). */
 export function cpuSecondsOf(pid: number): number {
+  const { user, system } = cpuSplitOf(pid);
+  return user + system;
+}
+
+/**
+ * CPU seconds a process has used so far in its own code (`user`) and in the kernel on its behalf
+ * (`system`: socket reads and writes, which over loopback include the receiving side's TCP work).
+ */
+export function cpuSplitOf(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
 }
 
 /**

@@ -96,7 +96,9 @@ export class InteractionHandler {
     if (!(await this.policies.passCooldown<CommandContext>(target, ctx, ctx.user.id, refusals))) return;
     await this.policies.around(ctx, async () => {
       const result = await (target.instance[target.method] as Function).call(target.instance, ctx, parsed.value);
-      if (isReplyBody(result) && !ctx.replied) await ctx.reply(result);
+      // An abandoned run's returned body is never sent. Its apology may still be on its way back (then
+      // `replied` is still false), and a reply would only be refused: the late end is not a failure.
+      if (isReplyBody(result) && !ctx.replied && !ctx.signal.aborted) await ctx.reply(result);
     });
     if (!ctx.replied)
       ctx.log.warn({ handler: target.label }, 'command finished without replying: the person sees no answer');

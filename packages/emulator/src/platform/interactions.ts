@@ -1,16 +1,34 @@
-import type { Embed, Interaction, Message } from '@boardbot/protocol';
+import type { Embed, Interaction } from '@boardbot/protocol';
 import type { InteractionView } from '../control/schemas/responses.js';
 import { PlatformError } from '../errors.js';
-import type { InteractionRow, StoredInteraction } from '../store/interactions.js';
+import type { InteractionRow } from '../store/interactions.js';
 import { createMessage, type MessageResult } from './messages.js';
 import type { Outbox } from './outbox.js';
 import type { Platform } from './platform.js';
 
-/** The control API's view of a stored interaction. */
-export function interactionView(p: Platform, row: InteractionRow): InteractionView {
-  const answers = p.store.interactions.answersJson(row.id).map((j) => JSON.parse(j) as Message);
+/** An interaction's view as JSON text, and how many answers it holds. */
+export interface InteractionViewText {
+  json: string;
+  answers: number;
+}
+
+/**
+ * The control API's view of a stored interaction as JSON text, put together from the texts stored
+ * at write time: nothing is parsed and written again (a wait answers with it; see
+ * {@link interactionView} for the object). Same fields, same order as the object.
+ */
+export function interactionViewText(p: Platform, row: InteractionRow): InteractionViewText {
+  const answers = p.store.interactions.answersJson(row.id);
   const status = answers.length > 0 ? 'answered' : p.now() >= row.expires_at_ms ? 'expired' : 'pending';
-  return { interaction: JSON.parse(row.json) as StoredInteraction, status, answers };
+  return {
+    json: `{"interaction":${row.json},"status":"${status}","answers":[${answers.join(',')}]}`,
+    answers: answers.length,
+  };
+}
+
+/** The control API's view of a stored interaction (the activity stream's events). */
+export function interactionView(p: Platform, row: InteractionRow): InteractionView {
+  return JSON.parse(interactionViewText(p, row).json) as InteractionView;
 }
 
 /**

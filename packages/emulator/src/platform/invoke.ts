@@ -121,9 +121,10 @@ function checkOptions(
  * (its token only as a SHA-256; the token derives from its id, see `InteractionTokens`) and raises
  * `interaction.create` to that app (inside a write).
  *
- * @returns The interaction with its token (what the app receives).
+ * @returns The interaction with its token (what the app receives), and its stored JSON text (without
+ *   the token: what the control API shows).
  */
-export function invokeCommand(p: Platform, out: Outbox, inv: Invocation): Interaction {
+export function invokeCommand(p: Platform, out: Outbox, inv: Invocation): { interaction: Interaction; json: string } {
   requireBoard(p, inv.board_id);
   const user = findUser(p, inv.user_id);
   if (!p.store.boards.isMember(inv.board_id, inv.user_id)) {
@@ -162,7 +163,6 @@ export function invokeCommand(p: Platform, out: Outbox, inv: Invocation): Intera
   // Serialized once: the row, the stored event and the live event share the text.
   const json = JSON.stringify(stored);
   p.store.interactions.insert(stored, tokenHash, now + p.limits.interactionTtlMs, json);
-  const interaction: Interaction = { ...stored, token };
   // The app's log keeps the event without its token; a replay derives it again (Platform.replayData).
   // The live event is the stored one with the token added last, as `InteractionTokens.withToken`
   // writes it for a replay (base64url needs no escaping in JSON).
@@ -170,5 +170,5 @@ export function invokeCommand(p: Platform, out: Outbox, inv: Invocation): Intera
   const live = `{"type":"${type}","interaction":${json.slice(0, -1)},"token":"${token}"}}`;
   p.appendAppEvent(out, appId, type, `{"type":"${type}","interaction":${json}}`, live);
   out.activityEvent('interaction.create', { interaction: stored });
-  return interaction;
+  return { interaction: { ...stored, token }, json };
 }

@@ -49,13 +49,19 @@ export function guardOf(request: FastifyRequest): IdempotencyGuard | undefined {
   return { ...held, fingerprint: fingerprint(request.method, target, request.body) };
 }
 
-/** Sends a JSON text already serialized (messages are serialized once, at write time). */
-export function sendJsonText(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).type(JSON_TYPE).send(body);
+/**
+ * Answers with a JSON text already serialized (messages are serialized once, at write time): sets
+ * the status and type, and gives the text back for the handler to return. Fastify sends a returned
+ * string as it is; a returned `reply` is a thenable it would wait on, with an end-of-stream listener
+ * set on the response of every answer still waiting for its commit.
+ */
+export function sendJsonText(reply: FastifyReply, status: number, body: string): string {
+  reply.code(status).type(JSON_TYPE);
+  return body;
 }
 
-/** Sends a stored answer, marking a replay with `Idempotent-Replayed: true`. */
-export function sendAnswer(reply: FastifyReply, answer: StoredAnswer): FastifyReply {
+/** Answers with a stored answer (see {@link sendJsonText}), marking a replay with `Idempotent-Replayed: true`. */
+export function sendAnswer(reply: FastifyReply, answer: StoredAnswer): string {
   if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
   return sendJsonText(reply, answer.status, answer.body);
 }

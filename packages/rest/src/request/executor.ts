@@ -25,8 +25,9 @@ import { type CallTracer, endCallSpan } from '../trace/call-tracer.js';
 import type { Call } from './call.js';
 import { classifyTransportError, transportError } from './classify.js';
 import type { HeaderSets } from './headers.js';
-import { parseErrorBody, readBounded, readSuccessBody } from './read-body.js';
+import { MAX_ERROR_BODY_BYTES, parseErrorBody, parseSuccessBody } from './read-body.js';
 import { secretsOf } from './redact.js';
+import { BodyFailure, type ReadAnswer, sendCall } from './send-call.js';
 
 /** What the executor needs from its client. */
 export interface ExecutorDeps {
@@ -141,61 +142,65 @@ export class Executor {
     }
     const attempt = ++run.attempt;
     const started = performance.now();
-    let res: Dispatcher.ResponseData;
+    // When the answer's head arrived (0: not yet), and the clock then (rate limits, Retry-After).
+    let headAt = 0;
+    let now = 0;
+    const empty = call.expect === 'empty';
+    let answer: ReadAnswer;
     try {
-      res = await deps.dispatcher.request({
-        origin: deps.origin,
-        path: deps.basePath + call.path,
-        method: call.method,
-        headers: run.headers,
-        body: call.body ?? null,
+      answer = await sendCall(
+        deps.dispatcher,
+        {
+          origin: deps.origin,
+          path: deps.basePath + call.path,
+          method: call.method,
+          headers: run.headers,
+          body: call.body ?? null,
+          headersTimeout: deps.options.timeoutMs,
+          bodyTimeout: deps.options.timeoutMs,
+        },
         signal,
-        headersTimeout: deps.options.timeoutMs,
-        bodyTimeout: deps.options.timeoutMs,
-      });
+        // An error body is bounded (an HTML error page can be huge); so is one nobody reads.
+        (status) => (status < 300 && status !== 204 && !empty ? Number.POSITIVE_INFINITY : MAX_ERROR_BODY_BYTES),
+        (status, headers) => {
+          headAt = performance.now();
+          now = deps.options.now();
+          run.status = status;
+          // The slot is given back as soon as the head says how the bucket stands, not after the body.
+          queue.settle(readRateLimitHeaders(headers, now), generation);
+        },
+      );
     } catch (err) {
-      queue.settle(null, generation);
-      return this.transportFailure(err, run);
-    }
-    const status = res.statusCode;
-    run.status = status;
-    const now = deps.options.now();
-    queue.settle(readRateLimitHeaders(res.headers, now), generation);
-    if (deps.emitter.has('response')) {
-      const event = {
-        method: call.method,
-        path: call.logPath,
-        route: call.route,
-        status,
-        attempt,
-        durationMs: performance.now() - started,
-      };
-      deps.emitter.emit('response', o?.requestId ? { ...event, requestId: o.requestId } : event);
-    }
-    if (status < 300) {
-      try {
-        return await readSuccessBody(res, call.expect === 'empty', ctx, () => secretsOf(deps.token, call));
-      } catch (err) {
-        if (err instanceof InvalidResponseError)
-          return new FailedAttempt({ error: err, reason: 'invalid_response', retryable: true });
+      if (headAt === 0) {
+        queue.settle(null, generation);
         return this.transportFailure(err, run);
       }
+      // The status is known; an error body cut short only loses the details, unless the caller aborted.
+      if (!(err instanceof BodyFailure) || err.statusCode < 300 || signal?.aborted) {
+        this.emitResponse(run, attempt, headAt - started);
+        return this.transportFailure(err instanceof BodyFailure ? err.cause : err, run);
+      }
+      answer = { statusCode: err.statusCode, headers: err.headers, text: '' };
     }
-    let text = '';
-    try {
-      text = await readBounded(res.body);
-    } catch (err) {
-      // The status is known; a body cut short only loses the details, unless the caller aborted.
-      if (signal?.aborted) return this.transportFailure(err, run);
+    this.emitResponse(run, attempt, headAt - started);
+    const status = answer.statusCode;
+    if (status < 300) {
+      if (empty || status === 204) return undefined;
+      try {
+        return parseSuccessBody(answer, ctx, () => secretsOf(deps.token, call));
+      } catch (err) {
+        return new FailedAttempt({ error: err as InvalidResponseError, reason: 'invalid_response', retryable: true });
+      }
     }
+    const { text, headers } = answer;
     const init = parseErrorBody(status, text, secretsOf(deps.token, call));
-    if (status === 429) return this.rateLimited(run, res.headers, init.retryAfter, now);
+    if (status === 429) return this.rateLimited(run, headers, init.retryAfter, now);
     const error = status === 401 ? new UnauthorizedError(init, ctx) : new ApiError(init, ctx);
     // A retry of our own POST can meet the first attempt still running (IETF Idempotency-Key draft,
     // 409): it is the same request, so waiting and asking again is the only right move.
     const inProgress = status === 409 && init.apiCode === 'idempotency_in_progress' && attempt > 1;
     const hintedMs =
-      status === 503 ? readRetryAfter(header(res.headers, 'retry-after'), now, header(res.headers, 'date')) : undefined;
+      status === 503 ? readRetryAfter(header(headers, 'retry-after'), now, header(headers, 'date')) : undefined;
     return new FailedAttempt({
       error,
       reason: 'status',
@@ -203,6 +208,22 @@ export class Executor {
       hintedMs,
       status,
     });
+  }
+
+  /** The `response` event of an attempt whose head arrived `durationMs` after it was sent. */
+  private emitResponse(run: Run, attempt: number, durationMs: number): void {
+    const { emitter } = this.deps;
+    if (!emitter.has('response')) return;
+    const { call, o } = run;
+    const event = {
+      method: call.method,
+      path: call.logPath,
+      route: call.route,
+      status: run.status as number,
+      attempt,
+      durationMs,
+    };
+    emitter.emit('response', o?.requestId ? { ...event, requestId: o.requestId } : event);
   }
 
   private transportFailure(err: unknown, run: Run): FailedAttempt {

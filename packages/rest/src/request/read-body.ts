@@ -1,7 +1,7 @@
 import { readErrorEnvelope } from '@boardbot/protocol/http';
-import type { Dispatcher } from 'undici';
 import { type ApiErrorInit, type ErrorContext, InvalidResponseError } from '../errors.js';
 import { redact } from './redact.js';
+import type { ReadAnswer } from './send-call.js';
 
 /** Most bytes of an error body that are read; the rest is dropped (an HTML error page can be huge). */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -20,31 +20,6 @@ export function excerpt(text: string): string {
     .replace(/\s+/g, ' ')
     .trim();
   return flat.length > MAX_EXCERPT_CHARS ? `${flat.slice(0, MAX_EXCERPT_CHARS)}…` : flat;
-}
-
-/**
- * Reads at most `maxBytes` of a body as UTF-8 and drops the rest, so a hostile or broken server
- * cannot make the client buffer an endless error page.
- * @param body - the answer's body
- * @param maxBytes - the bound
- */
-export async function readBounded(
-  body: Dispatcher.ResponseData['body'],
-  maxBytes = MAX_ERROR_BODY_BYTES,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buf = chunk as Buffer;
-    const room = maxBytes - size;
-    chunks.push(buf.length > room ? buf.subarray(0, room) : buf);
-    size += Math.min(buf.length, room);
-    if (size >= maxBytes) {
-      body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The bounds of what an error keeps of the server's words. */
@@ -77,33 +52,22 @@ export function parseErrorBody(status: number, text: string, secrets: readonly s
 }
 
 /**
- * The parsed JSON of a 2xx answer (`undefined` for 204 or an `empty` call), or an
- * {@link InvalidResponseError} when the body is not JSON (a truncated answer, a proxy's page).
- * @param res - the answer
- * @param empty - the call expects no body
+ * The parsed JSON of a 2xx answer's body, or an {@link InvalidResponseError} when it is not JSON (a
+ * truncated answer, a proxy's page).
+ * @param answer - the answer, read whole
  * @param ctx - the call
  * @param secrets - the call's credentials (asked for only on failure), kept out of the excerpt
  */
-export async function readSuccessBody(
-  res: Dispatcher.ResponseData,
-  empty: boolean,
-  ctx: ErrorContext,
-  secrets: () => readonly string[],
-): Promise<unknown> {
-  if (empty || res.statusCode === 204) {
-    await res.body.dump();
-    return undefined;
-  }
-  const text = await res.body.text();
+export function parseSuccessBody(answer: ReadAnswer, ctx: ErrorContext, secrets: () => readonly string[]): unknown {
   try {
-    return JSON.parse(text);
+    return JSON.parse(answer.text);
   } catch {
     // Not the parse error as the cause: V8 quotes a piece of the body in it, maybe half a token.
     throw new InvalidResponseError(
       {
-        status: res.statusCode,
+        status: answer.statusCode,
         problem: 'not JSON (truncated or not an API answer)',
-        excerpt: excerpt(redact(text, secrets())),
+        excerpt: excerpt(redact(answer.text, secrets())),
       },
       ctx,
     );

@@ -6,12 +6,12 @@ import {
   InvokeBody,
   WaitQuery,
 } from '../../control/schemas/requests.js';
-import type { InteractionList, InteractionView, InvokedInteraction } from '../../control/schemas/responses.js';
 import { PlatformError } from '../../errors.js';
-import { interactionView } from '../../platform/interactions.js';
+import { interactionViewText } from '../../platform/interactions.js';
 import { type Invocation, invokeCommand } from '../../platform/invoke.js';
 import type { Platform } from '../../platform/platform.js';
 import type { InteractionRow } from '../../store/interactions.js';
+import { sendJsonText } from '../shared.js';
 import { ADMIN, ctl } from './shared.js';
 
 /** Slash commands as a person: invoke, list, read, and wait for answers. */
@@ -22,49 +22,44 @@ export function controlInteractionRoutes(app: FastifyInstance, p: Platform): voi
     return row;
   };
 
-  app.post<{ Body: Invocation; Reply: InvokedInteraction }>(
-    ctl('/interactions'),
-    { ...ADMIN, schema: { body: InvokeBody } },
-    (request, reply) => {
-      const interaction = p.write((out) => invokeCommand(p, out, request.body));
-      // The token is the app's credential: the control API never shows it.
-      const { token: _token, ...shown } = interaction;
-      reply.code(201);
-      return { interaction: shown };
-    },
-  );
+  app.post<{ Body: Invocation }>(ctl('/interactions'), { ...ADMIN, schema: { body: InvokeBody } }, (request, reply) => {
+    // The token is the app's credential: the control API never shows it. The stored text has none.
+    const { json } = p.write((out) => invokeCommand(p, out, request.body));
+    return sendJsonText(reply, 201, `{"interaction":${json}}`);
+  });
 
-  app.get<{ Querystring: typeof InteractionListQuery.static; Reply: InteractionList }>(
+  app.get<{ Querystring: typeof InteractionListQuery.static }>(
     ctl('/interactions'),
     { ...ADMIN, schema: { querystring: InteractionListQuery } },
-    (request) => {
+    (request, reply) => {
       const { board_id, limit = DEFAULTS.interactionLimit } = request.query;
-      return { interactions: p.store.interactions.list(limit, board_id).map((r) => interactionView(p, r)) };
+      const views = p.store.interactions.list(limit, board_id).map((r) => interactionViewText(p, r).json);
+      return sendJsonText(reply, 200, `{"interactions":[${views.join(',')}]}`);
     },
   );
 
-  app.get<{ Params: { id: string }; Reply: InteractionView }>(
+  app.get<{ Params: { id: string } }>(
     ctl('/interactions/:id'),
     { ...ADMIN, schema: { params: IdParams } },
-    (request) => interactionView(p, find(request.params.id)),
+    (request, reply) => sendJsonText(reply, 200, interactionViewText(p, find(request.params.id)).json),
   );
 
-  app.get<{ Params: { id: string }; Querystring: typeof WaitQuery.static; Reply: InteractionView }>(
+  app.get<{ Params: { id: string }; Querystring: typeof WaitQuery.static }>(
     ctl('/interactions/:id/wait'),
     { ...ADMIN, schema: { params: IdParams, querystring: WaitQuery } },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params;
       const { answers = DEFAULTS.waitAnswers, timeout_ms = DEFAULTS.waitTimeoutMs } = request.query;
       const deadline = Date.now() + timeout_ms;
-      let view = interactionView(p, find(id));
+      let view = interactionViewText(p, find(id));
       // A request is destroyed once it closed: its caller went away, so nobody reads the answer.
-      while (view.answers.length < answers && Date.now() < deadline && !request.raw.destroyed && !p.isDisposed) {
+      while (view.answers < answers && Date.now() < deadline && !request.raw.destroyed && !p.isDisposed) {
         await p.answerWaiters.next(id, deadline - Date.now(), request.raw);
         const row = p.store.interactions.byId(id);
         if (!row) break;
-        view = interactionView(p, row);
+        view = interactionViewText(p, row);
       }
-      return view;
+      return sendJsonText(reply, 200, view.json);
     },
   );
 }
