@@ -61,6 +61,10 @@ export class Consumer implements ReadsAlong {
   private readingNow = new Set<Part>();
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  /** What the loop waits for: room for more entries, or an append of this replica's reader. */
+  private waitingFor: 'room' | 'feed' | undefined;
+  /** Appends of this replica's reader to its partitions that no read along took, by partition key. */
+  private fed = new Map<string, string | undefined>();
   private readFailures = 0;
   /**
    * The partitions to read next, each with the entry the last wait woke for (undefined: read it
@@ -75,12 +79,14 @@ export class Consumer implements ReadsAlong {
    * @param blocking - a connection of its own for the blocking reads
    * @param host - the bot
    * @param options - bounds and timings
+   * @param feeding - whether this replica's reader holds the reader lease, so appends every entry
    */
   constructor(
     private readonly c: Connected,
     private readonly blocking: Redis,
     private readonly host: ScaleHost,
     private readonly options: ConsumerOptions,
+    private readonly feeding: () => boolean = () => false,
   ) {}
 
   /** The partitions held (draining ones included). */
@@ -192,6 +198,17 @@ export class Consumer implements ReadsAlong {
     };
   }
 
+  appended(index: number, entryId: string): void {
+    const part = this.parts.get(index);
+    if (!part || sortKeyOf(entryId) <= sortKeyOf(part.cursor)) return;
+    this.fed.set(part.key, entryId);
+    if (this.waitingFor === 'feed') this.wake?.();
+  }
+
+  unfed(): void {
+    if (this.waitingFor === 'feed') this.wake?.();
+  }
+
   /**
    * Delivers what the reads along of a partition took, once none is in flight: sorted by id, which
    * is the order Redis handed the entries out in, whatever order their replies were handled in.
@@ -252,14 +269,16 @@ export class Consumer implements ReadsAlong {
   /**
    * Reads the active partitions: each through the fenced read script (no entry leaves a partition
    * whose lease this replica lost), then, when none had anything new, one blocking XREAD over all of
-   * them that returns as soon as any gets an entry after the last one seen.
+   * them that returns as soon as any gets an entry after the last one seen. While this replica's own
+   * reader appends every entry, it waits for that reader instead: Redis then serves no blocked read
+   * per event, and the event read along with its append does not wait behind that read's reply.
    */
   private async readLoop(): Promise<void> {
     while (this.reading) {
       const active = [...this.parts.values()].filter((p) => p.status === 'active');
       const room = this.options.prefetch - this.running - this.along;
       if (active.length === 0 || room <= 0) {
-        await this.idle(this.options.blockMs);
+        await this.idle(this.options.blockMs, 'room');
         continue;
       }
       // Only the partitions the last wait said have new entries (all of them after anything else).
@@ -281,6 +300,14 @@ export class Consumer implements ReadsAlong {
           this.hint = new Map(more.map((p) => [p.key, undefined]));
           continue;
         }
+        if (this.feeding()) {
+          if (this.fed.size === 0) await this.idle(this.options.blockMs, 'feed');
+          // Nothing appended that was not read along: after a while, every partition is read anyway.
+          this.hint = this.fed.size > 0 ? this.fed : undefined;
+          this.fed = new Map();
+          continue;
+        }
+        this.fed.clear();
         const next = (await this.blocking.call(
           'XREAD',
           'COUNT',
@@ -343,16 +370,18 @@ export class Consumer implements ReadsAlong {
     return reply[1].length;
   }
 
-  private idle(ms: number): Promise<void> {
+  private idle(ms: number, reason: 'room' | 'feed'): Promise<void> {
     return new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
       const self = this;
       function done() {
         clearTimeout(timer);
         self.wake = undefined;
+        self.waitingFor = undefined;
         resolve();
       }
       this.wake = done;
+      this.waitingFor = reason;
     });
   }
 
@@ -371,7 +400,8 @@ export class Consumer implements ReadsAlong {
         part.running.delete(entry.id);
         this.running--;
         this.checkDrained(part);
-        this.wake?.();
+        // Room for another entry: the loop may wait for it (not for the reader's next append).
+        if (this.waitingFor === 'room') this.wake?.();
       }),
     );
   }

@@ -26,4 +26,11 @@ export interface ReadsAlong {
    * consume it right now (not held, being taken over or released, or no room for another entry).
    */
   readAlong(partition: number): ReadAlong | undefined;
+  /**
+   * Tells the consumer that the reader appended `entryId` to `partition` (read along or not): while
+   * the reader leads, this is how the consumer learns of new entries, instead of a blocking read.
+   */
+  appended(partition: number, entryId: string): void;
+  /** Tells the consumer that the reader stopped appending (deposed or stopped): others may append now. */
+  unfed(): void;
 }

@@ -97,6 +97,7 @@ export class Reader {
     await this.closeGateway();
     await this.pumping;
     await this.lease.release().catch(() => {});
+    this.local?.unfed();
   }
 
   private async open(): Promise<void> {
@@ -265,6 +266,7 @@ export class Reader {
     const key = this.host.orderingKey(append.event);
     const partition = partitionOf(key, append.event.id, this.partitions);
     const along = this.local?.readAlong(partition);
+    const local = this.local;
     const reply = APPEND.run(
       this.c.client,
       [keys.reader, keys.appended, keys.inflight, keys.partition(partition)].concat(
@@ -280,17 +282,18 @@ export class Reader {
       ].concat(along ? [along.lease, GROUP, along.consumer] : []),
       { now },
     );
-    if (!along) return reply;
+    if (!local) return reply;
     return reply.then(
       (result) => {
         const [status, entries] = Array.isArray(result)
           ? (result as [string, StreamEntry[]])
           : [result as string, undefined];
-        along.take(entries);
+        along?.take(entries);
+        if (status === 'ok') local.appended(partition, append.entryId);
         return status;
       },
       (error: unknown) => {
-        along.take(undefined);
+        along?.take(undefined);
         throw error;
       },
     );
@@ -310,6 +313,7 @@ export class Reader {
     this.queue = [];
     this.held = undefined;
     void this.closeGateway();
+    this.local?.unfed();
     this.c.log.warn({ refused_appends: this.refused }, `reader deposed: ${why}; it no longer appends`);
   }
 }
