@@ -175,6 +175,7 @@ export class Consumer implements ReadsAlong {
     if (part) this.forget(part);
   }
 
+  /** {@inheritDoc ReadsAlong.readAlong} */
   readAlong(index: number): ReadAlong | undefined {
     const part = this.parts.get(index);
     // Only a partition read in order right now: not while its last owner's entries are claimed, nor
@@ -198,6 +199,7 @@ export class Consumer implements ReadsAlong {
     };
   }
 
+  /** {@inheritDoc ReadsAlong.appended} */
   appended(index: number, entryId: string): void {
     const part = this.parts.get(index);
     if (!part || sortKeyOf(entryId) <= sortKeyOf(part.cursor)) return;
@@ -205,6 +207,7 @@ export class Consumer implements ReadsAlong {
     if (this.waitingFor === 'feed') this.wake?.();
   }
 
+  /** {@inheritDoc ReadsAlong.unfed} */
   unfed(): void {
     if (this.waitingFor === 'feed') this.wake?.();
   }
