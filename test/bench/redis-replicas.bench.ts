@@ -11,11 +11,13 @@ import { cluster } from '../scale/support/cluster.js';
 import { buildReplicaBot } from '../scale/support/replica-process.js';
 import { buildEmulator, serveInChild, stopChildren } from './lib/child-server.js';
 import { inProcessRig, median } from './lib/in-process-bot.js';
+import { type Placement, placer } from './lib/placement.js';
 import { record } from './lib/record.js';
 
 // Replicas on Redis: how throughput grows with replicas when handlers wait on I/O, and what the Redis
-// hop adds to the time from an event's arrival to its handler (beside what two bare round trips to
-// the same Redis take, on the same loop, in the same rounds: the floor this machine sets).
+// hop adds to the time from an event's arrival to its handler (beside what a bare round trip to the
+// same Redis takes, on the same loop, in the same rounds: the floor this machine sets), with Redis and
+// this process sharing the cores, at a higher priority, and at a higher priority each on a core of its own.
 
 const HANDLER_MS = 20;
 const CONCURRENCY = 4;
@@ -139,20 +141,21 @@ it('adds little latency between an event and its handler through Redis', async (
   const base = { handlers: [Timed], logger: false as const, handleSignals: false as const };
   const direct = await rig.bot({ ...base, position: false });
   const scaled = await rig.bot({ ...base, scale: redis({ url: server.url, keyPrefix: 'bench' }) });
-  // The floor: two round trips to the same redis-server, one after the other, as the hop makes (the
-  // append, then the fenced read), and nothing else.
+  // The floor: one round trip to the same redis-server, as the hop makes (the append, which reads
+  // the event along for this replica, the reader), and nothing else.
   const floor = new Redis(server.url, { enableAutoPipelining: true });
-  const twoRoundTrips = async (at: number) => {
-    await floor.ping();
+  const roundTrip = async (at: number) => {
     await floor.ping();
     took(at);
   };
+  const info = String(await floor.info('server'));
+  const places = placer(Number(/process_id:(\d+)/.exec(info)?.[1]));
   let nextId = 1;
   const round = async (target: typeof direct | 'floor', n: number): Promise<Round> => {
     latencies = [];
     for (let i = 0; i < n; i++) {
       const at = performance.now();
-      if (target === 'floor') void twoRoundTrips(at);
+      if (target === 'floor') void roundTrip(at);
       else {
         const message: Message = rig.message(rig.boardIds[i % rig.boardIds.length], 't x');
         sentAt.set(message.id, at);
@@ -175,14 +178,20 @@ it('adds little latency between an event and its handler through Redis', async (
   await round(direct, 200);
   await round(scaled, 200);
   await round('floor', 200);
-  const without: Round[] = [];
-  const through: Round[] = [];
-  const floors: Round[] = [];
+  const placements: Placement[] = places.available ? ['shared', 'first', 'apart'] : ['shared'];
+  const rounds = new Map(
+    placements.map((p) => [p, { without: [] as Round[], through: [] as Round[], floors: [] as Round[] }]),
+  );
   for (let r = 0; r < 9; r++) {
-    without.push(await round(direct, 300));
-    through.push(await round(scaled, 300));
-    floors.push(await round('floor', 300));
+    for (const placement of placements) {
+      places.place(placement);
+      const of = rounds.get(placement) as { without: Round[]; through: Round[]; floors: Round[] };
+      of.without.push(await round(direct, 300));
+      of.through.push(await round(scaled, 300));
+      of.floors.push(await round('floor', 300));
+    }
   }
+  places.place('shared');
   floor.disconnect();
   await direct.bot.stop();
   await scaled.bot.stop();
@@ -193,36 +202,42 @@ it('adds little latency between an event and its handler through Redis', async (
   const spread = (xs: Round[]) =>
     `${Math.min(...xs.map((x) => x.p99)).toFixed(1)}–${Math.max(...xs.map((x) => x.p99)).toFixed(1)}`;
   const gc = (xs: Round[]) => `${Math.round(m(xs, 'gc') * 100)}% of the slowest 1% overlapped a GC`;
-  record(
-    { bench: 'redis: hop', subject: 'event to handler, one process (p50)', value: m(without, 'p50'), unit: 'ms' },
-    {
-      bench: 'redis: hop',
-      subject: 'event to handler, one process (p99)',
-      value: m(without, 'p99'),
-      unit: 'ms',
-      note: `rounds ${spread(without)} ms; ${gc(without)}`,
-    },
-    {
-      bench: 'redis: hop',
-      subject: 'event to handler through Redis (p50)',
-      value: m(through, 'p50'),
-      unit: 'ms',
-      note: `+${(m(through, 'p50') - m(without, 'p50')).toFixed(2)} ms`,
-    },
-    {
-      bench: 'redis: hop',
-      subject: 'event to handler through Redis (p99)',
-      value: m(through, 'p99'),
-      unit: 'ms',
-      note: `+${(m(through, 'p99') - m(without, 'p99')).toFixed(2)} ms (target under 2 ms added); rounds ${spread(through)} ms; ${gc(through)}; medians of 9 interleaved rounds`,
-    },
-    { bench: 'redis: hop', subject: 'two bare round trips to Redis (p50)', value: m(floors, 'p50'), unit: 'ms' },
-    {
-      bench: 'redis: hop',
-      subject: 'two bare round trips to Redis (p99)',
-      value: m(floors, 'p99'),
-      unit: 'ms',
-      note: `the floor of the hop on this machine; rounds ${spread(floors)} ms; ${gc(floors)}`,
-    },
-  );
+  for (const [placement, { without, through, floors }] of rounds) {
+    const bench = placement === 'shared' ? 'redis: hop' : `redis: hop, ${placement}`;
+    const added = (k: 'p50' | 'p99') => `+${(m(through, k) - m(without, k)).toFixed(2)} ms`;
+    const overFloor = (k: 'p50' | 'p99') =>
+      `${(m(through, k) - m(without, k) - m(floors, k)).toFixed(2)} ms above the floor`;
+    record(
+      { bench, subject: 'event to handler, one process (p50)', value: m(without, 'p50'), unit: 'ms' },
+      {
+        bench,
+        subject: 'event to handler, one process (p99)',
+        value: m(without, 'p99'),
+        unit: 'ms',
+        note: `rounds ${spread(without)} ms; ${gc(without)}${placement === 'shared' ? '' : `; ${places.note}`}`,
+      },
+      {
+        bench,
+        subject: 'event to handler through Redis (p50)',
+        value: m(through, 'p50'),
+        unit: 'ms',
+        note: `${added('p50')}; ${overFloor('p50')}`,
+      },
+      {
+        bench,
+        subject: 'event to handler through Redis (p99)',
+        value: m(through, 'p99'),
+        unit: 'ms',
+        note: `${added('p99')} (target under 2 ms added); ${overFloor('p99')}; rounds ${spread(through)} ms; ${gc(through)}; medians of 9 interleaved rounds`,
+      },
+      { bench, subject: 'one bare round trip to Redis (p50)', value: m(floors, 'p50'), unit: 'ms' },
+      {
+        bench,
+        subject: 'one bare round trip to Redis (p99)',
+        value: m(floors, 'p99'),
+        unit: 'ms',
+        note: `the floor of the hop on this machine; rounds ${spread(floors)} ms; ${gc(floors)}`,
+      },
+    );
+  }
 }, 300_000);

@@ -118,8 +118,8 @@ export class RedisScale implements ScaleAdapter {
     for (let p = 0; p < this.partitions; p++) await ensureGroup(c.client, c.keys.partition(p));
     const o = this.options;
     const readerLease = new Lease(c.client, c.keys.reader, c.keys.fence, c.replicaId, o.leaseMs);
-    const consumer = new Consumer(c, blocking, host, o);
-    this.run = { blocking, reader: new Reader(c, readerLease, host, this.partitions), consumer };
+    const consumer = new Consumer(c, blocking, host, o, () => this.run?.reader.leading === true);
+    this.run = { blocking, reader: new Reader(c, readerLease, host, this.partitions, consumer), consumer };
     consumer.start();
     await this.beat();
     // A first start waits for the gateway, so that nothing posted right after it is missed.

@@ -68,6 +68,37 @@ describe('the reader lease and the append script', () => {
     await redis().client.del(keys.appended);
     expect(await append(keys, value, 11, sortKeyOf('10-0'))).toBe('lost');
   });
+
+  it('reads the entry along with its append for the partition lease holder, and only for it', async () => {
+    const keys = freshKeys();
+    const { client } = redis();
+    await client.xgroup('CREATE', keys.partition(0), GROUP, '0', 'MKSTREAM');
+    const reader = new Lease(client, keys.reader, keys.fence, 'r', 60_000);
+    await reader.acquire();
+    const owner = new Lease(client, keys.partitionLease(0), keys.fence, 'r', 60_000);
+    await owner.acquire();
+    const appendAlong = (id: number, partitionLease: string) => {
+      const entry = `${id}-0`;
+      return APPEND.run(
+        client,
+        [keys.reader, keys.appended, keys.inflight, keys.partition(0), keys.partitionLease(0)],
+        [reader.value as string, entry, sortKeyOf(entry), `{"id":"${id}"}`, '', '', partitionLease, GROUP, 'r'],
+      );
+    };
+    expect(await appendAlong(20, owner.value as string)).toEqual([
+      'ok',
+      [['20-0', ['e', '{"id":"20"}', 'r', reader.value]]],
+    ]);
+    // A stale lease value (the partition moved to another replica): appended, not read.
+    expect(await appendAlong(21, `${owner.token}:someone-else`)).toBe('ok');
+    // A duplicate is not read again.
+    expect(await appendAlong(20, owner.value as string)).toBe('duplicate');
+    const pending = (await client.xpending(keys.partition(0), GROUP, '-', '+', 10)) as [string, string][];
+    expect(pending.map(([id, consumer]) => [id, consumer])).toEqual([['20-0', 'r']]);
+    // The next read along takes the oldest entry not handed out yet: 21, then 22.
+    const next = (await appendAlong(22, owner.value as string)) as [string, [string, string[]][]];
+    expect(next[1].map(([id]) => id)).toEqual(['21-0']);
+  });
 });
 
 describe('the resume point', () => {

@@ -5,6 +5,7 @@ import { sortKeyOf } from '../feed/entry-id.js';
 import { GROUP } from '../keys.js';
 import { ACK, DEAD_LETTER, READ } from '../scripts/feed-scripts.js';
 import { fieldOf, type PendingEntry, pendingEntries } from './pending.js';
+import type { ReadAlong, ReadsAlong, StreamEntry } from './read-along.js';
 import { countRun, type RunCount } from './run-count.js';
 
 /** A partition this replica holds the lease of. */
@@ -21,6 +22,14 @@ interface Part {
   cursor: string;
   /** Resolves the drain once nothing of the partition runs or is being read. */
   drained?: () => void;
+  /** Whether the read loop's own read of the partition is in flight (no read along starts then). */
+  fetching: boolean;
+  /** Reads along with appends in flight. */
+  along: number;
+  /** What the reads along in flight took, delivered in id order once the last of them is back. */
+  taken: StreamEntry[];
+  /** Read-loop reads waiting for the reads along in flight to be back. */
+  waiting: (() => void)[];
 }
 
 /** What the consumer is set to. */
@@ -44,7 +53,7 @@ const ACK_PERSIST_MS = 30_000;
  * over first runs what its previous owner left pending (delivered, not acknowledged), in order, before
  * anything new.
  */
-export class Consumer {
+export class Consumer implements ReadsAlong {
   private readonly parts = new Map<number, Part>();
   private readonly byKey = new Map<string, Part>();
   private running = 0;
@@ -52,20 +61,32 @@ export class Consumer {
   private readingNow = new Set<Part>();
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  /** What the loop waits for: room for more entries, or an append of this replica's reader. */
+  private waitingFor: 'room' | 'feed' | undefined;
+  /** Appends of this replica's reader to its partitions that no read along took, by partition key. */
+  private fed = new Map<string, string | undefined>();
   private readFailures = 0;
-  private hint: Set<string> | undefined;
+  /**
+   * The partitions to read next, each with the entry the last wait woke for (undefined: read it
+   * anyway); undefined: all of them.
+   */
+  private hint: Map<string, string | undefined> | undefined;
+  /** Reads along with appends in flight, over all partitions (each may take an entry). */
+  private along = 0;
 
   /**
    * @param c - the replica's connection
    * @param blocking - a connection of its own for the blocking reads
    * @param host - the bot
    * @param options - bounds and timings
+   * @param feeding - whether this replica's reader holds the reader lease, so appends every entry
    */
   constructor(
     private readonly c: Connected,
     private readonly blocking: Redis,
     private readonly host: ScaleHost,
     private readonly options: ConsumerOptions,
+    private readonly feeding: () => boolean = () => false,
   ) {}
 
   /** The partitions held (draining ones included). */
@@ -112,6 +133,10 @@ export class Consumer {
       running: new Set(),
       lease,
       cursor: '0-0',
+      fetching: false,
+      along: 0,
+      taken: [],
+      waiting: [],
     };
     this.parts.set(index, part);
     this.byKey.set(part.key, part);
@@ -150,6 +175,64 @@ export class Consumer {
     if (part) this.forget(part);
   }
 
+  /** {@inheritDoc ReadsAlong.readAlong} */
+  readAlong(index: number): ReadAlong | undefined {
+    const part = this.parts.get(index);
+    // Only a partition read in order right now: not while its last owner's entries are claimed, nor
+    // while the read loop's own read of it is in flight (deliveries of one partition never overlap).
+    if (part?.status !== 'active' || part.fetching || !this.reading) return undefined;
+    if (this.running + this.along >= this.options.prefetch) return undefined;
+    part.along++;
+    this.along++;
+    let taken = false;
+    return {
+      lease: part.lease,
+      consumer: this.c.replicaId,
+      take: (entries) => {
+        if (taken) return;
+        taken = true;
+        part.along--;
+        this.along--;
+        if (entries) part.taken.push(...entries);
+        if (part.along === 0) this.settleAlong(part);
+      },
+    };
+  }
+
+  /** {@inheritDoc ReadsAlong.appended} */
+  appended(index: number, entryId: string): void {
+    const part = this.parts.get(index);
+    if (!part || sortKeyOf(entryId) <= sortKeyOf(part.cursor)) return;
+    this.fed.set(part.key, entryId);
+    if (this.waitingFor === 'feed') this.wake?.();
+  }
+
+  /** {@inheritDoc ReadsAlong.unfed} */
+  unfed(): void {
+    if (this.waitingFor === 'feed') this.wake?.();
+  }
+
+  /**
+   * Delivers what the reads along of a partition took, once none is in flight: sorted by id, which
+   * is the order Redis handed the entries out in, whatever order their replies were handled in.
+   */
+  private settleAlong(part: Part): void {
+    const taken = part.taken.sort(([a], [b]) => (sortKeyOf(a) < sortKeyOf(b) ? -1 : 1));
+    part.taken = [];
+    this.accept(part, taken);
+    for (const resume of part.waiting.splice(0)) resume();
+    this.checkDrained(part);
+  }
+
+  /** Queues entries read from a partition, in order; the last one read is the partition's cursor. */
+  private accept(part: Part, entries: readonly StreamEntry[]): void {
+    for (const [id, fields] of entries) {
+      // Every entry up to the one XREADGROUP last handed out was handed out: a wait starts after it.
+      if (sortKeyOf(id) > sortKeyOf(part.cursor)) part.cursor = id;
+      this.deliver(part, { id, payload: fieldOf(fields, 'e'), trace: fieldOf(fields, 't') }, false);
+    }
+  }
+
   /**
    * Housekeeping of the held partitions, on each heartbeat: claims entries that stayed pending too
    * long under another consumer (a read that raced a lease change), and trims each stream below its
@@ -170,7 +253,8 @@ export class Consumer {
   }
 
   private checkDrained(part: Part): void {
-    if (part.status === 'draining' && part.running.size === 0 && !this.readingNow.has(part)) part.drained?.();
+    if (part.status === 'draining' && part.running.size === 0 && part.along === 0 && !this.readingNow.has(part))
+      part.drained?.();
   }
 
   /** Claims the pending entries of a partition idle at least `minIdleMs`, in id order, and queues them. */
@@ -188,35 +272,46 @@ export class Consumer {
   /**
    * Reads the active partitions: each through the fenced read script (no entry leaves a partition
    * whose lease this replica lost), then, when none had anything new, one blocking XREAD over all of
-   * them that returns as soon as any gets an entry after the last one seen.
+   * them that returns as soon as any gets an entry after the last one seen. While this replica's own
+   * reader appends every entry, it waits for that reader instead: Redis then serves no blocked read
+   * per event, and the event read along with its append does not wait behind that read's reply.
    */
   private async readLoop(): Promise<void> {
     while (this.reading) {
       const active = [...this.parts.values()].filter((p) => p.status === 'active');
-      const room = this.options.prefetch - this.running;
+      const room = this.options.prefetch - this.running - this.along;
       if (active.length === 0 || room <= 0) {
-        await this.idle(this.options.blockMs);
+        await this.idle(this.options.blockMs, 'room');
         continue;
       }
       // Only the partitions the last wait said have new entries (all of them after anything else).
       const hinted = this.hint;
       this.hint = undefined;
       const targets = hinted ? active.filter((p) => hinted.has(p.key)) : active;
+      const woke = (part: Part) => hinted?.get(part.key);
       for (const part of active) this.readingNow.add(part);
       try {
         const count = Math.max(1, Math.min(100, Math.floor(room / Math.max(1, targets.length))));
         // One partition to read (the one the wait woke for): sent at once, as nothing would share its batch.
         const now = targets.length === 1;
-        const got = await Promise.all(targets.map((part) => this.readPart(part, count, now)));
+        const got = await Promise.all(targets.map((part) => this.readPart(part, count, now, woke(part))));
         this.readFailures = 0;
         // A partition that gave fewer entries than asked had no more: the wait below covers it, from
         // the last entry read, without another read that would find it empty.
         const more = targets.filter((_, i) => (got[i] as number) >= count);
         if (more.length > 0) {
-          this.hint = new Set(more.map((p) => p.key));
+          this.hint = new Map(more.map((p) => [p.key, undefined]));
           continue;
         }
-        const woke = (await this.blocking.call(
+        if (this.feeding()) {
+          if (this.fed.size === 0) await this.idle(this.options.blockMs, 'feed');
+          // Nothing appended that was not read along: after a while, every partition is read anyway.
+          this.hint = this.fed.size > 0 ? this.fed : undefined;
+          this.fed = new Map();
+          continue;
+        }
+        this.fed.clear();
+        const next = (await this.blocking.call(
           'XREAD',
           'COUNT',
           '1',
@@ -226,7 +321,7 @@ export class Consumer {
           ...active.map((p) => p.key),
           ...active.map((p) => p.cursor),
         )) as unknown[] | null;
-        if (woke) this.hint = new Set(streamKeys(woke));
+        if (next) this.hint = streamHeads(next);
       } catch (error) {
         if (/NOGROUP/.test(String((error as Error).message))) {
           // Redis lost the group (its data was lost): read the streams again from their start.
@@ -245,14 +340,26 @@ export class Consumer {
     }
   }
 
-  /** One fenced read of a partition (sent at once when `now`); queues what it got. @returns how many entries it got */
-  private async readPart(part: Part, count: number, now: boolean): Promise<number> {
-    const reply = (await READ.run(
-      this.c.client,
-      [this.c.keys.partitionLease(part.index), part.key],
-      [part.lease, GROUP, this.c.replicaId, count],
-      { now },
-    )) as ['lost'] | ['ok', [string, string[]][]] | ['empty', string];
+  /**
+   * One fenced read of a partition (sent at once when `now`); queues what it got. When the wait woke
+   * for an entry that a read along with its append has taken since, there is nothing to read.
+   * @returns how many entries it got
+   */
+  private async readPart(part: Part, count: number, now: boolean, woke: string | undefined): Promise<number> {
+    part.fetching = true;
+    let reply: ['lost'] | ['ok', StreamEntry[]] | ['empty', string];
+    try {
+      if (part.along > 0) await new Promise<void>((resolve) => part.waiting.push(resolve));
+      if (woke !== undefined && sortKeyOf(woke) <= sortKeyOf(part.cursor)) return 0;
+      reply = (await READ.run(
+        this.c.client,
+        [this.c.keys.partitionLease(part.index), part.key],
+        [part.lease, GROUP, this.c.replicaId, count],
+        { now },
+      )) as typeof reply;
+    } finally {
+      part.fetching = false;
+    }
     if (reply[0] === 'lost') {
       this.c.log.warn({ partition: part.index }, 'partition lease lost: another replica takes the partition over');
       this.forget(part);
@@ -262,23 +369,22 @@ export class Consumer {
       part.cursor = reply[1];
       return 0;
     }
-    for (const [id, fields] of reply[1]) {
-      part.cursor = id;
-      this.deliver(part, { id, payload: fieldOf(fields, 'e'), trace: fieldOf(fields, 't') }, false);
-    }
+    this.accept(part, reply[1]);
     return reply[1].length;
   }
 
-  private idle(ms: number): Promise<void> {
+  private idle(ms: number, reason: 'room' | 'feed'): Promise<void> {
     return new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
       const self = this;
       function done() {
         clearTimeout(timer);
         self.wake = undefined;
+        self.waitingFor = undefined;
         resolve();
       }
       this.wake = done;
+      this.waitingFor = reason;
     });
   }
 
@@ -297,7 +403,8 @@ export class Consumer {
         part.running.delete(entry.id);
         this.running--;
         this.checkDrained(part);
-        this.wake?.();
+        // Room for another entry: the loop may wait for it (not for the reader's next append).
+        if (this.waitingFor === 'room') this.wake?.();
       }),
     );
   }
@@ -443,10 +550,20 @@ async function trim(client: Redis, key: string): Promise<void> {
   if (floor && floor !== '0-0') await client.call('XTRIM', key, 'MINID', floor);
 }
 
-/** The stream keys of an XREAD reply: `[[key, entries]...]` over RESP2, a flattened map over RESP3. */
-function streamKeys(reply: readonly unknown[]): string[] {
-  if (Array.isArray(reply[0])) return reply.map((r) => String((r as unknown[])[0]));
-  return reply.filter((_, i) => i % 2 === 0).map(String);
+/**
+ * The streams of an XREAD reply, each with the last entry it returned: the reply is
+ * `[[key, entries]...]` over RESP2, a flattened map over RESP3.
+ */
+function streamHeads(reply: readonly unknown[]): Map<string, string | undefined> {
+  const pairs = Array.isArray(reply[0])
+    ? reply.map((r) => r as [unknown, unknown])
+    : reply.flatMap((r, i) => (i % 2 === 0 ? [[r, reply[i + 1]] as [unknown, unknown]] : []));
+  return new Map(
+    pairs.map(([key, entries]) => {
+      const list = entries as StreamEntry[];
+      return [String(key), list[list.length - 1]?.[0]];
+    }),
+  );
 }
 
 /** Whether the event's message or interaction was created before `time` (epoch ms). */

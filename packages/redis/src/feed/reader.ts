@@ -1,6 +1,8 @@
 import type { BotEvent, BotGateway, ScaleHost } from '@boardbot/core';
 import type { Message, ReadyEvent } from '@boardbot/protocol';
 import type { Connected } from '../connection.js';
+import type { ReadsAlong, StreamEntry } from '../consume/read-along.js';
+import { GROUP } from '../keys.js';
 import type { Lease } from '../lease/lease.js';
 import { partitionOf } from '../partitions/partition-of.js';
 import { APPEND, BASELINE } from '../scripts/feed-scripts.js';
@@ -26,6 +28,8 @@ const BATCH = 64;
  * paused past its lease) cannot append when it wakes, and an event read twice (by two readers, or
  * replayed from the resume point after a failover) is appended once. After a gateway gap the missed
  * messages are read back over REST and appended first, between the gap's cursor and the live events.
+ * An event of a partition this replica consumes itself is read along with its append, in the same
+ * script: it reaches its handler after one round trip to Redis instead of two.
  */
 export class Reader {
   private gateway: BotGateway | undefined;
@@ -46,12 +50,14 @@ export class Reader {
    * @param lease - the reader lease
    * @param host - the bot (gateway, ordering keys, local dispatch)
    * @param partitions - the partition count
+   * @param local - this replica's consumer, which takes the events read along with their appends
    */
   constructor(
     private readonly c: Connected,
     private readonly lease: Lease,
     private readonly host: ScaleHost,
     private readonly partitions: number,
+    private readonly local?: ReadsAlong,
   ) {}
 
   /** Whether this replica holds the reader lease. */
@@ -91,6 +97,7 @@ export class Reader {
     await this.closeGateway();
     await this.pumping;
     await this.lease.release().catch(() => {});
+    this.local?.unfed();
   }
 
   private async open(): Promise<void> {
@@ -258,9 +265,13 @@ export class Reader {
     const { keys } = this.c;
     const key = this.host.orderingKey(append.event);
     const partition = partitionOf(key, append.event.id, this.partitions);
-    return APPEND.run(
+    const along = this.local?.readAlong(partition);
+    const local = this.local;
+    const reply = APPEND.run(
       this.c.client,
-      [keys.reader, keys.appended, keys.inflight, keys.partition(partition)],
+      [keys.reader, keys.appended, keys.inflight, keys.partition(partition)].concat(
+        along ? [keys.partitionLease(partition)] : [],
+      ),
       [
         value,
         append.entryId,
@@ -268,8 +279,23 @@ export class Reader {
         JSON.stringify(append.event),
         previous?.sortKey ?? this.known,
         append.trace,
-      ],
+      ].concat(along ? [along.lease, GROUP, along.consumer] : []),
       { now },
+    );
+    if (!local) return reply;
+    return reply.then(
+      (result) => {
+        const [status, entries] = Array.isArray(result)
+          ? (result as [string, StreamEntry[]])
+          : [result as string, undefined];
+        along?.take(entries);
+        if (status === 'ok') local.appended(partition, append.entryId);
+        return status;
+      },
+      (error: unknown) => {
+        along?.take(undefined);
+        throw error;
+      },
     );
   }
 
@@ -287,6 +313,7 @@ export class Reader {
     this.queue = [];
     this.held = undefined;
     void this.closeGateway();
+    this.local?.unfed();
     this.c.log.warn({ refused_appends: this.refused }, `reader deposed: ${why}; it no longer appends`);
   }
 }
