@@ -1,12 +1,13 @@
 import type { BotEvent, ScaleHost } from '@boardbot/core';
 import type { Redis } from 'ioredis';
-import { type Connected, persist } from '../connection.js';
+import type { Connected } from '../connection.js';
 import { sortKeyOf } from '../feed/entry-id.js';
 import { GROUP } from '../keys.js';
-import { ACK, DEAD_LETTER, READ } from '../scripts/feed-scripts.js';
+import { READ } from '../scripts/feed-scripts.js';
+import { EntryRunner } from './entry-runner.js';
 import { fieldOf, type PendingEntry, pendingEntries } from './pending.js';
 import type { ReadAlong, ReadsAlong, StreamEntry } from './read-along.js';
-import { countRun, type RunCount } from './run-count.js';
+import { ensureGroup, streamHeads, trim } from './streams.js';
 
 /** A partition this replica holds the lease of. */
 interface Part {
@@ -41,17 +42,12 @@ export interface ConsumerOptions {
   leaseMs: number;
 }
 
-/** How long an acknowledgement is retried while Redis is unreachable, before the entry is left pending. */
-const ACK_PERSIST_MS = 30_000;
-
 /**
  * Consumes the partitions this replica holds, through the consumer group: reads new entries (one
- * blocking read over all its active partitions), queues each on the bot's dispatch queue under its
- * ordering key, and acknowledges it once its handlers finished. An event whose handlers failed is run
- * again, holding its key, until it succeeds or has been delivered `maxDeliveries` times; then it goes
- * to the dead-letter stream (logged) and is acknowledged, so its board moves on. A partition taken
- * over first runs what its previous owner left pending (delivered, not acknowledged), in order, before
- * anything new.
+ * blocking read over all its active partitions, or the reader's appends when this replica reads the
+ * gateway) and queues each on the bot's dispatch queue under its ordering key, where an
+ * {@link EntryRunner} runs, acknowledges or dead-letters it. A partition taken over first runs what
+ * its previous owner left pending (delivered, not acknowledged), in order, before anything new.
  */
 export class Consumer implements ReadsAlong {
   private readonly parts = new Map<number, Part>();
@@ -73,6 +69,7 @@ export class Consumer implements ReadsAlong {
   private hint: Map<string, string | undefined> | undefined;
   /** Reads along with appends in flight, over all partitions (each may take an entry). */
   private along = 0;
+  private readonly runner: EntryRunner;
 
   /**
    * @param c - the replica's connection
@@ -87,7 +84,9 @@ export class Consumer implements ReadsAlong {
     private readonly host: ScaleHost,
     private readonly options: ConsumerOptions,
     private readonly feeding: () => boolean = () => false,
-  ) {}
+  ) {
+    this.runner = new EntryRunner(c, host, options);
+  }
 
   /** The partitions held (draining ones included). */
   get held(): number[] {
@@ -393,197 +392,21 @@ export class Consumer implements ReadsAlong {
     try {
       event = JSON.parse(entry.payload ?? '') as BotEvent;
     } catch {
-      void this.deadLetter(part, entry.id, entry.payload, 1, 'its payload is not an event');
+      void this.runner.deadLetter(part, entry.id, entry.payload, 1, 'its payload is not an event');
       return;
     }
     part.running.add(entry.id);
     this.running++;
     this.host.enqueue(this.host.orderingKey(event), () =>
-      this.handle(part, entry, event, claimed).finally(() => {
-        part.running.delete(entry.id);
-        this.running--;
-        this.checkDrained(part);
-        // Room for another entry: the loop may wait for it (not for the reader's next append).
-        if (this.waitingFor === 'room') this.wake?.();
-      }),
+      this.runner
+        .run(part, entry, event, claimed, () => this.parts.get(part.index) === part)
+        .finally(() => {
+          part.running.delete(entry.id);
+          this.running--;
+          this.checkDrained(part);
+          // Room for another entry: the loop may wait for it (not for the reader's next append).
+          if (this.waitingFor === 'room') this.wake?.();
+        }),
     );
-  }
-
-  /**
-   * Runs one entry until it succeeds, is dead-lettered, or the bot abandons it at shutdown. Each run
-   * is counted in Redis before it starts (its count written to the socket), so runs cut short by a
-   * dying replica count too, and an entry merely claimed by a replica that died before running it
-   * does not.
-   */
-  private async handle(part: Part, entry: PendingEntry, event: BotEvent, claimed: boolean): Promise<void> {
-    const { maxDeliveries } = this.options;
-    let local = 0;
-    for (;;) {
-      // The partition's lease was lost while this entry waited: its next owner runs it.
-      if (this.parts.get(part.index) !== part) return;
-      local++;
-      const run = countRun(this.c.client, this.c.keys.attempts, entry.id);
-      // The first run of an entry just read needs no reply: XREADGROUP hands an entry out once, so
-      // its count is 1, below any bound. Waiting for it would add a round trip to every event; the
-      // count is on its way to Redis already, which is what makes a run cut short count.
-      const early = !claimed && local === 1 && run.written;
-      let attempt = early ? 1 : await this.runCount(run, entry.id, local);
-      if (attempt > maxDeliveries) {
-        const reason = `its handlers did not finish in ${maxDeliveries} runs (its replicas stopped while running them)`;
-        await this.deadLetter(part, entry.id, entry.payload, attempt - 1, reason);
-        return;
-      }
-      const replayed = claimed || attempt > 1 || createdBefore(event, this.host.startedAt);
-      const outcome = await this.host.dispatch(event, replayed, traceOf(entry));
-      if (early) attempt = await this.runCount(run, entry.id, local);
-      // Not finished: left pending, for the next owner of the partition.
-      if (outcome.abandoned) return;
-      if (!outcome.failed) {
-        await this.settle(part, entry.id, event);
-        return;
-      }
-      if (attempt >= maxDeliveries) {
-        await this.deadLetter(part, entry.id, entry.payload, attempt, `its handlers failed ${attempt} times`);
-        return;
-      }
-      this.c.log.warn(
-        { partition: part.index, entry: entry.id, attempt, max_deliveries: maxDeliveries },
-        'handler failed: the event is delivered again (its board waits)',
-      );
-      await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
-    }
-  }
-
-  /**
-   * The count of a run, counting it again while Redis is unreachable (until the acknowledgement's
-   * bound), or `local` (the runs of this replica) if Redis stayed out of reach.
-   */
-  private async runCount(run: RunCount, id: string, local: number): Promise<number> {
-    let attempt = await run.count;
-    if (attempt !== undefined) return attempt;
-    await persist(async () => {
-      attempt = await countRun(this.c.client, this.c.keys.attempts, id).count;
-      if (attempt === undefined) throw new Error('the run was not counted');
-    }, ACK_PERSIST_MS);
-    return attempt ?? local;
-  }
-
-  private async settle(part: Part, id: string, event: BotEvent): Promise<void> {
-    const message = !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
-    const { keys, client } = this.c;
-    const done = await persist(
-      () =>
-        ACK.run(
-          client,
-          [part.key, keys.inflight, keys.boards, keys.meta, keys.attempts],
-          [GROUP, id, sortKeyOf(id), message?.board_id ?? '', message?.seq ?? 0],
-        ),
-      ACK_PERSIST_MS,
-    );
-    if (!done) this.c.log.error({ entry: id }, 'could not acknowledge an event: it stays pending and runs again later');
-  }
-
-  private async deadLetter(
-    part: Part,
-    id: string,
-    payload: string | undefined,
-    deliveries: number,
-    reason: string,
-  ): Promise<void> {
-    const { keys, client } = this.c;
-    this.c.log.error(
-      { partition: part.index, entry: id, deliveries, reason },
-      'event moved to the dead-letter stream: its board moves on',
-    );
-    let board = '';
-    let seq = 0;
-    try {
-      const event = JSON.parse(payload ?? '') as BotEvent;
-      if (!event.unknown && event.name === 'message.create') {
-        board = event.data.message.board_id;
-        seq = event.data.message.seq;
-      }
-    } catch {
-      // An unreadable payload moves no board's mark.
-    }
-    await persist(
-      () =>
-        DEAD_LETTER.run(
-          client,
-          [part.key, keys.inflight, keys.boards, keys.meta, keys.attempts, keys.dead],
-          [
-            GROUP,
-            id,
-            sortKeyOf(id),
-            board,
-            seq,
-            part.index,
-            deliveries,
-            reason,
-            payload ?? '',
-            this.options.deadLetterMaxLength,
-          ],
-        ),
-      ACK_PERSIST_MS,
-    );
-  }
-}
-
-/** Creates the group of a partition, reading from its first entry, unless it exists. */
-export async function ensureGroup(client: Redis, key: string): Promise<void> {
-  try {
-    await client.call('XGROUP', 'CREATE', key, GROUP, '0', 'MKSTREAM');
-  } catch (error) {
-    if (!/BUSYGROUP/.test(String((error as Error).message))) throw error;
-  }
-}
-
-/** Trims a partition below its oldest unacknowledged entry (or its last delivered one, if none). */
-async function trim(client: Redis, key: string): Promise<void> {
-  const summary = (await client.call('XPENDING', key, GROUP)) as [number, string | null, string | null, unknown];
-  let floor = summary[0] > 0 ? summary[1] : null;
-  if (floor === null) {
-    const groups = (await client.call('XINFO', 'GROUPS', key)) as string[][];
-    const group = groups.find((g) => fieldOf(g, 'name') === GROUP);
-    floor = group ? (fieldOf(group, 'last-delivered-id') ?? null) : null;
-  }
-  if (floor && floor !== '0-0') await client.call('XTRIM', key, 'MINID', floor);
-}
-
-/**
- * The streams of an XREAD reply, each with the last entry it returned: the reply is
- * `[[key, entries]...]` over RESP2, a flattened map over RESP3.
- */
-function streamHeads(reply: readonly unknown[]): Map<string, string | undefined> {
-  const pairs = Array.isArray(reply[0])
-    ? reply.map((r) => r as [unknown, unknown])
-    : reply.flatMap((r, i) => (i % 2 === 0 ? [[r, reply[i + 1]] as [unknown, unknown]] : []));
-  return new Map(
-    pairs.map(([key, entries]) => {
-      const list = entries as StreamEntry[];
-      return [String(key), list[list.length - 1]?.[0]];
-    }),
-  );
-}
-
-/** Whether the event's message or interaction was created before `time` (epoch ms). */
-function createdBefore(event: BotEvent, time: number): boolean {
-  if (event.unknown) return false;
-  const created =
-    event.name === 'interaction.create'
-      ? event.data.interaction.created_at
-      : event.name === 'message.create'
-        ? event.data.message.created_at
-        : undefined;
-  return created !== undefined && Date.parse(created) < time;
-}
-
-/** The trace headers an entry was appended with, or undefined (untraced, or unreadable: a new trace). */
-function traceOf(entry: PendingEntry): Record<string, string> | undefined {
-  if (!entry.trace) return undefined;
-  try {
-    return JSON.parse(entry.trace) as Record<string, string>;
-  } catch {
-    return undefined;
   }
 }

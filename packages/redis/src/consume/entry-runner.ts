@@ -1,0 +1,200 @@
+import type { BotEvent, ScaleHost } from '@boardbot/core';
+import { type Connected, persist } from '../connection.js';
+import { sortKeyOf } from '../feed/entry-id.js';
+import { GROUP } from '../keys.js';
+import { ACK, DEAD_LETTER } from '../scripts/feed-scripts.js';
+import type { PendingEntry } from './pending.js';
+import { countRun, type RunCount } from './run-count.js';
+
+/** The partition an entry came from. */
+export interface RunPart {
+  index: number;
+  key: string;
+}
+
+/** How many times an entry runs, and how long the dead-letter stream is kept. */
+export interface RunBounds {
+  maxDeliveries: number;
+  deadLetterMaxLength: number;
+}
+
+/** How long an acknowledgement is retried while Redis is unreachable, before the entry is left pending. */
+const ACK_PERSIST_MS = 30_000;
+
+/**
+ * Runs the entries a consumer read, one at a time per ordering key (the consumer queues them): counts
+ * each run in Redis, dispatches the event to the bot, acknowledges it once its handlers finished, runs
+ * a failed one again (holding its key) and dead-letters it after `maxDeliveries` runs.
+ */
+export class EntryRunner {
+  /**
+   * @param c - the replica's connection
+   * @param host - the bot
+   * @param bounds - runs per entry, dead-letter stream length
+   */
+  constructor(
+    private readonly c: Connected,
+    private readonly host: ScaleHost,
+    private readonly options: RunBounds,
+  ) {}
+
+  /**
+   * Runs one entry until it succeeds, is dead-lettered, or the bot abandons it at shutdown. Each run
+   * is counted in Redis before it starts (its count written to the socket), so runs cut short by a
+   * dying replica count too, and an entry merely claimed by a replica that died before running it
+   * does not.
+   * @param part - its partition
+   * @param entry - the entry
+   * @param event - its event
+   * @param claimed - whether it was claimed from a previous owner (a replay) rather than read
+   * @param holds - whether this replica still holds the partition
+   */
+  async run(
+    part: RunPart,
+    entry: PendingEntry,
+    event: BotEvent,
+    claimed: boolean,
+    holds: () => boolean,
+  ): Promise<void> {
+    const { maxDeliveries } = this.options;
+    let local = 0;
+    for (;;) {
+      // The partition's lease was lost while this entry waited: its next owner runs it.
+      if (!holds()) return;
+      local++;
+      const run = countRun(this.c.client, this.c.keys.attempts, entry.id);
+      // The first run of an entry just read needs no reply: XREADGROUP hands an entry out once, so
+      // its count is 1, below any bound. Waiting for it would add a round trip to every event; the
+      // count is on its way to Redis already, which is what makes a run cut short count.
+      const early = !claimed && local === 1 && run.written;
+      let attempt = early ? 1 : await this.runCount(run, entry.id, local);
+      if (attempt > maxDeliveries) {
+        const reason = `its handlers did not finish in ${maxDeliveries} runs (its replicas stopped while running them)`;
+        await this.deadLetter(part, entry.id, entry.payload, attempt - 1, reason);
+        return;
+      }
+      const replayed = claimed || attempt > 1 || createdBefore(event, this.host.startedAt);
+      const outcome = await this.host.dispatch(event, replayed, traceOf(entry));
+      if (early) attempt = await this.runCount(run, entry.id, local);
+      // Not finished: left pending, for the next owner of the partition.
+      if (outcome.abandoned) return;
+      if (!outcome.failed) {
+        await this.settle(part, entry.id, event);
+        return;
+      }
+      if (attempt >= maxDeliveries) {
+        await this.deadLetter(part, entry.id, entry.payload, attempt, `its handlers failed ${attempt} times`);
+        return;
+      }
+      this.c.log.warn(
+        { partition: part.index, entry: entry.id, attempt, max_deliveries: maxDeliveries },
+        'handler failed: the event is delivered again (its board waits)',
+      );
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
+    }
+  }
+
+  /**
+   * The count of a run, counting it again while Redis is unreachable (until the acknowledgement's
+   * bound), or `local` (the runs of this replica) if Redis stayed out of reach.
+   */
+  private async runCount(run: RunCount, id: string, local: number): Promise<number> {
+    let attempt = await run.count;
+    if (attempt !== undefined) return attempt;
+    await persist(async () => {
+      attempt = await countRun(this.c.client, this.c.keys.attempts, id).count;
+      if (attempt === undefined) throw new Error('the run was not counted');
+    }, ACK_PERSIST_MS);
+    return attempt ?? local;
+  }
+
+  private async settle(part: RunPart, id: string, event: BotEvent): Promise<void> {
+    const message = !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
+    const { keys, client } = this.c;
+    const done = await persist(
+      () =>
+        ACK.run(
+          client,
+          [part.key, keys.inflight, keys.boards, keys.meta, keys.attempts],
+          [GROUP, id, sortKeyOf(id), message?.board_id ?? '', message?.seq ?? 0],
+        ),
+      ACK_PERSIST_MS,
+    );
+    if (!done) this.c.log.error({ entry: id }, 'could not acknowledge an event: it stays pending and runs again later');
+  }
+
+  /**
+   * Moves an entry to the dead-letter stream and acknowledges it (logged), so its board moves on.
+   * @param part - its partition
+   * @param id - its entry id
+   * @param payload - the event as appended
+   * @param deliveries - how many times it ran
+   * @param reason - why, for the log and the dead letter
+   */
+  async deadLetter(
+    part: RunPart,
+    id: string,
+    payload: string | undefined,
+    deliveries: number,
+    reason: string,
+  ): Promise<void> {
+    const { keys, client } = this.c;
+    this.c.log.error(
+      { partition: part.index, entry: id, deliveries, reason },
+      'event moved to the dead-letter stream: its board moves on',
+    );
+    let board = '';
+    let seq = 0;
+    try {
+      const event = JSON.parse(payload ?? '') as BotEvent;
+      if (!event.unknown && event.name === 'message.create') {
+        board = event.data.message.board_id;
+        seq = event.data.message.seq;
+      }
+    } catch {
+      // An unreadable payload moves no board's mark.
+    }
+    await persist(
+      () =>
+        DEAD_LETTER.run(
+          client,
+          [part.key, keys.inflight, keys.boards, keys.meta, keys.attempts, keys.dead],
+          [
+            GROUP,
+            id,
+            sortKeyOf(id),
+            board,
+            seq,
+            part.index,
+            deliveries,
+            reason,
+            payload ?? '',
+            this.options.deadLetterMaxLength,
+          ],
+        ),
+      ACK_PERSIST_MS,
+    );
+  }
+}
+
+/** Whether the event's message or interaction was created before `time` (epoch ms). */
+function createdBefore(event: BotEvent, time: number): boolean {
+  if (event.unknown) return false;
+  const created =
+    event.name === 'interaction.create'
+      ? event.data.interaction.created_at
+      : event.name === 'message.create'
+        ? event.data.message.created_at
+        : undefined;
+  return created !== undefined && Date.parse(created) < time;
+}
+
+/** The trace headers an entry was appended with, or undefined (untraced, or unreadable: a new trace). */
+function traceOf(entry: PendingEntry): Record<string, string> | undefined {
+  if (!entry.trace) return undefined;
+  try {
+    return JSON.parse(entry.trace) as Record<string, string>;
+  } catch {
+    return undefined;
+  }
+}
