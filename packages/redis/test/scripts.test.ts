@@ -23,6 +23,16 @@ function append(keys: Keys, value: string, id: number, known = '') {
   );
 }
 
+/** Fresh keys with partition 0's group created, and the reader lease held by 'r'. */
+async function partitionWithReader() {
+  const keys = freshKeys();
+  const { client } = redis();
+  await client.xgroup('CREATE', keys.partition(0), GROUP, '0', 'MKSTREAM');
+  const lease = new Lease(client, keys.reader, keys.fence, 'r', 60_000);
+  await lease.acquire();
+  return { keys, client, lease };
+}
+
 describe('the reader lease and the append script', () => {
   it('gives a lease to one holder at a time, each time under a new fencing token', async () => {
     const keys = freshKeys();
@@ -70,11 +80,7 @@ describe('the reader lease and the append script', () => {
   });
 
   it('reads the entry along with its append for the partition lease holder, and only for it', async () => {
-    const keys = freshKeys();
-    const { client } = redis();
-    await client.xgroup('CREATE', keys.partition(0), GROUP, '0', 'MKSTREAM');
-    const reader = new Lease(client, keys.reader, keys.fence, 'r', 60_000);
-    await reader.acquire();
+    const { keys, client, lease: reader } = await partitionWithReader();
     const owner = new Lease(client, keys.partitionLease(0), keys.fence, 'r', 60_000);
     await owner.acquire();
     const appendAlong = (id: number, partitionLease: string) => {
@@ -103,11 +109,7 @@ describe('the reader lease and the append script', () => {
 
 describe('the resume point', () => {
   it('is the event before the oldest unacknowledged one, and after the last appended once all are acknowledged', async () => {
-    const keys = freshKeys();
-    const { client } = redis();
-    await client.xgroup('CREATE', keys.partition(0), GROUP, '0', 'MKSTREAM');
-    const lease = new Lease(client, keys.reader, keys.fence, 'r', 60_000);
-    await lease.acquire();
+    const { keys, client, lease } = await partitionWithReader();
     for (const id of [3, 7, 9]) await append(keys, lease.value as string, id);
     expect((await readPosition(client, keys, 0)).eventId).toBe('2');
     await client.xreadgroup('GROUP', GROUP, 'c', 'STREAMS', keys.partition(0), '>');
@@ -130,11 +132,7 @@ describe('the resume point', () => {
   });
 
   it('dead-letters an event: out of the pending list and of the in-flight set, with why, in the dead-letter stream', async () => {
-    const keys = freshKeys();
-    const { client } = redis();
-    await client.xgroup('CREATE', keys.partition(0), GROUP, '0', 'MKSTREAM');
-    const lease = new Lease(client, keys.reader, keys.fence, 'r', 60_000);
-    await lease.acquire();
+    const { keys, client, lease } = await partitionWithReader();
     await append(keys, lease.value as string, 12);
     await client.xreadgroup('GROUP', GROUP, 'c', 'STREAMS', keys.partition(0), '>');
     await DEAD_LETTER.run(
