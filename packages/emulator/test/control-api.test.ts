@@ -285,6 +285,66 @@ describe('slash commands as a person', () => {
     expect((await h.ctl('GET', `/interactions/${UNKNOWN}`)).json.error.code).toBe('unknown_interaction');
   });
 
+  it('invokes and waits in one request when asked, and answers at once when not', async () => {
+    const body = { board_id: h.seed.general.id, user_id: h.seed.alice.id, command: 'config', subcommand: 'show' };
+    const plain = await h.ctl('POST', '/interactions', body);
+    expect([plain.status, Object.keys(plain.json)]).toEqual([201, ['interaction']]);
+
+    const waiting = h.ctl('POST', '/interactions?answers=2&timeout_ms=10000', body);
+    while (h.emu.platform.answerWaiters.size === 0) await new Promise((r) => setTimeout(r, 5));
+    // The newest interaction is the waiting one: answer it twice with the token its app received.
+    const [newest] = (await h.ctl('GET', '/interactions?limit=1')).json.interactions;
+    const { token } = h.emu.platform.store.events
+      .after(h.seed.devBot.id, 0, 100_000)
+      .filter((e) => e.name === 'interaction.create')
+      .map((e) => JSON.parse(h.emu.platform.replayData(e.name, e.data)).interaction)
+      .find((i: { id: string }) => i.id === newest.interaction.id);
+    await h.api('POST', `/interactions/${token}`, null, { body: { content: 'one' } });
+    await h.api('POST', `/interactions/${token}`, null, { body: { content: 'two' } });
+    const view = await waiting;
+    expect(view.status).toBe(201);
+    expect(view.json).toMatchObject({ interaction: { id: newest.interaction.id }, status: 'answered' });
+    expect(view.json.answers.map((m: { content: string }) => m.content)).toEqual(['one', 'two']);
+    expect(view.text).not.toContain(token);
+
+    // `timeout_ms` alone waits for one answer; none comes, so the view is pending.
+    const timedOut = await h.ctl('POST', '/interactions?timeout_ms=20', body);
+    expect([timedOut.status, timedOut.json.status, timedOut.json.answers]).toEqual([201, 'pending', []]);
+  });
+
+  it('refuses a bad wait of an invocation before invoking anything', async () => {
+    const body = { board_id: h.seed.general.id, user_id: h.seed.alice.id, command: 'config', subcommand: 'show' };
+    for (const query of ['answers=0', 'answers=101', 'timeout_ms=-1', 'timeout_ms=120001', 'answers=x', 'wait=1']) {
+      const r = await h.ctl('POST', `/interactions?${query}`, body);
+      expect([query, r.status, r.json.error.code]).toEqual([query, 400, 'validation_failed']);
+    }
+    expect((await h.ctl('GET', '/interactions')).json.interactions).toEqual([]);
+    expect(h.emu.platform.store.events.after(h.seed.devBot.id, 0, 100).map((e) => e.name)).not.toContain(
+      'interaction.create',
+    );
+  });
+
+  it('ends the wait of an invocation when its caller goes away, and keeps the invocation', async () => {
+    const { controlUrl } = await h.emu.listen({ port: 0 });
+    const gone = new AbortController();
+    const waiting = fetch(`${controlUrl}/interactions?answers=1&timeout_ms=120000`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        board_id: h.seed.general.id,
+        user_id: h.seed.alice.id,
+        command: 'config',
+        subcommand: 'show',
+      }),
+      signal: gone.signal,
+    }).catch(() => 'aborted');
+    while (h.emu.platform.answerWaiters.size === 0) await new Promise((r) => setTimeout(r, 5));
+    gone.abort();
+    expect(await waiting).toBe('aborted');
+    while (h.emu.platform.answerWaiters.size > 0) await new Promise((r) => setTimeout(r, 5));
+    expect((await h.ctl('GET', '/interactions')).json.interactions).toHaveLength(1);
+  });
+
   it('answers a pending wait with what it has when the emulator closes', async () => {
     const { id } = await alicesConfigShow();
     const waiting = h.ctl('GET', `/interactions/${id}/wait?answers=1&timeout_ms=120000`);

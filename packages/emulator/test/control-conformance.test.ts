@@ -102,6 +102,8 @@ describe('control API conformance', () => {
     await control.interaction(interaction.id);
     await refusal(control.interaction(UNKNOWN));
     expect((await control.wait(interaction.id, { answers: 1, timeoutMs: 0 })).status).toBe('pending');
+    const invoked = { board_id: general.id, user_id: alice.id, command: 'ping' };
+    expect((await control.invokeAndWait(invoked, { timeoutMs: 0 })).status).toBe('pending');
     await refusal(new ControlClient({ url: urls.url, adminKey: 'wrong', fetch: checkingFetch }).state());
     await control.seed();
     await control.reset();

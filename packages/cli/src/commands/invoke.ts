@@ -86,14 +86,14 @@ export async function runInvoke(
     const board = directory.boards.find((b) => b.name === where);
     if (!user) throw new ConfigError(`No person "${who}" on the emulator; --as takes a username, e.g. alice or bob.`);
     if (!board) throw new ConfigError(`No board "${where}" on the emulator; --board takes a name, e.g. general.`);
-    const interaction = await client.invoke({
+    const invocation = {
       board_id: board.id,
       user_id: user.id,
       command: name,
       ...(subcommand === undefined ? {} : { subcommand }),
       options,
-    });
-    view = await client.wait(interaction.id, { answers: 1, timeoutMs });
+    };
+    view = await client.invokeAndWait(invocation, { answers: 1, timeoutMs });
   } catch (error) {
     if (error instanceof ControlApiError) throw new InvocationError(error.message);
     if (error instanceof ControlUnreachableError) {

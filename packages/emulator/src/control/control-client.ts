@@ -1,5 +1,6 @@
 import type { Board, BoardList, Member, MemberList, Message, MessageList, UserProfile } from '@boardbot/protocol';
 import { ControlOptionsError } from './errors.js';
+import { CONTROL_QUERY_DEFAULTS } from './schemas/defaults.js';
 import type {
   CreateAppBody,
   CreateBoardBody,
@@ -59,7 +60,7 @@ export interface InteractionQuery {
   limit?: number;
 }
 
-/** Options of {@link ControlClient.wait}. */
+/** Options of {@link ControlClient.wait} and {@link ControlClient.invokeAndWait}. */
 export interface AnswerWaitOptions {
   /** Answers to wait for, 1 to 100. @defaultValue 1 */
   answers?: number;
@@ -238,6 +239,19 @@ export class ControlClient {
    */
   async invoke(body: InvokeBody): Promise<ShownInteraction> {
     return (await this.#http.call<InvokedInteraction>('POST', '/interactions', { body })).interaction;
+  }
+
+  /**
+   * `POST /interactions?answers=…&timeout_ms=…`: invokes like {@link ControlClient.invoke}, and waits
+   * in the same request like {@link ControlClient.wait}: one round trip instead of two.
+   * @returns the interaction with its status and answers (check `status` when it timed out)
+   */
+  async invokeAndWait(body: InvokeBody, options: AnswerWaitOptions = {}): Promise<InteractionView> {
+    const query = {
+      answers: options.answers ?? CONTROL_QUERY_DEFAULTS.waitAnswers,
+      timeout_ms: options.timeoutMs ?? CONTROL_QUERY_DEFAULTS.waitTimeoutMs,
+    };
+    return this.#http.call<InteractionView>('POST', '/interactions', { body, query });
   }
 
   /** `GET /interactions`: newest first, each with its answers. */

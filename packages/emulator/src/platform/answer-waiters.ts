@@ -8,14 +8,14 @@ export class AnswerWaiters {
   private readonly waiting = new Map<string, Set<() => void>>();
 
   /**
-   * Resolves at the next answer to `interactionId`, after `timeoutMs`, or when `request` closes
-   * (the caller went away), whichever comes first. The request's own `close` is listened to, not an
+   * Resolves at the next answer to `interactionId`, after `timeoutMs`, or when `response` closes
+   * (the caller went away), whichever comes first. The response's own `close` is listened to, not an
    * `AbortSignal`: a signal per wait, and the `DOMException` each abort builds, cost more than the
    * wait's own work.
    *
-   * @param request - The waiting HTTP request (its `close` ends the wait), if any.
+   * @param response - The waiting HTTP response (its `close` ends the wait), if any.
    */
-  next(interactionId: string, timeoutMs: number, request?: EventEmitter): Promise<void> {
+  next(interactionId: string, timeoutMs: number, response?: EventEmitter): Promise<void> {
     return new Promise((resolve) => {
       let set = this.waiting.get(interactionId);
       if (!set) {
@@ -24,14 +24,14 @@ export class AnswerWaiters {
       }
       const done = () => {
         clearTimeout(timer);
-        request?.removeListener('close', done);
+        response?.removeListener('close', done);
         const s = this.waiting.get(interactionId);
         s?.delete(done);
         if (s?.size === 0) this.waiting.delete(interactionId);
         resolve();
       };
       const timer = setTimeout(done, timeoutMs);
-      request?.once('close', done);
+      response?.once('close', done);
       set.add(done);
     });
   }

@@ -22,6 +22,7 @@ import {
   IdParams,
   InteractionListQuery,
   InvokeBody,
+  InvokeQuery,
   MemberBody,
   PersonMessageBody,
   WaitQuery,
@@ -254,7 +255,9 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     method: 'post',
     path: '/interactions',
     operationId: 'invokeCommand',
-    summary: "A person invokes a slash command, checked against the app's registered options",
+    summary:
+      "A person invokes a slash command, checked against the app's registered options; with `answers` or `timeout_ms`, also waits for answers",
+    query: InvokeQuery,
     body: InvokeBody,
     success: ok(InvokedInteraction, 201),
     errors: [...BODY_ERRORS, 'unknown_board', 'unknown_user'],

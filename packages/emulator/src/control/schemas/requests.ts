@@ -1,5 +1,6 @@
 import { Embed, LIMITS, OptionValue, Uuid } from '@boardbot/protocol';
 import { type Static, Type } from '@sinclair/typebox';
+import { CONTROL_QUERY_DEFAULTS } from './defaults.js';
 
 // Bodies, queries and path parameters of the control API (docs/control-api.md): the routes validate
 // with these, the client's argument types are derived from them, and the control API's OpenAPI
@@ -7,16 +8,6 @@ import { type Static, Type } from '@sinclair/typebox';
 // calls accept `key` (the admin key, for EventSource and links).
 
 const Key = Type.Optional(Type.String());
-
-/** Defaults of the control API's optional query parameters (the routes apply them; the document shows them). */
-export const CONTROL_QUERY_DEFAULTS = {
-  /** `limit` of `GET /interactions`. */
-  interactionLimit: 50,
-  /** `answers` of `GET /interactions/{id}/wait`. */
-  waitAnswers: 1,
-  /** `timeout_ms` of `GET /interactions/{id}/wait`. */
-  waitTimeoutMs: 5000,
-} as const;
 
 /** `POST /users`. */
 export const CreateUserBody = Type.Object(
@@ -116,18 +107,39 @@ export const InteractionListQuery = Type.Object(
 );
 export type InteractionListQuery = Static<typeof InteractionListQuery>;
 
+/** How many answers a wait waits for. */
+const waitAnswers = { minimum: 1, maximum: 100, default: CONTROL_QUERY_DEFAULTS.waitAnswers };
+/** How long a wait waits at most. */
+const waitTimeoutMs = { minimum: 0, maximum: 120_000, default: CONTROL_QUERY_DEFAULTS.waitTimeoutMs };
+
 /** Query of `GET /interactions/{id}/wait`. */
 export const WaitQuery = Type.Object(
   {
-    answers: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: CONTROL_QUERY_DEFAULTS.waitAnswers })),
-    timeout_ms: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 120_000, default: CONTROL_QUERY_DEFAULTS.waitTimeoutMs }),
-    ),
+    answers: Type.Optional(Type.Integer(waitAnswers)),
+    timeout_ms: Type.Optional(Type.Integer(waitTimeoutMs)),
     key: Key,
   },
   { additionalProperties: false },
 );
 export type WaitQuery = Static<typeof WaitQuery>;
+
+/**
+ * Query of `POST /interactions`: with either parameter, the invocation also waits for answers, as
+ * `GET /interactions/{id}/wait` would, and answers with the interaction's view; without, it answers
+ * at once. One request instead of two for a test that invokes and awaits the answer.
+ */
+export const InvokeQuery = Type.Object(
+  {
+    answers: Type.Optional(
+      Type.Integer({ ...waitAnswers, description: 'Wait until the interaction has this many answers.' }),
+    ),
+    timeout_ms: Type.Optional(
+      Type.Integer({ ...waitTimeoutMs, description: 'Wait at most this long, then answer with what it has.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type InvokeQuery = Static<typeof InvokeQuery>;
 
 /** Path parameters `{boardId}`. */
 export const BoardIdParams = Type.Object({ boardId: Uuid });

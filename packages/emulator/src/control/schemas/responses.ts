@@ -71,8 +71,18 @@ export type AppList = Static<typeof AppList>;
 export const CreatedApp = Type.Object({ app: AppInfo, token: Type.String({ minLength: 1 }) }, { title: 'CreatedApp' });
 export type CreatedApp = Static<typeof CreatedApp>;
 
-/** `POST /interactions`: the interaction the app was sent. */
-export const InvokedInteraction = Type.Object({ interaction: ShownInteraction }, { title: 'InvokedInteraction' });
+/**
+ * `POST /interactions`: the interaction the app was sent; when the request waited (`answers` or
+ * `timeout_ms`), also its status and answers, as in an {@link InteractionView}.
+ */
+export const InvokedInteraction = Type.Object(
+  {
+    interaction: ShownInteraction,
+    status: Type.Optional(InteractionStatus),
+    answers: Type.Optional(Type.Array(MessageRecord)),
+  },
+  { title: 'InvokedInteraction' },
+);
 export type InvokedInteraction = Static<typeof InvokedInteraction>;
 
 /** `GET /interactions`: newest first, each with its answers. */

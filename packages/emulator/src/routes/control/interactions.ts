@@ -1,11 +1,7 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import {
-  CONTROL_QUERY_DEFAULTS as DEFAULTS,
-  IdParams,
-  InteractionListQuery,
-  InvokeBody,
-  WaitQuery,
-} from '../../control/schemas/requests.js';
+import { CONTROL_QUERY_DEFAULTS as DEFAULTS } from '../../control/schemas/defaults.js';
+import { IdParams, InteractionListQuery, InvokeBody, InvokeQuery, WaitQuery } from '../../control/schemas/requests.js';
 import { PlatformError } from '../../errors.js';
 import { interactionViewText } from '../../platform/interactions.js';
 import { type Invocation, invokeCommand } from '../../platform/invoke.js';
@@ -22,11 +18,38 @@ export function controlInteractionRoutes(app: FastifyInstance, p: Platform): voi
     return row;
   };
 
-  app.post<{ Body: Invocation }>(ctl('/interactions'), { ...ADMIN, schema: { body: InvokeBody } }, (request, reply) => {
-    // The token is the app's credential: the control API never shows it. The stored text has none.
-    const { json } = p.write((out) => invokeCommand(p, out, request.body));
-    return sendJsonText(reply, 201, `{"interaction":${json}}`);
-  });
+  /**
+   * The view of interaction `id` once it has `answers` answers, at `timeoutMs`, when the caller went
+   * away (its response is destroyed once the connection closed: nobody reads the answer) or when the
+   * emulator closes, whichever comes first. The response, not the request, tells: a request with a
+   * body closes as soon as the body was read.
+   */
+  const waitForAnswers = async (id: string, query: WaitQuery, response: ServerResponse): Promise<string> => {
+    const { answers = DEFAULTS.waitAnswers, timeout_ms = DEFAULTS.waitTimeoutMs } = query;
+    const deadline = Date.now() + timeout_ms;
+    let view = interactionViewText(p, find(id));
+    while (view.answers < answers && Date.now() < deadline && !response.destroyed && !p.isDisposed) {
+      await p.answerWaiters.next(id, deadline - Date.now(), response);
+      const row = p.store.interactions.byId(id);
+      if (!row) break;
+      view = interactionViewText(p, row);
+    }
+    return view.json;
+  };
+
+  app.post<{ Body: Invocation; Querystring: InvokeQuery }>(
+    ctl('/interactions'),
+    { ...ADMIN, schema: { body: InvokeBody, querystring: InvokeQuery } },
+    async (request, reply) => {
+      // The token is the app's credential: the control API never shows it. The stored text has none.
+      const { interaction, json } = p.write((out) => invokeCommand(p, out, request.body));
+      const { answers, timeout_ms } = request.query;
+      if (answers === undefined && timeout_ms === undefined) return sendJsonText(reply, 201, `{"interaction":${json}}`);
+      // A commit that fails refuses the invocation now, not after the wait.
+      await p.flushed();
+      return sendJsonText(reply, 201, await waitForAnswers(interaction.id, request.query, reply.raw));
+    },
+  );
 
   app.get<{ Querystring: typeof InteractionListQuery.static }>(
     ctl('/interactions'),
@@ -44,22 +67,10 @@ export function controlInteractionRoutes(app: FastifyInstance, p: Platform): voi
     (request, reply) => sendJsonText(reply, 200, interactionViewText(p, find(request.params.id)).json),
   );
 
-  app.get<{ Params: { id: string }; Querystring: typeof WaitQuery.static }>(
+  app.get<{ Params: { id: string }; Querystring: WaitQuery }>(
     ctl('/interactions/:id/wait'),
     { ...ADMIN, schema: { params: IdParams, querystring: WaitQuery } },
-    async (request, reply) => {
-      const { id } = request.params;
-      const { answers = DEFAULTS.waitAnswers, timeout_ms = DEFAULTS.waitTimeoutMs } = request.query;
-      const deadline = Date.now() + timeout_ms;
-      let view = interactionViewText(p, find(id));
-      // A request is destroyed once it closed: its caller went away, so nobody reads the answer.
-      while (view.answers < answers && Date.now() < deadline && !request.raw.destroyed && !p.isDisposed) {
-        await p.answerWaiters.next(id, deadline - Date.now(), request.raw);
-        const row = p.store.interactions.byId(id);
-        if (!row) break;
-        view = interactionViewText(p, row);
-      }
-      return sendJsonText(reply, 200, view.json);
-    },
+    async (request, reply) =>
+      sendJsonText(reply, 200, await waitForAnswers(request.params.id, request.query, reply.raw)),
   );
 }
