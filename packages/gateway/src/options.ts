@@ -1,4 +1,5 @@
-import { LIMITS, type Logger, silentLogger } from '@boardbot/protocol';
+import type { Logger } from '@boardbot/protocol';
+import { LIMITS, silentLogger } from '@boardbot/protocol/runtime';
 import { GatewayOptionsError } from './errors.js';
 import type { GatewayFetch } from './transport/fetch-types.js';
 import { nodeHttpFetch } from './transport/node-http-fetch.js';
