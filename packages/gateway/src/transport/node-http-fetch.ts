@@ -1,5 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import type { GatewayBodyReader, GatewayFetch, GatewayFetchResponse } from './fetch-types.js';
 
 /**
@@ -17,7 +16,8 @@ import type { GatewayBodyReader, GatewayFetch, GatewayFetchResponse } from './fe
  */
 export const nodeHttpFetch: GatewayFetch = (url, init) =>
   new Promise((resolve, reject) => {
-    const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+    // `node:https` (TLS, about 1 MB) is loaded by the first https URL, not by a bot on plain http.
+    const send = process.getBuiltinModule(url.startsWith('https:') ? 'node:https' : 'node:http').request;
     // `signal` aborts the request and, once answered, destroys the response, which fails a pending read.
     const req = send(url, { method: init.method, headers: init.headers, signal: init.signal }, (res) =>
       resolve(answer(url, res)),
