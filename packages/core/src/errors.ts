@@ -1,7 +1,8 @@
-import { BoardbotError, type BoardbotErrorOptions, createErrorFactory, type ErrorArgs } from '@boardbot/protocol';
+import type { BoardbotErrorOptions, ErrorArgs } from '@boardbot/protocol';
+import { BoardbotError, createErrorFactory } from '@boardbot/protocol/runtime';
 
 // The root every boardbot error extends, for `instanceof` and `isBoardbotError` without importing protocol.
-export { BoardbotError, isBoardbotError } from '@boardbot/protocol';
+export { BoardbotError, isBoardbotError } from '@boardbot/protocol/runtime';
 
 /** How to make TypeScript emit decorator metadata; part of every missing-metadata message. */
 const METADATA_FIX =

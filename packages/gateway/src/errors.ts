@@ -1,14 +1,8 @@
-import {
-  BoardbotError,
-  causeCode,
-  createErrorFactory,
-  type ErrorArgs,
-  type ErrorDetail,
-  type ErrorSpec,
-} from '@boardbot/protocol';
+import type { ErrorArgs, ErrorDetail, ErrorSpec } from '@boardbot/protocol';
+import { BoardbotError, causeCode, createErrorFactory } from '@boardbot/protocol/runtime';
 
 // The root every boardbot error extends, for `instanceof` and `isBoardbotError` without importing protocol.
-export { BoardbotError, isBoardbotError } from '@boardbot/protocol';
+export { BoardbotError, isBoardbotError } from '@boardbot/protocol/runtime';
 
 /** What the request looked like when it failed; never holds the token. */
 export interface GatewayRequestContext {

@@ -1,7 +1,8 @@
-import { LIMITS, type Logger, silentLogger } from '@boardbot/protocol';
-import { fetch as undiciFetch } from 'undici';
+import type { Logger } from '@boardbot/protocol';
+import { LIMITS, silentLogger } from '@boardbot/protocol/runtime';
 import { GatewayOptionsError } from './errors.js';
 import type { GatewayFetch } from './transport/fetch-types.js';
+import { nodeHttpFetch } from './transport/node-http-fetch.js';
 
 /** How the client waits between connection attempts. */
 export interface ReconnectOptions {
@@ -35,7 +36,7 @@ export interface GatewayClientOptions {
   baseUrl?: string;
   /**
    * The fetch used to open the stream (inject one for proxies, custom dispatchers or tests).
-   * @defaultValue undici's `fetch`
+   * @defaultValue a GET over `node:http`/`node:https` that does not follow redirects (`nodeHttpFetch`)
    */
   fetch?: GatewayFetch;
   /**
@@ -102,7 +103,7 @@ export const DEFAULT_RECONNECT_OPTIONS = {
 /** Defaults of every optional field of `GatewayClientOptions`. */
 export const DEFAULT_GATEWAY_OPTIONS = {
   baseUrl: 'http://127.0.0.1:8787/api/v1',
-  fetch: undiciFetch as GatewayFetch,
+  fetch: nodeHttpFetch,
   logger: silentLogger,
   // CONTRACT: keep-alive every 15 s; a bit over twice that tolerates one lost comment.
   keepAliveTimeoutMs: 35_000,

@@ -215,6 +215,16 @@ describe('refusals', () => {
     expect(s.received).toHaveLength(1);
   });
 
+  it('does not follow a redirect with the token to another URL: the 3xx is fatal', async () => {
+    const s = await server((_req, res) => {
+      res.writeHead(302, { Location: '/elsewhere/gateway' });
+      res.end();
+    });
+    const gw = testClient(s.baseUrl);
+    await expect(gw.connect()).rejects.toMatchObject({ fatal: true, request: { method: 'GET', status: 302 } });
+    expect(s.received).toHaveLength(1);
+  });
+
   it('makes a fatal error after a reconnect end the iterator with that error', async () => {
     const s = await server((_req, res, n) => {
       if (n > 0) return sendError(res, 401, 'unauthorized');

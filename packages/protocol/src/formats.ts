@@ -1,4 +1,3 @@
-import { FormatRegistry } from '@sinclair/typebox';
 import { UUID_PATTERN } from './limits.js';
 
 const uuid = new RegExp(UUID_PATTERN);
@@ -6,9 +5,28 @@ const uuid = new RegExp(UUID_PATTERN);
 // reader accepts any valid RFC 3339 time.
 const dateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
-/** Registers the string formats the schemas use with TypeBox; idempotent. */
-export function registerFormats(): void {
-  if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (v) => uuid.test(v));
-  if (!FormatRegistry.Has('date-time'))
-    FormatRegistry.Set('date-time', (v) => dateTime.test(v) && !Number.isNaN(Date.parse(v)));
+/**
+ * The string formats the schemas use, by name: what TypeBox's format registry is given, and what the
+ * precompiled checkers of `@boardbot/protocol/runtime` call.
+ */
+export const FORMAT_CHECKS: Readonly<Record<string, (value: string) => boolean>> = {
+  uuid: (v) => uuid.test(v),
+  'date-time': (v) => dateTime.test(v) && !Number.isNaN(Date.parse(v)),
+};
+
+/** The part of TypeBox's `FormatRegistry` that {@link registerFormats} uses. */
+export interface FormatRegistryLike {
+  Has(name: string): boolean;
+  Set(name: string, check: (value: string) => boolean): void;
+}
+
+/**
+ * Registers {@link FORMAT_CHECKS} with a TypeBox format registry; idempotent.
+ *
+ * @param registry - TypeBox's `FormatRegistry` (of its ES module build, or of its CommonJS one).
+ */
+export function registerFormats(registry: FormatRegistryLike): void {
+  for (const [name, check] of Object.entries(FORMAT_CHECKS)) {
+    if (!registry.Has(name)) registry.Set(name, check);
+  }
 }

@@ -1,3 +1,4 @@
+export * from './checker.js';
 export * from './error-root/index.js';
 export * from './errors.js';
 export * from './events.js';
@@ -9,6 +10,7 @@ export { COMPONENT_SCHEMAS } from './openapi/components.js';
 export * from './openapi/endpoints.js';
 export * from './openapi/json-schema.js';
 export * from './rules.js';
+export * from './runtime/checkers.js';
 export * from './schemas/common.js';
 export * from './schemas/error-envelope.js';
 export * from './schemas/gateway-events.js';

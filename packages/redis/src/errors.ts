@@ -1,7 +1,8 @@
-import { BoardbotError, type BoardbotErrorOptions, createErrorFactory, type ErrorArgs } from '@boardbot/protocol';
+import type { BoardbotErrorOptions, ErrorArgs } from '@boardbot/protocol';
+import { BoardbotError, createErrorFactory } from '@boardbot/protocol/runtime';
 
 // The root every boardbot error extends, for `instanceof` and `isBoardbotError` without importing protocol.
-export { BoardbotError, isBoardbotError } from '@boardbot/protocol';
+export { BoardbotError, isBoardbotError } from '@boardbot/protocol/runtime';
 
 // Every error of `@boardbot/redis`, declared once. Messages name the Redis by its redacted URL (no
 // password) and a cause by its code only: a client's message may quote the URL with its password.

@@ -11,7 +11,7 @@ import type {
   SendMessageBody,
   UserProfile,
 } from '@boardbot/protocol';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { AbortedError } from './errors.js';
 import { RestEventEmitter, type RestEventListener, type RestEvents } from './events.js';
 import { type RequestOptions, type ResolvedRestOptions, type RestClientOptions, resolveOptions } from './options.js';
@@ -22,6 +22,7 @@ import { Executor } from './request/executor.js';
 import { HeaderSets } from './request/headers.js';
 import { secretsOf } from './request/redact.js';
 import { listOf, recordOf } from './request/shape.js';
+import { Agent } from './request/undici-agent.js';
 import { Sleeper } from './retry/sleeper.js';
 import * as routes from './routes.js';
 import { CallTracer } from './trace/call-tracer.js';

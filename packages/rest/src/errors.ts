@@ -1,7 +1,8 @@
-import { BoardbotError, createErrorFactory, type ErrorArgs, type ErrorDetail } from '@boardbot/protocol';
+import type { ErrorArgs, ErrorDetail } from '@boardbot/protocol';
+import { BoardbotError, createErrorFactory } from '@boardbot/protocol/runtime';
 
 // The root every boardbot error extends, for `instanceof` and `isBoardbotError` without importing protocol.
-export { BoardbotError, isBoardbotError } from '@boardbot/protocol';
+export { BoardbotError, isBoardbotError } from '@boardbot/protocol/runtime';
 
 /** The call an error belongs to. `path` is relative to the base URL, with credentials redacted. */
 export interface ErrorContext {

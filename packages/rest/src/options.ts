@@ -1,4 +1,5 @@
-import { type Logger, silentLogger } from '@boardbot/protocol';
+import type { Logger } from '@boardbot/protocol';
+import { silentLogger } from '@boardbot/protocol/runtime';
 import { type Context, type TracerProvider, trace } from '@opentelemetry/api';
 import type { Dispatcher } from 'undici';
 import { InvalidArgumentError } from './errors.js';

@@ -1,4 +1,5 @@
-import { type ErrorDetail, LIMITS, type ListMessagesQuery, type Message } from '@boardbot/protocol';
+import type { ErrorDetail, ListMessagesQuery, Message } from '@boardbot/protocol';
+import { LIMITS } from '@boardbot/protocol/runtime';
 import { type ErrorContext, InvalidArgumentError, InvalidResponseError } from './errors.js';
 
 /** Options of {@link RestClient.iterateMessages}. */

@@ -1,28 +1,26 @@
-import {
-  type CommandDefinition,
-  checkerFor,
-  commandSetIssues,
-  type EditMessageBody,
-  EditMessageBody as EditMessageBodySchema,
-  type ErrorDetail,
-  type InteractionResponseBody,
-  InteractionResponseBody as InteractionResponseBodySchema,
-  LIMITS,
-  type ListMessagesQuery,
-  messageBodyIssues,
-  ReplaceCommandsBody,
-  type SendMessageBody,
-  SendMessageBody as SendMessageBodySchema,
+import type {
+  CommandDefinition,
+  EditMessageBody,
+  InteractionResponseBody,
+  ListMessagesQuery,
+  SendMessageBody,
 } from '@boardbot/protocol';
+import {
+  BODY_CHECKERS,
+  commandSetIssues,
+  type ErrorDetail,
+  LIMITS,
+  messageBodyIssues,
+} from '@boardbot/protocol/runtime';
 import { InvalidArgumentError } from './errors.js';
 import type { Call, HttpMethod } from './request/call.js';
 
 // The typed calls of CONTRACT "Endpoints" 1–12 as plain descriptions; RestClient runs them.
 
-const checkSend = checkerFor(SendMessageBodySchema);
-const checkEdit = checkerFor(EditMessageBodySchema);
-const checkAnswer = checkerFor(InteractionResponseBodySchema);
-const checkCommands = checkerFor(ReplaceCommandsBody);
+const checkSend = BODY_CHECKERS.SendMessageBody;
+const checkEdit = BODY_CHECKERS.EditMessageBody;
+const checkAnswer = BODY_CHECKERS.InteractionResponseBody;
+const checkCommands = BODY_CHECKERS.ReplaceCommandsBody;
 
 /**
  * One path segment from a caller's id: a non-empty string, never `.` or `..` (which would walk the

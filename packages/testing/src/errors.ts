@@ -1,11 +1,6 @@
 import type { ControlApiError } from '@boardbot/emulator/control';
-import {
-  BoardbotError,
-  type BoardbotErrorOptions,
-  createErrorFactory,
-  type ErrorArgs,
-  type ErrorDetail,
-} from '@boardbot/protocol';
+import type { BoardbotErrorOptions, ErrorArgs, ErrorDetail } from '@boardbot/protocol';
+import { BoardbotError, createErrorFactory } from '@boardbot/protocol/runtime';
 
 // Every error of `@boardbot/testing`, declared once: its stable code and its message. The reports of a
 // timeout and of a failed start are written where they happen (they quote what the bot did).

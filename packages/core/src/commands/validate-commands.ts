@@ -1,4 +1,4 @@
-import { checkerFor, commandSetIssues, type ErrorDetail, ReplaceCommandsBody } from '@boardbot/protocol';
+import { BODY_CHECKERS, commandSetIssues, type ErrorDetail } from '@boardbot/protocol/runtime';
 import { InvalidCommandsError } from '../errors.js';
 import type { CommandDescription } from './describe.js';
 
@@ -9,7 +9,7 @@ import type { CommandDescription } from './describe.js';
  */
 export function assertValidCommands(described: readonly CommandDescription[]): void {
   const definitions = described.map((c) => c.definition);
-  const schema = checkerFor(ReplaceCommandsBody).check(definitions);
+  const schema = BODY_CHECKERS.ReplaceCommandsBody.check(definitions);
   const issues: ErrorDetail[] = [...(schema.ok ? [] : schema.issues), ...commandSetIssues(definitions)];
   if (issues.length === 0) return;
   throw new InvalidCommandsError(issues.map((i) => `${locate(i.path, described)}: ${i.message} (at ${i.path})`));

@@ -1,4 +1,5 @@
-import { LIMITS, type Logger, type Message } from '@boardbot/protocol';
+import type { Logger, Message } from '@boardbot/protocol';
+import { LIMITS } from '@boardbot/protocol/runtime';
 import type { BotRest, RequestOptions } from '../kernel/ports.js';
 
 /** Where the bot was on each board when events were lost. */

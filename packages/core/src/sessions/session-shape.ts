@@ -1,6 +1,6 @@
 import type { Logger } from '@boardbot/protocol';
-import { instanceToPlain, plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
+import { classTransformer } from '../kernel/class-transformer.js';
 import type { Class } from '../kernel/metadata.js';
 import type { SessionValue } from './session-store.js';
 
@@ -19,8 +19,8 @@ export async function problemsOf(value: object): Promise<string[]> {
 }
 
 /** The session value as stored: plain JSON. */
-export function toPlain(value: object): unknown {
-  return instanceToPlain(value);
+export async function toPlain(value: object): Promise<unknown> {
+  return (await classTransformer()).instanceToPlain(value);
 }
 
 /**
@@ -40,6 +40,7 @@ export async function currentValue<T extends object>(
   log: Logger,
 ): Promise<T> {
   if (!value || (value.expiresAt !== null && value.expiresAt <= now)) return new rule.shape();
+  const { plainToInstance } = await classTransformer();
   if (value.shape === rule.version) {
     const stored = plainToInstance(rule.shape, value.data);
     if ((await problemsOf(stored)).length === 0) return stored;

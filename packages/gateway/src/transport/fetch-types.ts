@@ -21,7 +21,7 @@ export interface GatewayFetchResponse {
 }
 
 /**
- * A fetch the gateway can open its stream with: undici's `fetch` (the default), Node's global
- * `fetch`, or a wrapper of either (a proxy dispatcher, a test double).
+ * A fetch the gateway can open its stream with: `nodeHttpFetch` (the default), undici's or Node's
+ * global `fetch`, or a wrapper of any (a proxy dispatcher, a test double).
  */
 export type GatewayFetch = (url: string, init: GatewayFetchInit) => Promise<GatewayFetchResponse>;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IDEMPOTENCY_KEY_PATTERN } from '@boardbot/protocol';
+import { IDEMPOTENCY_KEY_PATTERN } from '@boardbot/protocol/runtime';
 import { type ErrorContext, InvalidArgumentError } from '../errors.js';
 import type { RequestOptions } from '../options.js';
 import type { Call } from './call.js';

@@ -1,6 +1,6 @@
 import type { OptionValue } from '@boardbot/protocol';
-import { plainToInstance } from 'class-transformer';
 import { type ValidationError, validate } from 'class-validator';
+import { classTransformer } from '../../kernel/class-transformer.js';
 import type { Class } from '../../kernel/metadata.js';
 import type { DerivedOption } from './derive-options.js';
 
@@ -54,6 +54,7 @@ export async function parseOptions(
     plain[d.property] = value;
   }
   if (problems.length > 0) return { ok: false, problems, unknown };
+  const { plainToInstance } = await classTransformer();
   const instance = plainToInstance(cls, plain) as object;
   // An options class without any validator is fine: its values were checked against the schema above.
   const errors = await validate(instance, {

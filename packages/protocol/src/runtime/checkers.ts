@@ -1,0 +1,39 @@
+import type { Checker } from '../checker.js';
+import type { GatewayEventName } from '../events.js';
+import type { GatewayEventMap } from '../schemas/gateway-events.js';
+import type {
+  EditMessageBody,
+  InteractionResponseBody,
+  ReplaceCommandsBody,
+  SendMessageBody,
+} from '../schemas/requests.js';
+import * as compiled from './compiled-checks.js';
+import { precompiledChecker } from './precompiled-checker.js';
+
+/**
+ * Checkers of the request bodies a client validates before sending, compiled ahead of time: the
+ * same checks as `checkerFor(SendMessageBody)` and so on of the root entry, without loading TypeBox
+ * until a value fails and its problems are listed.
+ */
+export const BODY_CHECKERS: {
+  SendMessageBody: Checker<SendMessageBody>;
+  EditMessageBody: Checker<EditMessageBody>;
+  InteractionResponseBody: Checker<InteractionResponseBody>;
+  ReplaceCommandsBody: Checker<ReplaceCommandsBody>;
+} = {
+  SendMessageBody: precompiledChecker(compiled.SendMessageBody.is, compiled.SendMessageBody.schema),
+  EditMessageBody: precompiledChecker(compiled.EditMessageBody.is, compiled.EditMessageBody.schema),
+  InteractionResponseBody: precompiledChecker(
+    compiled.InteractionResponseBody.is,
+    compiled.InteractionResponseBody.schema,
+  ),
+  ReplaceCommandsBody: precompiledChecker(compiled.ReplaceCommandsBody.is, compiled.ReplaceCommandsBody.schema),
+};
+
+/**
+ * Checkers of the gateway events' shapes (`structuralSchema` of `GATEWAY_EVENT_SCHEMAS`: types,
+ * required fields, unions and lengths; string formats and patterns are not re-checked), by event name.
+ */
+export const GATEWAY_EVENT_CHECKERS = Object.fromEntries(
+  Object.entries(compiled.GATEWAY_EVENTS).map(([name, c]) => [name, precompiledChecker(c.is, c.schema)]),
+) as { [K in GatewayEventName]: Checker<GatewayEventMap[K]> };
