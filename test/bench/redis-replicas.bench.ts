@@ -155,7 +155,7 @@ interface Round {
   waited: number;
 }
 
-/** Events a round times; its p99 is the 5th slowest. */
+/** Events a round times; its p99 is its 6th slowest. */
 const EVENTS_PER_ROUND = 500;
 const ROUNDS = 9;
 
