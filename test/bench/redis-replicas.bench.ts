@@ -4,7 +4,7 @@ import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { type MessageContext, OnMessage } from '@boardbot/core';
 import type { Message } from '@boardbot/protocol';
 import { redis } from '@boardbot/redis';
-import { startRedisServer } from '@boardbot/test-support';
+import { type RedisServer, startRedisServer } from '@boardbot/test-support';
 import type { Person } from '@boardbot/testing';
 import { Redis } from 'ioredis';
 import { it } from 'vitest';
@@ -186,6 +186,15 @@ it('adds little latency between an event and its handler through Redis', async (
   const scaled: (typeof direct)[] = [];
   for (const server of servers)
     scaled.push(await rig.bot({ ...base, scale: redis({ url: server.url, keyPrefix: 'bench' }) }));
+  // The same hop with the replica's periodic work pushed out of the rounds, on the first server: the
+  // consumer's read of every partition each `blockMs` (its safety net), and, beside it, the
+  // heartbeats (each `leaseMs / 3`) and their sweeps; what the tail loses then is theirs.
+  const [first] = servers as [RedisServer];
+  const unread = await rig.bot({ ...base, scale: redis({ url: first.url, keyPrefix: 'unread', blockMs: 60_000 }) });
+  const quiet = await rig.bot({
+    ...base,
+    scale: redis({ url: first.url, keyPrefix: 'quiet', blockMs: 60_000, leaseMs: 600_000 }),
+  });
   // The floors, on the same redis-servers: one bare round trip (PING), and one write of an event's
   // size through a script (XADD by EVALSHA), which pays what the hop's append pays to persist; it
   // returns Redis's clock, so that a slow trip can be told late on the way there or on the way back.
@@ -200,16 +209,24 @@ it('adds little latency between an event and its handler through Redis', async (
     await (floors[0] as Redis).ping();
     took(at);
   };
-  const writeTrip = async (s: number, at: number) => {
-    const [, time] = (await (floors[s] as Redis).evalsha(shas[s] as string, 1, 'floor', entry, 'lease')) as [
+  // `counted`: the same write, then the Redis pattern of the hop around its handler without the bot: a
+  // count written before the handler (as the run count is), and one more write after it (as the
+  // acknowledgement is), so that what those writes cost can be told from the rest of the bot's work.
+  const writeTrip = async (s: number, at: number, counted: boolean) => {
+    const floor = floors[s] as Redis;
+    const [id, time] = (await floor.evalsha(shas[s] as string, 1, 'floor', entry, 'lease')) as [
       string,
       [string, string],
     ];
+    if (counted) {
+      void floor.hincrby('floor:runs', id, 1);
+      setImmediate(() => void floor.hdel('floor:runs', id));
+    }
     took(at);
     const ran = redisTimeMs(time) - performance.timeOrigin;
     trips.push({ there: ran - at, back: performance.now() - ran, ms: performance.now() - at });
   };
-  type Target = { bot: typeof direct } | { ping: true } | { write: number };
+  type Target = { bot: typeof direct } | { ping: true } | { write: number; counted?: boolean };
   let nextId = 1;
   const round = async (target: Target, n: number): Promise<Round> => {
     latencies = [];
@@ -220,7 +237,7 @@ it('adds little latency between an event and its handler through Redis', async (
     for (let i = 0; i < n; i++) {
       const at = performance.now();
       if ('ping' in target) void roundTrip(at);
-      else if ('write' in target) void writeTrip(target.write, at);
+      else if ('write' in target) void writeTrip(target.write, at, target.counted === true);
       else {
         const message: Message = rig.message(rig.boardIds[i % rig.boardIds.length], 't x');
         sentAt.set(message.id, at);
@@ -258,6 +275,9 @@ it('adds little latency between an event and its handler through Redis', async (
       [`through ${k.name}`, { bot: scaled[s] as typeof direct }],
       [`write ${k.name}`, { write: s }],
     ]),
+    ['counted', { write: 0, counted: true }],
+    ['unread', { bot: unread }],
+    ['quiet', { bot: quiet }],
   ];
   for (const [, target] of targets) await round(target, 200);
   await Promise.all(monitors.map((m) => m.reset()));
@@ -272,7 +292,7 @@ it('adds little latency between an event and its handler through Redis', async (
   const spikes = await Promise.all(monitors.map((m) => m.spikes()));
   for (const f of floors) f.disconnect();
   await direct.bot.stop();
-  for (const s of scaled) await s.bot.stop();
+  for (const s of [...scaled, unread, quiet]) await s.bot.stop();
   await rig.close();
   stopChildren();
   for (const server of servers) await server.close();
@@ -316,6 +336,39 @@ it('adds little latency between an event and its handler through Redis', async (
       note: `rounds ${spread(of('ping'))} ms; ${gc(of('ping'))}`,
     },
   );
+  const counted = of('counted');
+  record(
+    {
+      bench,
+      subject: `write floor with a run count, ${kinds[0]?.name} (p50)`,
+      value: m(counted, 'p50'),
+      unit: 'ms',
+      note: `the write floor, then HINCRBY written before the handler and HDEL after it, as the hop's run count and acknowledgement; ${m(counted, 'cpu').toFixed(0)} µs of this process's CPU per event`,
+    },
+    {
+      bench,
+      subject: `write floor with a run count, ${kinds[0]?.name} (p99)`,
+      value: m(counted, 'p99'),
+      unit: 'ms',
+      note: `rounds ${spread(counted)} ms; ${gc(counted)}; ${calm(counted)}`,
+    },
+  );
+  for (const [name, subject] of [
+    ['unread', `through Redis, ${kinds[0]?.name}, no periodic read (blockMs 60 s)`],
+    ['quiet', `through Redis, ${kinds[0]?.name}, no periodic read nor heartbeat (blockMs 60 s, leaseMs 600 s)`],
+  ] as const) {
+    const xs = of(name);
+    record(
+      { bench, subject: `${subject} (p50)`, value: m(xs, 'p50'), unit: 'ms' },
+      {
+        bench,
+        subject: `${subject} (p99)`,
+        value: m(xs, 'p99'),
+        unit: 'ms',
+        note: `+${(m(xs, 'p99') - m(without, 'p99')).toFixed(2)} ms; rounds ${spread(xs)} ms; ${gc(xs)}; ${calm(xs)}`,
+      },
+    );
+  }
   kinds.forEach((k, s) => {
     const through = of(`through ${k.name}`);
     const writes = of(`write ${k.name}`);
