@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { existsSync, readFileSync } from 'node:fs';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { type MessageContext, OnMessage } from '@boardbot/core';
 import type { Message } from '@boardbot/protocol';
 import { redis } from '@boardbot/redis';
-import { startRedisServer } from '@boardbot/test-support';
+import { type RedisServer, startRedisServer } from '@boardbot/test-support';
 import type { Person } from '@boardbot/testing';
 import { Redis } from 'ioredis';
 import { it } from 'vitest';
@@ -11,13 +12,14 @@ import { cluster } from '../scale/support/cluster.js';
 import { buildReplicaBot } from '../scale/support/replica-process.js';
 import { buildEmulator, serveInChild, stopChildren } from './lib/child-server.js';
 import { inProcessRig, median } from './lib/in-process-bot.js';
-import { type Placement, placer } from './lib/placement.js';
 import { record } from './lib/record.js';
+import { lateLegs, latencyMonitor, redisTimeMs } from './lib/redis-latency.js';
 
 // Replicas on Redis: how throughput grows with replicas when handlers wait on I/O, and what the Redis
-// hop adds to the time from an event's arrival to its handler (beside what a bare round trip to the
-// same Redis takes, on the same loop, in the same rounds: the floor this machine sets), with Redis and
-// this process sharing the cores, at a higher priority, and at a higher priority each on a core of its own.
+// hop adds to the time from an event's arrival to its handler, beside what a bare round trip and a write
+// of the same size to the same Redis take, on the same loop, in the same rounds (the floors this machine
+// sets), with the append-only file on the disk, on a tmpfs, and off, and what Redis's own latency
+// monitor saw meanwhile.
 
 const HANDLER_MS = 20;
 const CONCURRENCY = 4;
@@ -107,16 +109,24 @@ class Timed {
   @OnMessage(/^t /)
   timed(ctx: MessageContext) {
     took(sentAt.get(ctx.message.id) as number);
+    // Forgotten once handled: a map that grew for the whole run would make the collections the bench's own.
+    sentAt.delete(ctx.message.id);
   }
 }
 
 const percentile = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)] as number;
 
-/** Garbage collections seen in this process (start and duration, ms). */
-const collections: { start: number; ms: number }[] = [];
+/** Garbage collections seen in this process (start and duration, ms; whether it was a full mark-compact). */
+const collections: { start: number; ms: number; major: boolean }[] = [];
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) collections.push({ start: e.startTime, ms: e.duration });
+  for (const e of list.getEntries())
+    collections.push({
+      start: e.startTime,
+      ms: e.duration,
+      // Node's gc entries carry their kind in `detail`, which the PerformanceEntry type does not declare.
+      major: (e as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR,
+    });
 }).observe({ entryTypes: ['gc'] });
 
 /** The emulator in a process of its own: it serves the bots' start, and takes nothing of this loop. */
@@ -131,35 +141,107 @@ interface Round {
   p50: number;
   p99: number;
   gc: number;
+  /** Collections during the round, per 1,000 events (allocation on the path makes them more frequent). */
+  gcs: number;
+  /** The longest collection during the round, ms. */
+  pause: number;
+  /** Full mark-compacts during the round, per 1,000 events (the rest are scavenges of the young generation). */
+  majors: number;
+  /** Of the round's slowest 1% (floor writes only): late mostly on the way to Redis, and on the way back. */
+  legs?: { there: number; back: number };
+  /** This process's CPU time per event, µs (the bot's own work on the path, beside what it waits for). */
+  cpu: number;
+  /** The CPU pressure during the round: the share of the time some runnable task waited for a core. */
+  waited: number;
 }
+
+/** Events a round times; its p99 is its 6th slowest. */
+const EVENTS_PER_ROUND = 500;
+const ROUNDS = 9;
+
+/** How each Redis persists: as docs/scaling.md recommends (AOF on the disk), AOF on a tmpfs, no AOF. */
+const PERSISTENCE = [
+  { name: 'aof on disk', options: {} },
+  { name: 'aof in memory', options: { parent: '/dev/shm' } },
+  { name: 'no aof', options: { appendonly: false } },
+] as const;
+
+/** Microseconds some task waited for a CPU since boot (Linux PSI), or undefined where there is none. */
+const cpuWaited = () => {
+  try {
+    return Number(/total=(\d+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))?.[1]);
+  } catch {
+    return Number.NaN;
+  }
+};
 
 it('adds little latency between an event and its handler through Redis', async () => {
   buildEmulator();
-  const server = await startRedisServer();
+  const kinds = PERSISTENCE.filter((k) => !('parent' in k.options) || existsSync(k.options.parent));
+  const servers = await Promise.all(kinds.map((k) => startRedisServer(k.options)));
   const emulator = await serveInChild(EMULATOR);
   const rig = await inProcessRig({ apiUrl: `${emulator.url}/api/v1` });
   const base = { handlers: [Timed], logger: false as const, handleSignals: false as const };
   const direct = await rig.bot({ ...base, position: false });
-  const scaled = await rig.bot({ ...base, scale: redis({ url: server.url, keyPrefix: 'bench' }) });
-  // The floor: one round trip to the same redis-server, as the hop makes (the append, which reads
-  // the event along for this replica, the reader), and nothing else.
-  const floor = new Redis(server.url, { enableAutoPipelining: true });
+  const scaled: (typeof direct)[] = [];
+  for (const server of servers)
+    scaled.push(await rig.bot({ ...base, scale: redis({ url: server.url, keyPrefix: 'bench' }) }));
+  // The same hop with the replica's periodic work pushed out of the rounds, on the first server: the
+  // consumer's read of every partition each `blockMs` (its safety net), and, beside it, the
+  // heartbeats (each `leaseMs / 3`) and their sweeps; what the tail loses then is theirs.
+  const [first] = servers as [RedisServer];
+  const unread = await rig.bot({ ...base, scale: redis({ url: first.url, keyPrefix: 'unread', blockMs: 60_000 }) });
+  const quiet = await rig.bot({
+    ...base,
+    scale: redis({ url: first.url, keyPrefix: 'quiet', blockMs: 60_000, leaseMs: 600_000 }),
+  });
+  // The floors, on the same redis-servers: one bare round trip (PING), and one write of an event's
+  // size through a script (XADD by EVALSHA), which pays what the hop's append pays to persist; it
+  // returns Redis's clock, so that a slow trip can be told late on the way there or on the way back.
+  // Not auto-pipelined: a command is written at once, as the hop's append is (`sendNow`).
+  const floors = servers.map((server) => new Redis(server.url));
+  const monitors = await Promise.all(floors.map((f) => latencyMonitor(f)));
+  const write = "return { redis.call('XADD', KEYS[1], '*', 'e', ARGV[1], 'r', ARGV[2]), redis.call('TIME') }";
+  const shas = await Promise.all(floors.map(async (f) => String(await f.script('LOAD', write))));
+  const entry = JSON.stringify({ type: 'message.create', message: rig.message(rig.boardIds[0], 't x') });
+  let trips: { there: number; back: number; ms: number }[] = [];
   const roundTrip = async (at: number) => {
-    await floor.ping();
+    await (floors[0] as Redis).ping();
     took(at);
   };
-  const info = String(await floor.info('server'));
-  const places = placer(Number(/process_id:(\d+)/.exec(info)?.[1]));
+  // `counted`: the same write, then the Redis pattern of the hop around its handler without the bot: a
+  // count written before the handler (as the run count is), and one more write after it (as the
+  // acknowledgement is), so that what those writes cost can be told from the rest of the bot's work.
+  const writeTrip = async (s: number, at: number, counted: boolean) => {
+    const floor = floors[s] as Redis;
+    const [id, time] = (await floor.evalsha(shas[s] as string, 1, 'floor', entry, 'lease')) as [
+      string,
+      [string, string],
+    ];
+    if (counted) {
+      void floor.hincrby('floor:runs', id, 1);
+      setImmediate(() => void floor.hdel('floor:runs', id));
+    }
+    took(at);
+    const ran = redisTimeMs(time) - performance.timeOrigin;
+    trips.push({ there: ran - at, back: performance.now() - ran, ms: performance.now() - at });
+  };
+  type Target = { bot: typeof direct } | { ping: true } | { write: number; counted?: boolean };
   let nextId = 1;
-  const round = async (target: typeof direct | 'floor', n: number): Promise<Round> => {
+  const round = async (target: Target, n: number): Promise<Round> => {
     latencies = [];
+    trips = [];
+    const from = performance.now();
+    const waited = cpuWaited();
+    const cpu = process.cpuUsage();
     for (let i = 0; i < n; i++) {
       const at = performance.now();
-      if (target === 'floor') void roundTrip(at);
+      if ('ping' in target) void roundTrip(at);
+      else if ('write' in target) void writeTrip(target.write, at, target.counted === true);
       else {
         const message: Message = rig.message(rig.boardIds[i % rig.boardIds.length], 't x');
         sentAt.set(message.id, at);
-        target.gateway.emit('dispatch', {
+        target.bot.gateway.emit('dispatch', {
           name: 'message.create',
           id: String(nextId++),
           data: { type: 'message.create', message },
@@ -173,71 +255,157 @@ it('adds little latency between an event and its handler through Redis', async (
     const p99 = percentile(ms, 0.99);
     const slowest = latencies.filter((l) => l.ms >= p99);
     const collected = slowest.filter((l) => collections.some((c) => c.start + c.ms >= l.at && c.start <= l.at + l.ms));
-    return { p50: percentile(ms, 0.5), p99, gc: collected.length / slowest.length };
+    const during = collections.filter((c) => c.start >= from);
+    return {
+      p50: percentile(ms, 0.5),
+      p99,
+      gc: collected.length / slowest.length,
+      gcs: (during.length * 1000) / n,
+      pause: Math.max(0, ...during.map((c) => c.ms)),
+      majors: (during.filter((c) => c.major).length * 1000) / n,
+      cpu: (({ user, system }) => (user + system) / n)(process.cpuUsage(cpu)),
+      waited: (cpuWaited() - waited) / 1000 / (performance.now() - from),
+      ...('write' in target ? { legs: lateLegs(trips, slowest.length) } : {}),
+    };
   };
-  await round(direct, 200);
-  await round(scaled, 200);
-  await round('floor', 200);
-  const placements: Placement[] = places.available ? ['shared', 'first', 'apart'] : ['shared'];
-  const rounds = new Map(
-    placements.map((p) => [p, { without: [] as Round[], through: [] as Round[], floors: [] as Round[] }]),
-  );
-  for (let r = 0; r < 9; r++) {
-    for (const placement of placements) {
-      places.place(placement);
-      const of = rounds.get(placement) as { without: Round[]; through: Round[]; floors: Round[] };
-      of.without.push(await round(direct, 300));
-      of.through.push(await round(scaled, 300));
-      of.floors.push(await round('floor', 300));
+  const targets: [string, Target][] = [
+    ['without', { bot: direct }],
+    ['ping', { ping: true }],
+    ...kinds.flatMap((k, s): [string, Target][] => [
+      [`through ${k.name}`, { bot: scaled[s] as typeof direct }],
+      [`write ${k.name}`, { write: s }],
+    ]),
+    ['counted', { write: 0, counted: true }],
+    ['unread', { bot: unread }],
+    ['quiet', { bot: quiet }],
+  ];
+  for (const [, target] of targets) await round(target, 200);
+  await Promise.all(monitors.map((m) => m.reset()));
+  const rounds = new Map(targets.map(([name]) => [name, [] as Round[]]));
+  // Interleaved: every target once per round, in an order that turns, so none always follows another.
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let t = 0; t < targets.length; t++) {
+      const [name, target] = targets[(t + r) % targets.length] as [string, Target];
+      rounds.get(name)?.push(await round(target, EVENTS_PER_ROUND));
     }
   }
-  places.place('shared');
-  floor.disconnect();
+  const spikes = await Promise.all(monitors.map((m) => m.spikes()));
+  for (const f of floors) f.disconnect();
   await direct.bot.stop();
-  await scaled.bot.stop();
+  // Together: a consumer stops once its blocking read returns, after up to `blockMs` (60 s for two of them).
+  await Promise.all([...scaled, unread, quiet].map((s) => s.bot.stop()));
   await rig.close();
   stopChildren();
-  await server.close();
-  const m = (xs: Round[], k: keyof Round) => median(xs.map((x) => x[k]));
+  for (const server of servers) await server.close();
+  const m = (xs: Round[], k: 'p50' | 'p99' | 'gc' | 'gcs' | 'pause' | 'majors' | 'cpu' | 'waited') =>
+    median(xs.map((x) => x[k]));
+  const of = (name: string) => rounds.get(name) as Round[];
   const spread = (xs: Round[]) =>
     `${Math.min(...xs.map((x) => x.p99)).toFixed(1)}–${Math.max(...xs.map((x) => x.p99)).toFixed(1)}`;
-  const gc = (xs: Round[]) => `${Math.round(m(xs, 'gc') * 100)}% of the slowest 1% overlapped a GC`;
-  for (const [placement, { without, through, floors }] of rounds) {
-    const bench = placement === 'shared' ? 'redis: hop' : `redis: hop, ${placement}`;
-    const added = (k: 'p50' | 'p99') => `+${(m(through, k) - m(without, k)).toFixed(2)} ms`;
-    const overFloor = (k: 'p50' | 'p99') =>
-      `${(m(through, k) - m(without, k) - m(floors, k)).toFixed(2)} ms above the floor`;
+  const gc = (xs: Round[]) =>
+    `${Math.round(m(xs, 'gc') * 100)}% of the slowest 1% overlapped a GC; ${m(xs, 'gcs').toFixed(1)} GCs per 1,000 events (${m(xs, 'majors').toFixed(1)} mark-compacts), the longest ${m(xs, 'pause').toFixed(1)} ms`;
+  // The machine's share: the median p99 of the rounds with less CPU pressure than the median round, and of the rest.
+  const calm = (xs: Round[]) => {
+    const line = m(xs, 'waited');
+    const p = (ys: Round[]) => (ys.length ? m(ys, 'p99').toFixed(2) : '–');
+    return `p99 ${p(xs.filter((x) => x.waited < line))} ms in the calmer rounds, ${p(xs.filter((x) => x.waited >= line))} ms in the busier (CPU waited ${Math.round(line * 100)}% at the median)`;
+  };
+  const without = of('without');
+  const bench = 'redis: hop';
+  const note = `medians of ${ROUNDS} interleaved rounds of ${EVENTS_PER_ROUND} events`;
+  record(
+    {
+      bench,
+      subject: 'event to handler, one process (p50)',
+      value: m(without, 'p50'),
+      unit: 'ms',
+      note: `${m(without, 'cpu').toFixed(0)} µs of this process's CPU per event`,
+    },
+    {
+      bench,
+      subject: 'event to handler, one process (p99)',
+      value: m(without, 'p99'),
+      unit: 'ms',
+      note: `rounds ${spread(without)} ms; ${gc(without)}; ${note}`,
+    },
+    { bench, subject: 'one bare round trip, PING, aof on disk (p50)', value: m(of('ping'), 'p50'), unit: 'ms' },
+    {
+      bench,
+      subject: 'one bare round trip, PING, aof on disk (p99)',
+      value: m(of('ping'), 'p99'),
+      unit: 'ms',
+      note: `rounds ${spread(of('ping'))} ms; ${gc(of('ping'))}`,
+    },
+  );
+  const counted = of('counted');
+  record(
+    {
+      bench,
+      subject: `write floor with a run count, ${kinds[0]?.name} (p50)`,
+      value: m(counted, 'p50'),
+      unit: 'ms',
+      note: `the write floor, then HINCRBY written before the handler and HDEL after it, as the hop's run count and acknowledgement; ${m(counted, 'cpu').toFixed(0)} µs of this process's CPU per event`,
+    },
+    {
+      bench,
+      subject: `write floor with a run count, ${kinds[0]?.name} (p99)`,
+      value: m(counted, 'p99'),
+      unit: 'ms',
+      note: `rounds ${spread(counted)} ms; ${gc(counted)}; ${calm(counted)}`,
+    },
+  );
+  for (const [name, subject] of [
+    ['unread', `through Redis, ${kinds[0]?.name}, no periodic read (blockMs 60 s)`],
+    ['quiet', `through Redis, ${kinds[0]?.name}, no periodic read nor heartbeat (blockMs 60 s, leaseMs 600 s)`],
+  ] as const) {
+    const xs = of(name);
     record(
-      { bench, subject: 'event to handler, one process (p50)', value: m(without, 'p50'), unit: 'ms' },
+      { bench, subject: `${subject} (p50)`, value: m(xs, 'p50'), unit: 'ms' },
       {
         bench,
-        subject: 'event to handler, one process (p99)',
-        value: m(without, 'p99'),
+        subject: `${subject} (p99)`,
+        value: m(xs, 'p99'),
         unit: 'ms',
-        note: `rounds ${spread(without)} ms; ${gc(without)}${placement === 'shared' ? '' : `; ${places.note}`}`,
-      },
-      {
-        bench,
-        subject: 'event to handler through Redis (p50)',
-        value: m(through, 'p50'),
-        unit: 'ms',
-        note: `${added('p50')}; ${overFloor('p50')}`,
-      },
-      {
-        bench,
-        subject: 'event to handler through Redis (p99)',
-        value: m(through, 'p99'),
-        unit: 'ms',
-        note: `${added('p99')} (target under 2 ms added); ${overFloor('p99')}; rounds ${spread(through)} ms; ${gc(through)}; medians of 9 interleaved rounds`,
-      },
-      { bench, subject: 'one bare round trip to Redis (p50)', value: m(floors, 'p50'), unit: 'ms' },
-      {
-        bench,
-        subject: 'one bare round trip to Redis (p99)',
-        value: m(floors, 'p99'),
-        unit: 'ms',
-        note: `the floor of the hop on this machine; rounds ${spread(floors)} ms; ${gc(floors)}`,
+        note: `+${(m(xs, 'p99') - m(without, 'p99')).toFixed(2)} ms; rounds ${spread(xs)} ms; ${gc(xs)}; ${calm(xs)}`,
       },
     );
   }
-}, 300_000);
+  kinds.forEach((k, s) => {
+    const through = of(`through ${k.name}`);
+    const writes = of(`write ${k.name}`);
+    const added = (key: 'p50' | 'p99') => m(through, key) - m(without, key);
+    const legs = writes.reduce(
+      (sum, w) => ({ there: sum.there + (w.legs?.there ?? 0), back: sum.back + (w.legs?.back ?? 0) }),
+      { there: 0, back: 0 },
+    );
+    const seen =
+      (spikes[s] ?? [])
+        .filter((x) => !x.event.endsWith('-alone'))
+        .map((x) => `${x.event} ${x.count}× (${x.real}× ≥ 2 ms, max ${x.maxMs} ms)`)
+        .join(', ') || 'none';
+    record(
+      {
+        bench,
+        subject: `through Redis, ${k.name} (p50)`,
+        value: m(through, 'p50'),
+        unit: 'ms',
+        note: `+${added('p50').toFixed(2)} ms; ${(added('p50') - m(writes, 'p50')).toFixed(2)} ms above the write floor; ${m(through, 'cpu').toFixed(0)} µs of this process's CPU per event (the write floor ${m(writes, 'cpu').toFixed(0)} µs)`,
+      },
+      {
+        bench,
+        subject: `through Redis, ${k.name} (p99)`,
+        value: m(through, 'p99'),
+        unit: 'ms',
+        note: `+${added('p99').toFixed(2)} ms (target under 2 ms added); ${(added('p99') - m(writes, 'p99')).toFixed(2)} ms above the write floor; rounds ${spread(through)} ms; ${gc(through)}; ${calm(through)}`,
+      },
+      { bench, subject: `write floor, EVALSHA XADD, ${k.name} (p50)`, value: m(writes, 'p50'), unit: 'ms' },
+      {
+        bench,
+        subject: `write floor, EVALSHA XADD, ${k.name} (p99)`,
+        value: m(writes, 'p99'),
+        unit: 'ms',
+        note: `rounds ${spread(writes)} ms; of the slowest 1% of all rounds, ${legs.there} late before the script ran, ${legs.back} after; Redis latency monitor (seconds with a spike of 1 ms or more, over all its rounds): ${seen}; ${calm(writes)}`,
+      },
+    );
+  });
+}, 600_000);

@@ -21,7 +21,7 @@ export { type OccupiedPort, occupiedPort, vacantPort } from './ports.js';
 export { promtoolCheck, sample } from './promtool.js';
 export { type LogLine, type RecordingLogger, recordingLogger } from './recording-logger.js';
 export { ALICE, APP, alice, at, BOARD, BOT, command, interaction, message, ready, uuid } from './records.js';
-export { REDIS_SERVER_MISSING, type RedisServer, startRedisServer } from './redis-server.js';
+export { REDIS_SERVER_MISSING, type RedisServer, type RedisServerOptions, startRedisServer } from './redis-server.js';
 export { type ResourceTracker, trackResources } from './resource-tracker.js';
 export { cleanEnv, runCaptured } from './run-captured.js';
 export {

@@ -34,17 +34,30 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
+/** How a test's `redis-server` persists; the defaults are what docs/scaling.md recommends. */
+export interface RedisServerOptions {
+  /** `appendfsync` of the append-only file. @defaultValue `'everysec'` */
+  appendfsync?: 'always' | 'everysec';
+  /** Whether the append-only file is on (a bench compares it off). @defaultValue `true` */
+  appendonly?: boolean;
+  /**
+   * The directory the server's data directory is made in (a bench puts it on a tmpfs such as
+   * `/dev/shm` to tell the disk's share of a latency from the rest). @defaultValue `os.tmpdir()`
+   */
+  parent?: string;
+}
+
 /**
  * Starts `redis-server` with the append-only file on (`appendfsync everysec`, as docs/scaling.md
  * recommends), no RDB snapshots, listening on 127.0.0.1 only.
  *
- * @param options - `appendfsync` of the append-only file @defaultValue `'everysec'`
+ * @param options - how it persists, and where
  * @throws when `redis-server` is not installed, with {@link REDIS_SERVER_MISSING}
  */
-export async function startRedisServer(options: { appendfsync?: 'always' | 'everysec' } = {}): Promise<RedisServer> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const binary = toolPath('redis-server');
   if (binary === undefined) throw new Error(REDIS_SERVER_MISSING);
-  const dir = mkdtempSync(join(tmpdir(), 'boardbot-redis-'));
+  const dir = mkdtempSync(join(options.parent ?? tmpdir(), 'boardbot-redis-'));
   const port = await freePort();
   const args = [
     '--port',
@@ -54,7 +67,7 @@ export async function startRedisServer(options: { appendfsync?: 'always' | 'ever
     '--dir',
     dir,
     '--appendonly',
-    'yes',
+    options.appendonly === false ? 'no' : 'yes',
     '--appendfsync',
     options.appendfsync ?? 'everysec',
     '--save',
