@@ -37,7 +37,10 @@ export interface RedisScaleOptions {
   maxDeliveries?: number;
   /** Most events a replica has read and not finished (across its partitions). @defaultValue 256 */
   prefetch?: number;
-  /** How long a read waits for new events before it looks at its partitions again, in ms. @defaultValue 200 */
+  /**
+   * How long a read waits for new events before it looks at its partitions again, in ms; a stop or a
+   * partition's release cuts the wait short. @defaultValue 200
+   */
   blockMs?: number;
   /** Entries kept in the dead-letter stream (approximately; older ones are trimmed). @defaultValue 10_000 */
   deadLetterMaxLength?: number;

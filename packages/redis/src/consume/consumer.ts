@@ -4,6 +4,7 @@ import type { Connected } from '../connection.js';
 import { sortKeyOf } from '../feed/entry-id.js';
 import { GROUP } from '../keys.js';
 import { READ } from '../scripts/feed-scripts.js';
+import { BlockingReads } from './blocking-reads.js';
 import { EntryRunner } from './entry-runner.js';
 import { fieldOf, type PendingEntry, pendingEntries } from './pending.js';
 import type { ReadAlong, ReadsAlong, StreamEntry } from './read-along.js';
@@ -70,6 +71,7 @@ export class Consumer implements ReadsAlong {
   /** Reads along with appends in flight, over all partitions (each may take an entry). */
   private along = 0;
   private readonly runner: EntryRunner;
+  private readonly blockingReads: BlockingReads;
 
   /**
    * @param c - the replica's connection
@@ -80,12 +82,13 @@ export class Consumer implements ReadsAlong {
    */
   constructor(
     private readonly c: Connected,
-    private readonly blocking: Redis,
+    blocking: Redis,
     private readonly host: ScaleHost,
     private readonly options: ConsumerOptions,
     private readonly feeding: () => boolean = () => false,
   ) {
     this.runner = new EntryRunner(c, host, options);
+    this.blockingReads = new BlockingReads(blocking, c.client);
   }
 
   /** The partitions held (draining ones included). */
@@ -115,6 +118,7 @@ export class Consumer implements ReadsAlong {
   async pause(): Promise<void> {
     this.reading = false;
     this.wake?.();
+    await this.blockingReads.interrupt();
     await this.loop;
   }
 
@@ -156,13 +160,18 @@ export class Consumer implements ReadsAlong {
     const part = this.parts.get(index);
     if (!part) return Promise.resolve();
     part.status = 'draining';
-    return new Promise((resolve) => {
+    const drained = new Promise<void>((resolve) => {
       part.drained = () => {
         this.forget(part);
         resolve();
       };
       this.checkDrained(part);
     });
+    // The read loop holds the partition while it waits (for the reader's appends, or in a blocking
+    // read) for up to `blockMs`: cut the wait short, so the release does not wait it out.
+    this.wake?.();
+    void this.blockingReads.interrupt();
+    return drained;
   }
 
   /**
@@ -310,8 +319,9 @@ export class Consumer implements ReadsAlong {
           continue;
         }
         this.fed.clear();
-        const next = (await this.blocking.call(
-          'XREAD',
+        // A pause that came during the reads above found no read to cut short: none may start now.
+        if (!this.reading) continue;
+        const next = (await this.blockingReads.xread([
           'COUNT',
           '1',
           'BLOCK',
@@ -319,7 +329,7 @@ export class Consumer implements ReadsAlong {
           'STREAMS',
           ...active.map((p) => p.key),
           ...active.map((p) => p.cursor),
-        )) as unknown[] | null;
+        ])) as unknown[] | null;
         if (next) this.hint = streamHeads(next);
       } catch (error) {
         if (/NOGROUP/.test(String((error as Error).message))) {
@@ -373,6 +383,8 @@ export class Consumer implements ReadsAlong {
   }
 
   private idle(ms: number, reason: 'room' | 'feed'): Promise<void> {
+    // Paused since the loop last looked: nothing to wait for.
+    if (!this.reading) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
       const self = this;
