@@ -20,6 +20,7 @@ export * from './activity-stream.js';
 export * from './control-client.js';
 export * from './errors.js';
 export type * from './schemas/activity.js';
+export type * from './schemas/defaults.js';
 export type * from './schemas/requests.js';
 export type * from './schemas/responses.js';
 export type * from './schemas/why.js';
