@@ -324,24 +324,30 @@ describe('slash commands as a person', () => {
     );
   });
 
-  it('ends the wait of an invocation when its caller goes away, and keeps the invocation', async () => {
+  /**
+   * Sends `init` to `path`, a request that waits for answers, and goes away while it waits; resolves
+   * once the emulator released the wait (at the request's close, long before its two-minute timeout).
+   */
+  const abandonWhileWaiting = async (path: string, init: RequestInit = {}) => {
     const { controlUrl } = await h.emu.listen({ port: 0 });
     const gone = new AbortController();
-    const waiting = fetch(`${controlUrl}/interactions?answers=1&timeout_ms=120000`, {
-      method: 'POST',
+    const waiting = fetch(`${controlUrl}${path}`, {
+      ...init,
       headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        board_id: h.seed.general.id,
-        user_id: h.seed.alice.id,
-        command: 'config',
-        subcommand: 'show',
-      }),
       signal: gone.signal,
     }).catch(() => 'aborted');
     while (h.emu.platform.answerWaiters.size === 0) await new Promise((r) => setTimeout(r, 5));
     gone.abort();
     expect(await waiting).toBe('aborted');
     while (h.emu.platform.answerWaiters.size > 0) await new Promise((r) => setTimeout(r, 5));
+  };
+
+  it('ends the wait of an invocation when its caller goes away, and keeps the invocation', async () => {
+    const body = { board_id: h.seed.general.id, user_id: h.seed.alice.id, command: 'config', subcommand: 'show' };
+    await abandonWhileWaiting('/interactions?answers=1&timeout_ms=120000', {
+      method: 'POST',
+      body: JSON.stringify(body),
+    });
     expect((await h.ctl('GET', '/interactions')).json.interactions).toHaveLength(1);
   });
 
@@ -356,17 +362,7 @@ describe('slash commands as a person', () => {
 
   it('ends a wait when its caller goes away', async () => {
     const { id } = await alicesConfigShow();
-    const { controlUrl } = await h.emu.listen({ port: 0 });
-    const gone = new AbortController();
-    const waiting = fetch(`${controlUrl}/interactions/${id}/wait?answers=1&timeout_ms=120000`, {
-      headers: { authorization: `Bearer ${ADMIN_KEY}` },
-      signal: gone.signal,
-    }).catch(() => 'aborted');
-    while (h.emu.platform.answerWaiters.size === 0) await new Promise((r) => setTimeout(r, 5));
-    gone.abort();
-    expect(await waiting).toBe('aborted');
-    // The wait is released at the request's close, long before its two-minute timeout.
-    while (h.emu.platform.answerWaiters.size > 0) await new Promise((r) => setTimeout(r, 5));
+    await abandonWhileWaiting(`/interactions/${id}/wait?answers=1&timeout_ms=120000`);
     expect(h.emu.platform.answerWaiters.size).toBe(0);
   });
 
