@@ -19,7 +19,7 @@ export function controlInteractionRoutes(app: FastifyInstance, p: Platform): voi
   };
 
   /**
-   * The view of interaction `id` once it has `answers` answers, at `timeoutMs`, when the caller went
+   * The view of interaction `id` once it has `answers` answers, after `timeout_ms`, when the caller went
    * away (its response is destroyed once the connection closed: nobody reads the answer) or when the
    * emulator closes, whichever comes first. The response, not the request, tells: a request with a
    * body closes as soon as the body was read.
