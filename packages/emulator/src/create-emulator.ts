@@ -58,8 +58,9 @@ function checkOptions(o: ResolvedEmulatorOptions): void {
     ...Object.entries(o.limits).map(([k, v]): [string, number] => [`limits.${k}`, v]),
   ];
   for (const [name, value] of positive) {
-    if (MAY_BE_ZERO.has(name) ? Number.isFinite(value) && value >= 0 : Number.isFinite(value) && value > 0) continue;
-    const expected = MAY_BE_ZERO.has(name) ? 'a number of 0 or more' : 'a positive number';
+    const zeroAllowed = MAY_BE_ZERO.has(name);
+    if (Number.isFinite(value) && (zeroAllowed ? value >= 0 : value > 0)) continue;
+    const expected = zeroAllowed ? 'a number of 0 or more' : 'a positive number';
     throw new EmulatorOptionsError(`Option ${name} must be ${expected}, got ${value}`);
   }
   if (o.devToken.length === 0) throw new EmulatorOptionsError('Option devToken must not be empty');
