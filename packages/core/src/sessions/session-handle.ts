@@ -86,7 +86,7 @@ export class SessionHandleImpl<T extends object> implements SessionHandle<T> {
       if (problems.length > 0) throw new InvalidSessionError(definition.name, problems);
       const applied = [...(record?.value?.applied ?? []), updateKey].slice(-APPLIED_KEPT);
       const written = await this.store.write(this.key, record?.version ?? 0, {
-        data: await toPlain(next),
+        data: toPlain(next),
         shape: definition.version,
         expiresAt: scope.now() + definition.ttlMs,
         applied,

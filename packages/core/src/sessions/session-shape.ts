@@ -19,8 +19,8 @@ export async function problemsOf(value: object): Promise<string[]> {
 }
 
 /** The session value as stored: plain JSON. */
-export async function toPlain(value: object): Promise<unknown> {
-  return (await classTransformer()).instanceToPlain(value);
+export function toPlain(value: object): unknown {
+  return classTransformer().instanceToPlain(value);
 }
 
 /**
@@ -40,7 +40,7 @@ export async function currentValue<T extends object>(
   log: Logger,
 ): Promise<T> {
   if (!value || (value.expiresAt !== null && value.expiresAt <= now)) return new rule.shape();
-  const { plainToInstance } = await classTransformer();
+  const { plainToInstance } = classTransformer();
   if (value.shape === rule.version) {
     const stored = plainToInstance(rule.shape, value.data);
     if ((await problemsOf(stored)).length === 0) return stored;

@@ -54,7 +54,7 @@ export async function parseOptions(
     plain[d.property] = value;
   }
   if (problems.length > 0) return { ok: false, problems, unknown };
-  const { plainToInstance } = await classTransformer();
+  const { plainToInstance } = classTransformer();
   const instance = plainToInstance(cls, plain) as object;
   // An options class without any validator is fine: its values were checked against the schema above.
   const errors = await validate(instance, {
