@@ -40,14 +40,17 @@ export function controlInteractionRoutes(app: FastifyInstance, p: Platform): voi
   app.post<{ Body: Invocation; Querystring: InvokeQuery }>(
     ctl('/interactions'),
     { ...ADMIN, schema: { body: InvokeBody, querystring: InvokeQuery } },
-    async (request, reply) => {
+    (request, reply) => {
       // The token is the app's credential: the control API never shows it. The stored text has none.
       const { interaction, json } = p.write((out) => invokeCommand(p, out, request.body));
       const { answers, timeout_ms } = request.query;
+      // Without a wait, the text itself: no promise for Fastify to wait on (see `sendJsonText`).
       if (answers === undefined && timeout_ms === undefined) return sendJsonText(reply, 201, `{"interaction":${json}}`);
-      // A commit that fails refuses the invocation now, not after the wait.
-      await p.flushed();
-      return sendJsonText(reply, 201, await waitForAnswers(interaction.id, request.query, reply.raw));
+      // After the commit: one that fails refuses the invocation now, not after the wait.
+      return p
+        .flushed()
+        .then(() => waitForAnswers(interaction.id, request.query, reply.raw))
+        .then((view) => sendJsonText(reply, 201, view));
     },
   );
 
