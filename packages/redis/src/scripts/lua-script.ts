@@ -15,29 +15,33 @@ export class LuaScript {
   }
 
   /**
-   * Runs the script.
+   * Runs the script. One array carries its SHA1 (or source), keys and arguments to the command, and
+   * no async frame wraps it: on an event's way to its handler every array and promise counts.
    * @param client - the connection
    * @param keys - its keys
    * @param args - its arguments
    * @param options - `now`: send it at once, around auto-pipelining ({@link sendNow})
    */
-  async run(
+  run(
     client: Redis,
     keys: readonly string[],
     args: readonly (string | number)[],
     options: { now?: boolean } = {},
   ): Promise<unknown> {
-    const call = (command: 'evalsha' | 'eval', script: string) =>
-      options.now
-        ? sendNow(client, command, [script, keys.length, ...keys, ...args])
-        : client[command](script, keys.length, ...keys, ...args);
-    try {
-      return await call('evalsha', this.sha);
-    } catch (error) {
+    const now = options.now === true;
+    const argv: (string | number)[] = [this.sha, keys.length];
+    for (const key of keys) argv.push(key);
+    for (const arg of args) argv.push(arg);
+    return send(client, 'evalsha', argv, now).catch((error: unknown) => {
       if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
-      return call('eval', this.source);
-    }
+      argv[0] = this.source;
+      return send(client, 'eval', argv, now);
+    });
   }
+}
+
+function send(client: Redis, command: 'evalsha' | 'eval', argv: (string | number)[], now: boolean): Promise<unknown> {
+  return now ? sendNow(client, command, argv) : client[command](...(argv as [string, number]));
 }
 
 /** Lua: the Redis server's time, in milliseconds (every replica's clock may differ; Redis's is one). */
