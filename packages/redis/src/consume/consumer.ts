@@ -6,8 +6,8 @@ import { GROUP } from '../keys.js';
 import { READ } from '../scripts/feed-scripts.js';
 import { BlockingReads } from './blocking-reads.js';
 import { EntryRunner } from './entry-runner.js';
-import { fieldOf, type PendingEntry, pendingEntries } from './pending.js';
-import type { ReadAlong, ReadsAlong, StreamEntry } from './read-along.js';
+import { pendingEntries } from './pending.js';
+import { type ReadAlong, type ReadsAlong, type StreamEntry, type TakenEntry, takenEntry } from './read-along.js';
 import { ensureGroup, streamHeads, trim } from './streams.js';
 
 /** A partition this replica holds the lease of. */
@@ -29,7 +29,7 @@ interface Part {
   /** Reads along with appends in flight. */
   along: number;
   /** What the reads along in flight took, delivered in id order once the last of them is back. */
-  taken: StreamEntry[];
+  taken: TakenEntry[];
   /** Read-loop reads waiting for the reads along in flight to be back. */
   waiting: (() => void)[];
 }
@@ -225,7 +225,7 @@ export class Consumer implements ReadsAlong {
    * is the order Redis handed the entries out in, whatever order their replies were handled in.
    */
   private settleAlong(part: Part): void {
-    const taken = part.taken.sort(([a], [b]) => (sortKeyOf(a) < sortKeyOf(b) ? -1 : 1));
+    const taken = part.taken.sort((a, b) => (sortKeyOf(a.id) < sortKeyOf(b.id) ? -1 : 1));
     part.taken = [];
     this.accept(part, taken);
     for (const resume of part.waiting.splice(0)) resume();
@@ -233,11 +233,11 @@ export class Consumer implements ReadsAlong {
   }
 
   /** Queues entries read from a partition, in order; the last one read is the partition's cursor. */
-  private accept(part: Part, entries: readonly StreamEntry[]): void {
-    for (const [id, fields] of entries) {
+  private accept(part: Part, entries: readonly TakenEntry[]): void {
+    for (const entry of entries) {
       // Every entry up to the one XREADGROUP last handed out was handed out: a wait starts after it.
-      if (sortKeyOf(id) > sortKeyOf(part.cursor)) part.cursor = id;
-      this.deliver(part, { id, payload: fieldOf(fields, 'e'), trace: fieldOf(fields, 't') }, false);
+      if (sortKeyOf(entry.id) > sortKeyOf(part.cursor)) part.cursor = entry.id;
+      this.deliver(part, entry, false);
     }
   }
 
@@ -378,7 +378,7 @@ export class Consumer implements ReadsAlong {
       part.cursor = reply[1];
       return 0;
     }
-    this.accept(part, reply[1]);
+    this.accept(part, reply[1].map(takenEntry));
     return reply[1].length;
   }
 
@@ -399,10 +399,11 @@ export class Consumer implements ReadsAlong {
     });
   }
 
-  private deliver(part: Part, entry: PendingEntry, claimed: boolean): void {
+  private deliver(part: Part, entry: TakenEntry, claimed: boolean): void {
     let event: BotEvent;
     try {
-      event = JSON.parse(entry.payload ?? '') as BotEvent;
+      // An entry read along with its append carries the reader's event: the JSON it was appended as.
+      event = entry.event ?? (JSON.parse(entry.payload ?? '') as BotEvent);
     } catch {
       void this.runner.deadLetter(part, entry.id, entry.payload, 1, 'its payload is not an event');
       return;
