@@ -118,7 +118,8 @@ export class EntryRunner {
     const args = [GROUP, id, sortKeyOf(id), message?.board_id ?? '', message?.seq ?? 0];
     // The only acknowledgement in flight (live traffic) is sent at once: an auto-pipeline of one
     // command costs more than its write. Those that end while others are on their way share a write.
-    const ack = () => ACK.run(client, keyList, args, { now: this.acking === 0 });
+    const now = this.acking === 0;
+    const ack = () => ACK.run(client, keyList, args, { now });
     this.acking++;
     let done: boolean;
     try {
