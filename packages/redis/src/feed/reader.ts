@@ -233,8 +233,10 @@ export class Reader {
       let results: unknown[];
       try {
         // A lone event (live traffic) goes at once; a batch goes in one write, auto-pipelined.
-        const now = batch.length === 1;
-        results = await Promise.all(batch.map((append, i) => this.append(value, append, batch[i - 1], now)));
+        results =
+          batch.length === 1
+            ? [await this.append(value, batch[0] as Append, undefined, true)]
+            : await Promise.all(batch.map((append, i) => this.append(value, append, batch[i - 1], false)));
       } catch (error) {
         if (generation !== this.generation) return;
         this.c.log.warn(
