@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { type MessageContext, OnMessage } from '@boardbot/core';
@@ -174,6 +175,30 @@ function allocations(): () => number {
   };
 }
 
+/**
+ * `BOARDBOT_BENCH_HEAP_PROF=<file>`: V8's sampling heap profile of the rounds through Redis with no
+ * append-only file, collected objects included (what the scavenges sweep), one JSON profile a line
+ * per round, to tell whose allocations the hop's KB per event are.
+ */
+const heapProfile = process.env.BOARDBOT_BENCH_HEAP_PROF;
+const HEAP_PROFILED = 'through no aof';
+
+async function sampleHeap<T>(work: () => Promise<T>): Promise<T> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 1024,
+    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMajorGC: true,
+  });
+  const result = await work();
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  session.disconnect();
+  appendFileSync(heapProfile as string, `${JSON.stringify(profile)}\n`);
+  return result;
+}
+
 /** Events a round times; its p99 is its 6th slowest. */
 const EVENTS_PER_ROUND = 500;
 const ROUNDS = 9;
@@ -308,7 +333,8 @@ it('adds little latency between an event and its handler through Redis', async (
   for (let r = 0; r < ROUNDS; r++) {
     for (let t = 0; t < targets.length; t++) {
       const [name, target] = targets[(t + r) % targets.length] as [string, Target];
-      rounds.get(name)?.push(await round(target, EVENTS_PER_ROUND));
+      const timed = () => round(target, EVENTS_PER_ROUND);
+      rounds.get(name)?.push(await (heapProfile && name === HEAP_PROFILED ? sampleHeap(timed) : timed()));
     }
   }
   const spikes = await Promise.all(monitors.map((m) => m.spikes()));
