@@ -22,6 +22,8 @@ interface Part {
   lease: string;
   /** The last entry id seen in the stream: a wait for new entries waits for what comes after it. */
   cursor: string;
+  /** The cursor's sort key, kept beside it: every entry delivered is compared with it. */
+  cursorKey: string;
   /** Resolves the drain once nothing of the partition runs or is being read. */
   drained?: () => void;
   /** Whether the read loop's own read of the partition is in flight (no read along starts then). */
@@ -136,6 +138,7 @@ export class Consumer implements ReadsAlong {
       running: new Set(),
       lease,
       cursor: '0-0',
+      cursorKey: sortKeyOf('0-0'),
       fetching: false,
       along: 0,
       taken: [],
@@ -208,9 +211,9 @@ export class Consumer implements ReadsAlong {
   }
 
   /** {@inheritDoc ReadsAlong.appended} */
-  appended(index: number, entryId: string): void {
+  appended(index: number, entryId: string, sortKey: string): void {
     const part = this.parts.get(index);
-    if (!part || sortKeyOf(entryId) <= sortKeyOf(part.cursor)) return;
+    if (!part || sortKey <= part.cursorKey) return;
     this.fed.set(part.key, entryId);
     if (this.waitingFor === 'feed') this.wake?.();
   }
@@ -236,7 +239,11 @@ export class Consumer implements ReadsAlong {
   private accept(part: Part, entries: readonly TakenEntry[]): void {
     for (const entry of entries) {
       // Every entry up to the one XREADGROUP last handed out was handed out: a wait starts after it.
-      if (sortKeyOf(entry.id) > sortKeyOf(part.cursor)) part.cursor = entry.id;
+      const key = sortKeyOf(entry.id);
+      if (key > part.cursorKey) {
+        part.cursor = entry.id;
+        part.cursorKey = key;
+      }
       this.deliver(part, entry, false);
     }
   }
@@ -359,7 +366,7 @@ export class Consumer implements ReadsAlong {
     let reply: ['lost'] | ['ok', StreamEntry[]] | ['empty', string];
     try {
       if (part.along > 0) await new Promise<void>((resolve) => part.waiting.push(resolve));
-      if (woke !== undefined && sortKeyOf(woke) <= sortKeyOf(part.cursor)) return 0;
+      if (woke !== undefined && sortKeyOf(woke) <= part.cursorKey) return 0;
       reply = (await READ.run(
         this.c.client,
         [this.c.keys.partitionLease(part.index), part.key],
@@ -376,6 +383,7 @@ export class Consumer implements ReadsAlong {
     }
     if (reply[0] === 'empty') {
       part.cursor = reply[1];
+      part.cursorKey = sortKeyOf(reply[1]);
       return 0;
     }
     this.accept(part, reply[1].map(takenEntry));

@@ -40,10 +40,11 @@ export interface ReadsAlong {
    */
   readAlong(partition: number): ReadAlong | undefined;
   /**
-   * Tells the consumer that the reader appended `entryId` to `partition` (read along or not): while
-   * the reader leads, this is how the consumer learns of new entries, instead of a blocking read.
+   * Tells the consumer that the reader appended `entryId` (whose sort key is `sortKey`) to `partition`
+   * (read along or not): while the reader leads, this is how the consumer learns of new entries,
+   * instead of a blocking read.
    */
-  appended(partition: number, entryId: string): void;
+  appended(partition: number, entryId: string, sortKey: string): void;
   /** Tells the consumer that the reader stopped appending (deposed or stopped): others may append now. */
   unfed(): void;
 }

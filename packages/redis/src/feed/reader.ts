@@ -290,7 +290,7 @@ export class Reader {
           status = result[0] as string;
           along?.take((result[1] as StreamEntry[]).map(takenEntry));
         } else along?.take(undefined);
-        if (status === 'ok') local.appended(partition, append.entryId);
+        if (status === 'ok') local.appended(partition, append.entryId, append.sortKey);
         return status;
       },
       (error: unknown) => {
