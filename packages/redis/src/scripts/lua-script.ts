@@ -29,9 +29,12 @@ export class LuaScript {
     options: { now?: boolean } = {},
   ): Promise<unknown> {
     const now = options.now === true;
-    const argv: (string | number)[] = [this.sha, keys.length];
-    for (const key of keys) argv.push(key);
-    for (const arg of args) argv.push(arg);
+    // Sized once: grown a push at a time, it would be copied as it grows.
+    const argv = new Array<string | number>(2 + keys.length + args.length);
+    argv[0] = this.sha;
+    argv[1] = keys.length;
+    for (let i = 0; i < keys.length; i++) argv[2 + i] = keys[i] as string;
+    for (let i = 0; i < args.length; i++) argv[2 + keys.length + i] = args[i] as string | number;
     return send(client, 'evalsha', argv, now).catch((error: unknown) => {
       if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
       argv[0] = this.source;
