@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { type MessageContext, OnMessage } from '@boardbot/core';
 import type { Message } from '@boardbot/protocol';
 import { redis } from '@boardbot/redis';
@@ -151,8 +153,50 @@ interface Round {
   legs?: { there: number; back: number };
   /** This process's CPU time per event, µs (the bot's own work on the path, beside what it waits for). */
   cpu: number;
+  /** What this process allocated on its heap per event, KB (what the collections above have to sweep). */
+  kb: number;
   /** The CPU pressure during the round: the share of the time some runnable task waited for a core. */
   waited: number;
+}
+
+/**
+ * Starts counting the bytes this process allocates on its heap; the function returned stops and gives
+ * them: the heap's growth plus what each collection in between freed (V8 keeps no running total).
+ */
+function allocations(): () => number {
+  const profiler = new GCProfiler();
+  profiler.start();
+  const from = getHeapStatistics().used_heap_size;
+  return () => {
+    let freed = 0;
+    for (const gc of profiler.stop().statistics)
+      freed += gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize;
+    return getHeapStatistics().used_heap_size - from + freed;
+  };
+}
+
+/**
+ * `BOARDBOT_BENCH_HEAP_PROF=<file>`: V8's sampling heap profile of the rounds through Redis with no
+ * append-only file, collected objects included (what the scavenges sweep), one JSON profile a line
+ * per round, to tell whose allocations the hop's KB per event are.
+ */
+const heapProfile = process.env.BOARDBOT_BENCH_HEAP_PROF;
+const HEAP_PROFILED = 'through no aof';
+
+async function sampleHeap<T>(work: () => Promise<T>): Promise<T> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 1024,
+    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMajorGC: true,
+  });
+  const result = await work();
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  session.disconnect();
+  appendFileSync(heapProfile as string, `${JSON.stringify(profile)}\n`);
+  return result;
 }
 
 /** Events a round times; its p99 is its 6th slowest. */
@@ -234,6 +278,7 @@ it('adds little latency between an event and its handler through Redis', async (
     const from = performance.now();
     const waited = cpuWaited();
     const cpu = process.cpuUsage();
+    const allocated = allocations();
     for (let i = 0; i < n; i++) {
       const at = performance.now();
       if ('ping' in target) void roundTrip(at);
@@ -251,6 +296,7 @@ it('adds little latency between an event and its handler through Redis', async (
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     while (latencies.length < n) await new Promise((resolve) => setTimeout(resolve, 5));
+    const kb = allocated() / 1024 / n;
     const ms = latencies.map((l) => l.ms);
     const p99 = percentile(ms, 0.99);
     const slowest = latencies.filter((l) => l.ms >= p99);
@@ -264,6 +310,7 @@ it('adds little latency between an event and its handler through Redis', async (
       pause: Math.max(0, ...during.map((c) => c.ms)),
       majors: (during.filter((c) => c.major).length * 1000) / n,
       cpu: (({ user, system }) => (user + system) / n)(process.cpuUsage(cpu)),
+      kb,
       waited: (cpuWaited() - waited) / 1000 / (performance.now() - from),
       ...('write' in target ? { legs: lateLegs(trips, slowest.length) } : {}),
     };
@@ -286,7 +333,8 @@ it('adds little latency between an event and its handler through Redis', async (
   for (let r = 0; r < ROUNDS; r++) {
     for (let t = 0; t < targets.length; t++) {
       const [name, target] = targets[(t + r) % targets.length] as [string, Target];
-      rounds.get(name)?.push(await round(target, EVENTS_PER_ROUND));
+      const timed = () => round(target, EVENTS_PER_ROUND);
+      rounds.get(name)?.push(await (heapProfile && name === HEAP_PROFILED ? sampleHeap(timed) : timed()));
     }
   }
   const spikes = await Promise.all(monitors.map((m) => m.spikes()));
@@ -297,7 +345,7 @@ it('adds little latency between an event and its handler through Redis', async (
   await rig.close();
   stopChildren();
   for (const server of servers) await server.close();
-  const m = (xs: Round[], k: 'p50' | 'p99' | 'gc' | 'gcs' | 'pause' | 'majors' | 'cpu' | 'waited') =>
+  const m = (xs: Round[], k: 'p50' | 'p99' | 'gc' | 'gcs' | 'pause' | 'majors' | 'cpu' | 'kb' | 'waited') =>
     median(xs.map((x) => x[k]));
   const of = (name: string) => rounds.get(name) as Round[];
   const spread = (xs: Round[]) =>
@@ -319,7 +367,7 @@ it('adds little latency between an event and its handler through Redis', async (
       subject: 'event to handler, one process (p50)',
       value: m(without, 'p50'),
       unit: 'ms',
-      note: `${m(without, 'cpu').toFixed(0)} µs of this process's CPU per event`,
+      note: `${m(without, 'cpu').toFixed(0)} µs of this process's CPU and ${m(without, 'kb').toFixed(1)} KB allocated per event`,
     },
     {
       bench,
@@ -344,7 +392,7 @@ it('adds little latency between an event and its handler through Redis', async (
       subject: `write floor with a run count, ${kinds[0]?.name} (p50)`,
       value: m(counted, 'p50'),
       unit: 'ms',
-      note: `the write floor, then HINCRBY written before the handler and HDEL after it, as the hop's run count and acknowledgement; ${m(counted, 'cpu').toFixed(0)} µs of this process's CPU per event`,
+      note: `the write floor, then HINCRBY written before the handler and HDEL after it, as the hop's run count and acknowledgement; ${m(counted, 'cpu').toFixed(0)} µs of this process's CPU and ${m(counted, 'kb').toFixed(1)} KB allocated per event`,
     },
     {
       bench,
@@ -389,7 +437,7 @@ it('adds little latency between an event and its handler through Redis', async (
         subject: `through Redis, ${k.name} (p50)`,
         value: m(through, 'p50'),
         unit: 'ms',
-        note: `+${added('p50').toFixed(2)} ms; ${(added('p50') - m(writes, 'p50')).toFixed(2)} ms above the write floor; ${m(through, 'cpu').toFixed(0)} µs of this process's CPU per event (the write floor ${m(writes, 'cpu').toFixed(0)} µs)`,
+        note: `+${added('p50').toFixed(2)} ms; ${(added('p50') - m(writes, 'p50')).toFixed(2)} ms above the write floor; ${m(through, 'cpu').toFixed(0)} µs of this process's CPU and ${m(through, 'kb').toFixed(1)} KB allocated per event (the write floor ${m(writes, 'cpu').toFixed(0)} µs, ${m(writes, 'kb').toFixed(1)} KB)`,
       },
       {
         bench,

@@ -60,8 +60,9 @@ export async function persist(work: () => Promise<unknown>, giveUpMs: number): P
  */
 export function sendNow(client: Redis, name: string, args: readonly (string | number)[]): Promise<unknown> {
   const { keyPrefix } = client.options;
-  // Replies as strings, as the connection's own command methods give them.
-  const options: ConstructorParameters<typeof Command>[2] =
-    keyPrefix === undefined ? { replyEncoding: 'utf8' } : { replyEncoding: 'utf8', keyPrefix };
-  return client.sendCommand(new Command(name, [...args], options)) as Promise<unknown>;
+  // Replies as strings, as the connection's own command methods give them. The command copies `args`.
+  const options = keyPrefix === undefined ? AS_STRINGS : { ...AS_STRINGS, keyPrefix };
+  return client.sendCommand(new Command(name, args as (string | number)[], options)) as Promise<unknown>;
 }
+
+const AS_STRINGS: ConstructorParameters<typeof Command>[2] = { replyEncoding: 'utf8' };

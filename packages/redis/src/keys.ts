@@ -8,6 +8,9 @@ import { createHash } from 'node:crypto';
 export class Keys {
   /** The common part, e.g. `boardbot:{0190…:3f2a9c1b04de}`. */
   readonly base: string;
+  // Every name is built once: the scripts on an event's way name the same keys for every event.
+  private readonly partitions: string[] = [];
+  private readonly partitionLeases: string[] = [];
 
   /**
    * @param prefix - the `keyPrefix` option
@@ -17,76 +20,66 @@ export class Keys {
   constructor(prefix: string, appId: string, apiUrl: string) {
     const platform = createHash('sha256').update(apiUrl).digest('hex').slice(0, 12);
     this.base = `${prefix}:{${appId}:${platform}}`;
+    this.fence = `${this.base}:fence`;
+    this.reader = `${this.base}:reader`;
+    this.members = `${this.base}:members`;
+    this.config = `${this.base}:config`;
+    this.appended = `${this.base}:appended`;
+    this.inflight = `${this.base}:inflight`;
+    this.boards = `${this.base}:boards`;
+    this.meta = `${this.base}:meta`;
+    this.attempts = `${this.base}:attempts`;
+    this.dead = `${this.base}:dead`;
+    this.commandSets = `${this.base}:commands:sets`;
+    this.commandSetsSeen = `${this.base}:commands:seen`;
+    this.commandsSynced = `${this.base}:commands:synced`;
+    this.commandsLock = `${this.base}:commands:lock`;
   }
 
   /** Counter of fencing tokens, for every lease of the bot. */
-  get fence(): string {
-    return `${this.base}:fence`;
-  }
+  readonly fence: string;
   /** The reader's lease: who reads the gateway. */
-  get reader(): string {
-    return `${this.base}:reader`;
-  }
+  readonly reader: string;
   /** Live replicas: member = replica id, score = when its membership expires (Redis time, ms). */
-  get members(): string {
-    return `${this.base}:members`;
-  }
+  readonly members: string;
   /** Settings fixed at the first start (`partitions`). */
-  get config(): string {
-    return `${this.base}:config`;
-  }
+  readonly config: string;
   /** The last appended entry, as a sort key. */
-  get appended(): string {
-    return `${this.base}:appended`;
-  }
+  readonly appended: string;
   /** Appended entries not acknowledged yet, as sort keys (all scores 0: ordered by the key). */
-  get inflight(): string {
-    return `${this.base}:inflight`;
-  }
+  readonly inflight: string;
   /** Per board, the highest `seq` of a `message.create` acknowledged. */
-  get boards(): string {
-    return `${this.base}:boards`;
-  }
+  readonly boards: string;
   /** `acked_at`: when an event was last acknowledged (Redis time, ms). */
-  get meta(): string {
-    return `${this.base}:meta`;
-  }
+  readonly meta: string;
   /** Per entry in flight, how many times its handlers were started. */
-  get attempts(): string {
-    return `${this.base}:attempts`;
-  }
+  readonly attempts: string;
   /** Events whose handlers kept failing, with why. */
-  get dead(): string {
-    return `${this.base}:dead`;
-  }
+  readonly dead: string;
   /** The stream of partition `n`. */
   partition(n: number): string {
-    return `${this.base}:p:${n}`;
+    const key = this.partitions[n] ?? `${this.base}:p:${n}`;
+    this.partitions[n] = key;
+    return key;
   }
   /** The lease of partition `n`: which replica consumes it. */
   partitionLease(n: number): string {
-    return `${this.base}:p:${n}:lease`;
+    const key = this.partitionLeases[n] ?? `${this.base}:p:${n}:lease`;
+    this.partitionLeases[n] = key;
+    return key;
   }
   /** A cooldown window (handler and scope). */
   cooldown(key: string): string {
     return `${this.base}:cooldown:${key}`;
   }
   /** Command sets of the running deploys: hash → when it was first seen. */
-  get commandSets(): string {
-    return `${this.base}:commands:sets`;
-  }
+  readonly commandSets: string;
   /** Command sets by when a live replica last ran them. */
-  get commandSetsSeen(): string {
-    return `${this.base}:commands:seen`;
-  }
+  readonly commandSetsSeen: string;
   /** The hash of the command set last registered. */
-  get commandsSynced(): string {
-    return `${this.base}:commands:synced`;
-  }
+  readonly commandsSynced: string;
   /** The lease of whoever is syncing the commands. */
-  get commandsLock(): string {
-    return `${this.base}:commands:lock`;
-  }
+  readonly commandsLock: string;
 }
 
 /** The keys of an app token's rate-limit window (the token is known only by a hash of it and the API URL). */

@@ -6,8 +6,8 @@ import { GROUP } from '../keys.js';
 import { READ } from '../scripts/feed-scripts.js';
 import { BlockingReads } from './blocking-reads.js';
 import { EntryRunner } from './entry-runner.js';
-import { fieldOf, type PendingEntry, pendingEntries } from './pending.js';
-import type { ReadAlong, ReadsAlong, StreamEntry } from './read-along.js';
+import { pendingEntries } from './pending.js';
+import { type ReadAlong, type ReadsAlong, type StreamEntry, type TakenEntry, takenEntry } from './read-along.js';
 import { ensureGroup, streamHeads, trim } from './streams.js';
 
 /** A partition this replica holds the lease of. */
@@ -22,6 +22,8 @@ interface Part {
   lease: string;
   /** The last entry id seen in the stream: a wait for new entries waits for what comes after it. */
   cursor: string;
+  /** The cursor's sort key, kept beside it: every entry delivered is compared with it. */
+  cursorKey: string;
   /** Resolves the drain once nothing of the partition runs or is being read. */
   drained?: () => void;
   /** Whether the read loop's own read of the partition is in flight (no read along starts then). */
@@ -29,7 +31,7 @@ interface Part {
   /** Reads along with appends in flight. */
   along: number;
   /** What the reads along in flight took, delivered in id order once the last of them is back. */
-  taken: StreamEntry[];
+  taken: TakenEntry[];
   /** Read-loop reads waiting for the reads along in flight to be back. */
   waiting: (() => void)[];
 }
@@ -136,6 +138,7 @@ export class Consumer implements ReadsAlong {
       running: new Set(),
       lease,
       cursor: '0-0',
+      cursorKey: sortKeyOf('0-0'),
       fetching: false,
       along: 0,
       taken: [],
@@ -208,9 +211,9 @@ export class Consumer implements ReadsAlong {
   }
 
   /** {@inheritDoc ReadsAlong.appended} */
-  appended(index: number, entryId: string): void {
+  appended(index: number, entryId: string, sortKey: string): void {
     const part = this.parts.get(index);
-    if (!part || sortKeyOf(entryId) <= sortKeyOf(part.cursor)) return;
+    if (!part || sortKey <= part.cursorKey) return;
     this.fed.set(part.key, entryId);
     if (this.waitingFor === 'feed') this.wake?.();
   }
@@ -225,7 +228,7 @@ export class Consumer implements ReadsAlong {
    * is the order Redis handed the entries out in, whatever order their replies were handled in.
    */
   private settleAlong(part: Part): void {
-    const taken = part.taken.sort(([a], [b]) => (sortKeyOf(a) < sortKeyOf(b) ? -1 : 1));
+    const taken = part.taken.sort((a, b) => (sortKeyOf(a.id) < sortKeyOf(b.id) ? -1 : 1));
     part.taken = [];
     this.accept(part, taken);
     for (const resume of part.waiting.splice(0)) resume();
@@ -233,11 +236,15 @@ export class Consumer implements ReadsAlong {
   }
 
   /** Queues entries read from a partition, in order; the last one read is the partition's cursor. */
-  private accept(part: Part, entries: readonly StreamEntry[]): void {
-    for (const [id, fields] of entries) {
+  private accept(part: Part, entries: readonly TakenEntry[]): void {
+    for (const entry of entries) {
       // Every entry up to the one XREADGROUP last handed out was handed out: a wait starts after it.
-      if (sortKeyOf(id) > sortKeyOf(part.cursor)) part.cursor = id;
-      this.deliver(part, { id, payload: fieldOf(fields, 'e'), trace: fieldOf(fields, 't') }, false);
+      const key = sortKeyOf(entry.id);
+      if (key > part.cursorKey) {
+        part.cursor = entry.id;
+        part.cursorKey = key;
+      }
+      this.deliver(part, entry, false);
     }
   }
 
@@ -359,7 +366,7 @@ export class Consumer implements ReadsAlong {
     let reply: ['lost'] | ['ok', StreamEntry[]] | ['empty', string];
     try {
       if (part.along > 0) await new Promise<void>((resolve) => part.waiting.push(resolve));
-      if (woke !== undefined && sortKeyOf(woke) <= sortKeyOf(part.cursor)) return 0;
+      if (woke !== undefined && sortKeyOf(woke) <= part.cursorKey) return 0;
       reply = (await READ.run(
         this.c.client,
         [this.c.keys.partitionLease(part.index), part.key],
@@ -376,9 +383,10 @@ export class Consumer implements ReadsAlong {
     }
     if (reply[0] === 'empty') {
       part.cursor = reply[1];
+      part.cursorKey = sortKeyOf(reply[1]);
       return 0;
     }
-    this.accept(part, reply[1]);
+    this.accept(part, reply[1].map(takenEntry));
     return reply[1].length;
   }
 
@@ -399,10 +407,11 @@ export class Consumer implements ReadsAlong {
     });
   }
 
-  private deliver(part: Part, entry: PendingEntry, claimed: boolean): void {
+  private deliver(part: Part, entry: TakenEntry, claimed: boolean): void {
     let event: BotEvent;
     try {
-      event = JSON.parse(entry.payload ?? '') as BotEvent;
+      // An entry read along with its append carries the reader's event: the JSON it was appended as.
+      event = entry.event ?? (JSON.parse(entry.payload ?? '') as BotEvent);
     } catch {
       void this.runner.deadLetter(part, entry.id, entry.payload, 1, 'its payload is not an event');
       return;

@@ -4,7 +4,7 @@ import { sortKeyOf } from '../feed/entry-id.js';
 import { GROUP } from '../keys.js';
 import { ACK, DEAD_LETTER } from '../scripts/feed-scripts.js';
 import type { PendingEntry } from './pending.js';
-import { countRun, type RunCount } from './run-count.js';
+import { countRun } from './run-count.js';
 
 /** The partition an entry came from. */
 export interface RunPart {
@@ -27,6 +27,9 @@ const ACK_PERSIST_MS = 30_000;
  * a failed one again (holding its key) and dead-letters it after `maxDeliveries` runs.
  */
 export class EntryRunner {
+  /** Acknowledgements sent and not answered yet. */
+  private acking = 0;
+
   /**
    * @param c - the replica's connection
    * @param host - the bot
@@ -67,7 +70,7 @@ export class EntryRunner {
       // its count is 1, below any bound. Waiting for it would add a round trip to every event; the
       // count is on its way to Redis already, which is what makes a run cut short count.
       const early = !claimed && local === 1 && run.written;
-      let attempt = early ? 1 : await this.runCount(run, entry.id, local);
+      let attempt = early ? 1 : ((await run.count) ?? (await this.recount(entry.id, local)));
       if (attempt > maxDeliveries) {
         const reason = `its handlers did not finish in ${maxDeliveries} runs (its replicas stopped while running them)`;
         await this.deadLetter(part, entry.id, entry.payload, attempt - 1, reason);
@@ -75,7 +78,7 @@ export class EntryRunner {
       }
       const replayed = claimed || attempt > 1 || createdBefore(event, this.host.startedAt);
       const outcome = await this.host.dispatch(event, replayed, traceOf(entry));
-      if (early) attempt = await this.runCount(run, entry.id, local);
+      if (early) attempt = (await run.count) ?? (await this.recount(entry.id, local));
       // Not finished: left pending, for the next owner of the partition.
       if (outcome.abandoned) return;
       if (!outcome.failed) {
@@ -95,12 +98,12 @@ export class EntryRunner {
   }
 
   /**
-   * The count of a run, counting it again while Redis is unreachable (until the acknowledgement's
-   * bound), or `local` (the runs of this replica) if Redis stayed out of reach.
+   * The count of a run whose count did not reach Redis, counting it again while Redis is unreachable
+   * (until the acknowledgement's bound), or `local` (the runs of this replica) if Redis stayed out of
+   * reach.
    */
-  private async runCount(run: RunCount, id: string, local: number): Promise<number> {
-    let attempt = await run.count;
-    if (attempt !== undefined) return attempt;
+  private async recount(id: string, local: number): Promise<number> {
+    let attempt: number | undefined;
     await persist(async () => {
       attempt = await countRun(this.c.client, this.c.keys.attempts, id).count;
       if (attempt === undefined) throw new Error('the run was not counted');
@@ -111,15 +114,19 @@ export class EntryRunner {
   private async settle(part: RunPart, id: string, event: BotEvent): Promise<void> {
     const message = !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
     const { keys, client } = this.c;
-    const done = await persist(
-      () =>
-        ACK.run(
-          client,
-          [part.key, keys.inflight, keys.boards, keys.meta, keys.attempts],
-          [GROUP, id, sortKeyOf(id), message?.board_id ?? '', message?.seq ?? 0],
-        ),
-      ACK_PERSIST_MS,
-    );
+    const keyList = [part.key, keys.inflight, keys.boards, keys.meta, keys.attempts];
+    const args = [GROUP, id, sortKeyOf(id), message?.board_id ?? '', message?.seq ?? 0];
+    // The only acknowledgement in flight (live traffic) is sent at once: an auto-pipeline of one
+    // command costs more than its write. Those that end while others are on their way share a write.
+    const now = this.acking === 0;
+    const ack = () => ACK.run(client, keyList, args, { now });
+    this.acking++;
+    let done: boolean;
+    try {
+      done = await persist(ack, ACK_PERSIST_MS);
+    } finally {
+      this.acking--;
+    }
     if (!done) this.c.log.error({ entry: id }, 'could not acknowledge an event: it stays pending and runs again later');
   }
 

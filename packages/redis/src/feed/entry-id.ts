@@ -43,7 +43,10 @@ export function parseEntryId(id: string): EntryId {
  * which compare strings, and the in-flight set, ordered by member.
  */
 export function sortKeyOf(entryId: string): string {
-  const { ms, seq } = parseEntryId(entryId);
+  // Parsed in place, without parseEntryId's array and object: an event's way compares ids a few times.
+  const dash = entryId.indexOf('-');
+  const ms = Number(dash < 0 ? entryId : entryId.slice(0, dash));
+  const seq = dash < 0 ? 0 : Number(entryId.slice(dash + 1));
   return `${String(ms).padStart(16, '0')}-${String(seq).padStart(10, '0')}`;
 }
 

@@ -1,7 +1,7 @@
 import type { BotEvent, BotGateway, ScaleHost } from '@boardbot/core';
 import type { Message, ReadyEvent } from '@boardbot/protocol';
 import type { Connected } from '../connection.js';
-import type { ReadsAlong, StreamEntry } from '../consume/read-along.js';
+import { type ReadsAlong, type StreamEntry, takenEntry } from '../consume/read-along.js';
 import { GROUP } from '../keys.js';
 import type { Lease } from '../lease/lease.js';
 import { partitionOf } from '../partitions/partition-of.js';
@@ -233,8 +233,10 @@ export class Reader {
       let results: unknown[];
       try {
         // A lone event (live traffic) goes at once; a batch goes in one write, auto-pipelined.
-        const now = batch.length === 1;
-        results = await Promise.all(batch.map((append, i) => this.append(value, append, batch[i - 1], now)));
+        results =
+          batch.length === 1
+            ? [await this.append(value, batch[0] as Append, undefined, true)]
+            : await Promise.all(batch.map((append, i) => this.append(value, append, batch[i - 1], false)));
       } catch (error) {
         if (generation !== this.generation) return;
         this.c.log.warn(
@@ -267,29 +269,28 @@ export class Reader {
     const partition = partitionOf(key, append.event.id, this.partitions);
     const along = this.local?.readAlong(partition);
     const local = this.local;
-    const reply = APPEND.run(
-      this.c.client,
-      [keys.reader, keys.appended, keys.inflight, keys.partition(partition)].concat(
-        along ? [keys.partitionLease(partition)] : [],
-      ),
-      [
-        value,
-        append.entryId,
-        append.sortKey,
-        JSON.stringify(append.event),
-        previous?.sortKey ?? this.known,
-        append.trace,
-      ].concat(along ? [along.lease, GROUP, along.consumer] : []),
-      { now },
-    );
+    const payload = JSON.stringify(append.event);
+    const keyList = [keys.reader, keys.appended, keys.inflight, keys.partition(partition)];
+    const args = [value, append.entryId, append.sortKey, payload, previous?.sortKey ?? this.known, append.trace];
+    if (along) {
+      keyList.push(keys.partitionLease(partition));
+      args.push(along.lease, GROUP, along.consumer);
+    }
+    const reply = APPEND.run(this.c.client, keyList, args, { now });
     if (!local) return reply;
     return reply.then(
       (result) => {
-        const [status, entries] = Array.isArray(result)
-          ? (result as [string, StreamEntry[]])
-          : [result as string, undefined];
-        along?.take(entries);
-        if (status === 'ok') local.appended(partition, append.entryId);
+        let status = result as string;
+        if (result === 'read') {
+          // The entry read along is this event's own: the consumer takes the event as it is here.
+          status = 'ok';
+          const trace = append.trace === '' ? undefined : append.trace;
+          along?.take([{ id: append.entryId, payload, trace, event: append.event }]);
+        } else if (Array.isArray(result)) {
+          status = result[0] as string;
+          along?.take((result[1] as StreamEntry[]).map(takenEntry));
+        } else along?.take(undefined);
+        if (status === 'ok') local.appended(partition, append.entryId, append.sortKey);
         return status;
       },
       (error: unknown) => {

@@ -12,8 +12,10 @@ import { LuaScript, NOW_MS } from './lua-script.js';
  * When the reader consumes the partition itself, it reads along: KEYS adds the partition's lease,
  * ARGV its lease value there, the group and its consumer name. After the append, if that lease is
  * still the caller's, the script takes the partition's oldest undelivered entry for the consumer
- * (as {@link READ} would, one entry) and returns `{ 'ok', entries }`: the event reaches its handler
- * without a second round trip. A failing read (no group: Redis lost its data) just returns `ok`.
+ * (as {@link READ} would, one entry) and returns `read` when that entry is the one just appended
+ * (the caller has its event in hand: the reply need not carry it back), `{ 'ok', entries }` when it
+ * is an older one: the event reaches its handler without a second round trip. A failing read (no
+ * group: Redis lost its data) just returns `ok`.
  */
 export const APPEND = new LuaScript(`
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'deposed' end
@@ -28,7 +30,10 @@ redis.call('ZADD', KEYS[3], 0, ARGV[3])
 redis.call('SET', KEYS[2], ARGV[3])
 if KEYS[5] and redis.call('GET', KEYS[5]) == ARGV[7] then
   local got = redis.pcall('XREADGROUP', 'GROUP', ARGV[8], ARGV[9], 'COUNT', 1, 'STREAMS', KEYS[4], '>')
-  if type(got) == 'table' and not got.err and got[1] and #got[1][2] > 0 then return { 'ok', got[1][2] } end
+  if type(got) == 'table' and not got.err and got[1] and #got[1][2] > 0 then
+    if got[1][2][1][1] == added then return 'read' end
+    return { 'ok', got[1][2] }
+  end
 end
 return 'ok'`);
 

@@ -15,29 +15,36 @@ export class LuaScript {
   }
 
   /**
-   * Runs the script.
+   * Runs the script. One array carries its SHA1 (or source), keys and arguments to the command, and
+   * no async frame wraps it: on an event's way to its handler every array and promise counts.
    * @param client - the connection
    * @param keys - its keys
    * @param args - its arguments
    * @param options - `now`: send it at once, around auto-pipelining ({@link sendNow})
    */
-  async run(
+  run(
     client: Redis,
     keys: readonly string[],
     args: readonly (string | number)[],
     options: { now?: boolean } = {},
   ): Promise<unknown> {
-    const call = (command: 'evalsha' | 'eval', script: string) =>
-      options.now
-        ? sendNow(client, command, [script, keys.length, ...keys, ...args])
-        : client[command](script, keys.length, ...keys, ...args);
-    try {
-      return await call('evalsha', this.sha);
-    } catch (error) {
+    const now = options.now === true;
+    // Sized once: grown a push at a time, it would be copied as it grows.
+    const argv = new Array<string | number>(2 + keys.length + args.length);
+    argv[0] = this.sha;
+    argv[1] = keys.length;
+    for (let i = 0; i < keys.length; i++) argv[2 + i] = keys[i] as string;
+    for (let i = 0; i < args.length; i++) argv[2 + keys.length + i] = args[i] as string | number;
+    return send(client, 'evalsha', argv, now).catch((error: unknown) => {
       if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
-      return call('eval', this.source);
-    }
+      argv[0] = this.source;
+      return send(client, 'eval', argv, now);
+    });
   }
+}
+
+function send(client: Redis, command: 'evalsha' | 'eval', argv: (string | number)[], now: boolean): Promise<unknown> {
+  return now ? sendNow(client, command, argv) : client[command](...(argv as [string, number]));
 }
 
 /** Lua: the Redis server's time, in milliseconds (every replica's clock may differ; Redis's is one). */
