@@ -1,5 +1,6 @@
 import type { GatewayError } from '@boardbot/gateway';
-import { eventually, ManualClock, openStream } from '@boardbot/test-support';
+import { eventually, openStream } from '@boardbot/test-support';
+import { TestClock } from '@boardbot/testing/clock';
 import { describe, expect, it } from 'vitest';
 import { GatewayConnection } from '../src/transport/connection.js';
 import { onCleanup, server, TOKEN } from './support/helpers.js';
@@ -20,7 +21,7 @@ interface Options {
   maxFrameBytes?: number;
   keepAliveTimeoutMs?: number;
   /** Time source of the watchdog; a real clock when absent. */
-  clock?: ManualClock;
+  clock?: TestClock;
 }
 
 async function connect(stream: string, options: Options = {}): Promise<Seen> {
@@ -137,7 +138,7 @@ describe('GatewayConnection: the frame bound', () => {
 
 describe('GatewayConnection: the watchdog', () => {
   it('is fed by comments alone, and fires once the stream falls silent', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock(0);
     // Ten comments, one piece each, 600 ms apart: 6 s of nothing but keep-alives, past a 1 s timeout.
     const seen = await connect(`${': keep-alive\n\n'.repeat(10)}data: a\n\n`, {
       piece: 14,

@@ -1,4 +1,5 @@
-import { ManualClock, ready } from '@boardbot/test-support';
+import { ready } from '@boardbot/test-support';
+import { TestClock } from '@boardbot/testing/clock';
 import { describe, expect, it } from 'vitest';
 import { compareEventIds, isDuplicateId } from '../src/events/event-id.js';
 import { ResumePoint } from '../src/events/resume-point.js';
@@ -9,7 +10,7 @@ const bytes = (s: string) => new TextEncoder().encode(s);
 
 describe('KeepAliveWatchdog', () => {
   it('fires after the timeout of silence, and any activity pushes it back', () => {
-    const clock = new ManualClock();
+    const clock = new TestClock(0);
     let fired = 0;
     const dog = new KeepAliveWatchdog(35_000, clock, () => fired++);
     dog.start();
@@ -25,7 +26,7 @@ describe('KeepAliveWatchdog', () => {
   });
 
   it('leaves no timer after stop()', () => {
-    const clock = new ManualClock();
+    const clock = new TestClock(0);
     let fired = 0;
     const dog = new KeepAliveWatchdog(1000, clock, () => fired++);
     dog.start();

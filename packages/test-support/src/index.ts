@@ -15,7 +15,6 @@ export {
   type Script,
   startLoopbackServer,
 } from './loopback-server.js';
-export { ManualClock } from './manual-clock.js';
 export { openApi31Problems } from './openapi-problems.js';
 export { type OccupiedPort, occupiedPort, vacantPort } from './ports.js';
 export { promtoolCheck, sample } from './promtool.js';

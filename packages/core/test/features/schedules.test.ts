@@ -113,6 +113,27 @@ describe('schedules against the emulator', () => {
     }
   });
 
+  it('after a stall past several ticks (clock.jump), runs the late tick once and none of those in between', async () => {
+    const clock = new TestClock('2026-03-02T08:59:00Z');
+    const platform = await createTestPlatform({ handlers: [Reminder], clock });
+    try {
+      await platform.settle();
+      // The process sleeps from 08:59 to 09:34: the 09:00 timer fires late; 09:10 to 09:30 never run.
+      clock.jump(35 * 60_000);
+      expect((await platform.bot.nextMessage()).content).toBe('tick 2026-03-02T09:00:00.000Z');
+      await platform.settle();
+      clock.advanceTo('2026-03-02T09:40:00Z');
+      expect((await platform.bot.nextMessage()).content).toBe('tick 2026-03-02T09:40:00.000Z');
+      await platform.settle();
+      expect(ticks(platform.bot.messages())).toEqual([
+        'tick 2026-03-02T09:00:00.000Z',
+        'tick 2026-03-02T09:40:00.000Z',
+      ]);
+    } finally {
+      await platform.close();
+    }
+  });
+
   it('skips a tick due while the previous one still runs on another instance, and runs the next', async () => {
     const clock = new TestClock('2026-03-02T08:59:30Z');
     const sessions = new MemorySessionStore();

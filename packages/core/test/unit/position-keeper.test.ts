@@ -1,7 +1,7 @@
 import { MemoryPositionStore, type Position, type PositionKey } from '@boardbot/core';
 import { PositionKeeper, Progress } from '@boardbot/core/internal';
 import { silentLogger } from '@boardbot/protocol';
-import { ManualClock } from '@boardbot/test-support';
+import { TestClock } from '@boardbot/testing/clock';
 import { describe, expect, it } from 'vitest';
 
 const key = { apiUrl: 'http://x/api/v1', appId: 'app' };
@@ -22,7 +22,7 @@ class CountingStore extends MemoryPositionStore {
 
 describe('PositionKeeper', () => {
   it('batches saves: many finished events within flushMs cost one save', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock(0);
     const store = new CountingStore();
     const progress = new Progress(undefined);
     const keeper = new PositionKeeper(store, key, progress, { flushMs: 200, clock, log: silentLogger });
@@ -38,7 +38,7 @@ describe('PositionKeeper', () => {
   });
 
   it('saves nothing when no mark moved, and the last mark on flush', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock(0);
     const store = new CountingStore();
     const progress = new Progress({ eventId: '7', boards: {}, savedAt: 0 });
     const keeper = new PositionKeeper(store, key, progress, { flushMs: 200, clock, log: silentLogger });

@@ -1,7 +1,8 @@
 import { Every, MemorySessionStore, type MissedTicks, type OverlappingTicks, type Tick } from '@boardbot/core';
 import { describeSchedules, KeyedQueue, type ScheduledMethod, Scheduler } from '@boardbot/core/internal';
 import type { App } from '@boardbot/protocol';
-import { eventually, ManualClock, recordingLogger } from '@boardbot/test-support';
+import { eventually, recordingLogger } from '@boardbot/test-support';
+import { TestClock } from '@boardbot/testing/clock';
 import { describe, expect, it } from 'vitest';
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');
@@ -10,7 +11,7 @@ const at = (tick: Tick) => (tick.scheduledAt.getTime() - T0) / 60_000;
 
 /** A scheduler of one `@Every('1m')` method, its runs recorded; `hold` keeps a tick running. */
 function minutely(options: {
-  clock: ManualClock;
+  clock: TestClock;
   store: MemorySessionStore;
   missed?: MissedTicks;
   overlap?: OverlappingTicks;
@@ -48,7 +49,7 @@ function minutely(options: {
 
 describe('Scheduler', () => {
   it('after a stall past several ticks, runs the late tick once and arms the next one ahead', async () => {
-    const clock = new ManualClock(minutes(0) + 30_000);
+    const clock = new TestClock(minutes(0) + 30_000);
     const { scheduler, ran, queue } = minutely({ clock, store: new MemorySessionStore() });
     scheduler.onStart();
     await queue.idle();
@@ -62,7 +63,7 @@ describe('Scheduler', () => {
 
   it("with missed: 'skip', runs no missed tick on start and goes on with the next", async () => {
     const store = new MemorySessionStore();
-    const clock = new ManualClock(minutes(0) + 30_000);
+    const clock = new TestClock(minutes(0) + 30_000);
     const first = minutely({ clock, store, missed: 'skip' });
     first.scheduler.onStart();
     clock.jump(30_000);
@@ -89,7 +90,7 @@ describe('Scheduler', () => {
     const hold = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const clock = new ManualClock(minutes(0) + 30_000);
+    const clock = new TestClock(minutes(0) + 30_000);
     const { scheduler, ran, queue } = minutely({ clock, store: new MemorySessionStore(), overlap: 'run', hold });
     scheduler.onStart();
     clock.jump(30_000);
@@ -104,7 +105,7 @@ describe('Scheduler', () => {
 
   it('does not run a tick again on another instance when the one that claimed it died during the run', async () => {
     const store = new MemorySessionStore();
-    const clock = new ManualClock(minutes(0) + 30_000);
+    const clock = new TestClock(minutes(0) + 30_000);
     const dying = minutely({ clock, store, hold: new Promise<void>(() => {}) });
     dying.scheduler.onStart();
     clock.jump(30_000);

@@ -6,6 +6,9 @@ import type { Clock } from '@boardbot/core';
  * at its own time. Schedules, their claims, conversation timeouts, cooldowns and role caches all read
  * it, so a test reaches 09:00 on a Monday without sleeping. Handler timeouts read it too: move it
  * while the bot is idle (`await platform.settle()`), or a running handler may time out.
+ *
+ * It has no runtime dependency: `@boardbot/testing/clock` loads it alone, for tests that need a clock
+ * and not the harness.
  */
 export class TestClock implements Clock {
   private time: number;
@@ -40,18 +43,13 @@ export class TestClock implements Clock {
   }
 
   /**
-   * Moves time forward by `ms` and runs every timer due by then (those the timers set, too).
+   * Moves time forward by `ms` and runs every timer due by then (those the timers set, too), each at
+   * its own time.
    * @param ms - how far, in milliseconds
    */
   advance(ms: number): void {
     const until = this.time + ms;
-    for (;;) {
-      const due = this.timers.filter((t) => t.at <= until).sort((a, b) => a.at - b.at || a.id - b.id)[0];
-      if (!due) break;
-      this.timers = this.timers.filter((t) => t !== due);
-      this.time = due.at;
-      due.fn();
-    }
+    this.runDue(until, true);
     this.time = until;
   }
 
@@ -61,6 +59,36 @@ export class TestClock implements Clock {
    */
   advanceTo(time: number | Date | string): void {
     this.advance(Math.max(0, toTime(time) - this.time));
+  }
+
+  /**
+   * Moves time forward by `ms` at once, and only then runs the timers that fell due, late, as a real
+   * process does after a stall (a suspended machine, a blocked event loop): each sees the new time.
+   * What the bot does after such a gap (a schedule runs the missed minute once, late, and skips the
+   * others) is tested with it.
+   * @param ms - how far, in milliseconds
+   */
+  jump(ms: number): void {
+    this.time += Math.max(0, ms);
+    this.runDue(this.time, false);
+  }
+
+  /**
+   * Runs the timers due by `until`, earliest first (ties in the order they were set), including those
+   * they set on the way.
+   * @param onTime - each timer sees its own due time (`advance`), rather than the time already reached
+   */
+  private runDue(until: number, onTime: boolean): void {
+    for (;;) {
+      let due: { at: number; id: number; fn: () => void } | undefined;
+      for (const t of this.timers) {
+        if (t.at <= until && (due === undefined || t.at < due.at || (t.at === due.at && t.id < due.id))) due = t;
+      }
+      if (due === undefined) return;
+      this.timers = this.timers.filter((t) => t !== due);
+      if (onTime) this.time = due.at;
+      due.fn();
+    }
   }
 }
 
