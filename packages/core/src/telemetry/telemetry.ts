@@ -4,6 +4,7 @@ import {
   type Context,
   context,
   INVALID_TRACEID,
+  ProxyTracerProvider,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -43,6 +44,9 @@ export interface HandlerTrace {
 
 const UNTRACED: EventTrace = { begin: () => undefined, end: () => {} };
 
+/** What the API's global provider delegates to while no SDK is registered (the API's no-op provider). */
+const NO_SDK = new ProxyTracerProvider().getDelegate();
+
 const setter = {
   set(carrier: Record<string, string>, key: string, value: string): void {
     carrier[key] = value;
@@ -57,12 +61,23 @@ const setter = {
  */
 export class Telemetry {
   private readonly tracer: Tracer | undefined;
+  /** The API's global provider, when spans come from it: it has an SDK only once one is registered. */
+  private readonly global: ProxyTracerProvider | undefined;
   /** Set once the bot's health module loaded (`createBot({ health })`). */
   metrics: MetricsSink | undefined;
 
   /** @param provider - where spans come from, or `false` for none */
   constructor(provider: TracerProvider | false) {
     this.tracer = provider === false ? undefined : provider.getTracer('@boardbot/core');
+    this.global = provider instanceof ProxyTracerProvider ? provider : undefined;
+  }
+
+  /**
+   * The tracer, or undefined while its spans would be inert: tracing is off, or spans come from the
+   * global provider and no SDK is registered yet (one registered later is used from the next event).
+   */
+  private live(): Tracer | undefined {
+    return this.global?.getDelegate() === NO_SDK ? undefined : this.tracer;
   }
 
   /**
@@ -73,7 +88,7 @@ export class Telemetry {
   receive(event: BotEvent, carrier?: Readonly<Record<string, string>>): EventTrace {
     const name = event.unknown ? 'other' : event.name;
     this.metrics?.eventReceived(name, event.id === '' || event.id.startsWith('backfill:') ? undefined : event.id);
-    const tracer = this.tracer;
+    const tracer = this.live();
     if (!tracer) return UNTRACED;
     const parent = carrier === undefined ? context.active() : propagation.extract(ROOT_CONTEXT, carrier);
     return new PendingEventTrace(tracer, name, event.id, parent);
@@ -87,7 +102,7 @@ export class Telemetry {
    * @returns the W3C headers of the receipt span; empty when the bot does not trace
    */
   relay(event: BotEvent): Record<string, string> {
-    const tracer = this.tracer;
+    const tracer = this.live();
     if (!tracer) return {};
     const name = event.unknown ? 'other' : event.name;
     const span = tracer.startSpan(`relay ${name}`, {
@@ -109,24 +124,22 @@ export class Telemetry {
   handler(run: HandlerRun, ctx: object): HandlerTrace {
     const tracer = this.tracer;
     const metrics = this.metrics;
-    if (!tracer && !metrics) return NO_HANDLER_TRACE;
+    // A handler span is made in its event's trace, when that trace is recorded: an untraced event (no
+    // SDK) has none to be part of, and under an event sampled out the run keeps the event's context,
+    // which its REST calls still carry (as not sampled). The handler follows its event's sampling
+    // decision, as a parent-based sampler (the SDK's default) would decide, without its cost.
+    const parent = run.traceContext;
+    const traced = tracer !== undefined && parent !== undefined && trace.getSpan(parent)?.isRecording() === true;
+    if (!traced && !metrics) return NO_HANDLER_TRACE;
     const started = metrics ? performance.now() : 0;
     const { kind, boardId, command } = describe(ctx);
     let span: Span | undefined;
-    // A handler span is made in its event's trace: an untraced event (no SDK) has none to be part of.
-    const parent = run.traceContext;
-    if (tracer && parent !== undefined) {
+    if (traced) {
       // Every attribute known at the start is given at once: the SDK checks each call's attributes.
       const attributes = handlerAttributes(run, kind, boardId, command);
       span = tracer.startSpan(`handler ${run.handler}`, { attributes }, parent);
-      if (inert(span)) {
-        // No SDK (or not sampled, without a trace to continue): nothing would read the span.
-        span = undefined;
-      } else {
-        run.traceContext = trace.setSpan(parent, span);
-      }
+      run.traceContext = trace.setSpan(parent, span);
     }
-    if (!span && !metrics) return NO_HANDLER_TRACE;
     return {
       end: (outcome, error) => {
         metrics?.handlerEnded(run.handler, kind, outcome, (performance.now() - started) / 1000);

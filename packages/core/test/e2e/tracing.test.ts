@@ -1,8 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { Command, type CommandContext, type MessageContext, OnMessage } from '@boardbot/core';
 import { until } from '@boardbot/test-support';
+import { trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  AlwaysOffSampler,
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
@@ -184,4 +191,68 @@ describe('traces of a bot', () => {
   function spansOf(root: ReadableSpan): ReadableSpan[] {
     return exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === root.spanContext().traceId);
   }
+});
+
+describe('traces of a bot whose sampler drops every trace', () => {
+  it('records no span, and its REST calls still carry one trace id per event and the handler that made them', async () => {
+    const platform = await TestPlatform.start();
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }),
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    const started = platform.bot({ handlers: [Chatty], tracing: provider });
+    try {
+      await started.bot.start();
+      await platform.post(platform.bob, platform.general, '!twice');
+      await until(async () => (await platform.messages(platform.general, 5)).some((m) => m.content === 'two'), 'two');
+      await started.bot.idle();
+      expect(exporter.getFinishedSpans()).toEqual([]);
+      const sent = (await platform.messages(platform.general, 5)).filter(
+        (m) => m.content === 'one' || m.content === 'two',
+      );
+      expect(sent).toHaveLength(2);
+      const whys = await Promise.all(sent.map((m) => platform.control.why(platform.general.id, m.id)));
+      expect(whys.map((w) => w.handler)).toEqual(['Chatty.twice', 'Chatty.twice']);
+      // The event's trace, not sampled, is the one both calls carried.
+      const [first, second] = whys;
+      expect(first?.trace_id).toMatch(/^[0-9a-f]{32}$/);
+      expect(second?.trace_id).toBe(first?.trace_id);
+    } finally {
+      await started.bot.stop();
+      await platform.close();
+    }
+  });
+});
+
+describe('traces of a bot given no provider', () => {
+  it('makes no span while no SDK is registered, and uses one registered after it started from the next event', async () => {
+    const platform = await TestPlatform.start();
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const started = platform.bot({ handlers: [Chatty] });
+    const twice = async () => {
+      const before = (await platform.messages(platform.general, 50)).filter((m) => m.content === 'two').length;
+      await platform.post(platform.bob, platform.general, '!twice');
+      await until(
+        async () => (await platform.messages(platform.general, 50)).filter((m) => m.content === 'two').length > before,
+        'two',
+      );
+      await started.bot.idle();
+    };
+    try {
+      await started.bot.start();
+      await twice();
+      expect(exporter.getFinishedSpans()).toEqual([]);
+      trace.setGlobalTracerProvider(provider);
+      await twice();
+      expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(
+        expect.arrayContaining(['event message.create', 'handler Chatty.twice', 'POST /boards/{boardId}/messages']),
+      );
+    } finally {
+      trace.disable();
+      await started.bot.stop();
+      await platform.close();
+    }
+  });
 });
