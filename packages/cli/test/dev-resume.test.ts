@@ -1,9 +1,9 @@
-import { type DevSession, runDev } from '@boardbot/cli/internal';
 import type { Message } from '@boardbot/protocol';
 import { eventuallyValue } from '@boardbot/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Control, POLL } from './support/control.js';
-import { createFixtureProject, type FixtureProject, pingSource } from './support/fixture-project.js';
+import { runDevForTest } from './support/dev-session.js';
+import { fixtureProjectForTest, pingSource } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
 
 // A listener that takes a moment per message, so the old bot still has a backlog when the rebuild
@@ -20,23 +20,14 @@ export class Echo {
 `;
 
 describe('boardbot dev across a rebuild', () => {
-  let project: FixtureProject | undefined;
-  let session: DevSession | undefined;
-  afterEach(async () => {
-    await session?.stop();
-    session = undefined;
-    project?.remove();
-    project = undefined;
-  });
-
   it('answers every message posted while the bot is rebuilt and restarted, once each, in order', async () => {
-    project = createFixtureProject('dev-resume');
+    const project = fixtureProjectForTest('dev-resume');
     project.write('src/echo.ts', ECHO);
     project.write(
       'src/bot.ts',
       "import { Echo } from './echo.js';\nimport { Ping } from './ping.js';\n\nexport const handlers = [Ping, Echo];\n",
     );
-    session = await runDev({ port: 0, logLevel: 'warn' }, testIo(project.dir));
+    const session = await runDevForTest({ port: 0, logLevel: 'warn' }, testIo(project.dir));
     const control = new Control(session.urls.controlUrl, session.emulator.adminKey);
     // Up once it answers: its commands are registered before its gateway connects, and a first start
     // (no resume point yet) begins at the live stream, so a message posted before that is not its.
@@ -56,13 +47,13 @@ describe('boardbot dev across a rebuild', () => {
     };
     for (let i = 0; i < 20; i++) await post();
     const rebuilt = new Promise<void>((resolve) =>
-      session?.on('build', ({ first, errors, emitted }) => {
+      session.on('build', ({ first, errors, emitted }) => {
         if (!first && errors === 0 && emitted > 0) resolve();
       }),
     );
     let restarted = false;
     const restart = new Promise<void>((resolve) =>
-      session?.on('bot-start', ({ count }) => {
+      session.on('bot-start', ({ count }) => {
         if (count === 2) {
           restarted = true;
           resolve();

@@ -2,11 +2,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@boardbot/cli';
-import { type BuildResult, type DevSession, runDev } from '@boardbot/cli/internal';
+import { type BuildResult, type DevSession } from '@boardbot/cli/internal';
 import { buildProjects, eventuallyValue, occupiedPort } from '@boardbot/test-support';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Control, POLL } from './support/control.js';
-import { createFixtureProject, type FixtureProject, pingSource } from './support/fixture-project.js';
+import { runDevForTest } from './support/dev-session.js';
+import { fixtureProjectForTest, pingSource } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
 
 // Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
@@ -17,24 +18,14 @@ function nextBotStart(session: DevSession): Promise<{ count: number }> {
 }
 
 describe('boardbot dev', () => {
-  let project: FixtureProject | undefined;
-  let session: DevSession | undefined;
-
-  afterEach(async () => {
-    await session?.stop();
-    session = undefined;
-    project?.remove();
-    project = undefined;
-  });
-
   // Two TypeScript builds and two bot starts: about 15 s alone, and twice that with the whole suite
   // in parallel on two cores, so it gets the budget of the other end-to-end tests of the CLI.
   it('builds the project, runs the bot against its emulator, and restarts it on a change while the emulator keeps its state', {
     timeout: 120_000,
   }, async () => {
-    project = createFixtureProject('dev');
+    const project = fixtureProjectForTest('dev');
     const io = testIo(project.dir);
-    session = await runDev({ port: 0, logLevel: 'warn' }, io);
+    const session = await runDevForTest({ port: 0, logLevel: 'warn' }, io);
     await nextBotStart(session);
     const output = io.lines.join('\n');
     expect(output).toContain(`Playground    ${session.urls.playgroundUrl}`);
@@ -44,17 +35,7 @@ describe('boardbot dev', () => {
     expect(existsSync(join(project.dir, '.boardbot', 'emulator.db'))).toBe(true);
 
     const control = new Control(session.urls.controlUrl, session.emulator.adminKey);
-    // The bot registers /ping once it is up; invoking before that would reach no bot.
-    await eventuallyValue(
-      () => control.registeredCommands(),
-      (names) => names.includes('ping'),
-      POLL,
-    );
-    const first = await eventuallyValue(
-      () => control.invoke('ping', { text: 'hi' }),
-      (v) => v.answers.length > 0,
-      POLL,
-    );
+    const first = await control.firstAnswer('ping', { text: 'hi' });
     expect(first.answers[0]?.content).toBe('pong v1 hi');
     // `boardbot invoke` finds the running dev through .boardbot/dev.json and prints the answer.
     expect(existsSync(join(project.dir, '.boardbot', 'dev.json'))).toBe(true);
@@ -81,7 +62,7 @@ describe('boardbot dev', () => {
 
     // A build with errors is reported and leaves the last good bot running.
     const failedBuild = new Promise<BuildResult>((resolve) =>
-      session?.on('build', (result) => {
+      session.on('build', (result) => {
         if (result.errors > 0) resolve(result);
       }),
     );
@@ -110,7 +91,7 @@ describe('boardbot dev', () => {
   });
 
   it('says how to fix a taken port (exit code 1) and leaves nothing running', async () => {
-    project = createFixtureProject('dev-port');
+    const project = fixtureProjectForTest('dev-port');
     const blocker = await occupiedPort();
     const port = blocker.port;
     try {

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { buildProjects, eventuallyValue } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectOutput } from './support/child-output.js';
 import { Control, POLL } from './support/control.js';
 
 // Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
@@ -29,16 +30,10 @@ describe('npm run dev (scripts/dev.mjs)', () => {
       env: { ...process.env, LOG_LEVEL: 'warn', BOARDBOT_SKIP_PLAYGROUND_BUILD: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout?.on('data', (d) => {
-      output += d;
-    });
-    child.stderr?.on('data', (d) => {
-      output += d;
-    });
+    const output = collectOutput(child);
     const exited = once(child, 'exit');
     const printed = await eventuallyValue(
-      async () => output,
+      async () => output(),
       (text) => /Admin key +\S+/.test(text) && text.includes('Starting the bot'),
       { ...POLL, timeoutMs: 150_000 },
     );
@@ -48,21 +43,12 @@ describe('npm run dev (scripts/dev.mjs)', () => {
     expect(controlUrl && adminKey, printed).toBeTruthy();
 
     const control = new Control(controlUrl as string, adminKey as string);
-    await eventuallyValue(
-      () => control.registeredCommands(),
-      (names) => names.includes('roll'),
-      { ...POLL, timeoutMs: 50_000 },
-    );
-    const view = await eventuallyValue(
-      () => control.invoke('roll', { sides: 20 }),
-      (v) => v.answers.length > 0,
-      POLL,
-    );
-    expect(view.answers[0]?.content, output).toMatch(/You rolled \*\*\d+\*\* \(d20\)/);
+    const view = await control.firstAnswer('roll', { sides: 20 }, { ...POLL, timeoutMs: 50_000 });
+    expect(view.answers[0]?.content, output()).toMatch(/You rolled \*\*\d+\*\* \(d20\)/);
 
     child.kill('SIGINT');
     const [code] = await exited;
-    expect(code, output).toBe(0);
-    expect(output).toContain('Stopped.');
+    expect(code, output()).toBe(0);
+    expect(output()).toContain('Stopped.');
   });
 });

@@ -4,6 +4,7 @@ import { runCli } from '@boardbot/cli';
 import { buildProjects, eventuallyValue, startRedisServer, vacantPort } from '@boardbot/test-support';
 import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectOutput } from './support/child-output.js';
 import { Control, POLL } from './support/control.js';
 import { buildFixtureProject, createFixtureProject, type FixtureProject } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
@@ -39,29 +40,14 @@ describe('boardbot start', () => {
     project.write('.env', `BOARDBOT_TOKEN=start-token\nBOARDBOT_API_URL=${emu.urls.apiUrl}\nLOG_LEVEL=warn\n`);
     const { PATH, HOME } = process.env;
     child = spawn(process.execPath, [bin, 'start'], { cwd: project.dir, env: { PATH, HOME }, stdio: 'pipe' });
-    let output = '';
-    child.stdout?.on('data', (d) => {
-      output += d;
-    });
-    child.stderr?.on('data', (d) => {
-      output += d;
-    });
+    const output = collectOutput(child);
     const exited = once(child, 'exit');
-    await eventuallyValue(
-      () => control.registeredCommands(),
-      (names) => names.includes('ping'),
-      POLL,
-    );
-    const view = await eventuallyValue(
-      () => control.invoke('ping', { text: 'prod' }),
-      (v) => v.answers.length > 0,
-      POLL,
-    );
+    const view = await control.firstAnswer('ping', { text: 'prod' });
     expect(view.answers[0]?.content).toBe('pong v1 prod');
     child.kill('SIGTERM');
     const [code] = await exited;
-    expect(code, output).toBe(0);
-    expect(output).not.toContain('start-token');
+    expect(code, output()).toBe(0);
+    expect(output()).not.toContain('start-token');
   });
 
   it('rejects a --redis that is not a Redis URL with exit code 2', async () => {

@@ -1,14 +1,12 @@
 import type { Message } from '@boardbot/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeClock, Harness } from './helpers/harness.js';
+import { type ClockedHarness, Harness } from './helpers/harness.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-let h: Harness;
-let clock: FakeClock;
+let h: ClockedHarness;
 beforeEach(async () => {
-  clock = new FakeClock();
-  h = await Harness.start({ now: clock.now, rateLimit: { requests: 10_000 } });
+  h = await Harness.onFakeClock({ rateLimit: { requests: 10_000 } });
 });
 afterEach(() => h.close());
 
@@ -151,7 +149,7 @@ describe('POST /boards/{boardId}/messages', () => {
 describe('PATCH /boards/{boardId}/messages/{messageId}', () => {
   it("edits the app's own message and sets edited_at", async () => {
     const m = await h.send(h.seed.general.id, { content: 'v1' });
-    clock.advance(5000);
+    h.clock.advance(5000);
     const r = await h.api('PATCH', `/boards/${h.seed.general.id}/messages/${m.id}`, undefined, {
       body: { content: 'v2' },
     });
@@ -194,7 +192,7 @@ describe('DELETE /boards/{boardId}/messages/{messageId}', () => {
   it('leaves a tombstone and is idempotent', async () => {
     const board = h.seed.general.id;
     const m = await h.send(board, { content: 'bye', embeds: [{ title: 't' }] });
-    clock.advance(1000);
+    h.clock.advance(1000);
     const first = await h.api('DELETE', `/boards/${board}/messages/${m.id}`);
     expect([first.status, first.text]).toEqual([204, '']);
     const second = await h.api('DELETE', `/boards/${board}/messages/${m.id}`);
@@ -262,7 +260,7 @@ describe('GET and PUT /app/commands', () => {
     expect(r1).toMatchObject({ name: 'roll', options: roll.options, updated_at: '2026-11-21T10:00:00.000Z' });
     expect(p1).toMatchObject({ name: 'ping', options: [] });
 
-    clock.advance(60_000);
+    h.clock.advance(60_000);
     const second = await h.api('PUT', '/app/commands', undefined, {
       body: [{ ...roll }, { name: 'ping', description: 'Ping!' }, { name: 'new', description: 'New' }],
     });
@@ -324,9 +322,9 @@ describe('POST /interactions/{token}', () => {
 
   it('answers 410 interaction_expired 15 minutes after the invocation', async () => {
     const { token } = await invocation();
-    clock.advance(15 * 60 * 1000 - 1);
+    h.clock.advance(15 * 60 * 1000 - 1);
     expect((await h.api('POST', `/interactions/${token}`, null, { body: { content: 'in time' } })).status).toBe(200);
-    clock.advance(1);
+    h.clock.advance(1);
     const late = await h.api('POST', `/interactions/${token}`, null, { body: { content: 'late' } });
     expect([late.status, late.json.error.code]).toEqual([410, 'interaction_expired']);
     expect((await h.messages(h.seed.general.id)).map((m) => m.content)).toEqual(['in time']);

@@ -1,12 +1,10 @@
 import { SseClient } from '@boardbot/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, DEV_TOKEN, FakeClock, Harness } from './helpers/harness.js';
+import { ADMIN_KEY, type ClockedHarness, DEV_TOKEN, Harness } from './helpers/harness.js';
 
-let h: Harness;
-let clock: FakeClock;
+let h: ClockedHarness;
 beforeEach(async () => {
-  clock = new FakeClock();
-  h = await Harness.start({ now: clock.now, rateLimit: { requests: 100_000 } });
+  h = await Harness.onFakeClock({ rateLimit: { requests: 100_000 } });
 });
 afterEach(() => h.close());
 
@@ -368,7 +366,7 @@ describe('slash commands as a person', () => {
 
   it('shows an unanswered interaction as expired after 15 minutes', async () => {
     const { id } = await alicesConfigShow();
-    clock.advance(15 * 60 * 1000);
+    h.clock.advance(15 * 60 * 1000);
     expect((await h.ctl('GET', `/interactions/${id}`)).json.status).toBe('expired');
   });
 });

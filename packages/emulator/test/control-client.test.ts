@@ -7,8 +7,9 @@ import {
   ControlUnreachableError,
   isUnauthorized,
 } from '@boardbot/emulator/control';
-import { startLoopbackServer, vacantPort } from '@boardbot/test-support';
+import { type Script, vacantPort } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure, failureAgainst } from './helpers/control-failure.js';
 
 // The control API client against a real emulator on loopback; what an emulator never answers (a
 // proxy's page, an echoed key, nothing at all) comes from small loopback servers.
@@ -23,12 +24,13 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-async function failure(call: Promise<unknown>): Promise<unknown> {
-  return call.then(
-    () => expect.unreachable('the call succeeded'),
-    (error: unknown) => error,
-  );
-}
+/** A server that answers every request with `status` and an HTML page, as a proxy or a web server would. */
+const htmlPage =
+  (status: number, html: string): Script =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'text/html' });
+    res.end(html);
+  };
 
 describe('ControlClient', () => {
   it('takes the emulator origin or its control API URL, with or without a trailing slash', async () => {
@@ -75,7 +77,7 @@ describe('ControlClient', () => {
   });
 
   it('hides the admin key when whatever answers echoes it', async () => {
-    const echo = await startLoopbackServer((req, res) => {
+    const echo: Script = (req, res) => {
       const auth = req.headers.authorization ?? '';
       res.writeHead(403, { 'content-type': 'application/json' });
       res.end(
@@ -83,46 +85,26 @@ describe('ControlClient', () => {
           error: { code: 'forbidden', message: `no: ${auth}`, details: [{ path: auth, message: auth }] },
         }),
       );
-    });
-    try {
-      const error = await failure(new ControlClient({ url: echo.origin, adminKey: 's3cret-key' }).state());
-      expect(error).toMatchObject({ status: 403, apiCode: 'forbidden', serverMessage: 'no: Bearer <admin key>' });
-      expect(JSON.stringify(error)).not.toContain('s3cret-key');
-      expect((error as Error).message).not.toContain('s3cret-key');
-    } finally {
-      await echo.close();
-    }
+    };
+    const error = await failureAgainst(echo, (client) => client.state(), 's3cret-key');
+    expect(error).toMatchObject({ status: 403, apiCode: 'forbidden', serverMessage: 'no: Bearer <admin key>' });
+    expect(JSON.stringify(error)).not.toContain('s3cret-key');
+    expect((error as Error).message).not.toContain('s3cret-key');
   });
 
   it('reads an answer that is not the envelope (a proxy page) as http_<status>', async () => {
-    const proxy = await startLoopbackServer((_req, res) => {
-      res.writeHead(502, { 'content-type': 'text/html' });
-      res.end('<html>Bad gateway</html>');
+    const error = await failureAgainst(htmlPage(502, '<html>Bad gateway</html>'), (client) => client.state());
+    expect(error).toMatchObject({
+      code: 'BOARDBOT_CONTROL_API_ERROR',
+      status: 502,
+      apiCode: 'http_502',
+      details: [],
     });
-    try {
-      const error = await failure(new ControlClient({ url: proxy.origin, adminKey: 'k' }).state());
-      expect(error).toMatchObject({
-        code: 'BOARDBOT_CONTROL_API_ERROR',
-        status: 502,
-        apiCode: 'http_502',
-        details: [],
-      });
-    } finally {
-      await proxy.close();
-    }
   });
 
   it('refuses a successful answer that is not JSON', async () => {
-    const page = await startLoopbackServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<html>Welcome</html>');
-    });
-    try {
-      const error = await failure(new ControlClient({ url: page.origin, adminKey: 'k' }).info());
-      expect(error).toMatchObject({ code: 'BOARDBOT_CONTROL_API_ERROR', status: 200, apiCode: 'http_200' });
-    } finally {
-      await page.close();
-    }
+    const error = await failureAgainst(htmlPage(200, '<html>Welcome</html>'), (client) => client.info());
+    expect(error).toMatchObject({ code: 'BOARDBOT_CONTROL_API_ERROR', status: 200, apiCode: 'http_200' });
   });
 
   it('says the emulator is unreachable when nothing answers, without the key', async () => {

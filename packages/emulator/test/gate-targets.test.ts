@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RouteEntry, routesOf } from '../src/http/route-table.js';
 import { DEV_TOKEN, FakeClock, Harness } from './helpers/harness.js';
+import { expectKeyHeldInEveryForm, sendInEveryForm } from './helpers/keyed-request-forms.js';
 import type { RawAnswer } from './helpers/raw-http.js';
 import {
   bodyFor,
@@ -141,88 +142,56 @@ describe('the gate follows the matched route, whatever the request target looks 
 });
 
 describe('Idempotency-Key, whatever the request target looks like', () => {
-  const forms = (path: string) => targetForms(path, port).filter(([form]) => REACHING_FORMS.includes(form as never));
   const eventCount = () => h.emu.platform.store.events.after(h.seed.devBot.id, 0, 1_000_000).length;
 
   it('replays a send for the same key and body in every form that reaches it, and refuses another body with 422', async () => {
     const path = `/api/v1/boards/${h.seed.random.id}/messages`;
-    const body = JSON.stringify({ content: 'sent once' });
-    const answers: RawAnswer[] = [];
-    for (const [, target] of forms(path)) {
-      answers.push(await exchange({ method: 'POST', target, port, bearer: DEV_TOKEN, body, idempotencyKey: 'send-1' }));
-    }
-    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
-    expect(answers.map((a) => a.headers['idempotent-replayed'])).toEqual([
-      undefined,
-      ...answers.slice(1).map(() => 'true'),
-    ]);
-    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
-    const events = eventCount();
-    for (const [form, target] of forms(path)) {
-      const other = JSON.stringify({ content: 'another' });
-      const r = await exchange({
+    await expectKeyHeldInEveryForm(
+      {
         method: 'POST',
-        target,
+        path,
         port,
         bearer: DEV_TOKEN,
-        body: other,
         idempotencyKey: 'send-1',
-      });
-      expect([form, r.status, r.json.error.code]).toEqual([form, 422, 'idempotency_key_reused']);
-    }
+        body: JSON.stringify({ content: 'sent once' }),
+        otherBody: JSON.stringify({ content: 'another' }),
+      },
+      eventCount,
+    );
     expect((await h.messages(h.seed.random.id)).map((m) => m.content)).toEqual(['sent once']);
-    expect(eventCount()).toBe(events);
   });
 
   it('replays an edit for the same key and body in every form that reaches it, and refuses another body with 422', async () => {
     const message = await h.send(h.seed.random.id, { content: 'draft' });
     const path = `/api/v1/boards/${h.seed.random.id}/messages/${message.id}`;
-    const body = JSON.stringify({ content: 'edited once' });
-    const answers: RawAnswer[] = [];
-    for (const [, target] of forms(path)) {
-      answers.push(
-        await exchange({ method: 'PATCH', target, port, bearer: DEV_TOKEN, body, idempotencyKey: 'edit-1' }),
-      );
-    }
-    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
-    expect(answers.map((a) => a.headers['idempotent-replayed'])).toEqual([
-      undefined,
-      ...answers.slice(1).map(() => 'true'),
-    ]);
-    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
-    const events = eventCount();
-    for (const [form, target] of forms(path)) {
-      const other = JSON.stringify({ content: 'edited twice' });
-      const r = await exchange({
+    await expectKeyHeldInEveryForm(
+      {
         method: 'PATCH',
-        target,
+        path,
         port,
         bearer: DEV_TOKEN,
-        body: other,
         idempotencyKey: 'edit-1',
-      });
-      expect([form, r.status, r.json.error.code]).toEqual([form, 422, 'idempotency_key_reused']);
-    }
+        body: JSON.stringify({ content: 'edited once' }),
+        otherBody: JSON.stringify({ content: 'edited twice' }),
+      },
+      eventCount,
+    );
     const edits = h.emu.platform.store.events
       .after(h.seed.devBot.id, 0, 1_000_000)
       .filter((e) => e.name === 'message.edit' && JSON.parse(e.data).message.id === message.id);
     expect(edits).toHaveLength(1);
-    expect(eventCount()).toBe(events);
     expect((await h.messages(h.seed.random.id)).find((m) => m.id === message.id)?.content).toBe('edited once');
   });
 
   it('holds the Idempotency-Key of an interaction answer in every form that reaches it', async () => {
     const { id, token } = await h.invoke({ board_id: h.seed.general.id, user_id: h.seed.alice.id, command: 'ping' });
-    const body = JSON.stringify({ content: 'answered once' });
-    const answers: RawAnswer[] = [];
-    for (const [, target] of forms(`/api/v1/interactions/${token}`)) {
-      answers.push(await exchange({ method: 'POST', target, port, body, idempotencyKey: 'same-key' }));
-    }
-    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
-    expect(answers.map((a) => a.headers['idempotent-replayed'])).toEqual([
-      undefined,
-      ...answers.slice(1).map(() => 'true'),
-    ]);
+    const answers = await sendInEveryForm({
+      method: 'POST',
+      path: `/api/v1/interactions/${token}`,
+      port,
+      body: JSON.stringify({ content: 'answered once' }),
+      idempotencyKey: 'same-key',
+    });
     expect(new Set(answers.map((a) => a.json.id)).size).toBe(1);
     expect((await h.ctl('GET', `/interactions/${id}`)).json.answers).toHaveLength(1);
   });

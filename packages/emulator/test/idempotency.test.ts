@@ -1,55 +1,14 @@
-import { once } from 'node:events';
-import type { Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEV_TOKEN, FakeClock, Harness } from './helpers/harness.js';
-import { nextAnswer, open, type RawAnswer } from './helpers/raw-http.js';
+import { type ClockedHarness, DEV_TOKEN, Harness } from './helpers/harness.js';
+import { startSlowRequest } from './helpers/slow-request.js';
 
-let h: Harness;
-let clock: FakeClock;
+let h: ClockedHarness;
 beforeEach(async () => {
-  clock = new FakeClock();
-  h = await Harness.start({ now: clock.now, rateLimit: { requests: 10_000 } });
+  h = await Harness.onFakeClock({ rateLimit: { requests: 10_000 } });
 });
 afterEach(() => h.close());
 
 const eventCount = (appId: string) => h.emu.platform.store.events.after(appId, 0, 1_000_000).length;
-
-/** A request whose head and first bytes of body are sent, and whose rest waits for `finish`. */
-interface SlowRequest {
-  /** The emulator's URL (it listens on a loopback port for this). */
-  url: string;
-  finish: () => Promise<RawAnswer>;
-}
-
-/**
- * Sends the head of a JSON request with an `Idempotency-Key` and the first bytes of its body, and
- * resolves once the emulator has received the head: its gate, which holds the key, runs on that
- * `request` event (an `onRequest` hook, before the body is read), so by the next turn of the event
- * loop the key is held, however slow the machine.
- */
-async function startSlowRequest(method: string, path: string, key: string, body: string): Promise<SlowRequest> {
-  const { url } = await h.emu.listen({ port: 0 });
-  const socket: Socket = await open(Number(new URL(url).port));
-  const answer = nextAnswer(socket);
-  const received = once(h.emu.app.server, 'request');
-  socket.write(
-    `${method} ${path} HTTP/1.1\r\nHost: ${new URL(url).host}\r\nAuthorization: Bearer ${DEV_TOKEN}\r\n` +
-      `Content-Type: application/json\r\nIdempotency-Key: ${key}\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
-  );
-  await received;
-  await new Promise((resolve) => setImmediate(resolve));
-  return {
-    url,
-    finish: async () => {
-      socket.write(body.slice(5));
-      try {
-        return await answer;
-      } finally {
-        socket.destroy();
-      }
-    },
-  };
-}
 
 describe('Idempotency-Key on POST /boards/{boardId}/messages', () => {
   it('replays the first answer for the same key and body, without a new message or event', async () => {
@@ -57,7 +16,7 @@ describe('Idempotency-Key on POST /boards/{boardId}/messages', () => {
     const send = { body: { content: 'once' }, headers: { 'idempotency-key': 'k-1' } };
     const first = await h.api('POST', path, DEV_TOKEN, send);
     const events = eventCount(h.seed.devBot.id);
-    clock.advance(1000);
+    h.clock.advance(1000);
     const again = await h.api('POST', path, DEV_TOKEN, send);
     expect(first.status).toBe(200);
     expect([again.status, again.text]).toEqual([first.status, first.text]);
@@ -95,7 +54,7 @@ describe('Idempotency-Key on POST /boards/{boardId}/messages', () => {
     const path = `/boards/${h.seed.general.id}/messages`;
     const send = { body: { content: 'daily' }, headers: { 'idempotency-key': 'k-3' } };
     const first = await h.api('POST', path, DEV_TOKEN, send);
-    clock.advance(24 * 60 * 60 * 1000);
+    h.clock.advance(24 * 60 * 60 * 1000);
     const later = await h.api('POST', path, DEV_TOKEN, send);
     expect(later.json.id).not.toBe(first.json.id);
     expect(await h.messages(h.seed.general.id)).toHaveLength(2);
@@ -126,22 +85,12 @@ describe('Idempotency-Key on POST /boards/{boardId}/messages', () => {
   it('answers 409 idempotency_in_progress while the first request with the key is still arriving', async () => {
     const path = `/api/v1/boards/${h.seed.general.id}/messages`;
     const body = JSON.stringify({ content: 'slow' });
-    const first = await startSlowRequest('POST', path, 'slow-1', body);
-    const second = async () =>
-      fetch(`${first.url}${path}`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${DEV_TOKEN}`,
-          'content-type': 'application/json',
-          'idempotency-key': 'slow-1',
-        },
-        body,
-      });
-    const r = await second();
+    const first = await startSlowRequest(h.emu, 'POST', path, 'slow-1', body);
+    const r = await first.again();
     expect(r.status).toBe(409);
     expect(((await r.json()) as { error: { code: string } }).error.code).toBe('idempotency_in_progress');
     expect((await first.finish()).status).toBe(200);
-    const replay = await second();
+    const replay = await first.again();
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect((await h.messages(h.seed.general.id)).map((m) => m.content)).toEqual(['slow']);
@@ -177,7 +126,7 @@ describe('Idempotency-Key on PATCH /boards/{boardId}/messages/{messageId}', () =
     const path = `/boards/${h.seed.general.id}/messages/${m.id}`;
     const first = await edit(path, 'final', 'e-1');
     const events = eventCount(h.seed.devBot.id);
-    clock.advance(1000);
+    h.clock.advance(1000);
     // Another edit without the key happens in between: the replay still answers the first edit.
     expect((await h.api('PATCH', path, DEV_TOKEN, { body: { content: 'later' } })).status).toBe(200);
     const again = await edit(path, 'final', 'e-1');
@@ -219,7 +168,7 @@ describe('Idempotency-Key on PATCH /boards/{boardId}/messages/{messageId}', () =
     });
     expect(refused.status).toBe(400);
     expect((await edit(path, 'two', 'e-4')).status).toBe(200);
-    clock.advance(24 * 60 * 60 * 1000);
+    h.clock.advance(24 * 60 * 60 * 1000);
     const later = await edit(path, 'three', 'e-4');
     expect([later.status, later.headers['idempotent-replayed']]).toEqual([200, undefined]);
     expect((await h.messages(h.seed.general.id))[0]?.content).toBe('three');
@@ -243,22 +192,12 @@ describe('Idempotency-Key on PATCH /boards/{boardId}/messages/{messageId}', () =
     const m = await h.send(h.seed.general.id, { content: 'before' });
     const path = `/api/v1/boards/${h.seed.general.id}/messages/${m.id}`;
     const body = JSON.stringify({ content: 'after' });
-    const first = await startSlowRequest('PATCH', path, 'slow-edit', body);
-    const second = () =>
-      fetch(`${first.url}${path}`, {
-        method: 'PATCH',
-        headers: {
-          authorization: `Bearer ${DEV_TOKEN}`,
-          'content-type': 'application/json',
-          'idempotency-key': 'slow-edit',
-        },
-        body,
-      });
-    const r = await second();
+    const first = await startSlowRequest(h.emu, 'PATCH', path, 'slow-edit', body);
+    const r = await first.again();
     expect(r.status).toBe(409);
     expect(((await r.json()) as { error: { code: string } }).error.code).toBe('idempotency_in_progress');
     expect((await first.finish()).json.content).toBe('after');
-    const replay = await second();
+    const replay = await first.again();
     expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
   });
 });

@@ -1,43 +1,16 @@
-import { mkdirSync } from 'node:fs';
-import type { Bot } from '@boardbot/core';
-import { createEmulator, type Emulator, type EmulatorUrls } from '@boardbot/emulator';
-import { type Board, ControlClient } from '@boardbot/emulator/control';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createDiceBot } from '../../../examples/dice/src/bot.js';
-import { launchChromium } from './playground/browser.js';
-import { ensurePlaygroundBuilt } from './playground/build-page.js';
+import { type DicePlayground, SCREENSHOTS, startDicePlayground } from './playground/dice-playground.js';
 import { PlaygroundPage, shown } from './playground/page.js';
 
 // The playground's "Why?" in real headless Chromium: the dice bot of examples/dice answers on the real
 // runtime, which names its handler and event in W3C baggage; the page shows what the emulator saw.
 
-const SCREENSHOTS = new URL('../../../test-output/playground/', import.meta.url).pathname;
-
-let emulator: Emulator;
-let urls: EmulatorUrls;
-let control: ControlClient;
-let bot: Bot;
-let browser: Browser;
+let dice: DicePlayground;
 let context: BrowserContext | undefined;
-let general: Board;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await ensurePlaygroundBuilt();
-  emulator = await createEmulator({ db: ':memory:', seed: true, logger: false });
-  urls = await emulator.listen({ host: '127.0.0.1', port: 0 });
-  control = new ControlClient({ url: urls.controlUrl, adminKey: emulator.adminKey });
-  bot = createDiceBot({
-    token: emulator.devToken,
-    apiUrl: urls.apiUrl,
-    random: () => 0.5,
-    logger: false,
-    handleSignals: false,
-  });
-  await bot.start();
-  browser = await launchChromium();
-  general = (await control.state()).boards.find((b) => b.name === 'general') as Board;
+  dice = await startDicePlayground();
 });
 
 afterEach(async () => {
@@ -45,17 +18,13 @@ afterEach(async () => {
   context = undefined;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await bot?.stop();
-  await emulator?.close();
-});
+afterAll(() => dice?.close());
 
 describe("the playground's why", () => {
   it('opens beside a bot answer: the event, the handler, and the REST call that posted it with its status', async () => {
-    context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+    context = await dice.browser.newContext({ viewport: { width: 1200, height: 800 } });
     const person = new PlaygroundPage(await context.newPage());
-    await person.open(urls.playgroundUrl);
+    await person.open(dice.urls.playgroundUrl);
     const form = await person.openCommand('roll');
     await form.getByLabel('sides').fill('20');
     await form.getByLabel('sides').press('Enter');
@@ -77,8 +46,10 @@ describe("the playground's why", () => {
     await person.page.screenshot({ path: `${SCREENSHOTS}playground-why.png` });
 
     // The page shows what the emulator recorded, nothing of its own making.
-    const stored = (await control.messages(general.id, { limit: 10 })).find((m) => m.kind === 'interaction_response');
-    const recorded = await control.why(general.id, stored?.id ?? '');
+    const stored = (await dice.control.messages(dice.general.id, { limit: 10 })).find(
+      (m) => m.kind === 'interaction_response',
+    );
+    const recorded = await dice.control.why(dice.general.id, stored?.id ?? '');
     expect(recorded.handler).toBe('Roll.run');
     expect(await why.getByText(recorded.request_id ?? 'no request id').count()).toBe(1);
     // A person's own message offers no "Why?".

@@ -1,12 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import { type Bot, deriveCommands } from '@boardbot/core';
+import { deriveCommands } from '@boardbot/core';
 import { createEmulator, type Emulator, type EmulatorUrls } from '@boardbot/emulator';
 import { type Board, ControlClient, type UserProfile } from '@boardbot/emulator/control';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { createDiceBot, DICE_HANDLERS } from '../../../examples/dice/src/bot.js';
-import { launchChromium } from './playground/browser.js';
-import { ensurePlaygroundBuilt } from './playground/build-page.js';
+import { DICE_HANDLERS } from '../../../examples/dice/src/bot.js';
+import { type DicePlayground, SCREENSHOTS, startDicePlayground } from './playground/dice-playground.js';
 import { startImageServer } from './playground/image-server.js';
 import { gone, PlaygroundPage, SHOW_TIMEOUT_MS, shown } from './playground/page.js';
 
@@ -14,12 +12,10 @@ import { gone, PlaygroundPage, SHOW_TIMEOUT_MS, shown } from './playground/page.
 // examples/dice running on the real runtime over the real app API and gateway. Every assertion reads the page as a person sees
 // it (roles, labels, text) and, where it matters, checks the emulator agrees.
 
-const SCREENSHOTS = new URL('../../../test-output/playground/', import.meta.url).pathname;
-
+let dice: DicePlayground;
 let emulator: Emulator;
 let urls: EmulatorUrls;
 let control: ControlClient;
-let bot: Bot;
 /** The dice bot's command set, as it registers it. */
 const DICE_COMMANDS = deriveCommands(DICE_HANDLERS);
 let browser: Browser;
@@ -29,31 +25,11 @@ let people: Record<string, UserProfile>;
 let skewMs = 0;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await ensurePlaygroundBuilt();
-  emulator = await createEmulator({ db: ':memory:', seed: true, logger: false, now: () => Date.now() + skewMs });
-  urls = await emulator.listen({ host: '127.0.0.1', port: 0 });
-  control = new ControlClient({ url: urls.controlUrl, adminKey: emulator.adminKey });
-  // A predictable die: every roll lands on the same face, so the test can read the answer.
-  bot = createDiceBot({
-    token: emulator.devToken,
-    apiUrl: urls.apiUrl,
-    random: () => 0.5,
-    logger: false,
-    handleSignals: false,
-  });
-  await bot.start();
-  browser = await launchChromium();
-  const state = await control.state();
-  general = state.boards.find((b) => b.name === 'general') as Board;
-  people = Object.fromEntries(state.users.map((u) => [u.username, u]));
+  dice = await startDicePlayground({ now: () => Date.now() + skewMs });
+  ({ emulator, urls, control, browser, general, people } = dice);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await bot?.stop();
-  await emulator?.close();
-});
+afterAll(() => dice?.close());
 
 let context: BrowserContext;
 let person: PlaygroundPage;

@@ -1,11 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEV_TOKEN, FakeClock, Harness } from './helpers/harness.js';
+import { type ClockedHarness, DEV_TOKEN, Harness } from './helpers/harness.js';
 
-let h: Harness;
-let clock: FakeClock;
+let h: ClockedHarness;
 beforeEach(async () => {
-  clock = new FakeClock();
-  h = await Harness.start({ now: clock.now, rateLimit: { requests: 3, windowMs: 1000 } });
+  h = await Harness.onFakeClock({ rateLimit: { requests: 3, windowMs: 1000 } });
 });
 afterEach(() => h.close());
 
@@ -18,22 +16,22 @@ const rate = (r: { headers: Record<string, unknown> }) => [
 describe('rate limit', () => {
   it('counts requests per window in the three headers, errors included', async () => {
     expect(rate(await h.api('GET', '/app'))).toEqual(['3', '2', '1.000']);
-    clock.advance(266);
+    h.clock.advance(266);
     expect(rate(await h.api('GET', '/boards/not-a-uuid'))).toEqual(['3', '1', '0.734']);
-    clock.advance(1);
+    h.clock.advance(1);
     expect(rate(await h.api('GET', '/nowhere'))).toEqual(['3', '0', '0.733']);
   });
 
   it('answers 429 rate_limited with Retry-After and retry_after past the limit, with no effect', async () => {
     for (let i = 0; i < 3; i++) await h.api('GET', '/app');
-    clock.advance(250);
+    h.clock.advance(250);
     const r = await h.api('POST', `/boards/${h.seed.general.id}/messages`, DEV_TOKEN, { body: { content: 'x' } });
     expect(r.status).toBe(429);
     expect(r.json.error).toMatchObject({ code: 'rate_limited', retry_after: 0.75 });
     expect(r.headers['retry-after']).toBe('1');
     expect(rate(r)).toEqual(['3', '0', '0.750']);
     expect(await h.messages(h.seed.general.id)).toEqual([]);
-    clock.advance(750);
+    h.clock.advance(750);
     const next = await h.api('POST', `/boards/${h.seed.general.id}/messages`, DEV_TOKEN, { body: { content: 'x' } });
     expect(next.status).toBe(200);
     expect(rate(next)).toEqual(['3', '2', '1.000']);
@@ -49,7 +47,7 @@ describe('rate limit', () => {
 
   it('counts answers to an interaction against its token, not the app token', async () => {
     await h.registerCommands([{ name: 'ping', description: 'Ping' }]);
-    clock.advance(1000);
+    h.clock.advance(1000);
     const { token } = await h.invoke({ board_id: h.seed.general.id, user_id: h.seed.bob.id, command: 'ping' });
     for (let i = 0; i < 3; i++) await h.api('GET', '/app');
     const answer = await h.api('POST', `/interactions/${token}`, null, { body: { content: 'pong' } });
@@ -64,7 +62,7 @@ describe('rate limit', () => {
     for (const token of ['nope', null, 'other']) {
       const r = await h.api('GET', '/app', token);
       refusals.push([r.status, ...rate(r)]);
-      clock.advance(100);
+      h.clock.advance(100);
     }
     expect(refusals).toEqual([
       [401, '3', '2', '1.000'],
@@ -83,7 +81,7 @@ describe('rate limit', () => {
     // The address's bucket is not the app token's: a valid token is served meanwhile.
     const app = await h.api('GET', '/app');
     expect([app.status, ...rate(app)]).toEqual([200, '3', '2', '1.000']);
-    clock.advance(700);
+    h.clock.advance(700);
     expect([(await h.api('GET', '/app', 'nope')).status]).toEqual([401]);
   });
 

@@ -1,5 +1,5 @@
 import { ControlClient, type InteractionView, type OptionValue } from '@boardbot/emulator/control';
-import type { WaitOptions } from '@boardbot/test-support';
+import { eventuallyValue, type WaitOptions } from '@boardbot/test-support';
 
 // What the CLI's tests ask of an emulator, as the people of its default seed, through the one
 // control API client.
@@ -37,6 +37,29 @@ export class Control {
     const { alice, general } = await this.seedIds();
     const interaction = await this.client.invoke({ board_id: general, user_id: alice, command, options });
     return this.client.wait(interaction.id, { answers: 1, timeoutMs });
+  }
+
+  /**
+   * Waits until the dev-bot app has registered `command` (the bot is up: invoking before that would
+   * reach no bot), then invokes it as alice until an answer comes, and returns that interaction.
+   *
+   * @param registration - how long the bot may take to come up
+   */
+  async firstAnswer(
+    command: string,
+    options: Record<string, OptionValue> = {},
+    registration: WaitOptions = POLL,
+  ): Promise<InteractionView> {
+    await eventuallyValue(
+      () => this.registeredCommands(),
+      (names) => names.includes(command),
+      registration,
+    );
+    return eventuallyValue(
+      () => this.invoke(command, options),
+      (view) => view.answers.length > 0,
+      POLL,
+    );
   }
 
   /** Number of messages on `general`. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { onTestFinished } from 'vitest';
 
 // Fixture projects live inside the repository (under the ignored test-output/), so `@boardbot/core`,
 // class-validator and @types/node resolve from the checkout's node_modules, as they would in a
@@ -107,4 +108,16 @@ export async function buildFixtureProject(project: FixtureProject): Promise<void
     ts.flattenDiagnosticMessageText(d.messageText, '\n'),
   );
   if (problems.length > 0) throw new Error(`the fixture does not compile:\n${problems.join('\n')}`);
+}
+
+/**
+ * {@link createFixtureProject} for the running test: the project is removed when the test finishes,
+ * pass or fail, so no test leaves one behind for the next.
+ *
+ * @param name - a label for the directory
+ */
+export function fixtureProjectForTest(name: string): FixtureProject {
+  const project = createFixtureProject(name);
+  onTestFinished(() => project.remove());
+  return project;
 }

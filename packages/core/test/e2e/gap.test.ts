@@ -1,9 +1,9 @@
 import { MemoryPositionStore, type MessageContext, OnMessage, type PositionStore } from '@boardbot/core';
 import { GatewayClient } from '@boardbot/gateway';
 import type { Message } from '@boardbot/protocol';
-import { HttpFaultProxy, until } from '@boardbot/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
+import { until } from '@boardbot/test-support';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBotBehindProxy } from './support/bot-behind-proxy.js';
 
 const heard: { board: string; content: string }[] = [];
 
@@ -20,31 +20,21 @@ describe.each<{ keeping: string; position: () => PositionStore | false }>([
   { keeping: 'a resume point', position: () => new MemoryPositionStore() },
   { keeping: 'no resume point (position: false)', position: () => false },
 ])('a gateway gap, keeping $keeping', ({ position }) => {
-  let platform: Platform;
-  let proxy: HttpFaultProxy;
-  let started: ReturnType<Platform['bot']>;
-
-  beforeAll(async () => {
+  beforeAll(() => {
     heard.length = 0;
-    // Keep almost nothing for resume, so a dropped stream cannot be replayed.
-    platform = await TestPlatform.start({ limits: { retainedEvents: 1, retainedEventsMs: 0 } });
-    proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
-    started = platform.bot({
+  });
+  // Keep almost nothing for resume, so a dropped stream cannot be replayed.
+  const behind = useBotBehindProxy(
+    {
       handlers: [Recorder],
-      apiUrl: proxy.apiUrl,
       position: position(),
       gateway: (o) => new GatewayClient({ ...o, reconnect: { initialDelayMs: 20, maxDelayMs: 100 } }),
-    });
-    await started.bot.start();
-  });
-
-  afterAll(async () => {
-    await started?.bot.stop();
-    await proxy?.close();
-    await platform?.close();
-  });
+    },
+    { limits: { retainedEvents: 1, retainedEventsMs: 0 } },
+  );
 
   it('backfills the missed messages over REST and dispatches each once, in order', async () => {
+    const { platform, proxy, bot, logs } = behind();
     const before = await platform.post(platform.alice, platform.general, 'before the cut');
     await until(() => heard.some((h) => h.content === 'before the cut'), 'the first message was heard live');
 
@@ -64,7 +54,7 @@ describe.each<{ keeping: string; position: () => PositionStore | false }>([
     await until(() => heard.some((h) => h.content === 'missed on random'), 'the backfill reached the bot', {
       timeoutMs: 20_000,
     });
-    await started.bot.idle();
+    await bot.idle();
     const contents = heard.map((h) => h.content);
     // Order holds per board; boards are backfilled side by side.
     const on = (board: string) =>
@@ -73,10 +63,10 @@ describe.each<{ keeping: string; position: () => PositionStore | false }>([
     expect(on(platform.random.id)).toEqual(['missed on random']);
     expect(contents.filter((c) => c === 'before the cut')).toHaveLength(1);
     expect(contents).not.toContain('deleted during the cut');
-    const gap = started.logs.lines().find((l) => l.msg === 'gateway gap: dispatching missed messages');
+    const gap = logs.lines().find((l) => l.msg === 'gateway gap: dispatching missed messages');
     expect(gap).toMatchObject({ messages: 4 });
     // general is read back after the message the bot had; random, where it had none, from its start.
-    const from = started.logs.lines().filter((l) => String(l.msg).startsWith('backfilling'));
+    const from = logs.lines().filter((l) => String(l.msg).startsWith('backfilling'));
     expect(from.find((l) => l.board_id === platform.general.id)).toMatchObject({ after_seq: before.seq });
     expect(from.find((l) => l.board_id === platform.random.id)?.msg).toMatch(/^backfilling from a time/);
 

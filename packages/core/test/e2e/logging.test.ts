@@ -1,7 +1,6 @@
 import { Command, type CommandContext } from '@boardbot/core';
-import { HttpFaultProxy } from '@boardbot/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
+import { describe, expect, it } from 'vitest';
+import { useBotBehindProxy } from './support/bot-behind-proxy.js';
 
 @Command({ name: 'whoami', description: 'Logs and answers' })
 class WhoAmI {
@@ -13,28 +12,14 @@ class WhoAmI {
 }
 
 describe('logging', () => {
-  let platform: Platform;
-  let proxy: HttpFaultProxy;
-  let started: ReturnType<Platform['bot']>;
-
-  beforeAll(async () => {
-    platform = await TestPlatform.start();
-    proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
-    started = platform.bot({ handlers: [WhoAmI], apiUrl: proxy.apiUrl });
-    await started.bot.start();
-  });
-
-  afterAll(async () => {
-    await started?.bot.stop();
-    await proxy?.close();
-    await platform?.close();
-  });
+  const behind = useBotBehindProxy({ handlers: [WhoAmI] });
 
   it('one correlation id follows an event from its log lines into its REST calls', async () => {
+    const { platform, proxy, logs } = behind();
     const interaction = await platform.invoke(platform.alice, platform.general, 'whoami');
     const view = await platform.answers(interaction.id);
     expect(view.answers[0]?.content).toBe('You are Alice');
-    const line = started.logs.lines().find((l) => l.msg === 'handling whoami');
+    const line = logs.lines().find((l) => l.msg === 'handling whoami');
     expect(line).toMatchObject({ interaction_id: interaction.id, event_id: expect.any(String) });
     const correlationId = line?.correlation_id;
     expect(correlationId).toEqual(expect.any(String));
@@ -43,7 +28,8 @@ describe('logging', () => {
   });
 
   it('never writes a token: neither the app token nor an interaction token', async () => {
-    const text = started.logs.text();
+    const { platform, proxy, logs } = behind();
+    const text = logs.text();
     expect(text).not.toContain(platform.token);
     const answer = proxy.seen.find((r) => r.method === 'POST' && r.url.startsWith('/api/v1/interactions/'));
     const interactionToken = answer?.url.split('/').at(-1) ?? '';

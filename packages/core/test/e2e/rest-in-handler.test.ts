@@ -1,8 +1,8 @@
 import { type MessageContext, OnMessage } from '@boardbot/core';
 import { keyBasis, writeKey } from '@boardbot/core/internal';
-import { HttpFaultProxy, until } from '@boardbot/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
+import { until } from '@boardbot/test-support';
+import { describe, expect, it } from 'vitest';
+import { useBotBehindProxy } from './support/bot-behind-proxy.js';
 
 class Direct {
   // Writes through the REST client itself, not through the context's methods.
@@ -14,25 +14,11 @@ class Direct {
 }
 
 describe('ctx.rest used directly inside a handler', () => {
-  let platform: Platform;
-  let proxy: HttpFaultProxy;
-  let started: ReturnType<Platform['bot']>;
-
-  beforeAll(async () => {
-    platform = await TestPlatform.start();
-    // Between the bot and the emulator: it records the headers each request carried on the wire.
-    proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
-    started = platform.bot({ handlers: [Direct], apiUrl: proxy.apiUrl });
-    await started.bot.start();
-  });
-
-  afterAll(async () => {
-    await started?.bot.stop();
-    await proxy?.close();
-    await platform?.close();
-  });
+  // Between the bot and the emulator: it records the headers each request carried on the wire.
+  const behind = useBotBehindProxy({ handlers: [Direct] });
 
   it('sends an Idempotency-Key derived from the event with each write, in order', async () => {
+    const { platform, proxy } = behind();
     const trigger = await platform.post(platform.alice, platform.random, 'direct');
     await until(
       async () => (await platform.messages(platform.random, 5)).some((m) => m.content === 'second direct write'),

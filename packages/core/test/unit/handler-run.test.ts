@@ -20,17 +20,22 @@ function warnings() {
   return { log, lines };
 }
 
+/** A live (not replayed) run of the handler `Slow.run` for event 42, logging to `log`. */
+function slowRun(log: Logger): HandlerRun {
+  return new HandlerRun({
+    eventId: '42',
+    keyBasis: '42',
+    handler: 'Slow.run',
+    correlationId: 'c',
+    log,
+    replayed: false,
+  });
+}
+
 describe('HandlerRun.admitWrite', () => {
   it('lets writes go out until the run is abandoned, then refuses and logs each by name', () => {
     const { log, lines } = warnings();
-    const run = new HandlerRun({
-      eventId: '42',
-      keyBasis: '42',
-      handler: 'Slow.run',
-      correlationId: 'c',
-      log,
-      replayed: false,
-    });
+    const run = slowRun(log);
     expect(() => run.admitWrite('reply')).not.toThrow();
     run.abandon(new HandlerTimeoutError('Slow.run', 50));
     expect(run.signal.aborted).toBe(true);
@@ -51,14 +56,7 @@ describe('HandlerRun.admitWrite', () => {
 
   it('admits the runtime answering for an abandoned run, not the handler writing at the same time', async () => {
     const { log } = warnings();
-    const run = new HandlerRun({
-      eventId: '42',
-      keyBasis: '42',
-      handler: 'Slow.run',
-      correlationId: 'c',
-      log,
-      replayed: false,
-    });
+    const run = slowRun(log);
     let release: () => void = () => {};
     const handlerWaits = new Promise<void>((resolve) => {
       release = resolve;

@@ -10,6 +10,13 @@ function gate() {
   return { open, opened };
 }
 
+/** A task that only notes `entry` in `log` when it runs. */
+function noting(log: string[], entry: string): () => Promise<void> {
+  return async () => {
+    log.push(entry);
+  };
+}
+
 describe('KeyedQueue', () => {
   it('starts tasks in arrival order and never runs more than the concurrency', async () => {
     const q = new KeyedQueue(2, () => {});
@@ -41,12 +48,8 @@ describe('KeyedQueue', () => {
       await first.opened;
       log.push('m1:create:end');
     });
-    q.push('m1', async () => {
-      log.push('m1:edit');
-    });
-    q.push('m2', async () => {
-      log.push('m2:create');
-    });
+    q.push('m1', noting(log, 'm1:edit'));
+    q.push('m2', noting(log, 'm2:create'));
     await new Promise((r) => setImmediate(r));
     expect(log).toEqual(['m1:create:start', 'm2:create']);
     first.open();
@@ -61,9 +64,7 @@ describe('KeyedQueue', () => {
     q.push('k', async () => {
       throw new Error('boom');
     });
-    q.push('k', async () => {
-      ran.push('second');
-    });
+    q.push('k', noting(ran, 'second'));
     await q.idle();
     expect(ran).toEqual(['second']);
     expect(errors).toEqual([expect.objectContaining({ message: 'boom' })]);
@@ -96,26 +97,16 @@ describe('KeyedQueue', () => {
       started.push('m1:first');
       await running.opened;
     });
-    q.push('m1', async () => {
-      started.push('m1:second');
-    });
-    q.push('m2', async () => {
-      started.push('m2');
-    });
-    q.push(undefined, async () => {
-      started.push('free');
-    });
+    q.push('m1', noting(started, 'm1:second'));
+    q.push('m2', noting(started, 'm2'));
+    q.push(undefined, noting(started, 'free'));
     expect(q.discardQueued()).toBe(3);
     expect(q.size).toBe(1);
     running.open();
     await q.idle();
     expect(started).toEqual(['m1:first']);
-    q.push('m2', async () => {
-      started.push('m2 again');
-    });
-    q.push('m1', async () => {
-      started.push('m1 again');
-    });
+    q.push('m2', noting(started, 'm2 again'));
+    q.push('m1', noting(started, 'm1 again'));
     await q.idle();
     expect(started).toEqual(['m1:first', 'm2 again', 'm1 again']);
   });

@@ -31,26 +31,27 @@ describe('parseOptions', () => {
     expect(result.ok && result.value).toMatchObject({ shout: 'HEY' });
   });
 
-  it('explains each violated constraint in one line naming the wire option', async () => {
-    const result = await parse({ sides: 5000, 'label-text': 'too long text', mode: 'weird' });
+  // Refusals differ only by their input and the lines that explain it.
+  it.each<[behaviour: string, raw: Parameters<typeof parse>[0], problems: string[]]>([
+    [
+      'explains each violated constraint in one line naming the wire option',
+      { sides: 5000, 'label-text': 'too long text', mode: 'weird' },
+      [
+        'sides must not be greater than 1000',
+        'label-text must be shorter than or equal to 5 characters',
+        'mode must be one of the following values: fair, loaded',
+      ],
+    ],
+    [
+      'reports a missing required option and a wrongly typed value',
+      { sides: 2.5, loud: 'yes' },
+      ['label-text is required', 'sides must be an integer', 'loud must be true or false'],
+    ],
+  ])('%s', async (_behaviour, raw, problems) => {
+    const result = await parse(raw);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.problems).toEqual([
-      'sides must not be greater than 1000',
-      'label-text must be shorter than or equal to 5 characters',
-      'mode must be one of the following values: fair, loaded',
-    ]);
-  });
-
-  it('reports a missing required option and a wrongly typed value', async () => {
-    const result = await parse({ sides: 2.5, loud: 'yes' });
-    expect(result.ok).toBe(false);
-    if (result.ok) return;
-    expect(result.problems).toEqual([
-      'label-text is required',
-      'sides must be an integer',
-      'loud must be true or false',
-    ]);
+    expect(result.problems).toEqual(problems);
   });
 
   it('accepts numbers and booleans typed as text, as a form sends them', async () => {

@@ -43,6 +43,9 @@ export interface Seed {
   devBot: { id: string; bot_user_id: string };
 }
 
+/** A {@link Harness} whose emulator reads the time from `clock`, so a test moves time by hand. */
+export type ClockedHarness = Harness & { readonly clock: FakeClock };
+
 /** An emulator in memory with helpers for both APIs; every app API answer is checked against OpenAPI. */
 export class Harness {
   private constructor(
@@ -64,6 +67,15 @@ export class Harness {
       devBot: byName(state.apps, 'dev-bot'),
     };
     return h;
+  }
+
+  /**
+   * Starts a harness on a fresh {@link FakeClock} of its own (each call, its own clock: nothing is
+   * shared between tests), for expiry, TTLs and rate windows.
+   */
+  static async onFakeClock(options: EmulatorOptions = {}): Promise<ClockedHarness> {
+    const clock = new FakeClock();
+    return Object.assign(await Harness.start({ now: clock.now, ...options }), { clock });
   }
 
   /** A raw request; app API answers are checked against the OpenAPI document. */
