@@ -1,8 +1,9 @@
 import type { Logger } from '@boardbot/protocol';
-import { AbortedError, type ErrorContext, QueueFullError, RateLimitError } from '../errors.js';
+import type { ErrorContext } from '../errors.js';
 import type { RestEventEmitter } from '../events.js';
 import { BucketState, type RateLimitInfo, WAIT_FOR_ANSWER } from './bucket-state.js';
 import type { CallQueue } from './call-queue.js';
+import { WaitingCalls } from './waiting-calls.js';
 
 /** What the queue knows of a waiting call. */
 export interface QueuedCall extends ErrorContext {
@@ -23,13 +24,6 @@ export interface QueueShared {
   logger: Logger;
 }
 
-interface Waiter {
-  call: QueuedCall;
-  resolve(generation: number): void;
-  reject(err: Error): void;
-  onAbort: (() => void) | undefined;
-}
-
 /**
  * The fair, bounded queue of one credential: calls leave in arrival order (a call that must retry
  * after a 429 keeps its place at the head), none leaves while the window is known to be spent, and
@@ -38,7 +32,7 @@ interface Waiter {
 export class RateLimitQueue implements CallQueue {
   /** The window as the client sees it. */
   readonly state = new BucketState();
-  private readonly waiters: Waiter[] = [];
+  private readonly waiting: WaitingCalls;
   private timer: NodeJS.Timeout | undefined;
   private timerDue = 0;
   /** The window end last announced: waking early and re-arming for it is the same wait, said once. */
@@ -51,7 +45,10 @@ export class RateLimitQueue implements CallQueue {
   constructor(
     readonly bucket: 'app' | 'interaction',
     private readonly shared: QueueShared,
-  ) {}
+  ) {
+    // A call aborted out of the line may leave nobody to wake the timer for.
+    this.waiting = new WaitingCalls(shared, () => this.clearTimer());
+  }
 
   /**
    * Takes a slot for `call`: at once when nobody waits and the window has room (then the window
@@ -60,54 +57,17 @@ export class RateLimitQueue implements CallQueue {
    * @param first - put it at the head (a retry after a 429 keeps its place)
    */
   acquire(call: QueuedCall, first = false): number | Promise<number> {
-    if (this.waiters.length === 0 && this.state.tryTake(this.shared.now()) === 0) return this.state.generation;
-    return this.enqueue(call, first);
-  }
-
-  private enqueue(call: QueuedCall, first: boolean): Promise<number> {
-    const { signal } = call;
-    if (signal?.aborted) return Promise.reject(new AbortedError('signal', call, signal.reason));
-    if (this.shared.queued >= this.shared.maxQueued) {
-      return Promise.reject(new QueueFullError(this.shared.maxQueued, call));
-    }
-    return new Promise<number>((resolve, reject) => {
-      const waiter: Waiter = { call, resolve, reject, onAbort: undefined };
-      if (signal) {
-        waiter.onAbort = () => {
-          if (this.remove(waiter)) reject(new AbortedError('signal', call, signal.reason));
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
-      this.shared.queued++;
-      if (first) this.waiters.unshift(waiter);
-      else this.waiters.push(waiter);
-      this.drain();
-    });
-  }
-
-  private remove(waiter: Waiter): boolean {
-    const i = this.waiters.indexOf(waiter);
-    if (i < 0) return false;
-    this.waiters.splice(i, 1);
-    this.leave(waiter);
-    if (this.waiters.length === 0) this.clearTimer();
-    return true;
-  }
-
-  private leave(waiter: Waiter): void {
-    this.shared.queued--;
-    if (waiter.onAbort) waiter.call.signal?.removeEventListener('abort', waiter.onAbort);
+    if (this.waiting.length === 0 && this.state.tryTake(this.shared.now()) === 0) return this.state.generation;
+    return this.waiting.add(call, first, () => this.drain());
   }
 
   /** Lets waiting calls go while the window has room; otherwise arms one timer or fails them. */
   private drain(): void {
-    while (this.waiters.length > 0) {
+    while (this.waiting.length > 0) {
       const now = this.shared.now();
       const wait = this.state.tryTake(now);
       if (wait === 0) {
-        const waiter = this.waiters.shift() as Waiter;
-        this.leave(waiter);
-        waiter.resolve(this.state.generation);
+        this.waiting.release(this.state.generation);
         continue;
       }
       if (wait === WAIT_FOR_ANSWER) {
@@ -142,12 +102,12 @@ export class RateLimitQueue implements CallQueue {
     }, Math.ceil(wait));
     if (!announce) return;
     this.announcedDue = due;
-    const head = (this.waiters[0] as Waiter).call;
+    const head = this.waiting.head as QueuedCall;
     const event = {
       bucket: this.bucket,
       reason: now < this.state.blockedUntil ? ('retry_after' as const) : ('exhausted' as const),
       waitMs: Math.ceil(wait),
-      queued: this.waiters.length,
+      queued: this.waiting.length,
       limit: this.state.limit,
       method: head.method,
       path: head.path,
@@ -158,15 +118,7 @@ export class RateLimitQueue implements CallQueue {
 
   private failAll(wait: number): void {
     this.clearTimer();
-    for (const waiter of this.waiters.splice(0)) {
-      this.leave(waiter);
-      waiter.reject(
-        new RateLimitError(
-          { retryAfterMs: wait, bucket: this.bucket, limit: this.state.limit, reason: 'max_wait' },
-          waiter.call,
-        ),
-      );
-    }
+    this.waiting.refuseAll(wait, this.bucket, this.state.limit);
   }
 
   private clearTimer(): void {
@@ -183,7 +135,7 @@ export class RateLimitQueue implements CallQueue {
    */
   settle(info: RateLimitInfo | undefined | null, generation: number): void {
     this.state.settle(info, this.shared.now(), generation);
-    if (this.waiters.length > 0) this.drain();
+    if (this.waiting.length > 0) this.drain();
   }
 
   /**
@@ -196,7 +148,7 @@ export class RateLimitQueue implements CallQueue {
 
   /** Whether the queue holds nothing: no waiter, no request in flight, no timer. */
   get idle(): boolean {
-    return this.waiters.length === 0 && this.state.inFlight === 0 && this.timer === undefined;
+    return this.waiting.length === 0 && this.state.inFlight === 0 && this.timer === undefined;
   }
 
   /** Requests per window, when an answer said. */
@@ -206,7 +158,7 @@ export class RateLimitQueue implements CallQueue {
 
   /** Calls waiting in this queue. */
   get size(): number {
-    return this.waiters.length;
+    return this.waiting.length;
   }
 
   /**
@@ -215,9 +167,6 @@ export class RateLimitQueue implements CallQueue {
    */
   close(reason: (call: QueuedCall) => Error): void {
     this.clearTimer();
-    for (const waiter of this.waiters.splice(0)) {
-      this.leave(waiter);
-      waiter.reject(reason(waiter.call));
-    }
+    this.waiting.rejectAll(reason);
   }
 }

@@ -1,15 +1,8 @@
-import { AbortedError, QueueFullError, RateLimitError } from '../errors.js';
 import type { RateLimitInfo } from './bucket-state.js';
 import type { CallQueue } from './call-queue.js';
 import type { QueuedCall, QueueShared } from './rate-limit-queue.js';
 import type { Reservation, SharedRateLimit } from './shared-rate-limit.js';
-
-interface Waiter {
-  call: QueuedCall;
-  resolve(generation: number): void;
-  reject(err: Error): void;
-  onAbort: (() => void) | undefined;
-}
+import { WaitingCalls } from './waiting-calls.js';
 
 /** Longest pause between two attempts to reach a bucket store that failed. */
 const MAX_STORE_RETRY_MS = 1000;
@@ -25,7 +18,7 @@ const MAX_STORE_RETRY_MS = 1000;
 export class SharedRateLimitQueue implements CallQueue {
   readonly bucket = 'app' as const;
   private currentLimit: number | undefined;
-  private readonly waiters: Waiter[] = [];
+  private readonly waiting: WaitingCalls;
   private readonly slots = new Map<number, string>();
   private nextGeneration = 0;
   private pumping = false;
@@ -40,43 +33,24 @@ export class SharedRateLimitQueue implements CallQueue {
   constructor(
     private readonly store: SharedRateLimit,
     private readonly shared: QueueShared,
-  ) {}
+  ) {
+    this.waiting = new WaitingCalls(shared);
+  }
 
   get limit(): number | undefined {
     return this.currentLimit;
   }
 
   get size(): number {
-    return this.waiters.length;
+    return this.waiting.length;
   }
 
   get idle(): boolean {
-    return this.waiters.length === 0 && this.slots.size === 0 && !this.pumping;
+    return this.waiting.length === 0 && this.slots.size === 0 && !this.pumping;
   }
 
   acquire(call: QueuedCall, first = false): Promise<number> {
-    const { signal } = call;
-    if (signal?.aborted) return Promise.reject(new AbortedError('signal', call, signal.reason));
-    if (this.shared.queued >= this.shared.maxQueued) {
-      return Promise.reject(new QueueFullError(this.shared.maxQueued, call));
-    }
-    return new Promise<number>((resolve, reject) => {
-      const waiter: Waiter = { call, resolve, reject, onAbort: undefined };
-      if (signal) {
-        waiter.onAbort = () => {
-          const i = this.waiters.indexOf(waiter);
-          if (i < 0) return;
-          this.waiters.splice(i, 1);
-          this.leave(waiter);
-          reject(new AbortedError('signal', call, signal.reason));
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
-      this.shared.queued++;
-      if (first) this.waiters.unshift(waiter);
-      else this.waiters.push(waiter);
-      void this.pump();
-    });
+    return this.waiting.add(call, first, () => void this.pump());
   }
 
   settle(info: RateLimitInfo | undefined | null, generation: number): void {
@@ -93,15 +67,7 @@ export class SharedRateLimitQueue implements CallQueue {
   close(reason: (call: QueuedCall) => Error): void {
     this.closed = true;
     this.wake?.();
-    for (const waiter of this.waiters.splice(0)) {
-      this.leave(waiter);
-      waiter.reject(reason(waiter.call));
-    }
-  }
-
-  private leave(waiter: Waiter): void {
-    this.shared.queued--;
-    if (waiter.onAbort) waiter.call.signal?.removeEventListener('abort', waiter.onAbort);
+    this.waiting.rejectAll(reason);
   }
 
   /** Reserves slots for the waiting calls until none waits; one pump runs at a time. */
@@ -109,10 +75,10 @@ export class SharedRateLimitQueue implements CallQueue {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.waiters.length > 0 && !this.closed) {
+      while (this.waiting.length > 0 && !this.closed) {
         let reservation: Reservation;
         try {
-          reservation = await this.store.reserve(this.waiters.length);
+          reservation = await this.store.reserve(this.waiting.length);
           this.storeFailures = 0;
         } catch (err) {
           this.storeFailed(err, 'reserve');
@@ -137,29 +103,27 @@ export class SharedRateLimitQueue implements CallQueue {
   /** Lets one waiting call go per granted slot; a slot no call is left for is given back unused. */
   private hand(slots: readonly string[]): void {
     for (const slot of slots) {
-      const waiter = this.waiters.shift();
-      if (!waiter) {
+      if (this.waiting.length === 0) {
         this.store.settle(slot, null).catch((err: unknown) => this.storeFailed(err, 'settle'));
         continue;
       }
-      this.leave(waiter);
       const generation = this.nextGeneration++;
       this.slots.set(generation, slot);
-      waiter.resolve(generation);
+      this.waiting.release(generation);
     }
   }
 
   private announce(reservation: Reservation): void {
-    const head = this.waiters[0];
+    const head = this.waiting.head;
     if (!head || reservation.waitMs < 20 || !this.shared.emitter.has('rateLimited')) return;
     this.shared.emitter.emit('rateLimited', {
       bucket: this.bucket,
       reason: reservation.blocked === true ? 'retry_after' : 'exhausted',
       waitMs: Math.ceil(reservation.waitMs),
-      queued: this.waiters.length,
+      queued: this.waiting.length,
       limit: this.currentLimit,
-      method: head.call.method,
-      path: head.call.path,
+      method: head.method,
+      path: head.path,
     });
   }
 
@@ -175,15 +139,7 @@ export class SharedRateLimitQueue implements CallQueue {
   }
 
   private failAll(waitMs: number): void {
-    for (const waiter of this.waiters.splice(0)) {
-      this.leave(waiter);
-      waiter.reject(
-        new RateLimitError(
-          { retryAfterMs: waitMs, bucket: this.bucket, limit: this.currentLimit, reason: 'max_wait' },
-          waiter.call,
-        ),
-      );
-    }
+    this.waiting.refuseAll(waitMs, this.bucket, this.currentLimit);
   }
 
   private storeFailed(err: unknown, what: string): void {
