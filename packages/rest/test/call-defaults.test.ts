@@ -1,35 +1,19 @@
-import { AbortedError, type CallInfo, RestClient } from '@boardbot/rest';
-import {
-  BOARD,
-  type LoopbackServer,
-  message,
-  rateLimitHeaders,
-  sendJson,
-  startLoopbackServer,
-} from '@boardbot/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
+import { AbortedError, type CallInfo } from '@boardbot/rest';
+import { BOARD, message, rateLimitHeaders, type Script, sendJson } from '@boardbot/test-support';
+import { describe, expect, it } from 'vitest';
+import { scriptedClients } from './support/scripted-clients.js';
 
 const TOKEN = 'app-token-for-call-defaults';
 const RL = rateLimitHeaders(1000, 999, 1);
 const MESSAGE_ID = '00000000-0000-4000-8000-000000000001';
-
-let server: LoopbackServer | undefined;
-let client: RestClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
+const ok: Script = (_req, res) => sendJson(res, 200, message(1), RL);
+const start = scriptedClients({ token: TOKEN });
 
 describe('callDefaults', () => {
   it('gives each call the options of where it is made, a fresh key per write, and says which calls are writes', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
     const seen: CallInfo[] = [];
     let n = 0;
-    client = new RestClient({
-      token: TOKEN,
-      baseUrl: server.baseUrl,
+    const { server, client } = await start(ok, {
       callDefaults: (call) => {
         seen.push(call);
         return { requestId: 'scope-req', ...(call.idempotent ? { idempotencyKey: `evt-7-${n++}` } : {}) };
@@ -51,10 +35,7 @@ describe('callDefaults', () => {
   });
 
   it("lets a call's own options win over the inherited ones", async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
-    client = new RestClient({
-      token: TOKEN,
-      baseUrl: server.baseUrl,
+    const { server, client } = await start(ok, {
       callDefaults: () => ({ requestId: 'scope-req', idempotencyKey: 'scope-key' }),
     });
     await client.sendMessage(BOARD, { content: 'a' }, { idempotencyKey: 'own-key', requestId: undefined });
@@ -62,10 +43,9 @@ describe('callDefaults', () => {
   });
 
   it('aborts a call when the inherited signal is aborted, even when the call brings its own signal', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
     const scope = new AbortController();
     scope.abort(new Error('handler timed out'));
-    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, callDefaults: () => ({ signal: scope.signal }) });
+    const { server, client } = await start(ok, { callDefaults: () => ({ signal: scope.signal }) });
     const own = new AbortController();
     await expect(client.sendMessage(BOARD, { content: 'late' }, { signal: own.signal })).rejects.toBeInstanceOf(
       AbortedError,

@@ -12,30 +12,25 @@ import {
   BOARD,
   envelope,
   headerUnsafeValues,
-  type LoopbackServer,
   message,
   rateLimitHeaders,
   recordingLogger,
+  type Script,
   sendJson,
-  startLoopbackServer,
 } from '@boardbot/test-support';
 import { Agent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { clientFor } from './support/client-for.js';
+import { scriptedClients } from './support/scripted-clients.js';
+import { servedForTest } from './support/served-for-test.js';
 
 const TOKEN = 'app-token-SHOULD-NEVER-LEAK-1234';
 const INTERACTION = 'aW50ZXJhY3Rpb24tdG9rZW4tc2hvdWxkLW5ldmVyLWxlYWs';
 const RL = rateLimitHeaders(1000, 999, 1);
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-
-let server: LoopbackServer | undefined;
-let client: RestClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
+const ok: Script = (_req, res) => sendJson(res, 200, message(1), RL);
+const start = scriptedClients({ token: TOKEN });
 
 describe('options', () => {
   it('has documented defaults', () => {
@@ -98,8 +93,8 @@ describe('options', () => {
 
 describe('requests on the wire', () => {
   it('sends the bearer token, User-Agent, JSON headers and X-Request-Id; none of it on endpoint 12 but the rest', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
-    client = new RestClient({ token: TOKEN, baseUrl: `${server.baseUrl}/`, userAgentSuffix: 'test-bot/2' });
+    const server = await servedForTest(ok);
+    const client = clientFor(server, { token: TOKEN, baseUrl: `${server.baseUrl}/`, userAgentSuffix: 'test-bot/2' });
     await client.sendMessage(
       BOARD,
       { content: 'hi', replyTo: '33333333-3333-4333-8333-333333333333' },
@@ -122,17 +117,15 @@ describe('requests on the wire', () => {
   });
 
   it('works without a token for endpoint 12 only, and says how to fix the others', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
-    client = new RestClient({ baseUrl: server.baseUrl });
+    const { server, client } = await start(ok, { token: undefined });
     await expect(client.answerInteraction(INTERACTION, { content: 'ok' })).resolves.toMatchObject({ seq: 1 });
     await expect(client.getApp()).rejects.toThrow(/BOARDBOT_TOKEN/);
     expect(server.received).toHaveLength(1);
   });
 
   it('uses a dispatcher passed in options and leaves it open on close()', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, { id: 'app' }, RL));
     const agent = new Agent();
-    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, dispatcher: agent });
+    const { client } = await start((_req, res) => sendJson(res, 200, { id: 'app' }, RL), { dispatcher: agent });
     await client.getApp();
     await client.close();
     expect(agent.closed).toBe(false);
@@ -140,8 +133,7 @@ describe('requests on the wire', () => {
   });
 
   it('rejects bad input with the list of problems and sends nothing', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
-    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl });
+    const { server, client } = await start(ok);
     const bodyTypo = { content: 'x', reply_to: 'abc' } as unknown as { content: string };
     await expect(client.sendMessage(BOARD, bodyTypo)).rejects.toMatchObject({
       code: 'BOARDBOT_INVALID_ARGUMENT',
@@ -170,8 +162,7 @@ describe('requests on the wire', () => {
   });
 
   it('encodes ids in paths', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, { id: 'u' }, RL));
-    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl });
+    const { server, client } = await start((_req, res) => sendJson(res, 200, { id: 'u' }, RL));
     await client.getUser('a/b?c');
     expect(server.received[0]?.url).toBe('/api/v1/users/a%2Fb%3Fc');
   });
@@ -181,14 +172,16 @@ describe('secrets', () => {
   it('never puts the app token or an interaction token in an error, a log line or an event', async () => {
     const logger = recordingLogger();
     let n = 0;
-    server = await startLoopbackServer((req, res) => {
-      n++;
-      const echo = `you sent ${req.headers.authorization ?? ''} to ${req.url}`;
-      if (n % 3 === 0) return res.socket?.destroy();
-      if (n % 3 === 1) return sendJson(res, 503, envelope('unavailable', echo), { ...RL, 'retry-after': '0' });
-      sendJson(res, 404, envelope('unknown_interaction', echo), RL);
-    });
-    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, logger, retryBaseMs: 1, retryMaxMs: 2 });
+    const { client } = await start(
+      (req, res) => {
+        n++;
+        const echo = `you sent ${req.headers.authorization ?? ''} to ${req.url}`;
+        if (n % 3 === 0) return res.socket?.destroy();
+        if (n % 3 === 1) return sendJson(res, 503, envelope('unavailable', echo), { ...RL, 'retry-after': '0' });
+        sendJson(res, 404, envelope('unknown_interaction', echo), RL);
+      },
+      { logger },
+    );
     const events: unknown[] = [];
     client
       .on('retry', (e) => events.push(e))
@@ -214,10 +207,11 @@ describe('secrets', () => {
   it('binds the request id on the call’s log lines, through the per-call logger', async () => {
     const base = recordingLogger();
     const perCall = recordingLogger();
-    server = await startLoopbackServer((_req, res, i) =>
-      i === 0 ? sendJson(res, 500, envelope('internal_error'), RL) : sendJson(res, 200, { id: 'a' }, RL),
+    const { client } = await start(
+      (_req, res, i) =>
+        i === 0 ? sendJson(res, 500, envelope('internal_error'), RL) : sendJson(res, 200, { id: 'a' }, RL),
+      { logger: base },
     );
-    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, logger: base, retryBaseMs: 1 });
     await client.getApp({ requestId: 'evt-7', logger: perCall });
     expect(base.lines).toEqual([]);
     expect(perCall.lines).toEqual([

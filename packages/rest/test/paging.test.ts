@@ -1,25 +1,18 @@
 import type { Message } from '@boardbot/protocol';
-import { InvalidArgumentError, InvalidResponseError, RestClient } from '@boardbot/rest';
-import {
-  BOARD,
-  type LoopbackServer,
-  message,
-  rateLimitHeaders,
-  sendJson,
-  startLoopbackServer,
-} from '@boardbot/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
+import { InvalidArgumentError, InvalidResponseError } from '@boardbot/rest';
+import { BOARD, message, rateLimitHeaders, sendJson } from '@boardbot/test-support';
+import { describe, expect, it } from 'vitest';
+import { scriptedClients } from './support/scripted-clients.js';
 
 const RL = rateLimitHeaders(1000, 999, 1);
-let server: LoopbackServer | undefined;
-let client: RestClient | undefined;
+const start = scriptedClients({ token: 't' });
 
 /** A board of `count` messages served like endpoint 4 (optionally bare arrays, or ignoring `before`). */
-async function board(count: number, opts: { bare?: boolean; ignoreBefore?: boolean } = {}) {
+function board(count: number, opts: { bare?: boolean; ignoreBefore?: boolean } = {}) {
   const all = Array.from({ length: count }, (_, i) =>
     message(i + 1, i % 5 === 4 ? { deleted_at: '2026-11-21T10:00:00.000Z', content: null } : {}),
   );
-  server = await startLoopbackServer((req, res) => {
+  return start((req, res) => {
     const url = new URL(req.url, 'http://x');
     const before =
       url.searchParams.has('before') && !opts.ignoreBefore
@@ -32,8 +25,6 @@ async function board(count: number, opts: { bare?: boolean; ignoreBefore?: boole
       .slice(0, limit);
     sendJson(res, 200, opts.bare ? page : { messages: page }, RL);
   });
-  client = new RestClient({ token: 't', baseUrl: server.baseUrl });
-  return { server, client };
 }
 
 async function collect(it: AsyncIterable<Message>): Promise<number[]> {
@@ -41,11 +32,6 @@ async function collect(it: AsyncIterable<Message>): Promise<number[]> {
   for await (const m of it) seqs.push(m.seq);
   return seqs;
 }
-
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-});
 
 describe('iterateMessages', () => {
   it('walks the whole board newest first, following `before`, tombstones included', async () => {

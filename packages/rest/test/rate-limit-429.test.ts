@@ -1,33 +1,17 @@
-import { RateLimitError, type RateLimitedEvent, RestClient, type RetryEvent } from '@boardbot/rest';
-import {
-  envelope,
-  type LoopbackServer,
-  rateLimitHeaders,
-  type Script,
-  sendJson,
-  startLoopbackServer,
-} from '@boardbot/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
+import { RateLimitError, type RestClientOptions } from '@boardbot/rest';
+import { envelope, rateLimitHeaders, type Script, sendJson } from '@boardbot/test-support';
+import { describe, expect, it } from 'vitest';
+import { recordedEvents } from './support/recorded-events.js';
+import { scriptedClients } from './support/scripted-clients.js';
 
 const TOKEN = 'secret-app-token-0123456789';
-let server: LoopbackServer | undefined;
-let client: RestClient | undefined;
+const startClient = scriptedClients({ token: TOKEN });
 
-async function setup(script: Script, options: Partial<ConstructorParameters<typeof RestClient>[0]> = {}) {
-  server = await startLoopbackServer(script);
-  client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, retryBaseMs: 1, retryMaxMs: 5, ...options });
-  const retries: RetryEvent[] = [];
-  const waits: RateLimitedEvent[] = [];
-  client.on('retry', (e) => retries.push(e)).on('rateLimited', (e) => waits.push(e));
-  return { server, client, retries, waits };
+/** A scripted server and its client, with the client's retries and rate-limit waits recorded. */
+async function start(script: Script, options: RestClientOptions = {}) {
+  const { server, client } = await startClient(script, options);
+  return { server, client, retries: recordedEvents(client, 'retry'), waits: recordedEvents(client, 'rateLimited') };
 }
-
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
 
 /** A 429 as the contract sends it, with the given `Retry-After` header and optional body field. */
 function tooMany(retryAfter: string | undefined, bodySeconds?: number, reset = 0.02): Script {
@@ -47,7 +31,7 @@ function tooMany(retryAfter: string | undefined, bodySeconds?: number, reset = 0
 
 describe('429 answers', () => {
   it('rides out a 429 storm, waiting error.retry_after each time, then returns the answer', async () => {
-    const { server, client, retries, waits } = await setup(tooMany('1', 0.015));
+    const { server, client, retries, waits } = await start(tooMany('1', 0.015));
     await expect(client.getApp()).resolves.toEqual({ id: 'app' });
     expect(server.received).toHaveLength(4);
     // CONTRACT: error.retry_after is the precise decimal; it wins over the rounded-up header.
@@ -61,26 +45,26 @@ describe('429 answers', () => {
   });
 
   it('retries at once on Retry-After: 0', async () => {
-    const { server, client, retries } = await setup(tooMany('0'));
+    const { server, client, retries } = await start(tooMany('0'));
     await expect(client.getApp()).resolves.toEqual({ id: 'app' });
     expect(server.received).toHaveLength(4);
     expect(retries.map((r) => r.delayMs)).toEqual([0, 0, 0]);
   });
 
   it('treats a negative Retry-After as 0', async () => {
-    const { client, retries } = await setup(tooMany('-5'));
+    const { client, retries } = await start(tooMany('-5'));
     await expect(client.getApp()).resolves.toEqual({ id: 'app' });
     expect(retries.map((r) => r.delayMs)).toEqual([0, 0, 0]);
   });
 
   it('falls back to X-RateLimit-Reset when Retry-After is garbage', async () => {
-    const { client, retries } = await setup(tooMany('soon-ish', undefined, 0.025));
+    const { client, retries } = await start(tooMany('soon-ish', undefined, 0.025));
     await expect(client.getApp()).resolves.toEqual({ id: 'app' });
     expect(retries.map((r) => r.delayMs)).toEqual([25, 25, 25]);
   });
 
   it('waits one second when a 429 carries no usable hint at all', async () => {
-    const { client, retries } = await setup((_req, res, n) => {
+    const { client, retries } = await start((_req, res, n) => {
       if (n === 0) sendJson(res, 429, envelope('rate_limited'), { 'retry-after': 'garbage' });
       else sendJson(res, 200, { id: 'app' }, rateLimitHeaders(50, 49, 1));
     });
@@ -89,7 +73,7 @@ describe('429 answers', () => {
   });
 
   it('reads an HTTP-date Retry-After against the server Date', async () => {
-    const { client, retries } = await setup((_req, res, n) => {
+    const { client, retries } = await start((_req, res, n) => {
       if (n === 0) {
         sendJson(res, 429, envelope('rate_limited'), {
           'retry-after': 'Sat, 21 Nov 2026 10:00:01 GMT',
@@ -102,7 +86,7 @@ describe('429 answers', () => {
   });
 
   it('refuses a Retry-After of two days at once with RateLimitError, sending nothing more', async () => {
-    const { server, client } = await setup(tooMany(String(2 * 24 * 3600)));
+    const { server, client } = await start(tooMany(String(2 * 24 * 3600)));
     const err = await client.getApp().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err).toMatchObject({
@@ -117,12 +101,12 @@ describe('429 answers', () => {
   });
 
   it('refuses a wait just past a small maxRateLimitWaitMs, and accepts one within it', async () => {
-    const { client } = await setup(tooMany('1', 0.2), { maxRateLimitWaitMs: 100 });
+    const { client } = await start(tooMany('1', 0.2), { maxRateLimitWaitMs: 100 });
     await expect(client.getApp()).rejects.toMatchObject({ code: 'BOARDBOT_RATE_LIMITED', retryAfterMs: 200 });
   });
 
   it('gives up after rateLimitRetries 429 answers in a row', async () => {
-    const { server, client } = await setup(
+    const { server, client } = await start(
       (_req, res) => sendJson(res, 429, envelope('rate_limited', 'no', { retry_after: 0 }), { 'retry-after': '0' }),
       { rateLimitRetries: 4 },
     );
@@ -132,7 +116,7 @@ describe('429 answers', () => {
 
   it('holds back the other calls of the credential while a 429 wait runs', async () => {
     let tooManySent = 0;
-    const { server, client } = await setup((_req, res, n) => {
+    const { server, client } = await start((_req, res, n) => {
       if (n === 0) {
         tooManySent++;
         sendJson(res, 429, envelope('rate_limited', 'wait', { retry_after: 0.05 }), rateLimitHeaders(5, 0, 0.05));

@@ -1,36 +1,16 @@
-import { RateLimitError, RestClient } from '@boardbot/rest';
-import {
-  envelope,
-  type LoopbackServer,
-  rateLimitHeaders,
-  recordingLogger,
-  type Script,
-  sendJson,
-  startLoopbackServer,
-} from '@boardbot/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
+import { RateLimitError } from '@boardbot/rest';
+import { envelope, rateLimitHeaders, recordingLogger, sendJson } from '@boardbot/test-support';
+import { describe, expect, it } from 'vitest';
+import { recordedEvents } from './support/recorded-events.js';
+import { scriptedClients } from './support/scripted-clients.js';
 
-let server: LoopbackServer | undefined;
-let client: RestClient | undefined;
-
-async function setup(script: Script, options: Partial<ConstructorParameters<typeof RestClient>[0]> = {}) {
-  server = await startLoopbackServer(script);
-  client = new RestClient({ token: 'tok', baseUrl: server.baseUrl, retryBaseMs: 1, retryMaxMs: 5, ...options });
-  return { server, client };
-}
-
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
+const start = scriptedClients({ token: 'tok' });
 
 const userOf = (url: string) => url.split('/').at(-1);
 
 describe('the rate-limit queue', () => {
   it('lets calls leave in arrival order, one per window when the limit is 1', async () => {
-    const { server, client } = await setup((req, res) =>
+    const { server, client } = await start((req, res) =>
       sendJson(res, 200, { id: userOf(req.url) }, rateLimitHeaders(1, 0, 0.03)),
     );
     const ids = ['u1', 'u2', 'u3', 'u4', 'u5'];
@@ -41,7 +21,7 @@ describe('the rate-limit queue', () => {
 
   it('keeps the place of a call that must retry after a 429 at the head of the queue', async () => {
     let first = true;
-    const { server, client } = await setup((req, res) => {
+    const { server, client } = await start((req, res) => {
       if (first) {
         first = false;
         return sendJson(
@@ -58,7 +38,7 @@ describe('the rate-limit queue', () => {
   });
 
   it('fails queued calls at once with RateLimitError when the window reopens later than maxRateLimitWaitMs', async () => {
-    const { server, client } = await setup(
+    const { server, client } = await start(
       (_req, res) => sendJson(res, 200, { id: 'app' }, rateLimitHeaders(10, 0, 120)),
       {
         maxRateLimitWaitMs: 1000,
@@ -74,7 +54,7 @@ describe('the rate-limit queue', () => {
 
   it('logs one debug line with the wait, on the waiting call’s logger', async () => {
     const logger = recordingLogger();
-    const { client } = await setup((_req, res) => sendJson(res, 200, { id: 'app' }, rateLimitHeaders(1, 0, 0.03)));
+    const { client } = await start((_req, res) => sendJson(res, 200, { id: 'app' }, rateLimitHeaders(1, 0, 0.03)));
     await client.getApp();
     await client.getApp({ requestId: 'waiting-call', logger });
     expect(logger.lines).toEqual([
@@ -96,14 +76,13 @@ describe('the rate-limit queue', () => {
   // window and announced the wait again (a second debug line and a second rateLimited event).
   it('announces one wait once even when its timer fires before the client clock reaches the reset', async () => {
     const logger = recordingLogger();
-    const start = Date.now();
+    const startedAt = Date.now();
     // A clock running at half speed: every timer fires "early" by the client's own reckoning.
-    const now = () => start + (Date.now() - start) / 2;
-    const { client } = await setup((_req, res) => sendJson(res, 200, { id: 'app' }, rateLimitHeaders(1, 0, 0.03)), {
+    const now = () => startedAt + (Date.now() - startedAt) / 2;
+    const { client } = await start((_req, res) => sendJson(res, 200, { id: 'app' }, rateLimitHeaders(1, 0, 0.03)), {
       now,
     });
-    const events: unknown[] = [];
-    client.on('rateLimited', (e) => events.push(e));
+    const events = recordedEvents(client, 'rateLimited');
     await client.getApp();
     await client.getApp({ logger });
     expect(logger.lines.filter((l) => l.msg === 'waiting for the rate limit')).toHaveLength(1);
@@ -111,7 +90,7 @@ describe('the rate-limit queue', () => {
   });
 
   it('gives each interaction token its own bucket, apart from the app token’s', async () => {
-    const { server, client } = await setup((req, res) => {
+    const { server, client } = await start((req, res) => {
       if (req.url.includes('/interactions/')) return sendJson(res, 200, { id: 'answer' }, rateLimitHeaders(5, 4, 1));
       sendJson(res, 200, { id: 'app' }, rateLimitHeaders(1, 0, 30));
     });

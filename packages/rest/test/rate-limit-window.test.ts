@@ -1,6 +1,7 @@
-import { RestClient } from '@boardbot/rest';
-import { envelope, type LoopbackServer, sendJson, startLoopbackServer } from '@boardbot/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
+import { envelope, sendJson } from '@boardbot/test-support';
+import { describe, expect, it } from 'vitest';
+import { clientFor } from './support/client-for.js';
+import { servedForTest } from './support/served-for-test.js';
 
 // A strict fixed-window limiter like the contract's: `limit` requests per window; the window either
 // starts with its first request or is aligned to the clock. Over the limit: 429, no effect.
@@ -17,19 +18,12 @@ function fixedWindow(limit: number, windowMs: number, aligned: boolean) {
   };
 }
 
-let server: LoopbackServer | undefined;
-let client: RestClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-});
-
 type ResetFormat = 'delta' | 'epoch-seconds' | 'epoch-ms';
 
 async function limitedServer(limit: number, windowMs: number, aligned: boolean, format: ResetFormat) {
   const limiter = fixedWindow(limit, windowMs, aligned);
   const tally = { ok: 0, tooMany: 0 };
-  server = await startLoopbackServer((_req, res) => {
+  const server = await servedForTest((_req, res) => {
     const now = Date.now();
     const r = limiter(now);
     const reset =
@@ -63,8 +57,8 @@ describe('never exceeding the limit', () => {
     ['windows aligned to the clock', true],
   ])('sends 240 concurrent calls through 20 per 150 ms with zero 429 (%s)', async (_name, aligned) => {
     const { server, tally } = await limitedServer(20, 150, aligned, 'delta');
-    client = new RestClient({ token: 't', baseUrl: server.baseUrl });
-    const results = await Promise.all(Array.from({ length: 240 }, () => client?.getApp()));
+    const client = clientFor(server, { token: 't' });
+    const results = await Promise.all(Array.from({ length: 240 }, () => client.getApp()));
     expect(results.every((r) => r?.id === 'app')).toBe(true);
     expect(tally).toEqual({ ok: 240, tooMany: 0 });
   });
@@ -74,16 +68,16 @@ describe('never exceeding the limit', () => {
     ['an hour behind', -3_600_000],
   ])('reads epoch-second resets against the server Date with the client clock %s', async (_name, skew) => {
     const { server, tally } = await limitedServer(20, 150, true, 'epoch-seconds');
-    client = new RestClient({ token: 't', baseUrl: server.baseUrl, now: () => Date.now() + skew });
-    const results = await Promise.all(Array.from({ length: 60 }, () => client?.getApp()));
+    const client = clientFor(server, { token: 't', now: () => Date.now() + skew });
+    const results = await Promise.all(Array.from({ length: 60 }, () => client.getApp()));
     expect(results).toHaveLength(60);
     expect(tally).toEqual({ ok: 60, tooMany: 0 });
   });
 
   it('reads epoch-millisecond resets too', async () => {
     const { server, tally } = await limitedServer(20, 150, false, 'epoch-ms');
-    client = new RestClient({ token: 't', baseUrl: server.baseUrl });
-    await Promise.all(Array.from({ length: 60 }, () => client?.getApp()));
+    const client = clientFor(server, { token: 't' });
+    await Promise.all(Array.from({ length: 60 }, () => client.getApp()));
     expect(tally).toEqual({ ok: 60, tooMany: 0 });
   });
 });

@@ -1,14 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { ApiError, InvalidResponseError, RestClient } from '@boardbot/rest';
-import {
-  envelope,
-  type LoopbackServer,
-  type Received,
-  rateLimitHeaders,
-  sendJson,
-  startLoopbackServer,
-} from '@boardbot/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, InvalidResponseError, type RestClient } from '@boardbot/rest';
+import { envelope, type Received, rateLimitHeaders, sendJson } from '@boardbot/test-support';
+import { describe, expect, it } from 'vitest';
+import { scriptedClients } from './support/scripted-clients.js';
 
 // Distinct credentials: a prefix of six characters of either one appears nowhere else, so finding
 // one in an error means a credential (or the half a truncation left of it) escaped.
@@ -95,18 +89,10 @@ function expectNoSecret(text: string): void {
   }
 }
 
-let server: LoopbackServer | undefined;
-let client: RestClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
+const start = scriptedClients({ token: TOKEN, retries: 0 });
 
 async function failureOf(script: Echo, call: (c: RestClient) => Promise<unknown>): Promise<unknown> {
-  server = await startLoopbackServer((req, res) => script(req, res));
-  client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, retries: 0 });
+  const { client } = await start((req, res) => script(req, res));
   return call(client).then(
     () => expect.unreachable('the call should fail'),
     (e: unknown) => e,

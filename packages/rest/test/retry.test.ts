@@ -1,44 +1,22 @@
 import type { Message } from '@boardbot/protocol';
-import { ApiError, NetworkError, RestClient, type RetryEvent, UnauthorizedError } from '@boardbot/rest';
-import {
-  BOARD,
-  envelope,
-  type LoopbackServer,
-  message,
-  rateLimitHeaders,
-  type Script,
-  sendJson,
-  startLoopbackServer,
-} from '@boardbot/test-support';
-import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, NetworkError, UnauthorizedError } from '@boardbot/rest';
+import { BOARD, envelope, message, rateLimitHeaders, sendJson } from '@boardbot/test-support';
+import { describe, expect, it } from 'vitest';
+import { recordedEvents } from './support/recorded-events.js';
+import { scriptedClients } from './support/scripted-clients.js';
 
 const TOKEN = 'secret-app-token-0123456789';
 const RL = rateLimitHeaders(1000, 999, 1);
 
-let server: LoopbackServer | undefined;
-let client: RestClient | undefined;
-
-async function setup(script: Script, options: Partial<ConstructorParameters<typeof RestClient>[0]> = {}) {
-  server = await startLoopbackServer(script);
-  client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, retryBaseMs: 1, retryMaxMs: 5, ...options });
-  return { server, client };
-}
-
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
+const start = scriptedClients({ token: TOKEN });
 
 describe('retries', () => {
   it.each([500, 502, 503, 504])('retries a %i and returns the answer that follows', async (status) => {
-    const { server, client } = await setup((_req, res, n) => {
+    const { server, client } = await start((_req, res, n) => {
       if (n === 0) sendJson(res, status, envelope(status === 503 ? 'unavailable' : 'internal_error'), RL);
       else sendJson(res, 200, { id: 'app', name: 'dev-bot' }, RL);
     });
-    const retries: RetryEvent[] = [];
-    client.on('retry', (e) => retries.push(e));
+    const retries = recordedEvents(client, 'retry');
     const app = await client.getApp();
     expect(app).toEqual({ id: 'app', name: 'dev-bot' });
     expect(server.received).toHaveLength(2);
@@ -48,7 +26,7 @@ describe('retries', () => {
   });
 
   it('gives up after `retries` retries with the last ApiError', async () => {
-    const { server, client } = await setup(
+    const { server, client } = await start(
       (_req, res) => sendJson(res, 503, envelope('unavailable', 'shutting down'), RL),
       {
         retries: 2,
@@ -67,15 +45,14 @@ describe('retries', () => {
   });
 
   it('honours a short Retry-After on 503 as the back-off', async () => {
-    const { client } = await setup(
+    const { client } = await start(
       (_req, res, n) => {
         if (n === 0) sendJson(res, 503, envelope('unavailable'), { ...RL, 'retry-after': '0' });
         else sendJson(res, 200, { id: 'app' }, RL);
       },
       { retryBaseMs: 5_000, retryMaxMs: 10_000 },
     );
-    const retries: RetryEvent[] = [];
-    client.on('retry', (e) => retries.push(e));
+    const retries = recordedEvents(client, 'retry');
     await expect(client.getApp()).resolves.toEqual({ id: 'app' });
     expect(retries[0]?.delayMs).toBe(0);
   });
@@ -88,7 +65,7 @@ describe('retries', () => {
     [410, 'interaction_expired'],
     [422, 'idempotency_key_reused'],
   ])('never retries a %i %s', async (status, code) => {
-    const { server, client } = await setup((_req, res) =>
+    const { server, client } = await start((_req, res) =>
       sendJson(res, status, envelope(code, 'nope', { details: [{ path: '/content', message: 'too long' }] }), RL),
     );
     const err = await client.sendMessage(BOARD, { content: 'hi' }).catch((e: unknown) => e);
@@ -105,7 +82,7 @@ describe('retries', () => {
   });
 
   it('raises UnauthorizedError on 401, saying to check the token and never showing it', async () => {
-    const { server, client } = await setup((_req, res) =>
+    const { server, client } = await start((_req, res) =>
       sendJson(res, 401, envelope('unauthorized', `unknown token ${TOKEN}`), { ...RL, 'www-authenticate': 'Bearer' }),
     );
     const err = await client.listBoards().catch((e: unknown) => e);
@@ -118,7 +95,7 @@ describe('retries', () => {
   });
 
   it('parses an error code this version does not know', async () => {
-    const { client } = await setup((_req, res) => sendJson(res, 418, envelope('teapot_overheated', 'too hot'), RL));
+    const { client } = await start((_req, res) => sendJson(res, 418, envelope('teapot_overheated', 'too hot'), RL));
     await expect(client.getApp()).rejects.toMatchObject({
       code: 'BOARDBOT_API_ERROR',
       status: 418,
@@ -128,7 +105,7 @@ describe('retries', () => {
 
   it('turns a huge HTML 502 page into a bounded ApiError after the retries', async () => {
     const page = `<html><body><h1>502 Bad Gateway</h1>${'<p>upstream exploded</p>'.repeat(60_000)}</body></html>`;
-    const { server, client } = await setup(
+    const { server, client } = await start(
       (_req, res) => {
         res.writeHead(502, { 'content-type': 'text/html' });
         res.end(page);
@@ -147,7 +124,7 @@ describe('retries', () => {
 
   it('stops reading an endless error body at its bound and answers with the status, not a timeout', async () => {
     let written = 0;
-    const { client } = await setup(
+    const { client } = await start(
       (_req, res) => {
         res.writeHead(502, { 'content-type': 'text/html' });
         res.write('<h1>502 Bad Gateway</h1>');
@@ -169,30 +146,23 @@ describe('retries', () => {
   });
 
   it('raises NetworkError with the attempt count when nothing listens', async () => {
-    const { server, client } = await setup(() => {}, { retries: 2 });
-    const closedUrl = server.baseUrl;
+    const { server, client } = await start(() => {}, { retries: 2 });
     await server.close();
-    const lonely = new RestClient({ token: TOKEN, baseUrl: closedUrl, retries: 2, retryBaseMs: 1, retryMaxMs: 2 });
-    try {
-      const err = await lonely.getApp().catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(NetworkError);
-      expect(err).toMatchObject({
-        code: 'BOARDBOT_NETWORK',
-        attempts: 3,
-        causeCode: 'ECONNREFUSED',
-        method: 'GET',
-        path: '/app',
-      });
-    } finally {
-      await lonely.close();
-    }
-    void client;
+    const err = await client.getApp().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err).toMatchObject({
+      code: 'BOARDBOT_NETWORK',
+      attempts: 3,
+      causeCode: 'ECONNREFUSED',
+      method: 'GET',
+      path: '/app',
+    });
   });
 });
 
 describe('idempotency keys', () => {
   it('sends one key per POST call and reuses it on every retry of that call', async () => {
-    const { server, client } = await setup((_req, res, n) => {
+    const { server, client } = await start((_req, res, n) => {
       if (n === 0 || n === 2) sendJson(res, 502, envelope('internal_error'), RL);
       else sendJson(res, 200, message(n), RL);
     });
@@ -207,7 +177,7 @@ describe('idempotency keys', () => {
   });
 
   it('uses the caller’s key, generates one for a PATCH, and sends no key on GET, PUT or DELETE', async () => {
-    const { server, client } = await setup((req, res, n) => {
+    const { server, client } = await start((req, res, n) => {
       if (req.method === 'DELETE') {
         res.writeHead(204, RL);
         res.end();
@@ -232,7 +202,7 @@ describe('idempotency keys', () => {
     // A server with the contract's idempotency store: the first attempt is committed, then its
     // connection is cut before the answer; the retry with the same key replays the stored message.
     const stored = new Map<string, Message>();
-    const { server, client } = await setup((req, res) => {
+    const { server, client } = await start((req, res) => {
       const key = String(req.headers['idempotency-key']);
       const replay = stored.get(key);
       if (replay) return sendJson(res, 200, replay, RL);
@@ -240,8 +210,7 @@ describe('idempotency keys', () => {
       stored.set(key, message(stored.size + 1, { content }));
       res.socket?.destroy();
     });
-    const retries: RetryEvent[] = [];
-    client.on('retry', (e) => retries.push(e));
+    const retries = recordedEvents(client, 'retry');
     const sent = await client.sendMessage(BOARD, { content: 'exactly once' });
     expect(sent.content).toBe('exactly once');
     expect(stored.size).toBe(1);
@@ -250,7 +219,7 @@ describe('idempotency keys', () => {
   });
 
   it('asks again when its own retry meets the first attempt still in progress (409)', async () => {
-    const { server, client } = await setup((_req, res, n) => {
+    const { server, client } = await start((_req, res, n) => {
       if (n === 0) res.socket?.destroy();
       else if (n === 1) sendJson(res, 409, envelope('idempotency_in_progress'), RL);
       else sendJson(res, 200, message(1), RL);

@@ -1,40 +1,11 @@
-import {
-  AbortedError,
-  InvalidResponseError,
-  NetworkError,
-  QueueFullError,
-  type RateLimitedEvent,
-  RestClient,
-  TimeoutError,
-} from '@boardbot/rest';
-import {
-  BOARD,
-  type LoopbackServer,
-  message,
-  rateLimitHeaders,
-  type Script,
-  sendJson,
-  startLoopbackServer,
-  trackResources,
-} from '@boardbot/test-support';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AbortedError, InvalidResponseError, NetworkError, QueueFullError, TimeoutError } from '@boardbot/rest';
+import { BOARD, message, rateLimitHeaders, type Script, sendJson, trackResources } from '@boardbot/test-support';
+import { describe, expect, it, vi } from 'vitest';
+import { recordedEvents } from './support/recorded-events.js';
+import { scriptedClients } from './support/scripted-clients.js';
 
 const RL = rateLimitHeaders(100, 99, 1);
-let server: LoopbackServer | undefined;
-let client: RestClient | undefined;
-
-async function setup(script: Script, options: Partial<ConstructorParameters<typeof RestClient>[0]> = {}) {
-  server = await startLoopbackServer(script);
-  client = new RestClient({ token: 'tok', baseUrl: server.baseUrl, retryBaseMs: 1, retryMaxMs: 5, ...options });
-  return { server, client };
-}
-
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
+const start = scriptedClients({ token: 'tok' });
 
 const never: Script = () => {
   // The headers never arrive.
@@ -42,7 +13,7 @@ const never: Script = () => {
 
 describe('timeouts', () => {
   it('raises TimeoutError when the headers never arrive, after retrying each attempt', async () => {
-    const { server, client } = await setup(never, { timeoutMs: 80, retries: 1 });
+    const { server, client } = await start(never, { timeoutMs: 80, retries: 1 });
     const err = await client.getApp().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err).toMatchObject({ code: 'BOARDBOT_TIMEOUT', timeoutMs: 80, attempts: 2, method: 'GET', path: '/app' });
@@ -50,7 +21,7 @@ describe('timeouts', () => {
   });
 
   it('raises TimeoutError when the body stalls halfway', async () => {
-    const { client } = await setup(
+    const { client } = await start(
       (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100', ...RL });
         res.write('{"id":"a');
@@ -61,7 +32,7 @@ describe('timeouts', () => {
   });
 
   it('recovers when a stalled attempt is followed by a good one', async () => {
-    const { client } = await setup(
+    const { client } = await start(
       (_req, res, n) => {
         if (n > 0) sendJson(res, 200, { id: 'app' }, RL);
       },
@@ -73,7 +44,7 @@ describe('timeouts', () => {
 
 describe('truncated bodies', () => {
   it('retries a body cut short by the connection closing, and returns the full one', async () => {
-    const { server, client } = await setup((_req, res, n) => {
+    const { server, client } = await start((_req, res, n) => {
       if (n === 0) {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '200', ...RL });
         res.end('{"id":"00000000-0000-4000-8000-0000000');
@@ -86,7 +57,7 @@ describe('truncated bodies', () => {
   });
 
   it('raises NetworkError when every body is cut short', async () => {
-    const { client } = await setup(
+    const { client } = await start(
       (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '200', ...RL });
         res.end('{"id":');
@@ -98,7 +69,7 @@ describe('truncated bodies', () => {
   });
 
   it('raises InvalidResponseError for a well-framed body that is not JSON', async () => {
-    const { server, client } = await setup(
+    const { server, client } = await start(
       (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json', ...RL });
         res.end('{"id":"app","name":');
@@ -112,7 +83,7 @@ describe('truncated bodies', () => {
   });
 
   it('raises InvalidResponseError when a record is not an object or a list is not a list', async () => {
-    const { client } = await setup((req, res) =>
+    const { client } = await start((req, res) =>
       sendJson(res, 200, req.url.endsWith('/boards') ? { boards: 'no' } : [1, 2], RL),
     );
     await expect(client.getApp()).rejects.toMatchObject({ code: 'BOARDBOT_INVALID_RESPONSE' });
@@ -122,7 +93,7 @@ describe('truncated bodies', () => {
 
 describe('abort and close', () => {
   it('aborts a call in flight with AbortedError, not a timeout', async () => {
-    const { server, client } = await setup(never);
+    const { server, client } = await start(never);
     const controller = new AbortController();
     const pending = client.getApp({ signal: controller.signal });
     while (server.received.length === 0) await new Promise((r) => setTimeout(r, 5));
@@ -135,7 +106,7 @@ describe('abort and close', () => {
 
   it('aborts a call whose body is arriving with AbortedError', async () => {
     let headSent = false;
-    const { client } = await setup((_req, res) => {
+    const { client } = await start((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100', ...RL });
       res.write('{"id":"a', () => {
         headSent = true;
@@ -151,11 +122,10 @@ describe('abort and close', () => {
   });
 
   it('aborts a call waiting in the rate-limit queue; it is never sent and the queue moves on', async () => {
-    const { server, client } = await setup((_req, res) =>
+    const { server, client } = await start((_req, res) =>
       sendJson(res, 200, { id: 'app' }, rateLimitHeaders(1, 0, 0.3)),
     );
-    const waits: RateLimitedEvent[] = [];
-    client.on('rateLimited', (e) => waits.push(e));
+    const waits = recordedEvents(client, 'rateLimited');
     await client.getApp(); // learns: 0 left for 300 ms
     const controller = new AbortController();
     const queued = new Promise((resolve) => client.on('rateLimited', resolve));
@@ -177,7 +147,7 @@ describe('abort and close', () => {
   });
 
   it('aborts a call backing off between retries', async () => {
-    const { server, client } = await setup((_req, res) => sendJson(res, 503, { error: { code: 'unavailable' } }, RL), {
+    const { server, client } = await start((_req, res) => sendJson(res, 503, { error: { code: 'unavailable' } }, RL), {
       retryBaseMs: 60_000,
       retryMaxMs: 60_000,
     });
@@ -193,13 +163,13 @@ describe('abort and close', () => {
   });
 
   it('sends nothing for an already aborted signal', async () => {
-    const { server, client } = await setup((_req, res) => sendJson(res, 200, {}, RL));
+    const { server, client } = await start((_req, res) => sendJson(res, 200, {}, RL));
     await expect(client.getApp({ signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortedError);
     expect(server.received).toHaveLength(0);
   });
 
   it('refuses calls past maxQueued with QueueFullError', async () => {
-    const { client } = await setup((_req, res) => setTimeout(() => sendJson(res, 200, { id: 'app' }, RL), 50), {
+    const { client } = await start((_req, res) => setTimeout(() => sendJson(res, 200, { id: 'app' }, RL), 50), {
       maxQueued: 2,
     });
     // The first call probes the window; the next two wait for its answer; the fourth is refused.
@@ -209,7 +179,7 @@ describe('abort and close', () => {
   });
 
   it('close() fails queued and backing-off calls, and later calls, with AbortedError', async () => {
-    const { client } = await setup(
+    const { client } = await start(
       (_req, res) => sendJson(res, 503, { error: { code: 'unavailable' } }, rateLimitHeaders(1, 0, 30)),
       {
         retryBaseMs: 60_000,
@@ -230,7 +200,7 @@ describe('abort and close', () => {
 
   it('leaves no socket and no timer behind after faults, aborts and close()', async () => {
     let n = 0;
-    const { server, client } = await setup(
+    const { server, client } = await start(
       (_req, res) => {
         n++;
         if (n % 4 === 0) res.socket?.destroy();

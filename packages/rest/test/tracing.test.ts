@@ -1,27 +1,14 @@
-import { RestClient } from '@boardbot/rest';
-import {
-  BOARD,
-  type LoopbackServer,
-  message,
-  rateLimitHeaders,
-  sendJson,
-  startLoopbackServer,
-} from '@boardbot/test-support';
+import { BOARD, message, rateLimitHeaders, type Script, sendJson } from '@boardbot/test-support';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { clientFor } from './support/client-for.js';
+import { scriptedClients } from './support/scripted-clients.js';
 
 const TOKEN = 'app-token-for-tracing';
 const RL = rateLimitHeaders(1000, 999, 1);
-
-let server: LoopbackServer | undefined;
-let client: RestClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
+const ok: Script = (_req, res) => sendJson(res, 200, message(1), RL);
+const start = scriptedClients({ token: TOKEN });
 
 function sdk() {
   const exporter = new InMemorySpanExporter();
@@ -31,9 +18,8 @@ function sdk() {
 
 describe('tracing', () => {
   it('makes each call a client span, child of the given trace context, and sends its traceparent and baggage', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
     const { exporter, provider } = sdk();
-    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, tracerProvider: provider, retries: 0 });
+    const { server, client } = await start(ok, { tracerProvider: provider, retries: 0 });
     const parent = provider.getTracer('test').startSpan('handler');
     const baggage = propagation.createBaggage({ 'boardbot.handler': { value: 'Greeter.hello' } });
     const traceContext = propagation.setBaggage(trace.setSpan(context.active(), parent), baggage);
@@ -56,11 +42,11 @@ describe('tracing', () => {
   });
 
   it('marks a failed call’s span as an error with the status and the code', async () => {
-    server = await startLoopbackServer((_req, res) =>
-      sendJson(res, 404, { error: { code: 'not_found', message: 'no such board' } }, RL),
-    );
     const { exporter, provider } = sdk();
-    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, tracerProvider: provider, retries: 0 });
+    const { client } = await start(
+      (_req, res) => sendJson(res, 404, { error: { code: 'not_found', message: 'no such board' } }, RL),
+      { tracerProvider: provider, retries: 0 },
+    );
     await expect(client.getBoard(BOARD)).rejects.toMatchObject({ status: 404 });
     const [span] = exporter.getFinishedSpans();
     expect(span?.name).toBe('GET /boards/{boardId}');
@@ -69,12 +55,10 @@ describe('tracing', () => {
   });
 
   it('sends no trace header with tracerProvider: false, nor without an SDK and a trace to continue', async () => {
-    server = await startLoopbackServer((_req, res) => sendJson(res, 200, message(1), RL));
-    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl, tracerProvider: false });
+    const { server, client } = await start(ok, { tracerProvider: false });
     await client.sendMessage(BOARD, { content: 'a' });
     await client.close();
-    client = new RestClient({ token: TOKEN, baseUrl: server.baseUrl });
-    await client.sendMessage(BOARD, { content: 'b' });
+    await clientFor(server, { token: TOKEN }).sendMessage(BOARD, { content: 'b' });
     for (const received of server.received) expect(received.headers.traceparent).toBeUndefined();
   });
 });
