@@ -96,7 +96,7 @@ describe('abort and close', () => {
     const { server, client } = await start(never);
     const controller = new AbortController();
     const pending = client.getApp({ signal: controller.signal });
-    while (server.received.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await server.waitForRequests(1);
     controller.abort();
     const err = await pending.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AbortedError);
@@ -105,16 +105,17 @@ describe('abort and close', () => {
   });
 
   it('aborts a call whose body is arriving with AbortedError', async () => {
-    let headSent = false;
+    let sentHead = () => {};
+    const headSent = new Promise<void>((resolve) => {
+      sentHead = resolve;
+    });
     const { client } = await start((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100', ...RL });
-      res.write('{"id":"a', () => {
-        headSent = true;
-      });
+      res.write('{"id":"a', () => sentHead());
     });
     const controller = new AbortController();
     const pending = client.getApp({ signal: controller.signal });
-    while (!headSent) await new Promise((r) => setTimeout(r, 5));
+    await headSent;
     controller.abort(new Error('changed my mind'));
     const err = await pending.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AbortedError);
