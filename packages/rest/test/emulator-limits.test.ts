@@ -1,34 +1,28 @@
-import { RestClient } from '@boardbot/rest';
 import { HttpFaultProxy } from '@boardbot/test-support';
-import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
-import { afterEach, describe, expect, it } from 'vitest';
+import { startSeededEmulator } from '@boardbot/test-support/emulator';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { clientFor } from './support/client-for.js';
 
 /** The seeded app's token in these tests: one that shows up nowhere else. */
 const DEV_TOKEN = 'rest-test-dev-token-0123456789';
 
-let fx: SeededEmulator | undefined;
-let proxy: HttpFaultProxy | undefined;
-let rest: RestClient | undefined;
-
-afterEach(async () => {
-  await rest?.close();
-  await proxy?.close();
-  await fx?.close();
-  rest = undefined;
-  proxy = undefined;
-  fx = undefined;
-});
+/** A seeded emulator with the given rate limit, closed when the test finishes. */
+async function emulator(requests: number) {
+  const fx = await startSeededEmulator({ devToken: DEV_TOKEN, rateLimit: { requests, windowMs: 1000 } });
+  onTestFinished(() => fx.close());
+  return fx;
+}
 
 describe('against the emulator’s rate limit and idempotency', () => {
   it('sends 1,000 concurrent messages through a limit of 50 requests/s with zero 429 and exactly 1,000 stored', async () => {
-    fx = await startSeededEmulator({ devToken: DEV_TOKEN, rateLimit: { requests: 50, windowMs: 1000 } });
-    rest = new RestClient({ token: DEV_TOKEN, baseUrl: fx.apiUrl });
+    const fx = await emulator(50);
+    const rest = clientFor({ baseUrl: fx.apiUrl }, { token: DEV_TOKEN });
     const statuses = new Map<number, number>();
     rest.on('response', (e) => statuses.set(e.status, (statuses.get(e.status) ?? 0) + 1));
     const boardId = fx.seed.general.id;
     const before = (await fx.allMessages(boardId)).length;
     const sent = await Promise.all(
-      Array.from({ length: 1000 }, (_, i) => rest?.sendMessage(boardId, { content: `burst ${i}` })),
+      Array.from({ length: 1000 }, (_, i) => rest.sendMessage(boardId, { content: `burst ${i}` })),
     );
     expect(statuses.get(429)).toBeUndefined();
     expect(statuses.get(200)).toBe(1000);
@@ -39,9 +33,10 @@ describe('against the emulator’s rate limit and idempotency', () => {
   }, 90_000);
 
   it('stores exactly one message when the connection is reset after the emulator committed the POST', async () => {
-    fx = await startSeededEmulator({ devToken: DEV_TOKEN, rateLimit: { requests: 100_000, windowMs: 1000 } });
+    const fx = await emulator(100_000);
     let cut = false;
-    proxy = await HttpFaultProxy.start(fx.apiUrl);
+    const proxy = await HttpFaultProxy.start(fx.apiUrl);
+    onTestFinished(() => proxy.close());
     proxy.faultWith((req) => {
       if (req.method === 'POST' && !cut) {
         cut = true;
@@ -49,7 +44,7 @@ describe('against the emulator’s rate limit and idempotency', () => {
       }
       return undefined;
     });
-    rest = new RestClient({ token: DEV_TOKEN, baseUrl: proxy.apiUrl, retryBaseMs: 1, retryMaxMs: 5 });
+    const rest = clientFor({ baseUrl: proxy.apiUrl }, { token: DEV_TOKEN });
     const retries: string[] = [];
     rest.on('retry', (e) => retries.push(e.reason));
     const message = await rest.sendMessage(fx.seed.general.id, { content: 'exactly once, really' });

@@ -11,7 +11,7 @@ const QUICK_BACKOFF = { retryBaseMs: 1, retryMaxMs: 5 } as const satisfies RestC
 /**
  * A {@link RestClient} that talks to `server`, closed when the calling test finishes (pass or fail).
  * Call it inside a test.
- * @param server - the server whose base URL the client uses
+ * @param server - what the client talks to: a loopback server, or anything with the app API's base URL
  * @param options - the test's client options; they win over the base URL and the quick back-off
  */
 export function clientFor(server: Pick<LoopbackServer, 'baseUrl'>, options: RestClientOptions = {}): RestClient {
