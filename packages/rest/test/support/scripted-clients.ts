@@ -5,7 +5,9 @@ import { servedForTest } from './served-for-test.js';
 
 /** A test's scripted server and the client that talks to it, both closed when the test finishes. */
 export interface ScriptedClient {
+  /** Answers with the test's script and records what it received. */
   server: LoopbackServer;
+  /** Talks to `server`, with the file's defaults and the test's options. */
   client: RestClient;
 }
 
@@ -16,7 +18,8 @@ export type StartScriptedClient = (script: Script, options?: RestClientOptions) 
  * What a test file needs to start each of its tests: a fresh loopback server answering with the
  * test's script and a {@link RestClient} on it made with the file's `defaults` (its token, say) and
  * the test's own options. Every call makes a new pair, closed when its test finishes (the client
- * first), so no test sees another's server, client or requests.
+ * first: vitest runs a test's `onTestFinished` callbacks last registered first), so no test sees
+ * another's server, client or requests; the defaults are copied once and never change.
  * @param defaults - the options every client of the file gets; a test's options win
  * @example
  * const start = scriptedClients({ token: TOKEN });
@@ -25,9 +28,9 @@ export type StartScriptedClient = (script: Script, options?: RestClientOptions) 
  * });
  */
 export function scriptedClients(defaults: RestClientOptions = {}): StartScriptedClient {
-  const shared = Object.freeze({ ...defaults });
+  const fileDefaults = Object.freeze({ ...defaults });
   return async (script, options = {}) => {
     const server = await servedForTest(script);
-    return { server, client: clientFor(server, { ...shared, ...options }) };
+    return { server, client: clientFor(server, { ...fileDefaults, ...options }) };
   };
 }
