@@ -261,7 +261,7 @@ describe('session keys, reads and conflicts', () => {
   });
 
   it("fails a per-person session opened in an @OnEvent listener, or for a webhook's message, with BOARDBOT_SESSION_SCOPE", async () => {
-    const failures: { code?: string; kind: string }[] = [];
+    const failures: { code: string | undefined; kind: string }[] = [];
     const platform = await createTestPlatform({
       handlers: [Keyed],
       onError: (error, ctx) => failures.push({ code: (error as { code?: string }).code, kind: ctx.kind }),
