@@ -65,6 +65,25 @@ class Ordered {
   }
 }
 
+/** Two stacked guard decorators: the one nearest the class applies first, so its guards run first. */
+@Command({ name: 'stacked', description: 'Stacked guards' })
+@UseGuards(() => {
+  trail.push('outer');
+})
+@UseGuards(
+  () => {
+    trail.push('inner 1');
+  },
+  () => {
+    trail.push('inner 2');
+  },
+)
+class Stacked {
+  run() {
+    return 'stacked';
+  }
+}
+
 /** A guard that says no without words. */
 function never() {
   return false;
@@ -180,7 +199,7 @@ describe('guards, cooldowns and middleware around a handler', () => {
         createBot({
           ...base,
           clock,
-          handlers: [Ordered, Closed, Listeners, Global, Shared, Raw],
+          handlers: [Ordered, Stacked, Closed, Listeners, Global, Shared, Raw],
           providers: [AllowList],
         })
           .use(first)
@@ -223,6 +242,11 @@ describe('guards, cooldowns and middleware around a handler', () => {
     await platform.settle();
     // A held run stops before the middleware.
     expect(aroundCommands()).toEqual(['class guard, options {}', 'method guard']);
+  });
+
+  it('runs the guards of one @UseGuards in the order given, and stacked @UseGuards from the one nearest the class', async () => {
+    expect((await platform.person('alice').invoke('stacked')).content).toBe('stacked');
+    expect(aroundCommands().filter((t) => !t.startsWith('middleware'))).toEqual(['inner 1', 'inner 2', 'outer']);
   });
 
   it('answers a command whose guard returns false with the default words, and logs the denial by guard name', async () => {

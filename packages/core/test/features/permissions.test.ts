@@ -1,10 +1,13 @@
 import {
   Command,
   type CommandContext,
+  Cooldown,
   type MessageContext,
+  memberRole,
   OnMessage,
   RequireRole,
   ROLE_CACHE_MS,
+  UseGuards,
 } from '@boardbot/core';
 import { createTestPlatform, TestClock, type TestPlatform } from '@boardbot/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,6 +83,78 @@ describe('the role cache', () => {
       await own.settle();
       clock.advance(ROLE_CACHE_MS + 1);
       expect((await dan.invoke('purge')).content).toBe('This needs the admin role on this board (you are a member).');
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+/** Which of the method guards of Staff ran, by person. */
+const methodGuardRan: string[] = [];
+
+/** On the class: each listener needs admin; the board's one use a minute is only taken once it passed. */
+@RequireRole('admin')
+@Cooldown({ ms: 60_000, per: 'board' })
+class Staff {
+  @OnMessage('!staff-a')
+  a() {
+    return 'staff a';
+  }
+
+  @OnMessage('!staff-b')
+  @UseGuards((ctx) => {
+    methodGuardRan.push(ctx.kind === 'message' ? (ctx.author?.username ?? '') : '');
+    return true;
+  })
+  b() {
+    return 'staff b';
+  }
+}
+
+class WhoAmI {
+  @OnMessage('!role')
+  async role(ctx: MessageContext) {
+    return `role: ${(await memberRole(ctx)) ?? 'none'}`;
+  }
+}
+
+describe('@RequireRole on a class, with other guards and a cooldown', () => {
+  it('refuses each listener of the class with the default words, before the method’s guards and the cooldown', async () => {
+    const own = await createTestPlatform({ handlers: [Staff] });
+    try {
+      const bob = own.person('bob');
+      for (const text of ['!staff-a', '!staff-b']) {
+        const refused = await bob.say(text);
+        expect((await own.bot.nextMessage({ replyTo: refused })).content).toBe(
+          'This needs the admin role on this board (you are a member).',
+        );
+      }
+      // Bob's refusals neither ran the method's guard nor used up the board's window.
+      expect(methodGuardRan).toEqual([]);
+      const alice = own.person('alice');
+      expect((await own.bot.nextMessage({ replyTo: await alice.say('!staff-b') })).content).toBe('staff b');
+      expect(methodGuardRan).toEqual(['alice']);
+      // The class's cooldown counts each listener apart: !staff-a still has its use.
+      expect((await own.bot.nextMessage({ replyTo: await alice.say('!staff-a') })).content).toBe('staff a');
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('memberRole(ctx)', () => {
+  it('gives a handler the role of the person on the board, and none for a webhook', async () => {
+    const own = await createTestPlatform({ handlers: [WhoAmI] });
+    try {
+      expect((await own.bot.nextMessage({ replyTo: await own.person('alice').say('!role') })).content).toBe(
+        'role: owner',
+      );
+      expect((await own.bot.nextMessage({ replyTo: await own.person('bob').say('!role') })).content).toBe(
+        'role: member',
+      );
+      const general = (await own.control.boards()).find((b) => b.name === 'general')?.id ?? '';
+      const hook = await own.control.postMessage(general, { webhook_name: 'ci', content: '!role' });
+      expect((await own.bot.nextMessage({ replyTo: hook })).content).toBe('role: none');
     } finally {
       await own.close();
     }
