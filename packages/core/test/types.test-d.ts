@@ -7,6 +7,7 @@ import {
   type EventContext,
   type EventPayload,
   exitCodeAfterStop,
+  type GuardFn,
   type HandlerContext,
   type MessageContext,
   type Middleware,
@@ -55,6 +56,10 @@ describe('context types', () => {
       return true;
     };
     expectTypeOf(guard).toBeFunction();
+    // A guard that returns nothing lets the handler run (docs/guards-middleware-cooldowns.md).
+    expectTypeOf((_ctx: HandlerContext) => {}).toExtend<GuardFn>();
+    expectTypeOf(async (_ctx: HandlerContext) => {}).toExtend<GuardFn>();
+    expectTypeOf((_ctx: HandlerContext) => 42).not.toExtend<GuardFn>();
     expectTypeOf<Middleware>().parameter(1).toEqualTypeOf<() => Promise<void>>();
   });
 

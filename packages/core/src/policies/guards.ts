@@ -3,9 +3,11 @@ import type { Class } from '../kernel/metadata.js';
 
 /**
  * What a guard decides: `true` (or nothing) lets the handler run; `false` denies with the default
- * reply; a string denies and is the reply the person gets.
+ * reply; a string denies and is the reply the person gets. `void` is part of it so that a guard
+ * with no `return` (which only logs, say) is one.
  */
-export type GuardResult = boolean | string | undefined;
+// biome-ignore lint/suspicious/noConfusingVoidType: a guard that returns nothing lets the handler run, and TypeScript types it void.
+export type GuardResult = boolean | string | undefined | void;
 
 /** A guard as a function. */
 export type GuardFn = (ctx: HandlerContext) => GuardResult | Promise<GuardResult>;
