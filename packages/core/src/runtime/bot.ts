@@ -58,6 +58,8 @@ export class Bot {
   private readonly clock: Clock;
   private readonly rest: BotRest;
   private readonly middleware: Middleware[] = [];
+  /** How many of `middleware` came from `use()`: they run before the plugins' (which come last). */
+  private ownMiddleware = 0;
   private readonly dispatcher: Dispatcher;
   private readonly queue: KeyedQueue;
   private currentState: BotState = 'idle';
@@ -225,11 +227,13 @@ export class Bot {
   }
 
   /**
-   * Adds middleware around every command and message handler (after guards and cooldowns).
+   * Adds middleware around every command and message handler (after guards and cooldowns), in the
+   * order of the calls, before the plugins' middleware.
    * @param middleware - see {@link Middleware}
    */
   use(middleware: Middleware): this {
-    this.middleware.push(middleware);
+    // In place: the dispatcher holds this very array. The plugins' middleware stays after the bot's own.
+    this.middleware.splice(this.ownMiddleware++, 0, middleware);
     return this;
   }
 
