@@ -12,9 +12,11 @@ import {
   OnError,
   OnEvent,
   OnMessage,
+  OnReady,
   Option,
   UseGuards,
 } from '@boardbot/core';
+import { until } from '@boardbot/test-support';
 import { createTestPlatform, TestClock, type TestPlatform } from '@boardbot/testing';
 import { Matches } from 'class-validator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -104,7 +106,10 @@ class AllowList {
 /** A guard class built by the container, with a provider, deciding asynchronously. */
 @Injectable()
 class Allowed implements CanActivate {
-  constructor(private readonly list: AllowList) {}
+  static built = 0;
+  constructor(private readonly list: AllowList) {
+    Allowed.built++;
+  }
   async canActivate(ctx: HandlerContext) {
     const name = ctx.kind === 'command' ? ctx.user.username : ctx.author?.username;
     return Promise.resolve(this.list.usernames.has(name ?? ''));
@@ -122,6 +127,19 @@ class Listeners {
   @UseGuards(Allowed)
   allowed() {
     return 'allowed';
+  }
+
+  @OnMessage('!also-allowed')
+  @UseGuards(Allowed)
+  alsoAllowed() {
+    return 'also allowed';
+  }
+
+  // Per person (the default): a webhook's messages count per webhook name.
+  @OnMessage('!wave')
+  @Cooldown({ ms: 60_000 })
+  wave(ctx: MessageContext) {
+    return `wave ${ctx.authorName}`;
   }
 
   @OnMessage('!faulty')
@@ -172,9 +190,16 @@ class Shared {
 @UseGuards(never)
 @Cooldown({ ms: DAY_MS, per: 'app' })
 class Raw {
+  static readyRan = 0;
+
   @OnEvent('message.create')
   created() {
     trail.push('event listener');
+  }
+
+  @OnReady()
+  ready() {
+    Raw.readyRan++;
   }
 }
 
@@ -265,9 +290,12 @@ describe('guards, cooldowns and middleware around a handler', () => {
     );
   });
 
-  it('builds a guard class with its providers, and awaits its answer', async () => {
+  it('builds a guard class once, with its providers, and awaits its answer', async () => {
     const fromAlice = await platform.person('alice').say('!allowed');
     expect((await platform.bot.nextMessage({ replyTo: fromAlice })).content).toBe('allowed');
+    const again = await platform.person('alice').say('!also-allowed');
+    expect((await platform.bot.nextMessage({ replyTo: again })).content).toBe('also allowed');
+    expect(Allowed.built).toBe(1);
     const fromBob = await platform.person('bob').say('!allowed');
     await platform.settle();
     expect(platform.bot.messages({ replyTo: fromBob })).toHaveLength(0);
@@ -327,7 +355,17 @@ describe('guards, cooldowns and middleware around a handler', () => {
     expect(answered).toEqual(['first', null, 'second', 'third', 'third', null]);
   });
 
-  it('runs @OnEvent listeners with no guard, cooldown or middleware', async () => {
+  it("counts a listener's per-person cooldown for each webhook name apart", async () => {
+    const general = (await platform.control.boards()).find((b) => b.name === 'general')?.id ?? '';
+    const post = (name: string) => platform.control.postMessage(general, { webhook_name: name, content: '!wave' });
+    const [ci, ciAgain, deploy] = [await post('ci'), await post('ci'), await post('deploy')];
+    await platform.settle();
+    const answered = [ci, ciAgain, deploy].map((m) => platform.bot.messages({ replyTo: m })[0]?.content ?? null);
+    expect(answered).toEqual(['wave ci', null, 'wave deploy']);
+  });
+
+  it('runs @OnEvent and @OnReady listeners with no guard, cooldown or middleware', async () => {
+    expect(Raw.readyRan).toBe(1);
     await platform.person('alice').say('one');
     await platform.person('alice').say('two');
     await platform.settle();
@@ -453,6 +491,36 @@ describe('errorReply: false', () => {
       expect(platform.bot.messages({ replyTo: boom })).toHaveLength(0);
       expect(platform.logs.find({ level: 'error', msg: 'handler failed' })).toContainEqual(
         expect.objectContaining({ handler: 'Failing.boom' }),
+      );
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
+class Hangs {
+  @OnMessage('!hang')
+  hang() {
+    trail.push('hanging');
+    return new Promise(() => {});
+  }
+}
+
+describe('handlerTimeoutMs', () => {
+  it("fails a handler 30 s (the default) after it started, on the bot's clock", async () => {
+    const clock = new TestClock('2026-03-02T09:00:00Z');
+    const platform = await createTestPlatform({ handlers: [Hangs], clock });
+    try {
+      const hang = await platform.person('alice').say('!hang');
+      await until(() => trail.includes('hanging'), 'the handler to start');
+      clock.advance(29_999);
+      expect(platform.logs.find({ msg: 'handler failed' })).toEqual([]);
+      clock.advance(1);
+      expect((await platform.bot.nextMessage({ replyTo: hang })).content).toBe(
+        'Sorry, something went wrong while handling that. It has been logged.',
+      );
+      expect(platform.logs.find({ level: 'error', msg: 'handler failed' })).toContainEqual(
+        expect.objectContaining({ err: expect.objectContaining({ code: 'BOARDBOT_HANDLER_TIMEOUT' }) }),
       );
     } finally {
       await platform.close();
