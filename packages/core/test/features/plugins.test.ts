@@ -47,6 +47,16 @@ const blocking = definePlugin((options: { usernames: string[] }) => {
   };
 });
 
+/** A class of the bot's own that injects the plugin's provider. */
+@Command({ name: 'listsize', description: 'The block list, seen from the bot' })
+@Injectable()
+class ListSize {
+  constructor(private readonly list: BlockList) {}
+  run() {
+    return `the bot sees ${this.list.users.size}`;
+  }
+}
+
 class Echo {
   @OnMessage(/^echo (.+)$/)
   echo(ctx: MessageContext) {
@@ -55,11 +65,18 @@ class Echo {
 }
 
 describe('plugins against the emulator', () => {
-  it('contributes a command and a guard that runs before the bot’s own handlers', async () => {
-    const platform = await createTestPlatform({ handlers: [Echo], plugins: [blocking({ usernames: ['bob'] })] });
+  it('contributes a command registered with the bot’s, a provider the bot’s classes inject, and a guard before every handler', async () => {
+    const platform = await createTestPlatform({
+      handlers: [Echo, ListSize],
+      plugins: [blocking({ usernames: ['bob'] })],
+    });
     try {
-      expect(platform.bot.runtime.commands.map((c) => c.name)).toContain('blocked');
+      // The plugin's command is registered with the bot's, on the platform.
+      const registered = (await platform.control.apps())[0]?.commands.map((c) => c.name);
+      expect(registered).toEqual(expect.arrayContaining(['blocked', 'listsize']));
       expect((await platform.person('alice').invoke('blocked')).content).toBe('1 blocked');
+      // The bot's own class injects the plugin's provider: the same instance.
+      expect((await platform.person('alice').invoke('listsize')).content).toBe('the bot sees 1');
       expect((await platform.person('bob').invoke('blocked')).content).toBe('You are blocked here.');
       const fromBob = await platform.person('bob').say('echo hi');
       expect((await platform.bot.nextMessage({ replyTo: fromBob })).content).toBe('You are blocked here.');
