@@ -73,6 +73,34 @@ describe('conversations against the emulator', () => {
     }
   });
 
+  it('takes an answer once though two instances sharing the store both handle it', async () => {
+    const dir = await stateDir();
+    const platform = await createTestPlatform({ handlers: HANDLERS, sessions: new FileSessionStore(dir.path), clock });
+    const replica = anotherInstance(platform, { handlers: HANDLERS, sessions: new FileSessionStore(dir.path), clock });
+    try {
+      await replica.start();
+      const alice = platform.person('alice');
+      const start = await alice.say('!signup');
+      expect((await platform.bot.nextMessage({ replyTo: start })).content).toBe('What is your name?');
+      const name = await alice.say('Alice');
+      await platform.settle();
+      await replica.idle();
+      // Taken twice, the name would also have answered the second question.
+      const store = new FileSessionStore(dir.path);
+      const { id } = await alice.profile();
+      const general = (await platform.control.boards()).find((b) => b.name === 'general')?.id;
+      const state = await store.read(`${platform.bot.app.id}:conversation:signup:user:${id}:board:${general}`);
+      expect(state?.value?.data).toMatchObject({ step: 1, answers: ['Alice'] });
+      expect(platform.bot.messages({ replyTo: name }).map((m) => m.content)).toEqual(['What is your team?']);
+      const team = await alice.say('Platform');
+      expect((await platform.bot.nextMessage({ replyTo: team })).content).toBe('Welcome Alice of Platform, Alice!');
+    } finally {
+      await replica.stop();
+      await platform.close();
+      await dir.remove();
+    }
+  });
+
   it('answers a late answer with the timeout note, and stops on cancel', async () => {
     const platform = await createTestPlatform({ handlers: HANDLERS, clock });
     try {

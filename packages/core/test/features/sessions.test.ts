@@ -340,3 +340,56 @@ describe('the default session store', () => {
     }
   });
 });
+
+class Strict {
+  @IsInt()
+  @Min(0)
+  count = 0;
+}
+
+describe('a stored value that no longer passes the constraints', () => {
+  it('goes through migrate with its own version, or is reset without one', async () => {
+    const store = new MemorySessionStore();
+    // The same name and version, but the old class allowed negative counts.
+    const loose = defineSession(Tally, { per: 'user', name: 'Strictness' });
+    const seen: [unknown, number][] = [];
+    const migrated = defineSession(Strict, {
+      per: 'user',
+      name: 'Strictness',
+      migrate: (stored, from) => {
+        seen.push([stored, from]);
+        return { count: Math.abs((stored as Strict).count) };
+      },
+    });
+    const reset = defineSession(Strict, { per: 'user', name: 'Strictness' });
+    class Tighten {
+      @OnMessage('loosen')
+      async loosen(ctx: MessageContext) {
+        // Tally has @Min(0) too: write the stored value as an older deploy without it would have.
+        const handle = ctx.session(loose);
+        const record = await store.read(handle.key);
+        await store.write(handle.key, record?.version ?? 0, {
+          data: { count: -3 },
+          shape: 1,
+          expiresAt: Date.now() + 60_000,
+          applied: [],
+        });
+      }
+      @OnMessage('read')
+      async read(ctx: MessageContext) {
+        const [a, b] = [await ctx.session(migrated).get(), await ctx.session(reset).get()];
+        return `migrated ${a.count}, reset ${b.count}`;
+      }
+    }
+    const platform = await createTestPlatform({ handlers: [Tighten], sessions: store });
+    try {
+      const alice = platform.person('alice');
+      await alice.say('loosen');
+      const asked = await alice.say('read');
+      expect((await platform.bot.nextMessage({ replyTo: asked })).content).toBe('migrated 3, reset 0');
+      expect(seen).toEqual([[{ count: -3 }, 1]]);
+    } finally {
+      await platform.close();
+    }
+  });
+});
