@@ -527,3 +527,33 @@ describe('handlerTimeoutMs', () => {
     }
   });
 });
+
+/** Handlers that hold their worker until the test lets them go. */
+const held: { board: string; release: () => void }[] = [];
+
+class Holds {
+  @OnMessage('!hold')
+  async hold(ctx: MessageContext) {
+    await new Promise<void>((release) => held.push({ board: ctx.boardId, release }));
+  }
+}
+
+describe('concurrency', () => {
+  it('runs 16 handlers at once by default: the 17th waits for a worker', async () => {
+    const platform = await createTestPlatform({ handlers: [Holds] });
+    try {
+      const boards = ['general', 'random'];
+      for (let i = 0; boards.length < 17; i++) boards.push((await platform.createBoard(`hold-${i}`)).name);
+      // One board each: the events of a board run one at a time, those of different boards side by side.
+      for (const board of boards) await platform.person('alice').say('!hold', { board });
+      await until(() => platform.bot.runtime.pending === 17 && held.length === 16, '16 running and 1 waiting');
+      held[0]?.release();
+      await until(() => held.length === 17, 'the 17th to start once a worker is free');
+      for (const h of held) h.release();
+      await platform.settle();
+    } finally {
+      for (const h of held) h.release();
+      await platform.close();
+    }
+  });
+});

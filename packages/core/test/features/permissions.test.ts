@@ -111,10 +111,25 @@ class Staff {
   }
 }
 
+/** The roles the predicate below was given. */
+const rolesSeen: (string | undefined)[] = [];
+
 class WhoAmI {
   @OnMessage('!role')
   async role(ctx: MessageContext) {
     return `role: ${(await memberRole(ctx)) ?? 'none'}`;
+  }
+
+  @OnMessage('!deploy')
+  @RequireRole(
+    (role) => {
+      rolesSeen.push(role);
+      return role !== undefined;
+    },
+    { reply: 'Members only.' },
+  )
+  deploy() {
+    return 'deploying';
   }
 }
 
@@ -143,7 +158,7 @@ describe('@RequireRole on a class, with other guards and a cooldown', () => {
 });
 
 describe('memberRole(ctx)', () => {
-  it('gives a handler the role of the person on the board, and none for a webhook', async () => {
+  it('gives a handler, and a @RequireRole predicate, the role of the person on the board, and none for a webhook', async () => {
     const own = await createTestPlatform({ handlers: [WhoAmI] });
     try {
       expect((await own.bot.nextMessage({ replyTo: await own.person('alice').say('!role') })).content).toBe(
@@ -155,6 +170,14 @@ describe('memberRole(ctx)', () => {
       const general = (await own.control.boards()).find((b) => b.name === 'general')?.id ?? '';
       const hook = await own.control.postMessage(general, { webhook_name: 'ci', content: '!role' });
       expect((await own.bot.nextMessage({ replyTo: hook })).content).toBe('role: none');
+
+      // A predicate is given undefined for someone who is not a member (here, a webhook).
+      const deploy = await own.control.postMessage(general, { webhook_name: 'ci', content: '!deploy' });
+      expect((await own.bot.nextMessage({ replyTo: deploy })).content).toBe('Members only.');
+      expect(rolesSeen).toEqual([undefined, undefined]);
+      const byBob = await own.person('bob').say('!deploy');
+      expect((await own.bot.nextMessage({ replyTo: byBob })).content).toBe('deploying');
+      expect(rolesSeen.at(-1)).toBe('member');
     } finally {
       await own.close();
     }
