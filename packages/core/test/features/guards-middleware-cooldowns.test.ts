@@ -20,6 +20,7 @@ import { until } from '@boardbot/test-support';
 import { createTestPlatform, TestClock, type TestPlatform } from '@boardbot/testing';
 import { Matches } from 'class-validator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { anotherInstance } from './support.js';
 
 // The promises of docs/guards-middleware-cooldowns.md, each through the real runtime on the emulator.
 
@@ -553,6 +554,36 @@ describe('concurrency', () => {
       await platform.settle();
     } finally {
       for (const h of held) h.release();
+      await platform.close();
+    }
+  });
+});
+
+class Waves {
+  @OnMessage('!wave')
+  @Cooldown({ ms: DAY_MS })
+  wave(ctx: MessageContext) {
+    return `wave ${ctx.authorName}`;
+  }
+}
+
+describe('cooldown counts', () => {
+  it('live in the process: the bot that replaces a stopped one starts with none', async () => {
+    const platform = await createTestPlatform({ handlers: [Waves] });
+    const next = anotherInstance(platform, { handlers: [Waves] });
+    try {
+      const alice = platform.person('alice');
+      expect((await platform.bot.nextMessage({ replyTo: await alice.say('!wave') })).content).toBe('wave Alice');
+      const held = await alice.say('!wave');
+      await platform.settle();
+      expect(platform.bot.messages({ replyTo: held })).toHaveLength(0);
+
+      await platform.bot.runtime.stop();
+      await next.start();
+      const again = await alice.say('!wave');
+      expect((await platform.bot.nextMessage({ replyTo: again })).content).toBe('wave Alice');
+    } finally {
+      await next.stop();
       await platform.close();
     }
   });
