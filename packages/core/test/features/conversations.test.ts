@@ -88,7 +88,7 @@ describe('conversations against the emulator', () => {
       // Taken twice, the name would also have answered the second question.
       const store = new FileSessionStore(dir.path);
       const { id } = await alice.profile();
-      const general = (await platform.control.boards()).find((b) => b.name === 'general')?.id;
+      const general = (await platform.board('general')).id;
       const state = await store.read(`${platform.bot.app.id}:conversation:signup:user:${id}:board:${general}`);
       expect(state?.value?.data).toMatchObject({ step: 1, answers: ['Alice'] });
       expect(platform.bot.messages({ replyTo: name }).map((m) => m.content)).toEqual(['What is your team?']);

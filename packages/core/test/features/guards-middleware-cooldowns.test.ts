@@ -231,7 +231,7 @@ describe('guards, cooldowns and middleware around a handler', () => {
           .use(first)
           .use(second),
     });
-    randomId = (await platform.control.boards()).find((b) => b.name === 'random')?.id ?? '';
+    randomId = (await platform.board('random')).id;
   });
   afterAll(() => platform?.close());
 
@@ -357,7 +357,7 @@ describe('guards, cooldowns and middleware around a handler', () => {
   });
 
   it("counts a listener's per-person cooldown for each webhook name apart", async () => {
-    const general = (await platform.control.boards()).find((b) => b.name === 'general')?.id ?? '';
+    const general = (await platform.board('general')).id;
     const post = (name: string) => platform.control.postMessage(general, { webhook_name: name, content: '!wave' });
     const [ci, ciAgain, deploy] = [await post('ci'), await post('ci'), await post('deploy')];
     await platform.settle();

@@ -167,7 +167,7 @@ describe('memberRole(ctx)', () => {
       expect((await own.bot.nextMessage({ replyTo: await own.person('bob').say('!role') })).content).toBe(
         'role: member',
       );
-      const general = (await own.control.boards()).find((b) => b.name === 'general')?.id ?? '';
+      const general = (await own.board('general')).id;
       const hook = await own.control.postMessage(general, { webhook_name: 'ci', content: '!role' });
       expect((await own.bot.nextMessage({ replyTo: hook })).content).toBe('role: none');
 

@@ -247,7 +247,7 @@ describe('session keys, reads and conflicts', () => {
       expect((await platform.bot.nextMessage({ replyTo: elsewhere })).content).toBe('board 1, here 1');
 
       const app = platform.bot.app.id;
-      const general = (await platform.control.boards()).find((b) => b.name === 'general')?.id;
+      const general = (await platform.board('general')).id;
       const { id: bobId } = await bob.profile();
       expect((await store.read(`${app}:Visits:board:${general}`))?.value?.data).toEqual({ n: 2 });
       expect((await store.read(`${app}:local:user:${bobId}:board:${general}`))?.value?.data).toEqual({ n: 1 });
@@ -271,7 +271,7 @@ describe('session keys, reads and conflicts', () => {
       await platform.settle();
       expect(failures).toEqual([{ code: 'BOARDBOT_SESSION_SCOPE', kind: 'event' }]);
 
-      const general = (await platform.control.boards()).find((b) => b.name === 'general')?.id ?? '';
+      const general = (await platform.board('general')).id;
       failures.length = 0;
       // A per-board session opens for it; the per-person one on the same run cannot.
       await platform.control.postMessage(general, { webhook_name: 'ci', content: 'visit' });
@@ -305,7 +305,7 @@ describe('session keys, reads and conflicts', () => {
     try {
       const alice = platform.person('alice');
       expect((await platform.bot.nextMessage({ replyTo: await alice.say('many') })).content).toBe('done');
-      const general = (await platform.control.boards()).find((b) => b.name === 'general')?.id;
+      const general = (await platform.board('general')).id;
       const { id } = await alice.profile();
       const record = await store.read(`${platform.bot.app.id}:local:user:${id}:board:${general}`);
       expect(record?.value?.data).toEqual({ n: 600 });
@@ -330,7 +330,7 @@ describe('the default session store', () => {
         'two session files',
       );
       const store = new FileSessionStore(dir.path);
-      const general = (await platform.control.boards()).find((b) => b.name === 'general')?.id;
+      const general = (await platform.board('general')).id;
       const app = (await platform.control.apps())[0]?.id;
       expect((await store.read(`${app}:Visits:board:${general}`))?.value?.data).toEqual({ n: 1 });
     } finally {
