@@ -146,6 +146,11 @@ describe('decorator metadata', () => {
   it('@Cooldown rejects a window that cannot work', () => {
     expect(() => Cooldown({ ms: 0 })).toThrow(expect.objectContaining({ code: 'BOARDBOT_INVALID_HANDLER' }));
     expect(() => Cooldown({ ms: 10, uses: 0 })).toThrow(/uses an integer/);
+    // docs/guards-middleware-cooldowns.md: ms ≤ 0, or uses not a whole number ≥ 1.
+    expect(() => Cooldown({ ms: -1 })).toThrow(expect.objectContaining({ code: 'BOARDBOT_INVALID_HANDLER' }));
+    expect(() => Cooldown({ ms: 10, uses: 1.5 })).toThrow(
+      expect.objectContaining({ code: 'BOARDBOT_INVALID_HANDLER' }),
+    );
   });
 
   it('@OnError stores the hook method name, @Injectable marks the class', () => {
