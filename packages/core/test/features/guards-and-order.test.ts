@@ -165,8 +165,18 @@ const first: Middleware = async (ctx, next) => {
 };
 const second: Middleware = async (ctx, next) => {
   trail.push(`middleware 2 (${ctx.kind})`);
+  // Stops /paused without answering, as a maintenance switch that forgot to reply would.
+  if (ctx.kind === 'command' && ctx.command.name === 'paused') return;
   await next();
 };
+
+@Command({ name: 'paused', description: 'Stopped by middleware' })
+class Paused {
+  run() {
+    trail.push('paused handler');
+    return 'not paused';
+  }
+}
 
 describe('guards, the cooldown and middleware around a handler', () => {
   let platform: TestPlatform;
@@ -179,7 +189,7 @@ describe('guards, the cooldown and middleware around a handler', () => {
         createBot({
           ...base,
           clock,
-          handlers: [Ordered, Stacked, Closed, Listeners, Raw],
+          handlers: [Ordered, Stacked, Closed, Listeners, Raw, Paused],
           providers: [AllowList],
         })
           .use(first)
@@ -222,6 +232,16 @@ describe('guards, the cooldown and middleware around a handler', () => {
     await platform.settle();
     // A held run stops before the middleware.
     expect(aroundCommands()).toEqual(['class guard, options {}', 'method guard']);
+  });
+
+  it('stops a command whose middleware does not call next(): no handler, and the person gets no answer', async () => {
+    const started = await platform.person('alice').start('paused');
+    await platform.settle();
+    expect(aroundCommands()).toEqual(['middleware 1 (command)', 'middleware 2 (command)', 'middleware 1 after']);
+    expect(platform.bot.messages({ interaction: started.id })).toEqual([]);
+    expect(platform.logs.find({ level: 'warn', msg: 'command finished without replying' })).toContainEqual(
+      expect.objectContaining({ handler: 'Paused.run' }),
+    );
   });
 
   it('runs the guards of one @UseGuards in the order given, and stacked @UseGuards from the one nearest the class', async () => {
