@@ -58,6 +58,8 @@ describe('the health endpoint', () => {
     stopBot = () => bot.stop();
     await bot.start();
     const url = bot.healthUrl ?? '';
+    // docs/observability.md: `host` defaults to 127.0.0.1, not every interface.
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(await get(`${url}/healthz`)).toEqual({ status: 200, text: '{"status":"ok"}' });
     const ready = await get(`${url}/readyz`);
     expect(ready.status).toBe(200);
