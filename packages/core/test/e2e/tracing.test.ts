@@ -256,3 +256,30 @@ describe('traces of a bot given no provider', () => {
     }
   });
 });
+
+describe('traces of a bot given tracing: false', () => {
+  it('makes no span even with a global SDK, and its REST calls carry no traceparent nor baggage', async () => {
+    const platform = await TestPlatform.start();
+    const exporter = new InMemorySpanExporter();
+    // Registered globally: a bot that ignored `tracing: false` would take its spans from it.
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    const started = platform.bot({ handlers: [Chatty], tracing: false });
+    try {
+      await started.bot.start();
+      await platform.post(platform.bob, platform.general, '!twice');
+      await until(async () => (await platform.messages(platform.general, 5)).some((m) => m.content === 'two'), 'two');
+      await started.bot.idle();
+      expect(exporter.getFinishedSpans()).toEqual([]);
+      const two = (await platform.messages(platform.general, 5)).find((m) => m.content === 'two');
+      const why = await platform.control.why(platform.general.id, two?.id ?? '');
+      // Neither traceparent nor baggage: the emulator learns no trace and no handler, only the request id.
+      expect(why.trace_id ?? null).toBeNull();
+      expect(why.handler ?? null).toBeNull();
+      expect(why.request_id).toMatch(/./);
+    } finally {
+      trace.disable();
+      await started.bot.stop();
+      await platform.close();
+    }
+  });
+});
