@@ -239,4 +239,19 @@ describe('bot lifecycle against the emulator', () => {
     expect(logs.text()).not.toContain('not-the-token-123');
     await expect(bot.start()).rejects.toMatchObject({ code: 'BOARDBOT_BOT_STATE' });
   });
+
+  it('scale: false runs a single process though BOARDBOT_REDIS_URL names a Redis', async () => {
+    const saved = process.env.BOARDBOT_REDIS_URL;
+    // Nothing listens there: a bot that took the variable would fail to start or hang on it.
+    process.env.BOARDBOT_REDIS_URL = 'redis://127.0.0.1:1';
+    try {
+      const { bot } = platform.bot({ handlers: [Ping], scale: false });
+      await bot.start();
+      expect(await platform.ask(platform.alice, platform.general, 'ping')).toBe('pong');
+      expect(await bot.stop()).toEqual({ abandoned: [], unhandled: 0 });
+    } finally {
+      if (saved === undefined) delete process.env.BOARDBOT_REDIS_URL;
+      else process.env.BOARDBOT_REDIS_URL = saved;
+    }
+  });
 });
