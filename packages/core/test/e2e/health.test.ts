@@ -1,6 +1,6 @@
 import { Command, type CommandContext, type MessageContext, OnMessage } from '@boardbot/core';
 import { GatewayClient } from '@boardbot/gateway';
-import { HttpFaultProxy, promtoolCheck, sample, until } from '@boardbot/test-support';
+import { envelope, HttpFaultProxy, promtoolCheck, rateLimitHeaders, sample, until } from '@boardbot/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
@@ -15,6 +15,14 @@ class Ping {
 class Boom {
   run(): never {
     throw new Error('boom');
+  }
+}
+
+/** Sends four messages in a row: more than a window of two requests holds. */
+class Burst {
+  @OnMessage('!burst')
+  async burst(ctx: MessageContext) {
+    for (let i = 1; i <= 4; i++) await ctx.send(`burst ${i}`);
   }
 }
 
@@ -132,5 +140,63 @@ describe('the health endpoint', () => {
     p.restore();
     await until(async () => (await get(`${url}/readyz`)).status === 200, 'readiness came back after the reconnect');
     expect(sample((await get(`${url}/metrics`)).text, 'boardbot_gateway_reconnects_total')).toBeGreaterThanOrEqual(1);
+  });
+
+  it("counts a 429 by its status, its retry, its wait for the rate limit and each attempt's duration", async () => {
+    platform = await TestPlatform.start();
+    proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
+    const { bot } = platform.bot({ handlers: [Ping], apiUrl: proxy.apiUrl, health: { port: 0 } });
+    stopBot = () => bot.stop();
+    await bot.start();
+    const url = bot.healthUrl ?? '';
+    const before = (await get(`${url}/metrics`)).text;
+    let refused = 0;
+    // The first answer to an interaction draws a 429, as another process on the token would cause.
+    proxy.faultWith((request) => {
+      if (refused > 0 || request.method !== 'POST' || !request.url.includes('/interactions/')) return undefined;
+      refused++;
+      return {
+        status: 429,
+        headers: { 'retry-after': '1', ...rateLimitHeaders(50, 0, 0.05) },
+        body: envelope('rate_limited', 'slow down', { retry_after: 0.05 }),
+      };
+    });
+    expect(await platform.ask(platform.alice, platform.general, 'ping')).toBe('pong');
+    await bot.idle();
+    const after = (await get(`${url}/metrics`)).text;
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      sample(after, name, labels) - sample(before, name, labels);
+    const answer = { method: 'POST', route: '/interactions/{token}' };
+    expect(moved('boardbot_rest_requests_total', { ...answer, status: '429' })).toBe(1);
+    expect(moved('boardbot_rest_requests_total', { ...answer, status: '200' })).toBe(1);
+    expect(moved('boardbot_rest_request_duration_seconds_count', answer)).toBe(2);
+    expect(moved('boardbot_rest_retries_total', answer)).toBe(1);
+    expect(moved('boardbot_rest_rate_limit_waits_total', { reason: 'retry_after' })).toBeGreaterThanOrEqual(1);
+    expect(moved('boardbot_rest_rate_limit_wait_seconds_total')).toBeGreaterThan(0);
+    expect(
+      moved('boardbot_handler_duration_seconds_count', { handler: 'Ping.run', kind: 'command', outcome: 'ok' }),
+    ).toBe(1);
+  });
+
+  it('counts the waits of a spent rate-limit window as exhausted', async () => {
+    platform = await TestPlatform.start({ rateLimit: { requests: 2, windowMs: 300 } });
+    const { bot } = platform.bot({ handlers: [Burst], health: { port: 0 } });
+    stopBot = () => bot.stop();
+    await bot.start();
+    const url = bot.healthUrl ?? '';
+    const before = (await get(`${url}/metrics`)).text;
+    const p = platform;
+    await p.post(p.alice, p.general, '!burst');
+    await until(async () => (await p.messages(p.general, 10)).some((m) => m.content === 'burst 4'), 'burst 4');
+    await bot.idle();
+    const after = (await get(`${url}/metrics`)).text;
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      sample(after, name, labels) - sample(before, name, labels);
+    expect(moved('boardbot_rest_rate_limit_waits_total', { reason: 'exhausted' })).toBeGreaterThanOrEqual(1);
+    expect(moved('boardbot_rest_rate_limit_wait_seconds_total')).toBeGreaterThan(0);
+    expect(moved('boardbot_rest_requests_total', { status: '429' })).toBe(0);
+    expect(
+      moved('boardbot_handler_duration_seconds_count', { handler: 'Burst.burst', kind: 'message', outcome: 'ok' }),
+    ).toBe(1);
   });
 });
