@@ -244,3 +244,25 @@ describe('commands against the emulator', () => {
     expect(again.logs.lines().some((l) => l.msg === 'registering commands')).toBe(false);
   });
 });
+
+describe('errorReply', () => {
+  it('tells the person the text it is given, and nothing when it is false', async () => {
+    const platform = await TestPlatform.start();
+    try {
+      const custom = platform.bot({ handlers: [Boom], errorReply: 'That broke, sorry.' });
+      await custom.bot.start();
+      expect(await platform.ask(platform.alice, platform.general, 'boom')).toBe('That broke, sorry.');
+      await custom.bot.stop();
+
+      const silent = platform.bot({ handlers: [Boom], errorReply: false });
+      await silent.bot.start();
+      const interaction = await platform.invoke(platform.alice, platform.general, 'boom');
+      await until(() => silent.logs.lines().some((l) => l.msg === 'handler failed'), 'the failure was logged');
+      await silent.bot.idle();
+      expect((await platform.control.interaction(interaction.id)).answers).toEqual([]);
+      await silent.bot.stop();
+    } finally {
+      await platform.close();
+    }
+  });
+});
