@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { DEFAULT_BOT_OPTIONS, DEFAULT_HEALTH_OPTIONS } from '@boardbot/core';
+import { LIMITS } from '@boardbot/protocol';
+import { DEFAULT_REST_OPTIONS } from '@boardbot/rest';
 import { describe, expect, it } from 'vitest';
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
@@ -7,15 +9,19 @@ const production = read('../../../../docs/production.md');
 const observability = read('../../../../docs/observability.md');
 const optionsSource = read('../../src/runtime/options.ts');
 
-/** The rows of the first table after `heading`: first cell (backticks dropped) → second cell. */
-function table(doc: string, heading: string): Map<string, string> {
+/**
+ * The rows of the first table after `heading`: first cell (backticks dropped) → second cell; a first
+ * cell that names several (`signals`, `exit`) gives a row to each, unless `split` is false.
+ */
+function table(doc: string, heading: string, { split = true } = {}): Map<string, string> {
   const section = doc.split(heading)[1]?.split('\n#')[0] ?? '';
   const rows = new Map<string, string>();
   const all = [...section.matchAll(/^\| ([^|]+) \| ([^|]+) \|/gm)];
   // The rows after the rule under the header.
   const rule = all.findIndex((m) => /^-+$/.test(m[1]?.trim() ?? ''));
   for (const m of all.slice(rule + 1)) {
-    for (const name of (m[1] ?? '').split(',')) rows.set(name.trim().replace(/`/g, ''), (m[2] ?? '').trim());
+    const first = m[1] ?? '';
+    for (const name of split ? first.split(',') : [first]) rows.set(name.trim().replace(/`/g, ''), (m[2] ?? '').trim());
   }
   return rows;
 }
@@ -74,5 +80,22 @@ describe('the health endpoint defaults', () => {
     expect(observability).toContain(grace);
     expect(production).toContain(grace);
     expect(observability).toContain(`\`host\` defaults to \`${DEFAULT_HEALTH_OPTIONS.host}\``);
+  });
+});
+
+describe('docs/production.md, rate limits and retries', () => {
+  it('gives the defaults of the REST client and the platform', () => {
+    const rows = table(production, '| what | default | then |', { split: false });
+    const seconds = (ms: number) => `${ms / 1000} s`;
+    const r = DEFAULT_REST_OPTIONS;
+    expect(rows.get('a wait for the rate limit longer than maxRateLimitWaitMs')).toBe(seconds(r.maxRateLimitWaitMs));
+    expect(rows.get('calls waiting for the rate limit')).toBe(r.maxQueued.toLocaleString('en-US'));
+    const retried = [...rows.keys()].find((k) => k.startsWith('network errors'));
+    expect(retried).toContain(`timeouts (${seconds(r.timeoutMs)} per attempt)`);
+    expect(rows.get(retried ?? '')).toBe(
+      `${r.retries} retries, back-off ${r.retryBaseMs} ms doubling to ${seconds(r.retryMaxMs)}`,
+    );
+    const perSecond = (LIMITS.rateLimitRequests * 1000) / LIMITS.rateLimitWindowMs;
+    expect(production).toContain(`The platform allows ${perSecond} requests per second per app token by default`);
   });
 });
