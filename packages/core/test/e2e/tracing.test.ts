@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Command, type CommandContext, type MessageContext, OnMessage } from '@boardbot/core';
-import { until } from '@boardbot/test-support';
+import { envelope, HttpFaultProxy, until } from '@boardbot/test-support';
 import { trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import {
@@ -279,6 +279,67 @@ describe('traces of a bot given tracing: false', () => {
     } finally {
       trace.disable();
       await started.bot.stop();
+      await platform.close();
+    }
+  });
+});
+
+/** Sends once (a retried call, behind the proxy), or writes to a board that does not exist (a failure). */
+class Retried {
+  @OnMessage('!retried')
+  retried(ctx: MessageContext) {
+    return ctx.send('after a retry');
+  }
+
+  @OnMessage('!fails')
+  async fails(ctx: MessageContext) {
+    await ctx.rest.sendMessage('no-such-board', { content: 'nowhere' });
+  }
+}
+
+describe('traces of REST calls that were retried or failed', () => {
+  it('give the retried call its resend count, the failed one its error type, and its handler the error outcome', async () => {
+    const platform = await TestPlatform.start();
+    const proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const started = platform.bot({ handlers: [Retried], tracing: provider, apiUrl: proxy.apiUrl, errorReply: false });
+    let refused = 0;
+    // The first send draws a 503, which the client retries.
+    proxy.faultWith((request) => {
+      if (refused > 0 || request.method !== 'POST' || !request.url.endsWith('/messages')) return undefined;
+      refused++;
+      return { status: 503, body: envelope('unavailable', 'try again') };
+    });
+    try {
+      await started.bot.start();
+      await platform.post(platform.bob, platform.general, '!retried');
+      await until(
+        async () => (await platform.messages(platform.general, 5)).some((m) => m.content === 'after a retry'),
+        'sent',
+      );
+      await platform.post(platform.bob, platform.general, '!fails');
+      await until(() => exporter.getFinishedSpans().some((s) => s.name === 'handler Retried.fails'), 'the failed run');
+      await started.bot.idle();
+      const spans = exporter.getFinishedSpans();
+      const handlerOf = (name: string) => spans.find((s) => s.name === `handler Retried.${name}`);
+      const callUnder = (name: string) =>
+        spans.find((s) => s.parentSpanContext?.spanId === handlerOf(name)?.spanContext().spanId);
+      expect(refused).toBe(1);
+      expect(callUnder('retried')?.attributes).toMatchObject({
+        'http.request.method': 'POST',
+        'url.template': '/boards/{boardId}/messages',
+        'http.response.status_code': 200,
+        'http.request.resend_count': 1,
+      });
+      expect(handlerOf('retried')?.attributes['boardbot.outcome']).toBe('ok');
+      expect(callUnder('fails')?.attributes['error.type']).toMatch(/^BOARDBOT_/);
+      expect(handlerOf('fails')?.attributes['boardbot.outcome']).toBe('error');
+      expect(handlerOf('fails')?.status.code).toBe(2);
+      expect(handlerOf('fails')?.events.map((e) => e.name)).toContain('exception');
+    } finally {
+      await started.bot.stop();
+      await proxy.close();
       await platform.close();
     }
   });
