@@ -266,3 +266,25 @@ describe('errorReply', () => {
     }
   });
 });
+
+describe('a registered command the bot has no handler for', () => {
+  it('is answered as not available, and warns that the registered set may be stale', async () => {
+    const platform = await TestPlatform.start();
+    try {
+      // An older version registered /boom; this one has only /secret and leaves the commands alone.
+      const older = platform.bot({ handlers: [Boom] });
+      await older.bot.start();
+      await older.bot.stop();
+      const newer = platform.bot({ handlers: [Secret], commandSync: 'off' });
+      await newer.bot.start();
+      expect(await platform.ask(platform.alice, platform.general, 'boom')).toBe('/boom is not available right now.');
+      const warning = newer.logs
+        .lines()
+        .find((l) => l.msg === 'no handler for this command: is the registered set stale?');
+      expect(warning).toMatchObject({ level: 40 });
+      await newer.bot.stop();
+    } finally {
+      await platform.close();
+    }
+  });
+});
