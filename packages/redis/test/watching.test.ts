@@ -79,4 +79,32 @@ describe('the keys docs/scaling.md tells an operator to read', () => {
     expect(await client.type(bucket ?? '')).toBe('hash');
     expect(Object.keys(await client.hgetall(bucket ?? '')).length).toBeGreaterThan(0);
   });
+
+  it('keeps the partition count of the first start: a replica started with another uses it and says so', async () => {
+    platform = await replicaPlatform();
+    const prefix = freshPrefix();
+    const first = replica(platform, redis().server.url, prefix, { partitions: 2 });
+    await first.bot.start();
+    await first.bot.stop();
+    const later = replica(platform, redis().server.url, prefix, { partitions: 8 });
+    replicas = [later];
+    await later.bot.start();
+    const warning = later.lines.find((l) => String(l.msg).startsWith('this bot was first started with another'));
+    expect(warning).toMatchObject({ level: 40, partitions: 2, configured: 8 });
+    const alice = platform.person('alice');
+    const said = [await alice.say('m one', { board: 'general' }), await alice.say('m two', { board: 'random' })];
+    const botUser = platform.bot.app.bot_user_id;
+    await eventually(
+      async () => {
+        const p = platform as TestPlatform;
+        const answers = botMessages([...(await p.messages('general')), ...(await p.messages('random'))], botUser);
+        return said.every((m) => answers.some((a) => a.reply_to === m.id));
+      },
+      10_000,
+      () => 'not answered',
+    );
+    const streams = (await scan(`${prefix}:*`)).filter((k) => /:p:\d+$/.test(k));
+    expect(streams.length).toBeGreaterThan(0);
+    expect(streams.map((k) => Number(k.split(':').at(-1))).filter((n) => n >= 2)).toEqual([]);
+  });
 });
