@@ -188,6 +188,26 @@ describe('bot lifecycle against the emulator', () => {
     expect(logs.lines().some((l) => l.msg === 'gateway closed for good: stopping the bot')).toBe(true);
   });
 
+  it('with handleSignals: false, only stops when the platform revokes the token, and its health endpoint closes', async () => {
+    const exits: number[] = [];
+    const { bot, logs } = platform.bot({
+      handlers: [Ping],
+      handleSignals: false,
+      exit: (code) => exits.push(code),
+      health: { port: 0 },
+    });
+    await bot.start();
+    const healthz = `${bot.healthUrl}/healthz`;
+    expect((await fetch(healthz)).status).toBe(200);
+    await platform.control.reset();
+    await until(() => bot.state === 'stopped', 'the bot stopped');
+    expect(exits).toEqual([]);
+    const fatal = logs.lines().find((l) => l.msg === 'gateway closed for good: stopping the bot');
+    expect(fatal).toMatchObject({ level: 50 });
+    // docs/production.md: /healthz stops answering, so the orchestrator restarts the process.
+    await expect(fetch(healthz)).rejects.toThrow();
+  });
+
   it('a SIGTERM while the bot starts stops it gracefully once started (exit 0), not a killed process', async () => {
     const exits: number[] = [];
     const signals = new EventEmitter();
