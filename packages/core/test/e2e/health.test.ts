@@ -123,7 +123,7 @@ describe('the health endpoint', () => {
   it('says not ready while the gateway reconnects past the grace period, and ready again once it is back', async () => {
     platform = await TestPlatform.start();
     proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
-    const { bot } = platform.bot({
+    const { bot, logs } = platform.bot({
       handlers: [Ping],
       apiUrl: proxy.apiUrl,
       gateway: (o) => new GatewayClient({ ...o, reconnect: { initialDelayMs: 20, maxDelayMs: 50 } }),
@@ -140,6 +140,10 @@ describe('the health endpoint', () => {
     p.restore();
     await until(async () => (await get(`${url}/readyz`)).status === 200, 'readiness came back after the reconnect');
     expect(sample((await get(`${url}/metrics`)).text, 'boardbot_gateway_reconnects_total')).toBeGreaterThanOrEqual(1);
+    // docs/production.md: the gateway client logs its reconnections at warn, with the reason's code.
+    const reconnecting = logs.lines().filter((l) => l.component === 'gateway' && l.level === 40);
+    expect(reconnecting.length).toBeGreaterThanOrEqual(1);
+    expect(reconnecting[0]?.code).toMatch(/^BOARDBOT_/);
   });
 
   it("counts a 429 by its status, its retry, its wait for the rate limit and each attempt's duration", async () => {
