@@ -163,11 +163,13 @@ describe('bot lifecycle against the emulator', () => {
     expect(Stuck.gate.started).toBe(1);
   });
 
-  it('stop() reports nothing left after a clean stop', async () => {
+  it('stop() reports nothing left after a clean stop, and is safe to call twice', async () => {
     const { bot } = platform.bot({ handlers: [Ping] });
     await bot.start();
-    const report = await bot.stop();
+    const [report, again] = await Promise.all([bot.stop(), bot.stop()]);
     expect(report).toEqual({ abandoned: [], unhandled: 0 });
+    expect(again).toEqual(report);
+    expect(await bot.stop()).toEqual(report);
     expect(exitCodeAfterStop(report)).toBe(0);
   });
 
