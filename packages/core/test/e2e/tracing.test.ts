@@ -344,3 +344,31 @@ describe('traces of REST calls that were retried or failed', () => {
     }
   });
 });
+
+/** Runs past its timeout, then ends when its signal is aborted. */
+class Overdue {
+  @OnMessage('!overdue')
+  async overdue(ctx: MessageContext) {
+    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+  }
+}
+
+describe('traces of a handler that runs past handlerTimeoutMs', () => {
+  it('end its handler span with the timeout outcome and an error status', async () => {
+    const platform = await TestPlatform.start();
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const started = platform.bot({ handlers: [Overdue], tracing: provider, handlerTimeoutMs: 50, errorReply: false });
+    try {
+      await started.bot.start();
+      await platform.post(platform.bob, platform.general, '!overdue');
+      await until(() => exporter.getFinishedSpans().some((s) => s.name === 'handler Overdue.overdue'), 'the run');
+      const handler = exporter.getFinishedSpans().find((s) => s.name === 'handler Overdue.overdue');
+      expect(handler?.attributes['boardbot.outcome']).toBe('timeout');
+      expect(handler?.status.code).toBe(2);
+    } finally {
+      await started.bot.stop();
+      await platform.close();
+    }
+  });
+});
