@@ -372,3 +372,38 @@ describe('traces of a handler that runs past handlerTimeoutMs', () => {
     }
   });
 });
+
+/** Ignores its signal until the test lets it go. */
+class Stubborn {
+  static entered = signal();
+  static release = signal();
+
+  @OnMessage('!stubborn')
+  async stubborn() {
+    Stubborn.entered.resolve();
+    await Stubborn.release.promise;
+  }
+}
+
+describe('traces of a handler still running when stop() gives up', () => {
+  it('end its handler span with the abandoned outcome', async () => {
+    const platform = await TestPlatform.start();
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const started = platform.bot({ handlers: [Stubborn], tracing: provider, shutdownTimeoutMs: 50 });
+    try {
+      await started.bot.start();
+      await platform.post(platform.bob, platform.general, '!stubborn');
+      await Stubborn.entered.promise;
+      const report = await started.bot.stop();
+      expect(report.abandoned).toEqual([expect.objectContaining({ handler: 'Stubborn.stubborn' })]);
+      const handler = exporter.getFinishedSpans().find((s) => s.name === 'handler Stubborn.stubborn');
+      expect(handler?.attributes['boardbot.outcome']).toBe('abandoned');
+      expect(handler?.status.code).toBe(2);
+    } finally {
+      Stubborn.release.resolve();
+      await started.bot.stop();
+      await platform.close();
+    }
+  });
+});
