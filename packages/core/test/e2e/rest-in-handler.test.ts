@@ -59,6 +59,8 @@ describe('a REST client given to createBot (docs/production.md)', () => {
         'both writes reached the board',
       );
       await started.bot.stop();
+      // stop() leaves the client open: it stays the author's.
+      await expect(own.getApp()).resolves.toMatchObject({ id: expect.any(String) });
       const sent = proxy.seen.filter(
         (r) => r.method === 'POST' && r.url === `/api/v1/boards/${platform.random.id}/messages`,
       );
