@@ -1,5 +1,5 @@
 import { Command, type CommandContext, type MessageContext, OnMessage } from '@boardbot/core';
-import { GatewayClient } from '@boardbot/gateway';
+import { type GatewayBodyReader, GatewayClient, type GatewayFetch } from '@boardbot/gateway';
 import { envelope, HttpFaultProxy, promtoolCheck, rateLimitHeaders, sample, until } from '@boardbot/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
@@ -16,6 +16,39 @@ class Boom {
   run(): never {
     throw new Error('boom');
   }
+}
+
+/**
+ * The gateway's real stream, with `frames` let in once after its `ready` frame: what a platform newer
+ * than the runtime (an event name it does not know) or a broken one (a malformed event) would send.
+ */
+function withFramesAfterReady(frames: string): GatewayFetch {
+  return async (url, init) => {
+    const response = await fetch(url, init);
+    const upstream = response.body?.getReader();
+    let seen = '';
+    let injected = false;
+    const reader = (source: ReadableStreamDefaultReader<Uint8Array>): GatewayBodyReader => ({
+      async read() {
+        if (!injected && seen.includes('event: ready') && seen.endsWith('\n\n')) {
+          injected = true;
+          return { done: false, value: new TextEncoder().encode(frames) };
+        }
+        const chunk = await source.read();
+        if (chunk.done) return { done: true };
+        seen += new TextDecoder().decode(chunk.value);
+        return { done: false, value: chunk.value };
+      },
+      cancel: (reason?: unknown) => source.cancel(reason),
+    });
+    return {
+      status: response.status,
+      url: response.url,
+      redirected: response.redirected,
+      headers: response.headers,
+      body: upstream ? { getReader: () => reader(upstream) } : null,
+    };
+  };
 }
 
 /** Sends four messages in a row: more than a window of two requests holds. */
@@ -202,5 +235,32 @@ describe('the health endpoint', () => {
     expect(
       moved('boardbot_handler_duration_seconds_count', { handler: 'Burst.burst', kind: 'message', outcome: 'ok' }),
     ).toBe(1);
+  });
+
+  it('counts an event name the runtime does not know as other, and skips a malformed event with a warning', async () => {
+    platform = await TestPlatform.start();
+    const frames = 'event: board.archived\ndata: {"board_id":"b1"}\n\nevent: message.create\ndata: {}\n\n';
+    const { bot, logs } = platform.bot({
+      handlers: [Ping],
+      health: { port: 0 },
+      gateway: (o) => new GatewayClient({ ...o, fetch: withFramesAfterReady(frames) }),
+    });
+    stopBot = () => bot.stop();
+    await bot.start();
+    const url = bot.healthUrl ?? '';
+    await until(
+      async () =>
+        sample((await get(`${url}/metrics`)).text, 'boardbot_events_received_total', { event: 'other' }) === 1,
+      'the unknown event was counted',
+    );
+    await until(
+      () => logs.lines().some((l) => l.msg === 'gateway reported an error'),
+      'the malformed event was reported',
+    );
+    expect(logs.lines().find((l) => l.msg === 'gateway reported an error')).toMatchObject({ level: 40 });
+    const metrics = (await get(`${url}/metrics`)).text;
+    expect(metrics).not.toContain('event="board.archived"');
+    // The bot goes on: a command after them is answered.
+    expect(await platform.ask(platform.alice, platform.general, 'ping')).toBe('pong');
   });
 });
