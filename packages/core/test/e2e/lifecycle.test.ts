@@ -258,6 +258,11 @@ describe('bot lifecycle against the emulator', () => {
     const { bot, logs } = platform.bot({ handlers: [Ping], token: 'not-the-token-123' });
     await expect(bot.start()).rejects.toMatchObject({ status: 401 });
     expect(bot.state).toBe('stopped');
+    // docs/production.md: `start failed` at error, with the error.
+    expect(logs.lines().find((l) => l.msg === 'start failed')).toMatchObject({
+      level: 50,
+      err: expect.objectContaining({ status: 401 }),
+    });
     expect(logs.text()).not.toContain('not-the-token-123');
     await expect(bot.start()).rejects.toMatchObject({ code: 'BOARDBOT_BOT_STATE' });
   });
