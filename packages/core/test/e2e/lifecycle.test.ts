@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { BOT_EXIT_CODES, Command, type CommandContext, exitCodeAfterStop, Option } from '@boardbot/core';
+import { BOT_EXIT_CODES, Command, type CommandContext, createBot, exitCodeAfterStop, Option } from '@boardbot/core';
 import { until } from '@boardbot/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
@@ -265,6 +265,26 @@ describe('bot lifecycle against the emulator', () => {
     });
     expect(logs.text()).not.toContain('not-the-token-123');
     await expect(bot.start()).rejects.toMatchObject({ code: 'BOARDBOT_BOT_STATE' });
+  });
+
+  it('reads BOARDBOT_API_URL when given no apiUrl (docs/production.md)', async () => {
+    const saved = process.env.BOARDBOT_API_URL;
+    process.env.BOARDBOT_API_URL = platform.apiUrl;
+    try {
+      const bot = createBot({
+        token: platform.token,
+        handlers: [Ping],
+        handleSignals: false,
+        logger: false,
+        position: false,
+      });
+      await bot.start();
+      expect(await platform.ask(platform.alice, platform.general, 'ping')).toBe('pong');
+      await bot.stop();
+    } finally {
+      if (saved === undefined) delete process.env.BOARDBOT_API_URL;
+      else process.env.BOARDBOT_API_URL = saved;
+    }
   });
 
   it('scale: false runs a single process though BOARDBOT_REDIS_URL names a Redis', async () => {
