@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { Command, type CommandContext, type MessageContext, OnMessage } from '@boardbot/core';
+import { Command, type CommandContext, MemoryPositionStore, type MessageContext, OnMessage } from '@boardbot/core';
 import { envelope, HttpFaultProxy, until } from '@boardbot/test-support';
 import { trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -403,6 +403,41 @@ describe('traces of a handler still running when stop() gives up', () => {
     } finally {
       Stubborn.release.resolve();
       await started.bot.stop();
+      await platform.close();
+    }
+  });
+});
+
+/** Answers `!seen <text>`; the spans say whether its event was replayed. */
+class Seen {
+  @OnMessage(/^!seen /)
+  seen(ctx: MessageContext) {
+    return `seen ${ctx.message.content?.slice(6)}`;
+  }
+}
+
+describe('traces of an event that arrived while the bot was down', () => {
+  it('mark its handler span boardbot.replayed, and a live one not', async () => {
+    const platform = await TestPlatform.start();
+    const position = new MemoryPositionStore();
+    const first = platform.bot({ handlers: [Seen], position });
+    await first.bot.start();
+    await first.bot.stop();
+    await platform.post(platform.bob, platform.general, '!seen while down');
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const second = platform.bot({ handlers: [Seen], position, tracing: provider });
+    try {
+      await second.bot.start();
+      await platform.post(platform.bob, platform.general, '!seen live');
+      const answered = async (text: string) =>
+        (await platform.messages(platform.general, 10)).some((m) => m.content === `seen ${text}`);
+      await until(async () => (await answered('while down')) && (await answered('live')), 'both answered');
+      await second.bot.idle();
+      const spans = exporter.getFinishedSpans().filter((s) => s.name === 'handler Seen.seen');
+      expect(spans.map((s) => s.attributes['boardbot.replayed'] ?? false)).toEqual([true, false]);
+    } finally {
+      await second.bot.stop();
       await platform.close();
     }
   });
