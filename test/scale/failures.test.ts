@@ -113,6 +113,10 @@ describe('replicas under failures', () => {
     const dead = await current.waitFor((l) => l.msg === 'event moved to the dead-letter stream: its board moves on');
     expect(dead).toMatchObject({ deliveries: 2 });
     expect(String(dead.reason)).toContain('did not finish in 2 runs');
+    // docs/scaling.md: the replica that took the dead one's partition says so, with what it claimed.
+    const takenOver = current.lines.find((l) => String(l.msg).startsWith('partition taken over'));
+    expect(takenOver).toMatchObject({ claimed: expect.any(Number) });
+    expect(Number(takenOver?.claimed)).toBeGreaterThanOrEqual(1);
     await expectAnsweredOnce(after);
     const redis = new Redis(c.redis.url);
     const tag = createHash('sha256').update(c.proxy.apiUrl).digest('hex').slice(0, 12);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type CountingProxy, startCountingProxy } from '@boardbot/test-support';
+import { type CountingProxy, sample, startCountingProxy } from '@boardbot/test-support';
 import type { TestPlatform } from '@boardbot/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useRedis } from './support/redis.js';
@@ -67,7 +67,9 @@ describe('replicas sharing one Redis', () => {
   it('dead-letters an event whose handler always throws after maxDeliveries tries, and its board moves on', async () => {
     platform = await replicaPlatform();
     const prefix = freshPrefix();
-    const r = replica(platform, redis().server.url, prefix, { maxDeliveries: 3 });
+    const r = replica(platform, redis().server.url, prefix, { maxDeliveries: 3 }, platform.urls.apiUrl, {
+      health: { port: 0 },
+    });
     replicas = [r];
     await r.bot.start();
     const alice = platform.person('alice');
@@ -84,7 +86,15 @@ describe('replicas sharing one Redis', () => {
     expect(failures).toHaveLength(3);
     const dead = r.lines.filter((l) => l.msg === 'event moved to the dead-letter stream: its board moves on');
     expect(dead).toHaveLength(1);
-    expect(dead[0]).toMatchObject({ deliveries: 3, reason: 'its handlers failed 3 times' });
+    expect(dead[0]).toMatchObject({ level: 50, deliveries: 3, reason: 'its handlers failed 3 times' });
+    // docs/scaling.md's log lines: each run before the last says the event comes again.
+    const again = r.lines.filter((l) => String(l.msg).startsWith('handler failed: the event is delivered again'));
+    expect(again.map((l) => [l.level, l.attempt])).toEqual([
+      [40, 1],
+      [40, 2],
+    ]);
+    const metrics = await (await fetch(`${r.bot.healthUrl}/metrics`)).text();
+    expect(sample(metrics, 'boardbot_replica_dead_lettered_events')).toBe(1);
     const entries = (await redis().client.xrange(
       `${prefix}:{${platform.bot.app.id}:${keyHash(platform)}}:dead`,
       '-',

@@ -244,3 +244,47 @@ describe('commands against the emulator', () => {
     expect(again.logs.lines().some((l) => l.msg === 'registering commands')).toBe(false);
   });
 });
+
+describe('errorReply', () => {
+  it('tells the person the text it is given, and nothing when it is false', async () => {
+    const platform = await TestPlatform.start();
+    try {
+      const custom = platform.bot({ handlers: [Boom], errorReply: 'That broke, sorry.' });
+      await custom.bot.start();
+      expect(await platform.ask(platform.alice, platform.general, 'boom')).toBe('That broke, sorry.');
+      await custom.bot.stop();
+
+      const silent = platform.bot({ handlers: [Boom], errorReply: false });
+      await silent.bot.start();
+      const interaction = await platform.invoke(platform.alice, platform.general, 'boom');
+      await until(() => silent.logs.lines().some((l) => l.msg === 'handler failed'), 'the failure was logged');
+      await silent.bot.idle();
+      expect((await platform.control.interaction(interaction.id)).answers).toEqual([]);
+      await silent.bot.stop();
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
+describe('a registered command the bot has no handler for', () => {
+  it('is answered as not available, and warns that the registered set may be stale', async () => {
+    const platform = await TestPlatform.start();
+    try {
+      // An older version registered /boom; this one has only /secret and leaves the commands alone.
+      const older = platform.bot({ handlers: [Boom] });
+      await older.bot.start();
+      await older.bot.stop();
+      const newer = platform.bot({ handlers: [Secret], commandSync: 'off' });
+      await newer.bot.start();
+      expect(await platform.ask(platform.alice, platform.general, 'boom')).toBe('/boom is not available right now.');
+      const warning = newer.logs
+        .lines()
+        .find((l) => l.msg === 'no handler for this command: is the registered set stale?');
+      expect(warning).toMatchObject({ level: 40 });
+      await newer.bot.stop();
+    } finally {
+      await platform.close();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { Command, type CommandContext, type MessageContext, OnMessage } from '@boardbot/core';
-import { GatewayClient } from '@boardbot/gateway';
-import { HttpFaultProxy, promtoolCheck, sample, until } from '@boardbot/test-support';
+import { type GatewayBodyReader, GatewayClient, type GatewayFetch } from '@boardbot/gateway';
+import { envelope, HttpFaultProxy, promtoolCheck, rateLimitHeaders, sample, until } from '@boardbot/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
 
@@ -15,6 +15,47 @@ class Ping {
 class Boom {
   run(): never {
     throw new Error('boom');
+  }
+}
+
+/**
+ * The gateway's real stream, with `frames` let in once after its `ready` frame: what a platform newer
+ * than the runtime (an event name it does not know) or a broken one (a malformed event) would send.
+ */
+function withFramesAfterReady(frames: string): GatewayFetch {
+  return async (url, init) => {
+    const response = await fetch(url, init);
+    const upstream = response.body?.getReader();
+    let seen = '';
+    let injected = false;
+    const reader = (source: ReadableStreamDefaultReader<Uint8Array>): GatewayBodyReader => ({
+      async read() {
+        if (!injected && seen.includes('event: ready') && seen.endsWith('\n\n')) {
+          injected = true;
+          return { done: false, value: new TextEncoder().encode(frames) };
+        }
+        const chunk = await source.read();
+        if (chunk.done) return { done: true };
+        seen += new TextDecoder().decode(chunk.value);
+        return { done: false, value: chunk.value };
+      },
+      cancel: (reason?: unknown) => source.cancel(reason),
+    });
+    return {
+      status: response.status,
+      url: response.url,
+      redirected: response.redirected,
+      headers: response.headers,
+      body: upstream ? { getReader: () => reader(upstream) } : null,
+    };
+  };
+}
+
+/** Sends four messages in a row: more than a window of two requests holds. */
+class Burst {
+  @OnMessage('!burst')
+  async burst(ctx: MessageContext) {
+    for (let i = 1; i <= 4; i++) await ctx.send(`burst ${i}`);
   }
 }
 
@@ -58,6 +99,8 @@ describe('the health endpoint', () => {
     stopBot = () => bot.stop();
     await bot.start();
     const url = bot.healthUrl ?? '';
+    // docs/observability.md: `host` defaults to 127.0.0.1, not every interface.
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(await get(`${url}/healthz`)).toEqual({ status: 200, text: '{"status":"ok"}' });
     const ready = await get(`${url}/readyz`);
     expect(ready.status).toBe(200);
@@ -113,7 +156,7 @@ describe('the health endpoint', () => {
   it('says not ready while the gateway reconnects past the grace period, and ready again once it is back', async () => {
     platform = await TestPlatform.start();
     proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
-    const { bot } = platform.bot({
+    const { bot, logs } = platform.bot({
       handlers: [Ping],
       apiUrl: proxy.apiUrl,
       gateway: (o) => new GatewayClient({ ...o, reconnect: { initialDelayMs: 20, maxDelayMs: 50 } }),
@@ -130,5 +173,94 @@ describe('the health endpoint', () => {
     p.restore();
     await until(async () => (await get(`${url}/readyz`)).status === 200, 'readiness came back after the reconnect');
     expect(sample((await get(`${url}/metrics`)).text, 'boardbot_gateway_reconnects_total')).toBeGreaterThanOrEqual(1);
+    // docs/production.md: the gateway client logs its reconnections at warn, with the reason's code.
+    const reconnecting = logs.lines().filter((l) => l.component === 'gateway' && l.level === 40);
+    expect(reconnecting.length).toBeGreaterThanOrEqual(1);
+    expect(reconnecting[0]?.code).toMatch(/^BOARDBOT_/);
+  });
+
+  it("counts a 429 by its status, its retry, its wait for the rate limit and each attempt's duration", async () => {
+    platform = await TestPlatform.start();
+    proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
+    const { bot } = platform.bot({ handlers: [Ping], apiUrl: proxy.apiUrl, health: { port: 0 } });
+    stopBot = () => bot.stop();
+    await bot.start();
+    const url = bot.healthUrl ?? '';
+    const before = (await get(`${url}/metrics`)).text;
+    let refused = 0;
+    // The first answer to an interaction draws a 429, as another process on the token would cause.
+    proxy.faultWith((request) => {
+      if (refused > 0 || request.method !== 'POST' || !request.url.includes('/interactions/')) return undefined;
+      refused++;
+      return {
+        status: 429,
+        headers: { 'retry-after': '1', ...rateLimitHeaders(50, 0, 0.05) },
+        body: envelope('rate_limited', 'slow down', { retry_after: 0.05 }),
+      };
+    });
+    expect(await platform.ask(platform.alice, platform.general, 'ping')).toBe('pong');
+    await bot.idle();
+    const after = (await get(`${url}/metrics`)).text;
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      sample(after, name, labels) - sample(before, name, labels);
+    const answer = { method: 'POST', route: '/interactions/{token}' };
+    expect(moved('boardbot_rest_requests_total', { ...answer, status: '429' })).toBe(1);
+    expect(moved('boardbot_rest_requests_total', { ...answer, status: '200' })).toBe(1);
+    expect(moved('boardbot_rest_request_duration_seconds_count', answer)).toBe(2);
+    expect(moved('boardbot_rest_retries_total', answer)).toBe(1);
+    expect(moved('boardbot_rest_rate_limit_waits_total', { reason: 'retry_after' })).toBeGreaterThanOrEqual(1);
+    expect(moved('boardbot_rest_rate_limit_wait_seconds_total')).toBeGreaterThan(0);
+    expect(
+      moved('boardbot_handler_duration_seconds_count', { handler: 'Ping.run', kind: 'command', outcome: 'ok' }),
+    ).toBe(1);
+  });
+
+  it('counts the waits of a spent rate-limit window as exhausted', async () => {
+    platform = await TestPlatform.start({ rateLimit: { requests: 2, windowMs: 300 } });
+    const { bot } = platform.bot({ handlers: [Burst], health: { port: 0 } });
+    stopBot = () => bot.stop();
+    await bot.start();
+    const url = bot.healthUrl ?? '';
+    const before = (await get(`${url}/metrics`)).text;
+    const p = platform;
+    await p.post(p.alice, p.general, '!burst');
+    await until(async () => (await p.messages(p.general, 10)).some((m) => m.content === 'burst 4'), 'burst 4');
+    await bot.idle();
+    const after = (await get(`${url}/metrics`)).text;
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      sample(after, name, labels) - sample(before, name, labels);
+    expect(moved('boardbot_rest_rate_limit_waits_total', { reason: 'exhausted' })).toBeGreaterThanOrEqual(1);
+    expect(moved('boardbot_rest_rate_limit_wait_seconds_total')).toBeGreaterThan(0);
+    expect(moved('boardbot_rest_requests_total', { status: '429' })).toBe(0);
+    expect(
+      moved('boardbot_handler_duration_seconds_count', { handler: 'Burst.burst', kind: 'message', outcome: 'ok' }),
+    ).toBe(1);
+  });
+
+  it('counts an event name the runtime does not know as other, and skips a malformed event with a warning', async () => {
+    platform = await TestPlatform.start();
+    const frames = 'event: board.archived\ndata: {"board_id":"b1"}\n\nevent: message.create\ndata: {}\n\n';
+    const { bot, logs } = platform.bot({
+      handlers: [Ping],
+      health: { port: 0 },
+      gateway: (o) => new GatewayClient({ ...o, fetch: withFramesAfterReady(frames) }),
+    });
+    stopBot = () => bot.stop();
+    await bot.start();
+    const url = bot.healthUrl ?? '';
+    await until(
+      async () =>
+        sample((await get(`${url}/metrics`)).text, 'boardbot_events_received_total', { event: 'other' }) === 1,
+      'the unknown event was counted',
+    );
+    await until(
+      () => logs.lines().some((l) => l.msg === 'gateway reported an error'),
+      'the malformed event was reported',
+    );
+    expect(logs.lines().find((l) => l.msg === 'gateway reported an error')).toMatchObject({ level: 40 });
+    const metrics = (await get(`${url}/metrics`)).text;
+    expect(metrics).not.toContain('event="board.archived"');
+    // The bot goes on: a command after them is answered.
+    expect(await platform.ask(platform.alice, platform.general, 'ping')).toBe('pong');
   });
 });

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { BOT_EXIT_CODES, Command, type CommandContext, exitCodeAfterStop, Option } from '@boardbot/core';
+import { BOT_EXIT_CODES, Command, type CommandContext, createBot, exitCodeAfterStop, Option } from '@boardbot/core';
 import { until } from '@boardbot/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestPlatform as Platform, TestPlatform } from './support/platform.js';
@@ -163,11 +163,13 @@ describe('bot lifecycle against the emulator', () => {
     expect(Stuck.gate.started).toBe(1);
   });
 
-  it('stop() reports nothing left after a clean stop', async () => {
+  it('stop() reports nothing left after a clean stop, and is safe to call twice', async () => {
     const { bot } = platform.bot({ handlers: [Ping] });
     await bot.start();
-    const report = await bot.stop();
+    const [report, again] = await Promise.all([bot.stop(), bot.stop()]);
     expect(report).toEqual({ abandoned: [], unhandled: 0 });
+    expect(again).toEqual(report);
+    expect(await bot.stop()).toEqual(report);
     expect(exitCodeAfterStop(report)).toBe(0);
   });
 
@@ -186,6 +188,26 @@ describe('bot lifecycle against the emulator', () => {
     expect(exits).toEqual([1]);
     expect(bot.state).toBe('stopped');
     expect(logs.lines().some((l) => l.msg === 'gateway closed for good: stopping the bot')).toBe(true);
+  });
+
+  it('with handleSignals: false, only stops when the platform revokes the token, and its health endpoint closes', async () => {
+    const exits: number[] = [];
+    const { bot, logs } = platform.bot({
+      handlers: [Ping],
+      handleSignals: false,
+      exit: (code) => exits.push(code),
+      health: { port: 0 },
+    });
+    await bot.start();
+    const healthz = `${bot.healthUrl}/healthz`;
+    expect((await fetch(healthz)).status).toBe(200);
+    await platform.control.reset();
+    await until(() => bot.state === 'stopped', 'the bot stopped');
+    expect(exits).toEqual([]);
+    const fatal = logs.lines().find((l) => l.msg === 'gateway closed for good: stopping the bot');
+    expect(fatal).toMatchObject({ level: 50 });
+    // docs/production.md: /healthz stops answering, so the orchestrator restarts the process.
+    await expect(fetch(healthz)).rejects.toThrow();
   });
 
   it('a SIGTERM while the bot starts stops it gracefully once started (exit 0), not a killed process', async () => {
@@ -236,7 +258,47 @@ describe('bot lifecycle against the emulator', () => {
     const { bot, logs } = platform.bot({ handlers: [Ping], token: 'not-the-token-123' });
     await expect(bot.start()).rejects.toMatchObject({ status: 401 });
     expect(bot.state).toBe('stopped');
+    // docs/production.md: `start failed` at error, with the error.
+    expect(logs.lines().find((l) => l.msg === 'start failed')).toMatchObject({
+      level: 50,
+      err: expect.objectContaining({ status: 401 }),
+    });
     expect(logs.text()).not.toContain('not-the-token-123');
     await expect(bot.start()).rejects.toMatchObject({ code: 'BOARDBOT_BOT_STATE' });
+  });
+
+  it('reads BOARDBOT_API_URL when given no apiUrl (docs/production.md)', async () => {
+    const saved = process.env.BOARDBOT_API_URL;
+    process.env.BOARDBOT_API_URL = platform.apiUrl;
+    try {
+      const bot = createBot({
+        token: platform.token,
+        handlers: [Ping],
+        handleSignals: false,
+        logger: false,
+        position: false,
+      });
+      await bot.start();
+      expect(await platform.ask(platform.alice, platform.general, 'ping')).toBe('pong');
+      await bot.stop();
+    } finally {
+      if (saved === undefined) delete process.env.BOARDBOT_API_URL;
+      else process.env.BOARDBOT_API_URL = saved;
+    }
+  });
+
+  it('scale: false runs a single process though BOARDBOT_REDIS_URL names a Redis', async () => {
+    const saved = process.env.BOARDBOT_REDIS_URL;
+    // Nothing listens there: a bot that took the variable would fail to start or hang on it.
+    process.env.BOARDBOT_REDIS_URL = 'redis://127.0.0.1:1';
+    try {
+      const { bot } = platform.bot({ handlers: [Ping], scale: false });
+      await bot.start();
+      expect(await platform.ask(platform.alice, platform.general, 'ping')).toBe('pong');
+      expect(await bot.stop()).toEqual({ abandoned: [], unhandled: 0 });
+    } finally {
+      if (saved === undefined) delete process.env.BOARDBOT_REDIS_URL;
+      else process.env.BOARDBOT_REDIS_URL = saved;
+    }
   });
 });

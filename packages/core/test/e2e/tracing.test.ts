@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { Command, type CommandContext, type MessageContext, OnMessage } from '@boardbot/core';
-import { until } from '@boardbot/test-support';
+import { Command, type CommandContext, MemoryPositionStore, type MessageContext, OnMessage } from '@boardbot/core';
+import { envelope, HttpFaultProxy, until } from '@boardbot/test-support';
 import { trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import {
@@ -252,6 +252,192 @@ describe('traces of a bot given no provider', () => {
     } finally {
       trace.disable();
       await started.bot.stop();
+      await platform.close();
+    }
+  });
+});
+
+describe('traces of a bot given tracing: false', () => {
+  it('makes no span even with a global SDK, and its REST calls carry no traceparent nor baggage', async () => {
+    const platform = await TestPlatform.start();
+    const exporter = new InMemorySpanExporter();
+    // Registered globally: a bot that ignored `tracing: false` would take its spans from it.
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    const started = platform.bot({ handlers: [Chatty], tracing: false });
+    try {
+      await started.bot.start();
+      await platform.post(platform.bob, platform.general, '!twice');
+      await until(async () => (await platform.messages(platform.general, 5)).some((m) => m.content === 'two'), 'two');
+      await started.bot.idle();
+      expect(exporter.getFinishedSpans()).toEqual([]);
+      const two = (await platform.messages(platform.general, 5)).find((m) => m.content === 'two');
+      const why = await platform.control.why(platform.general.id, two?.id ?? '');
+      // Neither traceparent nor baggage: the emulator learns no trace and no handler, only the request id.
+      expect(why.trace_id ?? null).toBeNull();
+      expect(why.handler ?? null).toBeNull();
+      expect(why.request_id).toMatch(/./);
+    } finally {
+      trace.disable();
+      await started.bot.stop();
+      await platform.close();
+    }
+  });
+});
+
+/** Sends once (a retried call, behind the proxy), or writes to a board that does not exist (a failure). */
+class Retried {
+  @OnMessage('!retried')
+  retried(ctx: MessageContext) {
+    return ctx.send('after a retry');
+  }
+
+  @OnMessage('!fails')
+  async fails(ctx: MessageContext) {
+    await ctx.rest.sendMessage('no-such-board', { content: 'nowhere' });
+  }
+}
+
+describe('traces of REST calls that were retried or failed', () => {
+  it('give the retried call its resend count, the failed one its error type, and its handler the error outcome', async () => {
+    const platform = await TestPlatform.start();
+    const proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const started = platform.bot({ handlers: [Retried], tracing: provider, apiUrl: proxy.apiUrl, errorReply: false });
+    let refused = 0;
+    // The first send draws a 503, which the client retries.
+    proxy.faultWith((request) => {
+      if (refused > 0 || request.method !== 'POST' || !request.url.endsWith('/messages')) return undefined;
+      refused++;
+      return { status: 503, body: envelope('unavailable', 'try again') };
+    });
+    try {
+      await started.bot.start();
+      await platform.post(platform.bob, platform.general, '!retried');
+      await until(
+        async () => (await platform.messages(platform.general, 5)).some((m) => m.content === 'after a retry'),
+        'sent',
+      );
+      await platform.post(platform.bob, platform.general, '!fails');
+      await until(() => exporter.getFinishedSpans().some((s) => s.name === 'handler Retried.fails'), 'the failed run');
+      await started.bot.idle();
+      const spans = exporter.getFinishedSpans();
+      const handlerOf = (name: string) => spans.find((s) => s.name === `handler Retried.${name}`);
+      const callUnder = (name: string) =>
+        spans.find((s) => s.parentSpanContext?.spanId === handlerOf(name)?.spanContext().spanId);
+      expect(refused).toBe(1);
+      expect(callUnder('retried')?.attributes).toMatchObject({
+        'http.request.method': 'POST',
+        'url.template': '/boards/{boardId}/messages',
+        'http.response.status_code': 200,
+        'http.request.resend_count': 1,
+      });
+      expect(handlerOf('retried')?.attributes['boardbot.outcome']).toBe('ok');
+      expect(callUnder('fails')?.attributes['error.type']).toMatch(/^BOARDBOT_/);
+      expect(handlerOf('fails')?.attributes['boardbot.outcome']).toBe('error');
+      expect(handlerOf('fails')?.status.code).toBe(2);
+      expect(handlerOf('fails')?.events.map((e) => e.name)).toContain('exception');
+    } finally {
+      await started.bot.stop();
+      await proxy.close();
+      await platform.close();
+    }
+  });
+});
+
+/** Runs past its timeout, then ends when its signal is aborted. */
+class Overdue {
+  @OnMessage('!overdue')
+  async overdue(ctx: MessageContext) {
+    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+  }
+}
+
+describe('traces of a handler that runs past handlerTimeoutMs', () => {
+  it('end its handler span with the timeout outcome and an error status', async () => {
+    const platform = await TestPlatform.start();
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const started = platform.bot({ handlers: [Overdue], tracing: provider, handlerTimeoutMs: 50, errorReply: false });
+    try {
+      await started.bot.start();
+      await platform.post(platform.bob, platform.general, '!overdue');
+      await until(() => exporter.getFinishedSpans().some((s) => s.name === 'handler Overdue.overdue'), 'the run');
+      const handler = exporter.getFinishedSpans().find((s) => s.name === 'handler Overdue.overdue');
+      expect(handler?.attributes['boardbot.outcome']).toBe('timeout');
+      expect(handler?.status.code).toBe(2);
+    } finally {
+      await started.bot.stop();
+      await platform.close();
+    }
+  });
+});
+
+/** Ignores its signal until the test lets it go. */
+class Stubborn {
+  static entered = signal();
+  static release = signal();
+
+  @OnMessage('!stubborn')
+  async stubborn() {
+    Stubborn.entered.resolve();
+    await Stubborn.release.promise;
+  }
+}
+
+describe('traces of a handler still running when stop() gives up', () => {
+  it('end its handler span with the abandoned outcome', async () => {
+    const platform = await TestPlatform.start();
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const started = platform.bot({ handlers: [Stubborn], tracing: provider, shutdownTimeoutMs: 50 });
+    try {
+      await started.bot.start();
+      await platform.post(platform.bob, platform.general, '!stubborn');
+      await Stubborn.entered.promise;
+      const report = await started.bot.stop();
+      expect(report.abandoned).toEqual([expect.objectContaining({ handler: 'Stubborn.stubborn' })]);
+      const handler = exporter.getFinishedSpans().find((s) => s.name === 'handler Stubborn.stubborn');
+      expect(handler?.attributes['boardbot.outcome']).toBe('abandoned');
+      expect(handler?.status.code).toBe(2);
+    } finally {
+      Stubborn.release.resolve();
+      await started.bot.stop();
+      await platform.close();
+    }
+  });
+});
+
+/** Answers `!seen <text>`; the spans say whether its event was replayed. */
+class Seen {
+  @OnMessage(/^!seen /)
+  seen(ctx: MessageContext) {
+    return `seen ${ctx.message.content?.slice(6)}`;
+  }
+}
+
+describe('traces of an event that arrived while the bot was down', () => {
+  it('mark its handler span boardbot.replayed, and a live one not', async () => {
+    const platform = await TestPlatform.start();
+    const position = new MemoryPositionStore();
+    const first = platform.bot({ handlers: [Seen], position });
+    await first.bot.start();
+    await first.bot.stop();
+    await platform.post(platform.bob, platform.general, '!seen while down');
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const second = platform.bot({ handlers: [Seen], position, tracing: provider });
+    try {
+      await second.bot.start();
+      await platform.post(platform.bob, platform.general, '!seen live');
+      const answered = async (text: string) =>
+        (await platform.messages(platform.general, 10)).some((m) => m.content === `seen ${text}`);
+      await until(async () => (await answered('while down')) && (await answered('live')), 'both answered');
+      await second.bot.idle();
+      const spans = exporter.getFinishedSpans().filter((s) => s.name === 'handler Seen.seen');
+      expect(spans.map((s) => s.attributes['boardbot.replayed'] ?? false)).toEqual([true, false]);
+    } finally {
+      await second.bot.stop();
       await platform.close();
     }
   });

@@ -116,6 +116,24 @@ describe('createLogger', () => {
     expect(defaultLoggerOptions(false).redact).toMatchObject({ censor: '[redacted]' });
   });
 
+  it('writes JSON lines named boardbot at LOG_LEVEL, else info (docs/production.md)', () => {
+    const saved = process.env.LOG_LEVEL;
+    try {
+      delete process.env.LOG_LEVEL;
+      expect(defaultLoggerOptions(false).level).toBe('info');
+      const out = sink();
+      const log = pino(defaultLoggerOptions(false), out.stream);
+      log.debug('hidden');
+      log.info('shown');
+      expect(out.lines()).toEqual([expect.objectContaining({ level: 30, name: 'boardbot', msg: 'shown' })]);
+      process.env.LOG_LEVEL = 'warn';
+      expect(defaultLoggerOptions(false).level).toBe('warn');
+    } finally {
+      if (saved === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = saved;
+    }
+  });
+
   it('false gives a logger that writes nothing', () => {
     expect(() => createLogger(false).info('nothing')).not.toThrow();
   });

@@ -1,8 +1,12 @@
-import { MemoryPositionStore, type Position, type PositionKey } from '@boardbot/core';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FilePositionStore, MemoryPositionStore, type Position, type PositionKey } from '@boardbot/core';
 import { PositionKeeper, Progress } from '@boardbot/core/internal';
 import { silentLogger } from '@boardbot/protocol';
 import { TestClock } from '@boardbot/testing/clock';
 import { describe, expect, it } from 'vitest';
+import { captureLogs } from '../e2e/support/logs.js';
 
 const key = { apiUrl: 'http://x/api/v1', appId: 'app' };
 
@@ -52,5 +56,31 @@ describe('PositionKeeper', () => {
     progress.finish(progress.begin('9'));
     keeper.changed();
     expect(clock.pending).toBe(0);
+  });
+
+  it('logs "could not save the resume point" at error when the state directory cannot be written, once, not per save', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'keeper-'));
+    try {
+      // A file where the state directory should be: no directory can be made under it (even as root).
+      writeFileSync(join(root, 'not-a-dir'), '');
+      const store = new FilePositionStore(join(root, 'not-a-dir', 'state'));
+      const logs = captureLogs();
+      const progress = new Progress(undefined);
+      const keeper = new PositionKeeper(store, key, progress, {
+        flushMs: 200,
+        clock: new TestClock(0),
+        log: logs.logger,
+      });
+      progress.finish(progress.begin('1'));
+      await keeper.flush();
+      progress.finish(progress.begin('2'));
+      await keeper.flush();
+      keeper.stop();
+      const failed = logs.lines().filter((l) => l.msg === 'could not save the resume point');
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toMatchObject({ level: 50, store: store.description });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -68,6 +68,8 @@ export interface Replica {
 /**
  * A replica of the test bot on `platform`, sharing `url`'s Redis under the key prefix `prefix`.
  * @param options - more `redis()` options (a short lease, a delivery bound...)
+ * @param apiUrl - where it reaches the platform (a proxy in front of it)
+ * @param bot - more `createBot` options (a health endpoint...)
  */
 export function replica(
   platform: TestPlatform,
@@ -75,6 +77,7 @@ export function replica(
   prefix: string,
   options: RedisScaleOptions = {},
   apiUrl: string = platform.urls.apiUrl,
+  bot: Pick<BotOptions, 'health'> = {},
 ): Replica {
   const lines: LogLine[] = [];
   const logger = pino(
@@ -85,15 +88,16 @@ export function replica(
       },
     },
   );
-  const bot = createBot({
+  const created = createBot({
     token: platform.token,
     apiUrl,
     handlers: [Ask, Echo],
     handleSignals: false,
     logger,
     scale: redis({ url, keyPrefix: prefix, leaseMs: 900, ...options }),
+    ...bot,
   });
-  return { bot, lines };
+  return { bot: created, lines };
 }
 
 /**
