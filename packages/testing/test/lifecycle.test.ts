@@ -51,6 +51,45 @@ describe('createTestPlatform', () => {
     expect((await platform.person('alice').invoke('roll')).content).toBe('You rolled 6');
   });
 
+  it('acts on the board its `board` option names when a call names none', async () => {
+    const platform = await platformWith({ handlers: [Roll, Listener], board: 'random' });
+    const said = await platform.person('alice').say('hello there');
+    expect(said.board_id).toBe((await platform.board('random')).id);
+    expect((await platform.bot.nextMessage()).content).toBe('Hello, Alice!');
+    expect((await platform.messages()).map((m) => m.content)).toEqual(['hello there', 'Hello, Alice!']);
+    expect((await platform.messages('general')).map((m) => m.content)).toEqual([]);
+  });
+
+  it('keeps debug lines by default, and only from `logLevel` up when given', async () => {
+    const chatty = await platformWith({ handlers: [Roll] });
+    await chatty.person('alice').invoke('roll');
+    expect(chatty.logs.find({ level: 'debug' }).length).toBeGreaterThan(0);
+    const terse = await platformWith({ handlers: [Roll], logLevel: 'info' });
+    await terse.person('alice').invoke('roll');
+    expect(terse.logs.lines.length).toBeGreaterThan(0);
+    expect(terse.logs.lines.filter((l) => l.level === 'debug' || l.level === 'trace')).toEqual([]);
+  });
+
+  it('gives its `emulator` options to the emulator: devToken, now, limits, keepAliveMs', async () => {
+    const at = Date.parse('2026-03-02T09:00:00Z');
+    const platform = await platformWith({
+      handlers: [Roll],
+      emulator: { devToken: 'harness-token', now: () => at, limits: { bodyBytes: 256 }, keepAliveMs: 1234 },
+    });
+    expect(platform.token).toBe('harness-token');
+    expect((await platform.person('alice').invoke('roll')).created_at).toBe('2026-03-02T09:00:00.000Z');
+    // The bot's own token, on the app API, with a body over the 256 bytes allowed.
+    const general = await platform.board('general');
+    const tooLarge = await fetch(`${platform.urls.apiUrl}/boards/${general.id}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${platform.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'x'.repeat(300) }),
+    });
+    expect(tooLarge.status).toBe(413);
+    // An option the emulator refuses is refused by the harness, by its name.
+    await expect(createTestPlatform({ handlers: [Roll], emulator: { keepAliveMs: 0 } })).rejects.toThrow(/keepAliveMs/);
+  });
+
   it('reports a bot that cannot start, with its log and without the token', async () => {
     const error = await createTestPlatform({
       bot: (base) => createBot({ ...base, token: 'not-the-token', handlers: [Roll] }),
