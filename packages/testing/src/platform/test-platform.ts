@@ -129,7 +129,11 @@ export class TestPlatform {
     return board;
   }
 
-  /** Every message of a board, oldest first, tombstones included (read from the platform now). */
+  /**
+   * Every message of a board, oldest first, tombstones included (read from the platform now).
+   * @param board - the board's name; the harness's default board (`board` option, `general`) when
+   *   none is given, not every board
+   */
   async messages(board: string = this.parts.defaultBoard): Promise<Message[]> {
     const { id } = await this.board(board);
     const all: Message[] = [];
