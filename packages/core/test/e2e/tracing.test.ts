@@ -1,5 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import { Command, type CommandContext, MemoryPositionStore, type MessageContext, OnMessage } from '@boardbot/core';
+import {
+  type Bot,
+  Command,
+  type CommandContext,
+  MemoryPositionStore,
+  type MessageContext,
+  OnMessage,
+} from '@boardbot/core';
+import type { Message } from '@boardbot/protocol';
 import { envelope, HttpFaultProxy, until } from '@boardbot/test-support';
 import { trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -62,6 +70,20 @@ class Queued {
     Queued.besideAt = performance.now();
     Queued.beside.resolve();
   }
+}
+
+/**
+ * Bob says `!twice` on general; resolves with his message once the bot posted its second message
+ * after it and finished the event.
+ */
+async function askTwice(platform: Platform, bot: Bot): Promise<Message> {
+  const answered = async () =>
+    (await platform.messages(platform.general, 50)).filter((m) => m.content === 'two').length;
+  const before = await answered();
+  const asked = await platform.post(platform.bob, platform.general, '!twice');
+  await until(async () => (await answered()) > before, 'two');
+  await bot.idle();
+  return asked;
 }
 
 /** A span tree as names: each span with its children, in start order. */
@@ -133,9 +155,7 @@ describe('traces of a bot', () => {
   });
 
   it('traces a listener that sends twice: two REST spans under its handler span, each seen by the emulator', async () => {
-    const asked = await platform.post(platform.bob, platform.general, '!twice');
-    await until(async () => (await platform.messages(platform.general, 5)).some((m) => m.content === 'two'), 'two');
-    await started.bot.idle();
+    const asked = await askTwice(platform, started.bot);
     const { tree, spans } = traceOf('message.create', (root) =>
       spansOf(root).some((s) => s.name === 'handler Chatty.twice'),
     );
@@ -204,9 +224,7 @@ describe('traces of a bot whose sampler drops every trace', () => {
     const started = platform.bot({ handlers: [Chatty], tracing: provider });
     try {
       await started.bot.start();
-      await platform.post(platform.bob, platform.general, '!twice');
-      await until(async () => (await platform.messages(platform.general, 5)).some((m) => m.content === 'two'), 'two');
-      await started.bot.idle();
+      await askTwice(platform, started.bot);
       expect(exporter.getFinishedSpans()).toEqual([]);
       const sent = (await platform.messages(platform.general, 5)).filter(
         (m) => m.content === 'one' || m.content === 'two',
@@ -231,21 +249,12 @@ describe('traces of a bot given no provider', () => {
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const started = platform.bot({ handlers: [Chatty] });
-    const twice = async () => {
-      const before = (await platform.messages(platform.general, 50)).filter((m) => m.content === 'two').length;
-      await platform.post(platform.bob, platform.general, '!twice');
-      await until(
-        async () => (await platform.messages(platform.general, 50)).filter((m) => m.content === 'two').length > before,
-        'two',
-      );
-      await started.bot.idle();
-    };
     try {
       await started.bot.start();
-      await twice();
+      await askTwice(platform, started.bot);
       expect(exporter.getFinishedSpans()).toEqual([]);
       trace.setGlobalTracerProvider(provider);
-      await twice();
+      await askTwice(platform, started.bot);
       expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(
         expect.arrayContaining(['event message.create', 'handler Chatty.twice', 'POST /boards/{boardId}/messages']),
       );
@@ -266,9 +275,7 @@ describe('traces of a bot given tracing: false', () => {
     const started = platform.bot({ handlers: [Chatty], tracing: false });
     try {
       await started.bot.start();
-      await platform.post(platform.bob, platform.general, '!twice');
-      await until(async () => (await platform.messages(platform.general, 5)).some((m) => m.content === 'two'), 'two');
-      await started.bot.idle();
+      await askTwice(platform, started.bot);
       expect(exporter.getFinishedSpans()).toEqual([]);
       const two = (await platform.messages(platform.general, 5)).find((m) => m.content === 'two');
       const why = await platform.control.why(platform.general.id, two?.id ?? '');
