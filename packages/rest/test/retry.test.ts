@@ -1,6 +1,6 @@
 import type { Message } from '@boardbot/protocol';
 import { ApiError, NetworkError, UnauthorizedError } from '@boardbot/rest';
-import { BOARD, envelope, message, rateLimitHeaders, sendJson } from '@boardbot/test-support';
+import { BOARD, envelope, message, rateLimitHeaders, recordingLogger, sendJson } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 import { recordedEvents } from './support/recorded-events.js';
 import { scriptedClients } from './support/scripted-clients.js';
@@ -22,6 +22,22 @@ describe('retries', () => {
     expect(server.received).toHaveLength(2);
     expect(retries).toEqual([
       expect.objectContaining({ method: 'GET', path: '/app', attempt: 1, reason: 'status', status }),
+    ]);
+  });
+
+  it('logs each retry at debug, with its reason, on the call’s logger', async () => {
+    const logger = recordingLogger();
+    const { client } = await start((_req, res, n) => {
+      if (n === 0) sendJson(res, 503, envelope('unavailable'), RL);
+      else sendJson(res, 200, { id: 'app' }, RL);
+    });
+    await client.getApp({ requestId: 'retried-call', logger });
+    expect(logger.lines).toEqual([
+      {
+        level: 'debug',
+        msg: 'retrying after status',
+        bindings: expect.objectContaining({ requestId: 'retried-call', attempt: 1, reason: 'status', status: 503 }),
+      },
     ]);
   });
 
