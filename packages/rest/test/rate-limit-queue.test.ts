@@ -1,5 +1,5 @@
 import { RateLimitError } from '@boardbot/rest';
-import { envelope, rateLimitHeaders, recordingLogger, sendJson } from '@boardbot/test-support';
+import { envelope, message, rateLimitHeaders, recordingLogger, sendJson } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 import { recordedEvents } from './support/recorded-events.js';
 import { scriptedClients } from './support/scripted-clients.js';
@@ -50,6 +50,22 @@ describe('the rate-limit queue', () => {
     expect(err).toMatchObject({ reason: 'max_wait', bucket: 'app', limit: 10 });
     expect((err as RateLimitError).retryAfterMs).toBeGreaterThan(1000);
     expect(server.received).toHaveLength(1);
+  });
+
+  it('sends an interaction answer at once though the app token’s window is spent: each token has its bucket', async () => {
+    const INTERACTION = 'aW50ZXJhY3Rpb24tdG9rZW4tb2YtdGhpcy10ZXN0LWNhbGw';
+    const { server, client } = await start(
+      (req, res) =>
+        req.url.includes('/interactions/')
+          ? sendJson(res, 200, message(1), rateLimitHeaders(5, 4, 1))
+          : sendJson(res, 200, { id: 'app' }, rateLimitHeaders(10, 0, 120)),
+      { maxRateLimitWaitMs: 1000 },
+    );
+    await client.getApp();
+    await expect(client.answerInteraction(INTERACTION, { content: 'pong' })).resolves.toMatchObject({ seq: 1 });
+    // The app token's own window is still spent: its next call is refused rather than kept 120 s.
+    await expect(client.getApp()).rejects.toMatchObject({ reason: 'max_wait', bucket: 'app' });
+    expect(server.received.map((r) => r.url)).toEqual(['/api/v1/app', `/api/v1/interactions/${INTERACTION}`]);
   });
 
   it('logs one debug line with the wait, on the waiting call’s logger', async () => {
