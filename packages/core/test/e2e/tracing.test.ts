@@ -13,6 +13,7 @@ import { trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import {
   AlwaysOffSampler,
+  AlwaysOnSampler,
   BasicTracerProvider,
   InMemorySpanExporter,
   ParentBasedSampler,
@@ -236,6 +237,29 @@ describe('traces of a bot whose sampler drops every trace', () => {
       const [first, second] = whys;
       expect(first?.trace_id).toMatch(/^[0-9a-f]{32}$/);
       expect(second?.trace_id).toBe(first?.trace_id);
+    } finally {
+      await started.bot.stop();
+      await platform.close();
+    }
+  });
+
+  it("makes no handler span under an event sampled out, though the SDK's sampler would record one", async () => {
+    const platform = await TestPlatform.start();
+    const exporter = new InMemorySpanExporter();
+    // Roots dropped, but any child of a local unsampled parent recorded: the REST calls' spans show
+    // what the sampler records; a handler span made under the event would be recorded too.
+    const sampler = new ParentBasedSampler({
+      root: new AlwaysOffSampler(),
+      localParentNotSampled: new AlwaysOnSampler(),
+    });
+    const provider = new BasicTracerProvider({ sampler, spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const started = platform.bot({ handlers: [Chatty], tracing: provider });
+    try {
+      await started.bot.start();
+      await askTwice(platform, started.bot);
+      const names = exporter.getFinishedSpans().map((s) => s.name);
+      expect(names.filter((n) => n === 'POST /boards/{boardId}/messages')).toHaveLength(2);
+      expect(names.filter((n) => n.startsWith('handler ') || n.startsWith('event '))).toEqual([]);
     } finally {
       await started.bot.stop();
       await platform.close();
