@@ -119,6 +119,7 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [emulator.PlatformError, () => new emulator.PlatformError('unknown_board', 'No such board')],
   [emulator.EmulatorOptionsError, () => new emulator.EmulatorOptionsError('adminKey is empty')],
   [emulator.EmulatorStorageError, () => new emulator.EmulatorStorageError('newer file', { cause: leakyCause() })],
+  [emulator.EmulatorDatabaseInUseError, () => new emulator.EmulatorDatabaseInUseError('/p/bot.db', { pid: 42 })],
   [emulator.EmulatorStateError, () => new emulator.EmulatorStateError('listen() twice')],
   [emulator.EmulatorRouteError, () => new emulator.EmulatorRouteError('GET /x')],
 

@@ -149,6 +149,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       const port = typeof address === 'object' && address ? address.port : listen.port;
       const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
       urls = emulatorUrls(`http://${shown}:${port}`, adminKey);
+      // A second emulator on this database file names this one by its URL (never the admin key).
+      store.lock?.setUrl(urls.url);
       return urls;
     },
     close() {
