@@ -63,7 +63,7 @@ describe('an emulator holds its database file', () => {
     expect(await appStatus(first.url)).toBe(200);
 
     // New files are their owner's only, whatever the umask (vitest's is the usual 022).
-    for (const file of ['bot.db', 'bot.db-wal', 'bot.db.lock', 'bot.db.owner.json', 'bot-2.db']) {
+    for (const file of ['bot.db', 'bot.db-wal', 'bot.db-shm', 'bot.db.lock', 'bot.db.owner.json', 'bot-2.db']) {
       expect(statSync(join(cwd, 'state', file)).mode & 0o777, file).toBe(0o600);
     }
     expect(statSync(join(cwd, 'state')).mode & 0o777).toBe(0o700);
