@@ -119,6 +119,7 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [emulator.PlatformError, () => new emulator.PlatformError('unknown_board', 'No such board')],
   [emulator.EmulatorOptionsError, () => new emulator.EmulatorOptionsError('adminKey is empty')],
   [emulator.EmulatorStorageError, () => new emulator.EmulatorStorageError('newer file', { cause: leakyCause() })],
+  [emulator.EmulatorDatabaseInUseError, () => new emulator.EmulatorDatabaseInUseError('/p/bot.db', { pid: 42 })],
   [emulator.EmulatorStateError, () => new emulator.EmulatorStateError('listen() twice')],
   [emulator.EmulatorRouteError, () => new emulator.EmulatorRouteError('GET /x')],
 
@@ -143,6 +144,8 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [cli.BotModuleError, () => new cli.BotModuleError('cannot import', leakyCause())],
   [cli.PortInUseError, () => new cli.PortInUseError('127.0.0.1', 8787)],
   [cli.InvocationError, () => new cli.InvocationError('refused')],
+  [cli.DatabaseInUseError, () => new cli.DatabaseInUseError('bot.db', 'pid 42', 'bot-2.db', leakyCause())],
+  [cli.SeveralDevError, () => new cli.SeveralDevError('pid 1 on port 8787; pid 2 on port 8788', 8787)],
 
   ...create.CREATE_ERROR_CODES.map((code): [AnyClass, () => Error] => [
     create.CreateBoardbotError,

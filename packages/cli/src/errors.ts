@@ -17,8 +17,20 @@ const CLI_ERRORS = createErrorFactory({
   BOARDBOT_CLI_PORT_IN_USE: {
     exit: EXIT_CODES.failure,
     message: (host: string, port: number) =>
-      `Port ${port} on ${host} is already in use (another emulator or \`boardbot dev\`?). Fix: stop it, or pass ` +
-      '--port <another port> (--port 0 picks a free one).',
+      `Port ${port} on ${host} is already in use (another emulator or \`boardbot dev\`?). Fix: stop it, or run ` +
+      'this one on another port: add `--port 0` (a free one) or --port <another port>.',
+  },
+  BOARDBOT_CLI_DB_IN_USE: {
+    exit: EXIT_CODES.failure,
+    message: (db: string, holder: string, sibling: string) =>
+      `The emulator database ${db} is in use by ${holder}: two emulators on one file would corrupt it. Fix: ` +
+      `stop that one, or run this one beside it with its own database and port: add \`--db ${sibling} --port 0\`.`,
+  },
+  BOARDBOT_CLI_SEVERAL_DEV: {
+    exit: EXIT_CODES.usage,
+    message: (running: string, example: number) =>
+      `Several \`boardbot dev\` run in this project: ${running}. Fix: choose one with --dev <port or pid>, ` +
+      `e.g. --dev ${example}.`,
   },
   BOARDBOT_CLI_INVOCATION: { exit: EXIT_CODES.failure, message: (message: string) => message },
 });
@@ -88,6 +100,33 @@ export class PortInUseError extends CliError {
    */
   constructor(host: string, port: number) {
     super('BOARDBOT_CLI_PORT_IN_USE', [host, port]);
+  }
+}
+
+/**
+ * Another emulator (a `boardbot dev` or `boardbot emulator`) holds the database file (exit code 1);
+ * the fix names a free sibling file and a free port.
+ */
+export class DatabaseInUseError extends CliError {
+  /**
+   * @param db - the database file, as the user named it
+   * @param holder - who holds it: `pid 123 at http://127.0.0.1:8787`, or that it cannot be told
+   * @param sibling - a file to use instead, e.g. `.boardbot/emulator-2.db`
+   * @param cause - the emulator's `BOARDBOT_EMULATOR_DB_IN_USE`
+   */
+  constructor(db: string, holder: string, sibling: string, cause?: unknown) {
+    super('BOARDBOT_CLI_DB_IN_USE', [db, holder, sibling], { cause });
+  }
+}
+
+/** `boardbot invoke` found several running `boardbot dev` in the project and was not told which (exit code 2). */
+export class SeveralDevError extends CliError {
+  /**
+   * @param running - each instance: its pid, port and database
+   * @param example - a port to show in the fix
+   */
+  constructor(running: string, example: number) {
+    super('BOARDBOT_CLI_SEVERAL_DEV', [running, example]);
   }
 }
 

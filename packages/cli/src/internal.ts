@@ -10,6 +10,7 @@ export * from './config/env-file.js';
 export * from './config/load-config.js';
 export * from './dev/bot-process.js';
 export * from './dev/dev-state.js';
+export * from './dev/emulator-start.js';
 export * from './dev/watch-compiler.js';
 export * from './program.js';
 export * from './project/load-bot-module.js';

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@boardbot/cli';
-import { type BuildResult, type DevSession } from '@boardbot/cli/internal';
+import { type BuildResult, type DevSession, readDevStates } from '@boardbot/cli/internal';
 import { buildProjects, eventuallyValue, occupiedPort } from '@boardbot/test-support';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Control, POLL } from './support/control.js';
@@ -37,8 +37,8 @@ describe('boardbot dev', () => {
     const control = new Control(session.urls.controlUrl, session.emulator.adminKey);
     const first = await control.firstAnswer('ping', { text: 'hi' });
     expect(first.answers[0]?.content).toBe('pong v1 hi');
-    // `boardbot invoke` finds the running dev through .boardbot/dev.json and prints the answer.
-    expect(existsSync(join(project.dir, '.boardbot', 'dev.json'))).toBe(true);
+    // `boardbot invoke` finds the running dev through its record in .boardbot/ and prints the answer.
+    expect(readDevStates(project.dir).map((s) => s.controlUrl)).toEqual([session.urls.controlUrl]);
     const invoke = testIo(project.dir);
     expect(await runCli(['node', 'boardbot', 'invoke', '/ping', 'text=again', '--as', 'bob'], invoke)).toBe(0);
     expect(invoke.lines).toEqual(['pong v1 again']);
@@ -84,7 +84,7 @@ describe('boardbot dev', () => {
     await session.stopped;
     expect(io.exitCodes).toEqual([0]);
     expect(io.lines).toContain('Stopped.');
-    expect(existsSync(join(project.dir, '.boardbot', 'dev.json'))).toBe(false);
+    expect(readDevStates(project.dir)).toEqual([]);
     const noDev = testIo(project.dir);
     expect(await runCli(['node', 'boardbot', 'invoke', 'ping'], noDev)).toBe(2);
     expect(noDev.errors.join('\n')).toContain('start `npm run dev` in another terminal');
@@ -98,8 +98,8 @@ describe('boardbot dev', () => {
       const io = testIo(project.dir);
       expect(await runCli(['node', 'boardbot', 'dev', '--port', String(port)], io)).toBe(1);
       expect(io.errors.join('\n')).toContain(`BOARDBOT_CLI_PORT_IN_USE: Port ${port} on 127.0.0.1 is already in use`);
-      expect(io.errors.join('\n')).toContain('--port 0 picks a free one');
-      expect(existsSync(join(project.dir, '.boardbot', 'dev.json'))).toBe(false);
+      expect(io.errors.join('\n')).toContain('add `--port 0`');
+      expect(readDevStates(project.dir)).toEqual([]);
     } finally {
       await blocker.release();
     }

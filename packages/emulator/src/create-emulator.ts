@@ -88,8 +88,10 @@ function checkExposure(host: string, adminKey: string): void {
 
 /**
  * Creates an emulator: opens (and migrates) its database, loads the default seed unless `seed` is
- * false, and builds the server. Call `listen()` to serve over HTTP, or use `app.inject()`.
+ * false, and builds the server. Call `listen()` to serve over HTTP, or use `app.inject()`. A file
+ * database is held by this emulator until `close()` (or the process's end, however it ends).
  *
+ * @throws EmulatorDatabaseInUseError when another emulator holds the database file.
  * @example
  * const emu = await createEmulator({ db: ':memory:', logger: false });
  * const { apiUrl } = await emu.listen({ port: 0 });
@@ -149,6 +151,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       const port = typeof address === 'object' && address ? address.port : listen.port;
       const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
       urls = emulatorUrls(`http://${shown}:${port}`, adminKey);
+      // A second emulator on this database file names this one by its URL (never the admin key).
+      store.lock?.setUrl(urls.url);
       return urls;
     },
     close() {

@@ -16,6 +16,12 @@ const EMULATOR_ERRORS = createErrorFactory({
   BOARDBOT_EMULATOR_OPTIONS: { message: (message: string) => message },
   BOARDBOT_EMULATOR_STORAGE: { message: (message: string) => message },
   BOARDBOT_EMULATOR_STATE: { message: (message: string) => message },
+  BOARDBOT_EMULATOR_DB_IN_USE: {
+    message: (path: string, owner: EmulatorDatabaseOwner | undefined) =>
+      `The emulator database ${path} is in use by another emulator (${
+        owner ? `pid ${owner.pid}${owner.url ? `, ${owner.url}` : ''}` : 'its process could not be told'
+      }); two emulators on one file would corrupt it. Fix: stop the other one, or give this one another database file (--db <file> for the CLI, the db option of createEmulator).`,
+  },
   BOARDBOT_EMULATOR_ROUTE: {
     message: (route: string) =>
       `The route ${route} has no access rule: give it config.auth ('app', 'interaction', 'admin', 'optional' or 'none')`,
@@ -106,6 +112,31 @@ export class EmulatorStorageError extends EmulatorError {
    */
   constructor(message: string, options?: { cause?: unknown }) {
     super('BOARDBOT_EMULATOR_STORAGE', [message], options);
+  }
+}
+
+/** The emulator holding a database file, as its owner record (`<db>.owner.json`) says. */
+export interface EmulatorDatabaseOwner {
+  /** Its process. */
+  pid: number;
+  /** Where it listens, once it does. */
+  url?: string;
+}
+
+/**
+ * Another emulator holds the database file: each emulator holds its file exclusively while it runs
+ * (two would corrupt it), and the OS lets go of it when that process ends, however it ends.
+ */
+export class EmulatorDatabaseInUseError extends EmulatorError {
+  /**
+   * @param path - The database file.
+   * @param owner - The emulator holding it, when its owner record could be read.
+   */
+  constructor(
+    readonly path: string,
+    readonly owner: EmulatorDatabaseOwner | undefined,
+  ) {
+    super('BOARDBOT_EMULATOR_DB_IN_USE', [path, owner]);
   }
 }
 

@@ -4,6 +4,8 @@ export { buildControlOpenApiDocument } from './control/openapi/build.js';
 export { createEmulator, type Emulator, type ListenOptions } from './create-emulator.js';
 export {
   EMULATOR_ERROR_CODES,
+  EmulatorDatabaseInUseError,
+  type EmulatorDatabaseOwner,
   EmulatorError,
   type EmulatorErrorCode,
   EmulatorOptionsError,

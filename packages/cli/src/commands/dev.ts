@@ -1,20 +1,15 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  createEmulator,
-  DEFAULT_DB_PATH,
-  DEFAULT_DEV_TOKEN,
-  type Emulator,
-  type EmulatorUrls,
-} from '@boardbot/emulator';
+import { DEFAULT_DB_PATH, DEFAULT_DEV_TOKEN, type Emulator, type EmulatorUrls } from '@boardbot/emulator';
 import { type Command, InvalidArgumentError } from 'commander';
 import type ts from 'typescript';
 import { loadConfig } from '../config/load-config.js';
 import { BotProcess } from '../dev/bot-process.js';
-import { clearDevState, writeDevState } from '../dev/dev-state.js';
+import { clearDevState, type DevState, ensureStateDir, readDevStates, writeDevState } from '../dev/dev-state.js';
+import { startEmulator, tightenDatabase } from '../dev/emulator-start.js';
 import { type BuildResult, watchProject } from '../dev/watch-compiler.js';
-import { PortInUseError, ProjectError } from '../errors.js';
+import { ProjectError } from '../errors.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { type ProjectFlags, resolveProject, shown } from '../project/project.js';
@@ -101,24 +96,23 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
   const db = dbFlag === ':memory:' ? dbFlag : resolve(project.dir, dbFlag);
   const devToken = config.token ?? DEFAULT_DEV_TOKEN;
 
-  const emulator = await createEmulator({
-    db,
-    devToken,
-    ...(config.adminKey ? { adminKey: config.adminKey } : {}),
-  });
-  let urls: EmulatorUrls;
-  try {
-    urls = await emulator.listen({ host, port });
-  } catch (error) {
-    await emulator.close();
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUseError(host, port);
-    throw error;
-  }
+  // Private state: the directory is its owner's only before the database is made in it.
+  ensureStateDir(project.dir);
+  if (db !== ':memory:') tightenDatabase(db);
+  const shownDb = db === ':memory:' ? db : shown(project, db);
+  const { emulator, urls } = await startEmulator(
+    { db, devToken, ...(config.adminKey ? { adminKey: config.adminKey } : {}) },
+    { host, port },
+    shownDb,
+  );
 
-  // `boardbot invoke` finds the emulator here, with no flags.
-  writeDevState(project.dir, { controlUrl: urls.controlUrl, adminKey: emulator.adminKey, pid: process.pid });
+  // `boardbot invoke` finds the emulator here, with no flags (one record per running instance).
+  const record: DevState = { controlUrl: urls.controlUrl, adminKey: emulator.adminKey, pid: process.pid, db: shownDb };
+  writeDevState(project.dir, record);
+  // Reading the records removes those of instances that are gone (a `kill -9` leaves its own).
+  readDevStates(project.dir);
   io.out(`boardbot dev: ${project.dir}`);
-  io.out(`  Emulator      ${urls.apiUrl}  (database: ${db === ':memory:' ? db : shown(project, db)})`);
+  io.out(`  Emulator      ${urls.apiUrl}  (database: ${shownDb})`);
   io.out(`  Control API   ${urls.controlUrl}`);
   io.out(`  Playground    ${urls.playgroundUrl}`);
   io.out(`  Admin key     ${emulator.adminKey}`);
@@ -177,7 +171,7 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
   try {
     watch = watchProject({ typescript, tsconfig: project.tsconfig, onDiagnostic: io.err, onBuild });
   } catch (error) {
-    clearDevState(project.dir, process.pid);
+    clearDevState(project.dir, record);
     await emulator.close();
     throw error;
   }
@@ -197,7 +191,7 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
         await bot.stop();
         await emulator.close();
       } finally {
-        clearDevState(project.dir, process.pid);
+        clearDevState(project.dir, record);
       }
     })();
     return stopPromise;

@@ -1,7 +1,9 @@
-import { resolve } from 'node:path';
-import { createEmulator, DEFAULT_DB_PATH, type Emulator } from '@boardbot/emulator';
+import { dirname, resolve } from 'node:path';
+import { DEFAULT_DB_PATH, type Emulator } from '@boardbot/emulator';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load-config.js';
+import { ensureStateDir, stateDir } from '../dev/dev-state.js';
+import { startEmulator } from '../dev/emulator-start.js';
 import type { CliIo } from '../io.js';
 import { parsePort } from './shared-options.js';
 
@@ -38,13 +40,13 @@ export async function runEmulator(
   const config = loadConfig({ envFile: options.envFile }, io.env, cwd);
   const { token, adminKey } = config;
   const db = options.db === ':memory:' ? options.db : resolve(cwd, options.db);
-  const emulator = await createEmulator({
-    db,
-    seed: options.seed,
-    ...(token ? { devToken: token } : {}),
-    ...(adminKey ? { adminKey } : {}),
-  });
-  const urls = await emulator.listen({ host: options.host, port: options.port });
+  // The project's .boardbot/ (the default database's directory) is its owner's only.
+  if (db !== ':memory:' && dirname(db) === stateDir(cwd)) ensureStateDir(cwd);
+  const { emulator, urls } = await startEmulator(
+    { db, seed: options.seed, ...(token ? { devToken: token } : {}), ...(adminKey ? { adminKey } : {}) },
+    { host: options.host, port: options.port },
+    options.db,
+  );
   io.out(`boardbot emulator listening (database: ${options.db})`);
   io.out(`  API base URL  ${urls.apiUrl}`);
   io.out(`  Playground    ${urls.playgroundUrl}`);

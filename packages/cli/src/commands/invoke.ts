@@ -6,8 +6,8 @@ import {
 } from '@boardbot/emulator/control';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { readDevState } from '../dev/dev-state.js';
-import { ConfigError, InvocationError } from '../errors.js';
+import { type DevState, devPort, readDevStates } from '../dev/dev-state.js';
+import { ConfigError, InvocationError, SeveralDevError } from '../errors.js';
 import type { CliIo } from '../io.js';
 
 /** Flags of `boardbot invoke`. */
@@ -18,10 +18,12 @@ export interface InvokeFlags {
   board?: string;
   /** How long to wait for the answer, in milliseconds. @defaultValue 5000 */
   timeout?: number;
-  /** The emulator's control API (or its origin). @defaultValue the one `boardbot dev` wrote in `.boardbot/dev.json` */
+  /** The emulator's control API (or its origin). @defaultValue that of the project's running `boardbot dev` */
   url?: string;
-  /** The admin key. @defaultValue `BOARDBOT_ADMIN_KEY`, else the one in `.boardbot/dev.json` */
+  /** The admin key. @defaultValue `BOARDBOT_ADMIN_KEY`, else that of the project's running `boardbot dev` */
   key?: string;
+  /** Which running `boardbot dev` of the project, by its emulator's port or its process id, when several run. */
+  dev?: number;
   /** The project directory. */
   cwd?: string;
 }
@@ -46,6 +48,40 @@ function parseInvocation(words: readonly string[]): { subcommand?: string; optio
   return subcommand === undefined ? { options } : { subcommand, options };
 }
 
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
+function describe(state: DevState): string {
+  return `pid ${state.pid} on port ${devPort(state)}${state.db ? ` (database ${state.db})` : ''}`;
+}
+
+/**
+ * The running `boardbot dev` of the project that `invoke` talks to: the only one, or the one `--dev`
+ * names (by port or pid); several without `--dev` are refused with the list.
+ *
+ * @param states - the records of the running instances
+ * @param dev - the `--dev` flag
+ */
+export function chooseDev(states: readonly DevState[], dev: number | undefined): DevState | undefined {
+  const running = states.map(describe).join('; ');
+  if (dev !== undefined) {
+    const chosen = states.filter((s) => devPort(s) === dev || s.pid === dev);
+    if (chosen.length === 1) return chosen[0];
+    if (chosen.length > 1) throw new SeveralDevError(chosen.map(describe).join('; '), devPort(chosen[0] as DevState));
+    throw new ConfigError(
+      `No running \`boardbot dev\` of this project has the port or pid ${dev}${running ? `; running: ${running}` : ''}. ` +
+        'Fix: pass --dev with one of those, or start `npm run dev`.',
+    );
+  }
+  if (states.length > 1) throw new SeveralDevError(running, devPort(states[0] as DevState));
+  return states[0];
+}
+
 /**
  * `boardbot invoke <command> [subcommand] [name=value...]`: runs a slash command as a person of the
  * local emulator, through its control API, and prints the bot's answer. The emulator checks the
@@ -64,12 +100,16 @@ export async function runInvoke(
   io: CliIo,
 ): Promise<void> {
   const cwd = flags.cwd ?? io.cwd ?? process.cwd();
-  const state = readDevState(cwd);
+  // With --url, the record of the dev at that address (if any) lends its key; without, one is chosen.
+  const state =
+    flags.url === undefined
+      ? chooseDev(readDevStates(cwd), flags.dev)
+      : readDevStates(cwd).find((s) => sameOrigin(s.controlUrl, flags.url as string));
   const url = flags.url ?? state?.controlUrl;
   const key = flags.key ?? io.env.BOARDBOT_ADMIN_KEY ?? state?.adminKey;
   if (!url || !key) {
     throw new ConfigError(
-      'No running `boardbot dev` found in this project (.boardbot/dev.json). Fix: start `npm run dev` in another ' +
+      'No running `boardbot dev` found in this project (.boardbot/dev-*.json). Fix: start `npm run dev` in another ' +
         'terminal, or pass --url <emulator URL> and --key <admin key> (or set BOARDBOT_ADMIN_KEY).',
     );
   }
@@ -123,6 +163,11 @@ function parseTimeout(value: string): number {
   return ms;
 }
 
+function parseDev(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('Expected the port or the pid of a running `boardbot dev`.');
+  return Number(value);
+}
+
 /**
  * Adds `boardbot invoke` to the program.
  *
@@ -138,6 +183,7 @@ export function registerInvokeCommand(program: Command, io: CliIo): void {
     .option('--as <username>', 'the person who invokes it', DEFAULT_INVOKE_FLAGS.as)
     .option('--board <name>', 'the board', DEFAULT_INVOKE_FLAGS.board)
     .option('--timeout <ms>', 'how long to wait for the answer', parseTimeout, DEFAULT_INVOKE_FLAGS.timeout)
+    .option('--dev <port|pid>', 'which running `boardbot dev` of this project, when several run', parseDev)
     .option('--url <url>', 'the emulator (default: the running `boardbot dev` of this project)')
     .option('--key <key>', 'its admin key (default: BOARDBOT_ADMIN_KEY, else that of `boardbot dev`)')
     .option('-C, --cwd <dir>', 'the bot project directory (default: the current directory)')

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EmulatorStorageError } from '../errors.js';
+import { createPrivateFile } from './db-lock.js';
 import { MIGRATIONS } from './migrations.js';
 import { type Db, sqliteDriver } from './sqlite-driver.js';
 
@@ -15,6 +16,9 @@ export type { Db } from './sqlite-driver.js';
  * next checkpoint's fsync could). `FULL` would add an fsync per commit for protection the emulator
  * does not need, at a large cost to send throughput.
  *
+ * Privacy: a new file, and a directory made for it, are its owner's only (0600, 0700), whatever the
+ * umask: the database holds people's messages.
+ *
  * @param path - A file path, or `':memory:'`.
  */
 export function openDatabase(path: string): Db {
@@ -22,7 +26,10 @@ export function openDatabase(path: string): Db {
   const driver = sqliteDriver();
   let db: Db;
   try {
-    if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
+    if (isFilePath(path)) {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      createPrivateFile(path);
+    }
     db = driver.open(path);
   } catch (cause) {
     throw new EmulatorStorageError(`Cannot open the emulator database at ${path}: check the path and permissions`, {
@@ -42,6 +49,11 @@ export function openDatabase(path: string): Db {
   db.pragma('wal_autocheckpoint = 16384');
   migrate(db, path);
   return db;
+}
+
+/** Whether `path` names a file on disk (not `':memory:'`, nor a `file:` URI, which SQLite reads itself). */
+export function isFilePath(path: string): boolean {
+  return path !== ':memory:' && !path.startsWith('file:');
 }
 
 function migrate(db: Db, path: string): void {

@@ -2,7 +2,8 @@ import { AppRepository } from './apps.js';
 import { BoardRepository } from './boards.js';
 import { CommandRepository } from './commands.js';
 import { Counters } from './counters.js';
-import { type Db, openDatabase } from './db.js';
+import { type Db, isFilePath, openDatabase } from './db.js';
+import { DatabaseLock } from './db-lock.js';
 import { EventRepository } from './events.js';
 import { IdempotencyRepository } from './idempotency.js';
 import { InteractionRepository } from './interactions.js';
@@ -39,8 +40,14 @@ export class Store {
   // much as the statements of a send.
   private readonly inTransaction: (fn: () => unknown) => unknown;
 
-  /** @param db - An open, migrated database (see {@link openStore}). */
-  constructor(readonly db: Db) {
+  /**
+   * @param db - An open, migrated database (see {@link openStore}).
+   * @param lock - The hold on its file, let go on {@link close}; none for an in-memory database.
+   */
+  constructor(
+    readonly db: Db,
+    readonly lock?: DatabaseLock,
+  ) {
     this.users = new UserRepository(db);
     this.apps = new AppRepository(db);
     this.boards = new BoardRepository(db, () => this.apps.invalidate());
@@ -142,13 +149,26 @@ export class Store {
     this.invalidateCaches();
   }
 
-  /** Closes the database (a WAL checkpoint happens on close). */
+  /** Closes the database (a WAL checkpoint happens on close), then lets go of its file. */
   close(): void {
     if (this.db.open) this.db.close();
+    this.lock?.release();
   }
 }
 
-/** Opens the database at `path` (`':memory:'` for none) and wraps it in a {@link Store}. */
+/**
+ * Opens the database at `path` (`':memory:'` for none) and wraps it in a {@link Store}. A file is held
+ * exclusively first (see {@link DatabaseLock}): a second emulator on it is refused before it reads it.
+ *
+ * @throws EmulatorDatabaseInUseError when another emulator holds the file.
+ */
 export function openStore(path: string): Store {
-  return new Store(openDatabase(path));
+  if (!isFilePath(path)) return new Store(openDatabase(path));
+  const lock = DatabaseLock.acquire(path);
+  try {
+    return new Store(openDatabase(path), lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }
