@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   FilePositionStore,
@@ -146,5 +146,18 @@ describe('a file session store that forgets', () => {
     await new FileSessionStore(state).read('k');
     // A live process's (pid 1) may still be writing: left to it.
     expect(await readdir(join(state, 'sessions'))).toEqual([`${name}.tmp-1`]);
+  });
+});
+
+describe('docs/sessions.md', () => {
+  it('gives the sweep interval and the day an expired session is kept', async () => {
+    const page = (await readFile(new URL('../../../../docs/sessions.md', import.meta.url), 'utf8')).replace(
+      /\s+/g,
+      ' ',
+    );
+    expect(SESSION_SWEEP_INTERVAL_MS).toBe(60 * 60 * 1000);
+    expect(page).toContain('by a sweep every hour (`SESSION_SWEEP_INTERVAL_MS`)');
+    expect(FORGET_EXPIRED_AFTER_MS).toBe(24 * 60 * 60 * 1000);
+    expect(page).toContain('removed a day after it expired (`FORGET_EXPIRED_AFTER_MS`');
   });
 });

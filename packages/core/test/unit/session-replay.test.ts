@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineSession, FileSessionStore, MemorySessionStore, type SessionStore } from '@boardbot/core';
 import { HandlerRun } from '@boardbot/core/internal';
@@ -154,5 +154,17 @@ describe('a session stored by the previous version (no values kept beside its ke
     } finally {
       state.remove();
     }
+  });
+});
+
+describe('docs/sessions.md', () => {
+  it('gives the window of kept values the code keeps', async () => {
+    const page = (await readFile(new URL('../../../../docs/sessions.md', import.meta.url), 'utf8')).replace(
+      /\s+/g,
+      ' ',
+    );
+    expect(page).toContain(`for its last ${WRITTEN_KEPT} updates`);
+    expect(page).toContain(`at most ${WRITTEN_BYTES / 1024} KiB of JSON`);
+    expect(page).toContain(`more than ${WRITTEN_KEPT} updates of the session since`);
   });
 });
