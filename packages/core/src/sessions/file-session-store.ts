@@ -154,7 +154,11 @@ export class FileSessionStore implements SessionStore {
       await ensurePrivateDir(this.dir, this.log);
       await removeStaleTemps(this.dir, true, this.log);
       this.arm();
-    })();
+    })().catch((err: unknown) => {
+      // Tried again at the next use (a directory that could not be made yet, say).
+      this.started = undefined;
+      throw err;
+    });
     return this.started;
   }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   FilePositionStore,
@@ -134,6 +134,16 @@ describe('a file session store that forgets', () => {
     const store = new FileSessionStore(fresh(), { clock });
     await store.read('k');
     expect(timers.map((t) => [t.ms, t.timer.hasRef()])).toEqual([[SESSION_SWEEP_INTERVAL_MS, false]]);
+    await store.close();
+  });
+
+  it('tries its start again at the next use when it failed', async () => {
+    const state = fresh();
+    await writeFile(state, 'not a directory');
+    const store = new FileSessionStore(state);
+    await expect(store.read('k')).rejects.toThrow();
+    await rm(state);
+    expect(await store.read('k')).toBeUndefined();
     await store.close();
   });
 
