@@ -127,7 +127,7 @@ export class Bot {
         ? undefined
         : new ScaleSlot(options.scale ?? (redisUrl as string));
     // Replicas share their adapter's store (Redis) unless the author chose one.
-    const ownStore = new FileSessionStore(this.options.stateDir);
+    const ownStore = new FileSessionStore(this.options.stateDir, { clock: this.clock, log: this.log });
     this.services.set(SESSION_STORE, options.sessions ?? this.scale?.sessions(ownStore) ?? ownStore);
     this.rest =
       options.rest ??

@@ -5,7 +5,8 @@ import { type HandlerRun, namedKey } from '../kernel/scope.js';
 import type { OpenScope } from '../kernel/scoped.js';
 import type { SessionDefinition } from './define-session.js';
 import { currentValue, problemsOf, toPlain } from './session-shape.js';
-import type { SessionStore } from './session-store.js';
+import type { SessionStore, SessionValue } from './session-store.js';
+import { keptWrites, WRITTEN_KEPT, writtenBy } from './written-values.js';
 
 /** Attempts of one update before it gives up (each lost a compare-and-set to another writer). */
 const ATTEMPTS = 50;
@@ -29,10 +30,13 @@ export interface SessionHandle<T extends object> {
   /**
    * Changes the session: reads it, lets `change` modify (or replace) it, validates it and writes it
    * only if nobody wrote in between; otherwise reads again and calls `change` again, so `change` must
-   * only touch the value. An event handled again after a restart does not apply its update twice.
+   * only touch the value. An event handled again after a restart does not apply its update twice:
+   * `change` is not called, and the update resolves with the value it wrote the first time (kept for
+   * the session's last 16 updates, 32 KiB in all; past that, the current value, with a warning).
+   * Build the reply from the resolved value, not from variables `change` sets.
    *
    * @param change - mutates the value, or returns a new one
-   * @returns the value written
+   * @returns the value written (on a replay, the value this update wrote when it was applied)
    * @throws InvalidSessionError when the changed value fails the class's constraints
    * @throws SessionConflictError when other writers won every attempt
    */
@@ -79,23 +83,44 @@ export class SessionHandleImpl<T extends object> implements SessionHandle<T> {
     const { definition, scope } = this;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const record = await this.store.read(this.key);
-      const value = await currentValue(definition, record?.value, scope.now(), scope.log);
-      if (record?.value?.applied.includes(updateKey)) return value;
+      const stored = record?.value;
+      if (stored?.applied.includes(updateKey)) return this.replayed(stored, updateKey);
+      const value = await currentValue(definition, stored, scope.now(), scope.log);
       const next = (await change(value)) ?? value;
       const problems = await problemsOf(next);
       if (problems.length > 0) throw new InvalidSessionError(definition.name, problems);
-      const applied = [...(record?.value?.applied ?? []), updateKey].slice(-APPLIED_KEPT);
+      const applied = [...(stored?.applied ?? []), updateKey].slice(-APPLIED_KEPT);
       const written = await this.store.write(this.key, record?.version ?? 0, {
         data: toPlain(next),
         shape: definition.version,
         expiresAt: scope.now() + definition.ttlMs,
         applied,
+        written: keptWrites(stored),
       });
       if (written) return next;
       // Another writer won: spread the retries so that the same ones do not collide again.
       await sleep(Math.random() * Math.min(2 ** attempt, 50));
     }
     throw new SessionConflictError(definition.name, ATTEMPTS);
+  }
+
+  /**
+   * What an update already applied resolves with when its event is handled again: the value it wrote
+   * then (even if the session has expired or changed since), so the replayed handler computes the
+   * same reply; the current value when the session no longer keeps it.
+   */
+  private async replayed(stored: SessionValue, updateKey: string): Promise<T> {
+    const { definition, scope } = this;
+    const own = writtenBy(stored, updateKey);
+    if (own !== undefined) {
+      const value = { data: own.data, shape: own.shape, expiresAt: null, applied: [] };
+      return currentValue(definition, value, scope.now(), scope.log);
+    }
+    scope.log.warn(
+      { session: definition.name, kept: WRITTEN_KEPT },
+      'a replayed update was applied before the values this session keeps: update() resolves with the current value',
+    );
+    return currentValue(definition, stored, scope.now(), scope.log);
   }
 
   async delete(): Promise<void> {

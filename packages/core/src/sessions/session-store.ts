@@ -8,6 +8,22 @@ export interface SessionValue {
   expiresAt: number | null;
   /** The keys of the latest updates applied (derived from their events), so a replayed event applies none twice. */
   applied: string[];
+  /**
+   * What the updates before the latest one wrote, oldest first, so that a replayed update resolves
+   * with its own value (the latest update, the last of `applied`, wrote `data`). Bounded in number and
+   * in size; absent in values written by versions before it existed, which read as none kept.
+   */
+  written?: WrittenValue[];
+}
+
+/** The value one update wrote, kept beside its key in {@link SessionValue.written}. */
+export interface WrittenValue {
+  /** The update's key, as in {@link SessionValue.applied}. */
+  key: string;
+  /** The value it wrote, as plain JSON. */
+  data: unknown;
+  /** The `version` of the session's definition that wrote it. */
+  shape: number;
 }
 
 /** A session as read: its version (0: never written) and its value (null: deleted). */
@@ -38,7 +54,8 @@ export interface SessionStore {
    * Writes `value` as version `expected + 1`, if and only if the stored version is `expected` (0: none).
    * @param key - the session's key
    * @param expected - the version the writer read
-   * @param value - the new value, or null to delete (the version still goes up, so no write can miss it)
+   * @param value - the new value, or null to delete: the version still goes up, or the store forgets the
+   *   record and reads it as never written (either way a write from an older version fails)
    * @returns whether it was written; false means someone else wrote first: read again and retry
    */
   write(key: string, expected: number, value: SessionValue | null): Promise<boolean>;

@@ -37,13 +37,13 @@ describe('conversations against the emulator', () => {
     const position = new MemoryPositionStore();
     const platform = await createTestPlatform({
       handlers: HANDLERS,
-      sessions: new FileSessionStore(dir.path),
+      sessions: new FileSessionStore(dir.path, { clock }),
       position,
       clock,
     });
     const next = anotherInstance(platform, {
       handlers: HANDLERS,
-      sessions: new FileSessionStore(dir.path),
+      sessions: new FileSessionStore(dir.path, { clock }),
       position,
       clock,
     });
@@ -75,8 +75,16 @@ describe('conversations against the emulator', () => {
 
   it('takes an answer once though two instances sharing the store both handle it', async () => {
     const dir = await stateDir();
-    const platform = await createTestPlatform({ handlers: HANDLERS, sessions: new FileSessionStore(dir.path), clock });
-    const replica = anotherInstance(platform, { handlers: HANDLERS, sessions: new FileSessionStore(dir.path), clock });
+    const platform = await createTestPlatform({
+      handlers: HANDLERS,
+      sessions: new FileSessionStore(dir.path, { clock }),
+      clock,
+    });
+    const replica = anotherInstance(platform, {
+      handlers: HANDLERS,
+      sessions: new FileSessionStore(dir.path, { clock }),
+      clock,
+    });
     try {
       await replica.start();
       const alice = platform.person('alice');
@@ -86,7 +94,7 @@ describe('conversations against the emulator', () => {
       await platform.settle();
       await replica.idle();
       // Taken twice, the name would also have answered the second question.
-      const store = new FileSessionStore(dir.path);
+      const store = new FileSessionStore(dir.path, { clock });
       const { id } = await alice.profile();
       const general = (await platform.board('general')).id;
       const state = await store.read(`${platform.bot.app.id}:conversation:signup:user:${id}:board:${general}`);

@@ -37,12 +37,12 @@ describe('schedules against the emulator', () => {
     const clock = new TestClock('2026-03-02T08:59:00Z');
     const platform = await createTestPlatform({
       handlers: [Reminder],
-      sessions: new FileSessionStore(dir.path),
+      sessions: new FileSessionStore(dir.path, { clock }),
       clock,
     });
     const replica = anotherInstance(platform, {
       handlers: [Reminder],
-      sessions: new FileSessionStore(dir.path),
+      sessions: new FileSessionStore(dir.path, { clock }),
       clock,
     });
     try {

@@ -21,6 +21,11 @@ export interface RedisSessionStoreOptions {
  * Whether a session has expired is decided when it is read, by its `expiresAt` on the bot's clock;
  * Redis only reclaims the memory, a day after that (so a clock a little ahead of another's never
  * drops a session early). A deleted session keeps its raised version for a week, then goes.
+ *
+ * The value is stored as JSON exactly as given, with the keys of the updates it applied and the
+ * values the latest of them wrote (core bounds both), so an event replayed on any replica neither
+ * applies its update again nor resolves with another value than its first run; a record written
+ * before those values were kept reads as it is.
  */
 export class RedisSessionStore implements SessionStore {
   readonly description: string;

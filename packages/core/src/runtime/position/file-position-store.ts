@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Logger } from '@boardbot/protocol';
-import { defaultStateDir } from '../../kernel/state-dir.js';
+import { defaultStateDir, ensurePrivateDir, PRIVATE_FILE_MODE } from '../../kernel/state-dir.js';
 import type { Position, PositionKey, PositionStore } from './position-store.js';
 
 /** Version of the file format; a file of another version is not read. */
@@ -65,7 +65,7 @@ export class FilePositionStore implements PositionStore {
   }
 
   async save(key: PositionKey, position: Position): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await ensurePrivateDir(this.dir, this.log);
     const file = this.fileOf(key);
     const body = {
       format: FORMAT,
@@ -77,7 +77,7 @@ export class FilePositionStore implements PositionStore {
     };
     const text = `${JSON.stringify({ ...body, checksum: checksum(body) } satisfies PositionFile)}\n`;
     const tmp = `${file}${TMP}${process.pid}`;
-    const handle = await open(tmp, 'w');
+    const handle = await open(tmp, 'w', PRIVATE_FILE_MODE);
     try {
       await handle.writeFile(text);
       await handle.sync();

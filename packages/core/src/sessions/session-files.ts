@@ -1,0 +1,58 @@
+import { open, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '@boardbot/protocol';
+
+/** A write goes to `<file>.tmp-<pid>` first, then is renamed into place. */
+export const TMP = '.tmp-';
+
+/**
+ * Removes the temporary files in `dir` that no write is making any more: those of a process that is
+ * gone (SIGKILL during a write) and, with `ownToo` (at start, before this process wrote anything; in
+ * a container the pid is the same at every start), this process's own. A live process's are left to it.
+ *
+ * @returns how many it removed
+ */
+export async function removeStaleTemps(dir: string, ownToo: boolean, log?: Logger): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0; // No directory yet: nothing was ever written here.
+  }
+  let removed = 0;
+  for (const name of names) {
+    const at = name.lastIndexOf(TMP);
+    if (at < 0) continue;
+    const pid = Number(name.slice(at + TMP.length));
+    if (pid === process.pid ? !ownToo : isRunning(pid)) continue;
+    await rm(join(dir, name), { force: true });
+    removed++;
+    log?.info({ file: join(dir, name) }, 'removed a temporary session file left by an interrupted write');
+  }
+  return removed;
+}
+
+/** Whether a process with this pid runs (EPERM: it does, under another user). */
+function isRunning(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Makes a rename or a removal in `dir` durable; some file systems cannot sync a directory, and lose nothing by it. */
+export async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // EISDIR/EINVAL/EPERM on some platforms: the rename itself is still atomic.
+  }
+}
