@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ownPackage } from './own-package.js';
 
 /** The template directory shipped with the package (beside `dist/`). */
 export const TEMPLATE_DIR = fileURLToPath(new URL('../templates/', import.meta.url));
@@ -17,12 +18,15 @@ export interface TemplateFile {
 }
 
 /**
- * Reads every template file, renamed and with `{{name}}` replaced.
+ * Reads every template file, renamed, with `{{name}}` replaced and `{{repository}}` by the boardbot
+ * repository's address from create-boardbot's own package.json (one place: the root package.json's
+ * `repository`, copied there by `npm run sync-repository`).
  *
  * @param values - placeholder values
  * @param dir - the template directory
  */
 export function renderTemplates(values: { name: string }, dir: string = TEMPLATE_DIR): TemplateFile[] {
+  const { repository } = ownPackage();
   const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
   return files
     .map((entry) => {
@@ -32,7 +36,10 @@ export function renderTemplates(values: { name: string }, dir: string = TEMPLATE
         .split('/')
         .map((part) => RENAMES[part] ?? part)
         .join('/');
-      return { path: renamed, text: readFileSync(source, 'utf8').replaceAll('{{name}}', values.name) };
+      return {
+        path: renamed,
+        text: readFileSync(source, 'utf8').replaceAll('{{name}}', values.name).replaceAll('{{repository}}', repository),
+      };
     })
     .sort((a, b) => a.path.localeCompare(b.path));
 }

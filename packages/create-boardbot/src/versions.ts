@@ -1,9 +1,11 @@
+import { ownPackage } from './own-package.js';
+
 /**
- * Versions a new project depends on. The boardbot packages share one version; the others are the
- * ones this repository is tested with.
+ * Versions a new project depends on. The boardbot packages share one version, create-boardbot's
+ * own (they are released together); the others are the ones this repository is tested with.
  */
 export const DEPENDENCY_VERSIONS = {
-  boardbot: '^0.1.0',
+  boardbot: `^${ownPackage().version}`,
   'class-validator': '^0.15.1',
   typescript: '~5.9.3',
   vitest: '^4.1.12',

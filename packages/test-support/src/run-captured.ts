@@ -16,14 +16,16 @@ export function cleanEnv(): NodeJS.ProcessEnv {
  * @param command - the program
  * @param args - its arguments
  * @param cwd - where it runs
+ * @param env - its environment. @defaultValue {@link cleanEnv}
  */
 export function runCaptured(
   command: string,
   args: readonly string[],
   cwd: string,
+  env: NodeJS.ProcessEnv = cleanEnv(),
 ): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => {
       output += d;

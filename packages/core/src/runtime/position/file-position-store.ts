@@ -34,7 +34,7 @@ export class FilePositionStore implements PositionStore {
   private readonly dir: string;
 
   /**
-   * @param stateDir - the bot's state directory @defaultValue {@link defaultStateDir}
+   * @param stateDir - the bot's state directory @defaultValue `BOARDBOT_STATE_DIR`, else `.boardbot`
    * @param log - where a damaged file is reported
    */
   constructor(
