@@ -9,6 +9,7 @@ import { InvalidArgumentError } from 'commander';
 import { readDevState } from '../dev/dev-state.js';
 import { ConfigError, InvocationError } from '../errors.js';
 import type { CliIo } from '../io.js';
+import { describeInvokeRefusal } from './invoke-refusal.js';
 
 /** Flags of `boardbot invoke`. */
 export interface InvokeFlags {
@@ -95,7 +96,10 @@ export async function runInvoke(
     };
     view = await client.invokeAndWait(invocation, { answers: 1, timeoutMs });
   } catch (error) {
-    if (error instanceof ControlApiError) throw new InvocationError(error.message);
+    if (error instanceof ControlApiError) {
+      const typed = `/${name}${subcommand === undefined ? '' : ` ${subcommand}`}`;
+      throw new InvocationError(describeInvokeRefusal(typed, error, url));
+    }
     if (error instanceof ControlUnreachableError) {
       throw new InvocationError(`The emulator at ${url} cannot be reached. Is \`boardbot dev\` running?`);
     }
