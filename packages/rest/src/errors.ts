@@ -57,8 +57,13 @@ const at = (c: ErrorContext): string => (c.url ? ` (${c.url})` : '');
 function noRouteFix(c: ErrorContext): string {
   if (!c.url || !c.path || !c.url.endsWith(c.path)) return '';
   const base = c.url.slice(0, -c.path.length);
-  const suggested = /\/api\/v1\/?$/.test(base) ? '' : ` such as ${new URL('/api/v1', base).href}`;
-  return `. No such route at the base URL ${base}: it must be the platform's API base${suggested} (set it with BOARDBOT_API_URL)`;
+  if (/\/api\/v1\/?$/.test(base)) {
+    return `. Check the base URL ${base} (set it with BOARDBOT_API_URL): the platform's API is not there.`;
+  }
+  return (
+    `. The base URL ${base} is not the platform's API: it ends in /api/v1, e.g. ` +
+    `${new URL('/api/v1', base).href} (set it with BOARDBOT_API_URL).`
+  );
 }
 
 /** Up to five problems, as `path: message; ...`. */

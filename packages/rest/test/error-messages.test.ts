@@ -25,8 +25,8 @@ describe('the REST client’s messages', () => {
     const origin = new URL(fx.apiUrl).origin;
     const client = clientFor({ baseUrl: origin }, { token: fx.token, retries: 0 });
     expect(await messageOf(client.getApp())).toBe(
-      `GET /app (${origin}/app) failed with 404 not_found: No route GET /app. No such route at the base URL ` +
-        `${origin}: it must be the platform's API base such as ${origin}/api/v1 (set it with BOARDBOT_API_URL)`,
+      `GET /app (${origin}/app) failed with 404 not_found: No route GET /app. The base URL ${origin} is not ` +
+        `the platform's API: it ends in /api/v1, e.g. ${origin}/api/v1 (set it with BOARDBOT_API_URL).`,
     );
   });
 
@@ -34,8 +34,8 @@ describe('the REST client’s messages', () => {
     const base = `${fx.apiUrl.replace(/\/api\/v1\/?$/, '')}/prefix/api/v1`;
     const client = clientFor({ baseUrl: base }, { token: fx.token, retries: 0 });
     expect(await messageOf(client.getApp())).toBe(
-      `GET /app (${base}/app) failed with 404 not_found: No route GET /prefix/api/v1/app. No such route at the ` +
-        `base URL ${base}: it must be the platform's API base (set it with BOARDBOT_API_URL)`,
+      `GET /app (${base}/app) failed with 404 not_found: No route GET /prefix/api/v1/app. Check the base URL ` +
+        `${base} (set it with BOARDBOT_API_URL): the platform's API is not there.`,
     );
   });
 

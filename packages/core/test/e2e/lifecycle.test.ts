@@ -274,8 +274,8 @@ describe('bot lifecycle against the emulator', () => {
       code: 'BOARDBOT_API_ERROR',
       status: 404,
       message:
-        `GET /app (${origin}/app) failed with 404 not_found: No route GET /app. No such route at the base URL ` +
-        `${origin}: it must be the platform's API base such as ${origin}/api/v1 (set it with BOARDBOT_API_URL)`,
+        `GET /app (${origin}/app) failed with 404 not_found: No route GET /app. The base URL ${origin} is not ` +
+        `the platform's API: it ends in /api/v1, e.g. ${origin}/api/v1 (set it with BOARDBOT_API_URL).`,
     });
   });
 
