@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { runCli } from '@boardbot/cli';
 import { buildProjects, until } from '@boardbot/test-support';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { fixtureProjectForTest } from './support/fixture-project.js';
 import { testIo } from './support/test-io.js';
 
@@ -77,6 +77,11 @@ describe('boardbot dev in a terminal', () => {
       output += d;
     });
     const exited = once(child, 'exit');
+    // A failed test must not leave the CLI running: the pseudo-terminal closes with `script`, and the
+    // CLI gets its hang-up.
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
     await until(() => output.includes('bot started'), 'the bot started', { timeoutMs: 100_000 });
     const port = /Emulator {6}http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1] ?? '';
     const adminKey = /Admin key {5}(\S+)/.exec(output)?.[1] ?? '';
