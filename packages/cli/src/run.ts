@@ -8,7 +8,8 @@ function hint(error: Error & { code?: unknown }): string {
   switch (error.code) {
     case 'BOARDBOT_NETWORK':
     case 'BOARDBOT_TIMEOUT':
-      return ' Is the platform reachable at BOARDBOT_API_URL? For the local emulator, run `boardbot emulator` or `boardbot dev`.';
+      // The REST client's message names the URL and ends with a full stop; this says where the URL came from.
+      return ' The address comes from BOARDBOT_API_URL (or --api-url); for the local emulator, run `boardbot emulator` or `boardbot dev`.';
     default:
       return '';
   }

@@ -125,6 +125,10 @@ describe('boardbot commands', () => {
   it('fails with exit code 1 and a hint when the platform cannot be reached', async () => {
     const io = testIo(project.dir, { BOARDBOT_TOKEN: 'fixture-token', BOARDBOT_API_URL: 'http://127.0.0.1:9/api/v1' });
     expect(await runCli(argv('diff'), io)).toBe(1);
-    expect(io.errors.join('\n')).toContain('Is the platform reachable');
+    expect(io.errors).toEqual([
+      'error BOARDBOT_NETWORK: GET /app/commands (http://127.0.0.1:9/api/v1/app/commands) failed: network error ' +
+        'ECONNREFUSED (2 attempt(s)). Check that the platform is running at that address. The address comes from ' +
+        'BOARDBOT_API_URL (or --api-url); for the local emulator, run `boardbot emulator` or `boardbot dev`.',
+    ]);
   });
 });

@@ -26,8 +26,45 @@ describe('boardbot invoke', () => {
     const io = testIo(dir);
     const args = ['invoke', 'ping', '--url', emu.urls.url, '--key', 'not-the-admin-key'];
     expect(await runCli(['node', 'boardbot', ...args], io)).toBe(1);
-    expect(io.errors.join('\n')).toMatch(/BOARDBOT_CLI_INVOCATION.*GET \/state answered 401 unauthorized/);
+    expect(io.errors).toEqual([
+      `error BOARDBOT_CLI_INVOCATION: The emulator at ${emu.urls.url} refused the admin key (401 unauthorized). ` +
+        "Fix: pass the running emulator's key with --key or BOARDBOT_ADMIN_KEY; `boardbot dev` finds its own in " +
+        '.boardbot/dev.json.',
+    ]);
     expect(io.text()).not.toContain('not-the-admin-key');
+  });
+
+  // Issue 30: the message starts with the person's command, not the control request, and says each problem once.
+  it('words a refused invocation from the command typed, each problem once', async () => {
+    await emu.app('PUT', '/app/commands', [
+      {
+        name: 'roll',
+        description: 'Rolls a die',
+        options: [
+          { type: 'integer', name: 'sides', description: 'Sides' },
+          { type: 'number', name: 'bias', description: 'Bias' },
+        ],
+      },
+    ]);
+    const invoke = async (...words: string[]) => {
+      const io = testIo(dir);
+      const args = ['invoke', ...words, '--url', emu.urls.controlUrl, '--key', emu.emu.adminKey];
+      expect(await runCli(['node', 'boardbot', ...args], io)).toBe(1);
+      return io.errors;
+    };
+    expect(await invoke('roll', 'sides=many')).toEqual([
+      'error BOARDBOT_CLI_INVOCATION: /roll was refused: option "sides": Expected an integer.',
+    ]);
+    expect(await invoke('roll', 'sides=1.5', 'bias=x', 'colour=red')).toEqual([
+      'error BOARDBOT_CLI_INVOCATION: /roll was refused:\n' +
+        '  - option "colour": Unknown option\n' +
+        '  - option "sides": Expected an integer\n' +
+        '  - option "bias": Expected a number',
+    ]);
+    expect(await invoke('dance')).toEqual([
+      'error BOARDBOT_CLI_INVOCATION: /dance was refused: the command: No app installed on this board registers the ' +
+        'command "dance".',
+    ]);
   });
 
   it('says the emulator cannot be reached when nothing listens at --url (exit code 1)', async () => {

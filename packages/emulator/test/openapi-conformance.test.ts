@@ -2,6 +2,7 @@ import { SseClient } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkedOperations, DEV_TOKEN, Harness } from './helpers/harness.js';
 import { OPERATION_IDS, openApiProblems } from './helpers/openapi-checker.js';
+import { documentAcceptsBody } from './helpers/openapi-request-check.js';
 
 // Every app API answer the harness sees is checked against the OpenAPI document (see helpers). This
 // file makes sure each of the 13 operations is exercised, checks the gateway's HTTP answers the same
@@ -54,6 +55,66 @@ describe('OpenAPI conformance', () => {
     expect(await check(anonymous, await anonymous.text())).toEqual([]);
     for (const s of streams) s.destroy();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  // Issue 30: an independent validator found the document accepting bodies the server refuses. Each body
+  // goes to the server and to the document's schema (Ajv on the document itself); they must agree.
+  it('refuses in the document the request bodies the server refuses, and accepts those it accepts', async () => {
+    await h.registerCommands([{ name: 'ping', description: 'Ping' }]);
+    const bodies: unknown[] = [
+      {},
+      { content: '' },
+      { embeds: [] },
+      { content: '', embeds: [] },
+      { embeds: [{}] },
+      { content: 'x', embeds: [{}] },
+      { content: 'x' },
+      { embeds: [{ title: 't' }] },
+      { content: '', embeds: [{ fields: [] }] },
+    ];
+    type Verdict = { body: unknown; sendMessage: [boolean, boolean]; answerInteraction: [boolean, boolean] };
+    const verdicts: Verdict[] = [];
+    for (const body of bodies) {
+      const sent = await h.api('POST', `/boards/${h.seed.general.id}/messages`, DEV_TOKEN, { body });
+      const { token } = await h.invoke({ board_id: h.seed.general.id, user_id: h.seed.alice.id, command: 'ping' });
+      const answered = await h.api('POST', `/interactions/${token}`, null, { body });
+      verdicts.push({
+        body,
+        sendMessage: [sent.status === 200, documentAcceptsBody('sendMessage', body)],
+        answerInteraction: [answered.status === 200, documentAcceptsBody('answerInteraction', body)],
+      });
+    }
+    const agree = (v: Verdict) => ({
+      body: v.body,
+      sendMessage: v.sendMessage[0] === v.sendMessage[1],
+      answerInteraction: v.answerInteraction[0] === v.answerInteraction[1],
+    });
+    expect(verdicts.map(agree)).toEqual(bodies.map((body) => ({ body, sendMessage: true, answerInteraction: true })));
+    // Both kinds were seen: the list holds bodies the server refuses and bodies it accepts.
+    expect(new Set(verdicts.map((v) => v.sendMessage[0]))).toEqual(new Set([true, false]));
+  });
+
+  it('declares Idempotent-Replayed, which a replayed answer carries', async () => {
+    const headers = { 'idempotency-key': 'conformance-replay-1' };
+    const path = `/boards/${h.seed.general.id}/messages`;
+    await h.api('POST', path, DEV_TOKEN, { body: { content: 'once' }, headers });
+    // The harness checks every answer, its headers included, against the document.
+    const replay = await h.api('POST', path, DEV_TOKEN, { body: { content: 'once' }, headers });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    const json = { 'content-type': 'application/json; charset=utf-8' };
+    const rate = { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '49', 'x-ratelimit-reset': '0.5' };
+    const problems = (headers: Record<string, string>) =>
+      openApiProblems({
+        method: 'GET',
+        url: '/api/v1/boards',
+        status: 200,
+        headers: { ...json, ...rate, ...headers },
+        body: JSON.stringify({ boards: [] }),
+      }).problems;
+    expect(problems({})).toEqual([]);
+    expect(problems({ 'idempotent-replayed': 'true' })).toEqual([
+      'header idempotent-replayed is not declared for 200 of listBoards',
+    ]);
   });
 
   it('catches answers that do not conform', () => {

@@ -10,6 +10,11 @@ export interface ErrorContext {
   method: string;
   /** Path such as `/boards/{id}/messages` or `/interactions/:token`; empty when there was no call. */
   path: string;
+  /**
+   * The full URL the call went to (base URL and path, an interaction token shown as `:token`), so that a
+   * message can show where it failed; absent when there was no call.
+   */
+  url?: string | undefined;
 }
 
 /** What the server said in a non-2xx answer, as far as it could be read. */
@@ -41,6 +46,26 @@ export interface RateLimitInit {
 
 const call = (c: ErrorContext): string => `${c.method} ${c.path}`;
 
+/** ` (http://host/api/v1/app)`, when the full URL is known. */
+const at = (c: ErrorContext): string => (c.url ? ` (${c.url})` : '');
+
+/**
+ * The fix of a `404 not_found`: no route has this path, so the base URL is wrong, almost always for a
+ * missing `/api/v1`. The base URL is shown, not an option name: the user set it through
+ * BOARDBOT_API_URL, createBot's `apiUrl` or the RestClient's `baseUrl`, and knows which.
+ */
+function noRouteFix(c: ErrorContext): string {
+  if (!c.url || !c.path || !c.url.endsWith(c.path)) return '';
+  const base = c.url.slice(0, -c.path.length);
+  if (/\/api\/v1\/?$/.test(base)) {
+    return `. Check the base URL ${base} (set it with BOARDBOT_API_URL): the platform's API is not there.`;
+  }
+  return (
+    `. The base URL ${base} is not the platform's API: it ends in /api/v1, e.g. ` +
+    `${new URL('/api/v1', base).href} (set it with BOARDBOT_API_URL).`
+  );
+}
+
 /** Up to five problems, as `path: message; ...`. */
 function listed(details: readonly ErrorDetail[] | undefined): string {
   return (details ?? [])
@@ -52,7 +77,9 @@ function listed(details: readonly ErrorDetail[] | undefined): string {
 function describeApiError(init: ApiErrorInit, context: ErrorContext): string {
   const text = init.serverMessage ? `: ${init.serverMessage}` : '';
   const details = listed(init.details);
-  return `${call(context)} failed with ${init.status} ${init.apiCode}${text}${details ? ` (${details})` : ''}`;
+  const where = init.status === 404 && init.apiCode === 'not_found' ? `${at(context)}` : '';
+  const fix = where ? noRouteFix(context) : '';
+  return `${call(context)}${where} failed with ${init.status} ${init.apiCode}${text}${details ? ` (${details})` : ''}${fix}`;
 }
 
 // Every error of the REST client, declared once: its stable code and its message (what happened, and
@@ -62,8 +89,8 @@ const REST_ERRORS = createErrorFactory({
   BOARDBOT_API_ERROR: { message: describeApiError },
   BOARDBOT_UNAUTHORIZED: {
     message: (init: ApiErrorInit, context: ErrorContext) =>
-      `${describeApiError(init, context)}. Check the app token (the RestClient \`token\` option, usually ` +
-      'BOARDBOT_TOKEN): it is missing, wrong or revoked.',
+      `${describeApiError(init, context)}. Check the app token (BOARDBOT_TOKEN, or the \`token\` option you ` +
+      'gave): it is missing, wrong or revoked.',
   },
   BOARDBOT_RATE_LIMITED: {
     message: (init: RateLimitInit, context: ErrorContext) =>
@@ -75,13 +102,13 @@ const REST_ERRORS = createErrorFactory({
   },
   BOARDBOT_TIMEOUT: {
     message: (init: { timeoutMs: number; attempts: number }, context: ErrorContext) =>
-      `${call(context)} timed out after ${init.timeoutMs} ms (${init.attempts} attempt(s)); is the platform ` +
-      'reachable, or should timeoutMs be larger?',
+      `${call(context)}${at(context)} timed out after ${init.timeoutMs} ms (${init.attempts} attempt(s)). Is the ` +
+      'platform reachable at that address, or should timeoutMs be larger?',
   },
   BOARDBOT_NETWORK: {
     message: (init: { attempts: number; causeCode?: string | undefined }, context: ErrorContext) =>
-      `${call(context)} failed: network error${init.causeCode ? ` ${init.causeCode}` : ''} (${init.attempts} ` +
-      'attempt(s)); check baseUrl and that the platform is running',
+      `${call(context)}${at(context)} failed: network error${init.causeCode ? ` ${init.causeCode}` : ''} ` +
+      `(${init.attempts} attempt(s)). Check that the platform is running at that address.`,
   },
   BOARDBOT_ABORTED: {
     message: (why: 'signal' | 'closed', context: ErrorContext) =>

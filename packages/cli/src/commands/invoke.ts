@@ -9,6 +9,7 @@ import { InvalidArgumentError } from 'commander';
 import { type DevState, devPort, readDevStates } from '../dev/dev-state.js';
 import { ConfigError, InvocationError, SeveralDevError } from '../errors.js';
 import type { CliIo } from '../io.js';
+import { describeInvokeRefusal } from './invoke-refusal.js';
 
 /** Flags of `boardbot invoke`. */
 export interface InvokeFlags {
@@ -135,7 +136,10 @@ export async function runInvoke(
     };
     view = await client.invokeAndWait(invocation, { answers: 1, timeoutMs });
   } catch (error) {
-    if (error instanceof ControlApiError) throw new InvocationError(error.message);
+    if (error instanceof ControlApiError) {
+      const typed = `/${name}${subcommand === undefined ? '' : ` ${subcommand}`}`;
+      throw new InvocationError(describeInvokeRefusal(typed, error, url));
+    }
     if (error instanceof ControlUnreachableError) {
       throw new InvocationError(`The emulator at ${url} cannot be reached. Is \`boardbot dev\` running?`);
     }

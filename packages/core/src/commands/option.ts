@@ -3,12 +3,13 @@ import { InvalidOptionError } from '../errors.js';
 import { appendMetadata } from '../kernel/metadata.js';
 import type { LeafOptionType, OptionMetadata } from './metadata.js';
 import { OPTIONS_KEY } from './metadata.js';
+import { optionNameOf } from './options/option-name.js';
 
 /** What `@Option` takes. */
 export interface OptionOptions {
   /** Shown to people, 1..100 characters. */
   description: string;
-  /** Name on the wire. @defaultValue the property name */
+  /** Name on the wire. @defaultValue the property name in snake_case (`dueDate` → `due_date`) */
   name?: string;
   /**
    * The option type. @defaultValue inferred: `@IsInt` → `integer`, else `design:type` or the
@@ -29,7 +30,11 @@ export interface OptionOptions {
 export function Option(options: OptionOptions): PropertyDecorator {
   return (target, property) => {
     if (typeof property !== 'string') throw new InvalidOptionError('@Option needs a property with a string name');
-    const meta: OptionMetadata = { property, name: options.name ?? property, description: options.description };
+    const meta: OptionMetadata = {
+      property,
+      name: options.name ?? optionNameOf(property),
+      description: options.description,
+    };
     if (options.type) meta.type = options.type;
     if (options.choices)
       meta.choices = options.choices.map((c) => (typeof c === 'object' ? c : { name: String(c), value: c }));

@@ -38,17 +38,32 @@ export function loggerOptions(input: LoggerOptions | undefined, isTTY: boolean):
 }
 
 /**
- * The runtime's default pino options: `LOG_LEVEL` (else `info`), tokens redacted, pino-pretty
- * when stdout is a terminal (JSON lines otherwise, for log collectors).
+ * What pino-pretty prints in a terminal: one line per record (`12:00:01 INFO: bot started
+ * {"boards":2,"commands":1}`), without the fields a person reading along does not need (the process,
+ * the host, the logger's name, the correlation ids, which are for searching JSON logs, and the command
+ * sync plan, whose `added`, `changed` and `removed` say the same).
+ */
+export const TERMINAL_LOG_FORMAT = {
+  colorize: true,
+  singleLine: true,
+  translateTime: 'SYS:HH:MM:ss',
+  ignore: 'pid,hostname,name,correlation_id,phase,plan',
+} as const;
+
+/**
+ * The runtime's default pino options: `LOG_LEVEL` (else `info`), tokens redacted, and compact
+ * pino-pretty lines ({@link TERMINAL_LOG_FORMAT}) when stdout is a terminal, unless
+ * `NODE_ENV=production`; JSON lines otherwise, for log collectors.
  *
  * @param isTTY - whether stdout is a terminal
  */
 export function defaultLoggerOptions(isTTY: boolean): LoggerOptions {
+  const pretty = isTTY && process.env.NODE_ENV !== 'production';
   return {
     name: 'boardbot',
     level: process.env.LOG_LEVEL ?? 'info',
     redact: { paths: [...REDACT_PATHS], censor: CENSOR },
-    ...(isTTY ? { transport: { target: 'pino-pretty', options: { colorize: true } } } : {}),
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { ...TERMINAL_LOG_FORMAT } } } : {}),
   };
 }
 

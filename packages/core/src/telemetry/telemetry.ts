@@ -130,8 +130,7 @@ export class Telemetry {
     // decision, as a parent-based sampler (the SDK's default) would decide, without its cost.
     const parent = run.traceContext;
     const traced = tracer !== undefined && parent !== undefined && trace.getSpan(parent)?.isRecording() === true;
-    if (!traced && !metrics) return NO_HANDLER_TRACE;
-    const started = metrics ? performance.now() : 0;
+    const started = performance.now();
     const { kind, boardId, command } = describe(ctx);
     let span: Span | undefined;
     if (traced) {
@@ -142,7 +141,9 @@ export class Telemetry {
     }
     return {
       end: (outcome, error) => {
-        metrics?.handlerEnded(run.handler, kind, outcome, (performance.now() - started) / 1000);
+        const seconds = (performance.now() - started) / 1000;
+        metrics?.handlerEnded(run.handler, kind, outcome, seconds);
+        logHandled(run, kind, boardId, outcome, seconds);
         if (!span) return;
         span.setAttribute('boardbot.outcome', outcome);
         if (outcome === 'error' || outcome === 'timeout' || outcome === 'abandoned') {
@@ -201,7 +202,21 @@ class PendingEventTrace implements EventTrace {
   }
 }
 
-const NO_HANDLER_TRACE: HandlerTrace = { end: () => {} };
+/**
+ * The one `info` line of each handler run: which handler, where, how it ended and how long it took.
+ * A message's log binds its `board_id` already; the other kinds get it here.
+ */
+function logHandled(
+  run: HandlerRun,
+  kind: HandlerKind,
+  boardId: string | undefined,
+  outcome: HandlerOutcome,
+  seconds: number,
+): void {
+  const fields: Record<string, unknown> = { handler: run.handler, outcome, duration_ms: Math.round(seconds * 1000) };
+  if (boardId !== undefined && kind !== 'message') fields.board_id = boardId;
+  run.log.info(fields, 'handled');
+}
 
 function handlerAttributes(
   run: HandlerRun,

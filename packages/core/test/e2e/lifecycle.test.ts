@@ -267,6 +267,18 @@ describe('bot lifecycle against the emulator', () => {
     await expect(bot.start()).rejects.toMatchObject({ code: 'BOARDBOT_BOT_STATE' });
   });
 
+  it('an apiUrl without /api/v1 fails start() naming the URL it tried and the /api/v1 base (issue 30)', async () => {
+    const origin = new URL(platform.apiUrl).origin;
+    const { bot } = platform.bot({ handlers: [Ping], apiUrl: origin });
+    await expect(bot.start()).rejects.toMatchObject({
+      code: 'BOARDBOT_API_ERROR',
+      status: 404,
+      message:
+        `GET /app (${origin}/app) failed with 404 not_found: No route GET /app. The base URL ${origin} is not ` +
+        `the platform's API: it ends in /api/v1, e.g. ${origin}/api/v1 (set it with BOARDBOT_API_URL).`,
+    });
+  });
+
   it('reads BOARDBOT_API_URL when given no apiUrl (docs/production.md)', async () => {
     const saved = process.env.BOARDBOT_API_URL;
     process.env.BOARDBOT_API_URL = platform.apiUrl;

@@ -1,4 +1,5 @@
 import { Command, type CommandContext } from '@boardbot/core';
+import { until } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 import { useBotBehindProxy } from './support/bot-behind-proxy.js';
 
@@ -25,6 +26,23 @@ describe('logging', () => {
     expect(correlationId).toEqual(expect.any(String));
     const answer = proxy.seen.find((r) => r.method === 'POST' && r.url.startsWith('/api/v1/interactions/'));
     expect(answer?.headers['x-request-id']).toBe(correlationId);
+  });
+
+  it('a handled event leaves one info line: handler, board, outcome and duration (issue 30)', async () => {
+    const { platform, logs } = behind();
+    const interaction = await platform.invoke(platform.bob, platform.general, 'whoami');
+    await platform.answers(interaction.id);
+    const handled = () => logs.lines().filter((l) => l.msg === 'handled' && l.interaction_id === interaction.id);
+    await until(() => handled().length > 0, 'the handled line');
+    expect(handled()).toEqual([
+      expect.objectContaining({
+        level: 30,
+        handler: 'WhoAmI.run',
+        board_id: platform.general.id,
+        outcome: 'ok',
+        duration_ms: expect.any(Number),
+      }),
+    ]);
   });
 
   it('never writes a token: neither the app token nor an interaction token', async () => {

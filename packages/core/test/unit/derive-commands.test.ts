@@ -72,7 +72,7 @@ describe('deriveCommands', () => {
 
   it('fails with every problem, naming the command and the class property', () => {
     class BadOptions {
-      @Option({ description: 'camel case is not a wire name' }) maxCount!: number;
+      @Option({ description: 'a $ is not in a wire name' }) $count!: number;
       @Option({ description: '' }) @IsOptional() note?: string;
     }
     @Command({ name: 'Bad', description: 'Bad', options: BadOptions })
@@ -90,7 +90,7 @@ describe('deriveCommands', () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^\/Bad: .*\(at \/0\/name\)/),
-        expect.stringMatching(/^\/Bad \(BadOptions\.maxCount\): .*\(at \/0\/options\/0\/name\)/),
+        expect.stringMatching(/^\/Bad \(BadOptions\.\$count\): .*\(at \/0\/options\/0\/name\)/),
         expect.stringMatching(/^\/Bad \(BadOptions\.note\): .*\(at \/0\/options\/1\/description\)/),
         expect.stringMatching(/^\/ping: Duplicate command name "ping"/),
       ]),

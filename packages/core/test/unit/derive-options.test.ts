@@ -133,6 +133,23 @@ describe('option schema derivation', () => {
     ]);
   });
 
+  it('names a camelCase property in snake_case unless a name is given (issue 30)', () => {
+    class O {
+      @Option({ description: 'a' }) dueDate!: string;
+      @Option({ description: 'b' }) maxHP!: number;
+      @Option({ description: 'c' }) URLPath!: string;
+      @Option({ description: 'd' }) sides2Roll!: number;
+      @Option({ description: 'e', name: 'when' }) remindAt!: string;
+    }
+    expect(deriveOptions(O).map((d) => [d.property, d.option.name])).toEqual([
+      ['dueDate', 'due_date'],
+      ['maxHP', 'max_hp'],
+      ['URLPath', 'url_path'],
+      ['sides2Roll', 'sides2_roll'],
+      ['remindAt', 'when'],
+    ]);
+  });
+
   it('ignores bounds that do not apply to the type', () => {
     class O {
       @Option({ description: 'a' }) @MinLength(2) n!: number;

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { createLogger, defaultLoggerOptions, loggerOptions, REDACT_PATHS } from '@boardbot/core/internal';
 import type { Logger } from '@boardbot/protocol';
 import { type LoggerOptions, pino } from 'pino';
+import { type PrettyOptions, default as pretty } from 'pino-pretty';
 import { describe, expect, it } from 'vitest';
 
 function sink() {
@@ -114,6 +115,23 @@ describe('createLogger', () => {
     expect(defaultLoggerOptions(true).transport).toMatchObject({ target: 'pino-pretty' });
     expect(defaultLoggerOptions(false).transport).toBeUndefined();
     expect(defaultLoggerOptions(false).redact).toMatchObject({ censor: '[redacted]' });
+  });
+
+  it('prints one line per record in a terminal, and JSON there too with NODE_ENV=production', async () => {
+    const options = defaultLoggerOptions(true).transport as { options: PrettyOptions };
+    const out = sink();
+    const log = pino({ name: 'boardbot' }, pretty({ ...options.options, colorize: false, destination: out.stream }));
+    log.child({ correlation_id: 'c-1', phase: 'start' }).info({ boards: 2, nested: { a: 1 } }, 'bot started');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.text()).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: bot started \{"boards":2,"nested":\{"a":1\}\}\n$/);
+    const saved = process.env.NODE_ENV;
+    try {
+      process.env.NODE_ENV = 'production';
+      expect(defaultLoggerOptions(true).transport).toBeUndefined();
+    } finally {
+      if (saved === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = saved;
+    }
   });
 
   it('writes JSON lines named boardbot at LOG_LEVEL, else info (docs/production.md)', () => {

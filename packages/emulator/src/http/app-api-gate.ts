@@ -93,7 +93,8 @@ export function appApiGate(deps: AppApiGateDeps, request: FastifyRequest, reply:
       'unauthorized',
       request.headers.authorization === undefined
         ? 'Missing Authorization: Bearer <app token> header'
-        : 'Unknown app token: check the token of your app (BOARDBOT_TOKEN)',
+        : // The fix (check BOARDBOT_TOKEN) is the client's to say: saying it here too made it appear twice.
+          'Unknown app token',
     );
   }
   if (auth === 'interaction' && request.interactionRow === null) {

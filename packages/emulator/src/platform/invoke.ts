@@ -54,7 +54,8 @@ function convert(
     case 'number': {
       // Values typed in a form arrive as strings: "20" becomes 20 for a numeric option.
       if (typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw))) value = Number(raw);
-      if (typeof value !== 'number' || !Number.isFinite(value)) return bad(`Expected a ${o.type}`);
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        return bad(o.type === 'integer' ? 'Expected an integer' : 'Expected a number');
       if (o.type === 'integer' && !Number.isInteger(value)) return bad('Expected an integer');
       if (o.min_value !== undefined && value < o.min_value) return bad(`Expected at least ${o.min_value}`);
       if (o.max_value !== undefined && value > o.max_value) return bad(`Expected at most ${o.max_value}`);

@@ -57,6 +57,16 @@ export interface OpenApiChecker {
 
 const refName = (ref: string) => ref.split('/').pop() as string;
 
+/** HTTP's own framing headers, which no API document declares; every other header of an answer must be. */
+const FRAMING_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
+
 function checkHeader(name: string, value: string | undefined, schema: Json): string | undefined {
   if (value === undefined) return `missing header ${name}`;
   if (schema.type === 'integer') {
@@ -114,6 +124,7 @@ function parseJson(text: string): unknown {
  * @param prefix - the path prefix of the document's paths
  * @param everyAnswer - headers every answer carries, undocumented routes included
  * @param routingStatuses - what a path outside the operations may answer (a bad URL, no route, wrong method...)
+ * @param declaredOnly - whether every header of an operation's answer, HTTP's framing apart, must be declared
  */
 export function openApiChecker(
   doc: OpenApiDocument,
@@ -121,6 +132,7 @@ export function openApiChecker(
   prefix: string,
   everyAnswer: readonly string[] = [],
   routingStatuses: readonly number[] = [400, 404, 405],
+  declaredOnly = false,
 ): OpenApiChecker {
   const headerSpecs = ((doc.components as { headers?: Record<string, HeaderSpec> }).headers ?? {}) as Record<
     string,
@@ -158,6 +170,13 @@ export function openApiChecker(
     const spec = op.responses[String(r.status)];
     if (!spec)
       return { operationId: op.operationId, problems: [`status ${r.status} is not documented for ${op.operationId}`] };
+    const declared = new Set(Object.keys(spec.headers ?? {}).map((n) => n.toLowerCase()));
+    for (const name of declaredOnly ? Object.keys(r.headers) : []) {
+      const lower = name.toLowerCase();
+      if (!FRAMING_HEADERS.has(lower) && !declared.has(lower)) {
+        found.push(`header ${name} is not declared for ${r.status} of ${op.operationId}`);
+      }
+    }
     for (const [name, h] of Object.entries(spec.headers ?? {})) {
       const resolved = h.$ref
         ? headerSpecs[refName(h.$ref)]
@@ -183,12 +202,18 @@ export function openApiChecker(
   return { problems, operationIds: routes.flatMap((r) => Object.values(r.ops).map((o) => o.operationId)) };
 }
 
-/** The app API's checker: `docs/openapi.yaml`, and the three rate-limit headers on every answer. */
-export const appApiChecker = openApiChecker(buildOpenApiDocument(), COMPONENT_SCHEMAS, API_PREFIX, [
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-]);
+/**
+ * The app API's checker: `docs/openapi.yaml`, the three rate-limit headers on every answer, and no
+ * header the document does not declare (`Idempotent-Replayed` was once sent undeclared).
+ */
+export const appApiChecker = openApiChecker(
+  buildOpenApiDocument(),
+  COMPONENT_SCHEMAS,
+  API_PREFIX,
+  ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+  undefined,
+  true,
+);
 
 /**
  * The control API's checker: `docs/control-api.openapi.yaml`. Unknown control paths are behind the

@@ -3,6 +3,7 @@ import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { GATEWAY_EVENTS } from '../events.js';
 import { API_PREFIX, IDEMPOTENCY_KEY_PATTERN, LIMITS } from '../limits.js';
 import { COMPONENT_SCHEMAS } from './components.js';
+import { withDocumentRules } from './document-rules.js';
 import { commonErrors, ENDPOINTS, type EndpointSpec } from './endpoints.js';
 import { componentRef, errorEnvelopeOf, type JsonValue, schemaToJson } from './json-schema.js';
 
@@ -63,6 +64,8 @@ const RATE_HEADERS = {
   'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
 };
 
+const REPLAY_HEADER = { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } };
+
 function errorResponse(status: number, codes: ErrorCode[]): JsonValue {
   const headers: { [k: string]: JsonValue } = { ...RATE_HEADERS };
   if (status === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
@@ -80,7 +83,14 @@ function operation(e: EndpointSpec): JsonValue {
     responses['200'] = {
       description:
         'The event stream: `retry: 1000`, then a `ready` frame, then events with increasing `id`s and `: keep-alive` comments when idle. Each frame carries one `data:` line of JSON `{ "type": <event>, ...payload }`.',
-      headers: { ...RATE_HEADERS, 'Cache-Control': { schema: { type: 'string', const: 'no-cache' } } },
+      headers: {
+        ...RATE_HEADERS,
+        'Cache-Control': { schema: { type: 'string', const: 'no-cache' } },
+        'X-Accel-Buffering': {
+          description: 'Always `no`: asks a proxy in between (nginx) not to buffer the stream.',
+          schema: { type: 'string', const: 'no' },
+        },
+      },
       content: { 'text/event-stream': { schema: { type: 'string' } } },
     };
   } else if (e.success.schema === null) {
@@ -88,7 +98,8 @@ function operation(e: EndpointSpec): JsonValue {
   } else {
     responses[String(e.success.status)] = {
       description: 'Success.',
-      headers: RATE_HEADERS,
+      // A keyed write's success is remembered; its replay says so (only successes are replayed).
+      headers: e.params.includes('idempotencyKey') ? { ...RATE_HEADERS, ...REPLAY_HEADER } : RATE_HEADERS,
       content: { 'application/json': { schema: ref(e.success.schema) } },
     };
   }
@@ -138,7 +149,9 @@ export function buildOpenApiDocument(serverUrl = `http://127.0.0.1:8787${API_PRE
     paths[e.path] ??= {};
     (paths[e.path] as Record<string, unknown>)[e.method] = operation(e);
   }
-  const schemas = Object.fromEntries(Object.entries(COMPONENT_SCHEMAS).map(([k, s]) => [k, toJson(s, true)]));
+  const schemas = Object.fromEntries(
+    Object.entries(COMPONENT_SCHEMAS).map(([k, s]) => [k, withDocumentRules(k, toJson(s, true))]),
+  );
   return {
     openapi: '3.1.0',
     info: {
@@ -175,6 +188,12 @@ export function buildOpenApiDocument(serverUrl = `http://127.0.0.1:8787${API_PRE
           schema: { type: 'integer', minimum: 0 },
         },
         'WWW-Authenticate': { description: 'Always `Bearer`.', required: true, schema: { type: 'string' } },
+        'Idempotent-Replayed': {
+          description:
+            'Present, as `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; nothing was written again.',
+          required: false,
+          schema: { type: 'string', const: 'true' },
+        },
       },
       schemas,
     },

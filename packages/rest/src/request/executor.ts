@@ -84,7 +84,7 @@ export class Executor {
    */
   async run(call: Call, o: RequestOptions | undefined): Promise<unknown> {
     const deps = this.deps;
-    const ctx = queuedCall(call, o, deps.options.logger);
+    const ctx = queuedCall(call, o, deps.options.logger, deps.origin + deps.basePath);
     if (deps.isClosed()) throw new AbortedError('closed', ctx);
     if (!call.interactionToken && !deps.token) {
       throw new InvalidArgumentError(
@@ -300,11 +300,17 @@ class FailedAttempt {
   constructor(readonly failed: Failed) {}
 }
 
-function queuedCall(call: Call, o: RequestOptions | undefined, fallback: Logger): QueuedCall & ErrorContext {
+function queuedCall(
+  call: Call,
+  o: RequestOptions | undefined,
+  fallback: Logger,
+  base: string,
+): QueuedCall & ErrorContext {
   let logger: Logger | undefined;
   return {
     method: call.method,
     path: call.logPath,
+    url: base + call.logPath,
     signal: o?.signal,
     log: () => {
       if (!logger) {

@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { runCli } from '@boardbot/cli';
+import { buildProjects, until } from '@boardbot/test-support';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { fixtureProjectForTest } from './support/fixture-project.js';
+import { testIo } from './support/test-io.js';
+
+// What a person sees in the terminal of `npm run dev` (docs/getting-started.md): the built CLI runs
+// under a real pseudo-terminal (util-linux `script`), so the bot's stdout is a TTY as it is for them,
+// in a project made of create-boardbot's own template. The output, with what changes from run to run
+// (times, ids, ports, keys, the directory) put back to the doc's values, must be the doc's sample.
+
+beforeAll(() => buildProjects('packages/cli'), 180_000);
+
+const bin = new URL('../dist/bin.js', import.meta.url).pathname;
+const templates = new URL('../../create-boardbot/templates/', import.meta.url).pathname;
+const guide = new URL('../../../docs/getting-started.md', import.meta.url).pathname;
+
+/** Every file of the template's `src/` and its tsconfig, as project paths. */
+function templateFiles(dir = join(templates, 'src')): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? templateFiles(path) : [relative(templates, path)];
+  });
+}
+
+/** The fenced block of the guide that contains `marker`, as lines. */
+function guideBlock(marker: string): string[] {
+  const blocks = [...readFileSync(guide, 'utf8').matchAll(/^```\w*\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '');
+  const block = blocks.find((b) => b.includes(marker));
+  if (block === undefined) throw new Error(`docs/getting-started.md has no block with ${marker}`);
+  return block.trimEnd().split('\n');
+}
+
+/** The terminal's text with the values of this run replaced by those the guide shows. */
+function asInGuide(text: string, dir: string, port: string, adminKey: string): string[] {
+  return stripVTControlCharacters(text)
+    .replaceAll('\r', '')
+    .replaceAll(dir, '/home/you/my-bot')
+    .replaceAll(`127.0.0.1:${port}`, '127.0.0.1:8787')
+    .replaceAll(adminKey, '3q2Xo…')
+    .replace(/^\[\d\d:\d\d:\d\d\]/gm, '[12:00:01]')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '01a2…')
+    .replace(/"duration_ms":\d+/g, '"duration_ms":4')
+    .split('\n');
+}
+
+describe('boardbot dev in a terminal', () => {
+  it('prints the start and each handled event as one compact line each, as the guide shows', {
+    timeout: 120_000,
+  }, async () => {
+    const project = fixtureProjectForTest('terminal');
+    project.remove();
+    for (const file of ['tsconfig.json', ...templateFiles()]) {
+      project.write(file, readFileSync(join(templates, file), 'utf8'));
+    }
+    project.write('package.json', '{ "name": "my-bot", "private": true, "type": "module", "main": "dist/main.js" }\n');
+    // `script -e` runs the CLI on a pseudo-terminal and exits with its exit code; stdin is the
+    // terminal's keyboard, so a Ctrl-C written there reaches the CLI as it does for a person.
+    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', NODE_ENV: 'development', TERM: 'dumb' };
+    delete env.BOARDBOT_TOKEN;
+    delete env.BOARDBOT_ADMIN_KEY;
+    const child = spawn('script', ['-qefc', `'${process.execPath}' '${bin}' dev --port 0`, '/dev/null'], {
+      cwd: project.dir,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    const exited = once(child, 'exit');
+    // A failed test must not leave the CLI running: the pseudo-terminal closes with `script`, and the
+    // CLI gets its hang-up.
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+    await until(() => output.includes('bot started'), 'the bot started', { timeoutMs: 100_000 });
+    const port = /Emulator {6}http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1] ?? '';
+    const adminKey = /Admin key {5}(\S+)/.exec(output)?.[1] ?? '';
+
+    const invoke = testIo(project.dir);
+    expect(await runCli(['node', 'boardbot', 'invoke', 'greet', 'name=Ada'], invoke)).toBe(0);
+    expect(invoke.lines).toEqual(['Hello, Ada!']);
+    await until(() => output.includes('handled'), 'the handled line', { timeoutMs: 30_000 });
+
+    const seen = asInGuide(output, project.dir, port, adminKey);
+    // Only the lines from `boardbot dev:` on: a checkout without the built playground warns before it.
+    const start = seen.findIndex((l) => l.startsWith('boardbot dev:'));
+    const started = seen.findIndex((l) => l.includes('bot started'));
+    expect(seen.slice(start, started + 1)).toEqual(guideBlock('boardbot dev:'));
+    expect(seen.filter((l) => l.includes('INFO: handled'))).toEqual(guideBlock('INFO: handled'));
+
+    // Ctrl-C: `boardbot dev` stops everything and exits with 0 (docs/cli.md).
+    child.stdin.write('\x03');
+    const [code] = await exited;
+    expect(code, output).toBe(0);
+    expect(stripVTControlCharacters(output)).toContain('Stopped.');
+  });
+});
