@@ -120,6 +120,7 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [emulator.EmulatorOptionsError, () => new emulator.EmulatorOptionsError('adminKey is empty')],
   [emulator.EmulatorStorageError, () => new emulator.EmulatorStorageError('newer file', { cause: leakyCause() })],
   [emulator.EmulatorStateError, () => new emulator.EmulatorStateError('listen() twice')],
+  [emulator.EmulatorExposedDefaultsError, () => new emulator.EmulatorExposedDefaultsError('dev-token beyond loopback')],
   [emulator.EmulatorRouteError, () => new emulator.EmulatorRouteError('GET /x')],
 
   [control.ControlApiError, () => controlRefusal],

@@ -16,6 +16,7 @@ const EMULATOR_ERRORS = createErrorFactory({
   BOARDBOT_EMULATOR_OPTIONS: { message: (message: string) => message },
   BOARDBOT_EMULATOR_STORAGE: { message: (message: string) => message },
   BOARDBOT_EMULATOR_STATE: { message: (message: string) => message },
+  BOARDBOT_EMULATOR_EXPOSED_DEFAULTS: { message: (message: string) => message },
   BOARDBOT_EMULATOR_ROUTE: {
     message: (route: string) =>
       `The route ${route} has no access rule: give it config.auth ('app', 'interaction', 'admin', 'optional' or 'none')`,
@@ -106,6 +107,17 @@ export class EmulatorStorageError extends EmulatorError {
    */
   constructor(message: string, options?: { cause?: unknown }) {
     super('BOARDBOT_EMULATOR_STORAGE', [message], options);
+  }
+}
+
+/**
+ * `listen()` beyond loopback with a credential anyone can guess: an app holds the default token
+ * (`dev-token`) or the seeded `dev-bot` token is short. Anyone on the network could act as that app.
+ */
+export class EmulatorExposedDefaultsError extends EmulatorError {
+  /** @param message - Which credential is guessable and how to set a real one. */
+  constructor(message: string) {
+    super('BOARDBOT_EMULATOR_EXPOSED_DEFAULTS', [message]);
   }
 }
 

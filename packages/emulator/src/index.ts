@@ -6,6 +6,7 @@ export {
   EMULATOR_ERROR_CODES,
   EmulatorError,
   type EmulatorErrorCode,
+  EmulatorExposedDefaultsError,
   EmulatorOptionsError,
   EmulatorRouteError,
   EmulatorStateError,

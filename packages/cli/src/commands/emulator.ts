@@ -44,7 +44,14 @@ export async function runEmulator(
     ...(token ? { devToken: token } : {}),
     ...(adminKey ? { adminKey } : {}),
   });
-  const urls = await emulator.listen({ host: options.host, port: options.port });
+  let urls: Awaited<ReturnType<Emulator['listen']>>;
+  try {
+    urls = await emulator.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    // Refused (a default credential beyond loopback, a busy port): the database is closed before the error shows.
+    await emulator.close();
+    throw error;
+  }
   io.out(`boardbot emulator listening (database: ${options.db})`);
   io.out(`  API base URL  ${urls.apiUrl}`);
   io.out(`  Playground    ${urls.playgroundUrl}`);
