@@ -40,12 +40,17 @@ describe('security headers', () => {
     expect(await headersOf(path, auth)).toEqual({ status, headers: EXPECTED });
   });
 
-  it('are sent on a URL refused before routing, and on a request refused for its Host', async () => {
+  it('are sent on a URL refused before routing, a request refused for its Host, and a malformed request', async () => {
     const bad = await rawExchange(port, 'GET /_emulator/v1/%zz HTTP/1.1\r\nHost: localhost\r\n\r\n');
     expect(bad.status).toBe(400);
     const foreign = await rawExchange(port, 'GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n');
     expect(foreign.status).toBe(400);
-    for (const answer of [bad, foreign]) {
+    const malformed = await rawExchange(
+      port,
+      `GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`,
+    );
+    expect(malformed.status).toBe(431);
+    for (const answer of [bad, foreign, malformed]) {
       for (const [name, value] of Object.entries(EXPECTED)) expect([name, answer.headers[name]]).toEqual([name, value]);
     }
   });
