@@ -121,6 +121,7 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [emulator.EmulatorStorageError, () => new emulator.EmulatorStorageError('newer file', { cause: leakyCause() })],
   [emulator.EmulatorDatabaseInUseError, () => new emulator.EmulatorDatabaseInUseError('/p/bot.db', { pid: 42 })],
   [emulator.EmulatorStateError, () => new emulator.EmulatorStateError('listen() twice')],
+  [emulator.EmulatorExposedDefaultsError, () => new emulator.EmulatorExposedDefaultsError('dev-token beyond loopback')],
   [emulator.EmulatorRouteError, () => new emulator.EmulatorRouteError('GET /x')],
 
   [control.ControlApiError, () => controlRefusal],

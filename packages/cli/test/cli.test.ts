@@ -1,4 +1,6 @@
 import { CLI_ERROR_CODES, CLI_VERSION, EXIT_CODES, runCli } from '@boardbot/cli';
+import { createProgram } from '@boardbot/cli/internal';
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { testIo } from './support/test-io.js';
 
@@ -39,6 +41,25 @@ describe('the boardbot program', () => {
     const port = await run('dev', '--port', 'eighty');
     expect(port.code).toBe(EXIT_CODES.usage);
     expect(port.io.errors.join('\n')).toContain('Expected a port number');
+  });
+
+  it('warns in docs/cli.md that every flag taking a secret is visible to local users, and shows .env instead', async () => {
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(new URL('../../../docs/cli.md', import.meta.url), 'utf8');
+    const section = /### Secrets stay off the command line\n([\s\S]*?)\n## /.exec(text)?.[1] ?? '';
+    expect(section).toMatch(/every local user can read/);
+    expect(section).toMatch(/BOARDBOT_TOKEN=[\s\S]*BOARDBOT_ADMIN_KEY=/);
+    // Each command's flags that carry a token or a key, as the program declares them.
+    const secretFlags = new Set<string>();
+    const visit = (command: Command) => {
+      for (const option of command.options) {
+        if (/^--(token|key|admin-key)$/.test(option.long ?? '')) secretFlags.add(option.long ?? '');
+      }
+      command.commands.forEach(visit);
+    };
+    visit(createProgram(testIo(process.cwd())));
+    expect([...secretFlags].sort()).toEqual(['--key', '--token']);
+    for (const flag of secretFlags) expect(section, flag).toContain(`${flag} <`);
   });
 
   it('documents every error code and exit code in the README and docs/cli.md', async () => {

@@ -40,6 +40,29 @@ afterEach(async () => {
 });
 
 describe('boardbot emulator (in process)', () => {
+  it('refuses --host 0.0.0.0 with the default dev-token, then starts with real ones from the environment', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'boardbot-exposed-cli-'));
+    try {
+      const options = { host: '0.0.0.0', port: 0, db: 'emulator.db', seed: true, cwd: dir };
+      const refused = testIo({ BOARDBOT_ADMIN_KEY: 'a-real-admin-key-of-32-characters' });
+      await expect(runEmulator(options, refused.io)).rejects.toMatchObject({
+        code: 'BOARDBOT_EMULATOR_EXPOSED_DEFAULTS',
+        message: expect.stringContaining('BOARDBOT_TOKEN'),
+      });
+      const real = testIo({
+        BOARDBOT_TOKEN: 'a-real-app-token-of-32-characters',
+        BOARDBOT_ADMIN_KEY: 'a-real-admin-key-of-32-characters',
+      });
+      // The refused start closed the database: the same file opens again.
+      const { emulator } = await runEmulator(options, real.io);
+      running.push({ stop: () => emulator.close() });
+      expect(emulator.app.server.listening).toBe(true);
+    } finally {
+      for (const r of running.splice(0)) await r.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('prints the API URL, the playground URL with the key and the key; uses BOARDBOT_TOKEN and BOARDBOT_ADMIN_KEY', async () => {
     const t = testIo({ BOARDBOT_TOKEN: 'my-bot-token', BOARDBOT_ADMIN_KEY: 'my-admin-key' });
     const { emulator, stopped } = await runEmulator({ host: '127.0.0.1', port: 0, db: ':memory:', seed: true }, t.io);

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { checkExposure } from './auth/exposure.js';
 import { randomToken } from './auth/tokens.js';
 import { EmulatorOptionsError, EmulatorStateError } from './errors.js';
-import { allowedHostNames, isLoopbackAddress } from './http/host-check.js';
+import { allowedHostNames } from './http/host-check.js';
 import { resolveLogger } from './logging.js';
 import { type EmulatorOptions, type ResolvedEmulatorOptions, resolveOptions } from './options.js';
 import { watchInteractionExpiry } from './platform/expiry-watcher.js';
@@ -21,7 +22,9 @@ const CLOSE_GRACE_MS = 2000;
 /** Where to listen. */
 export interface ListenOptions {
   /**
-   * Interface to bind. Beyond loopback, the admin key must have at least 16 characters.
+   * Interface to bind. Beyond loopback, the admin key and the seeded `dev-bot` token must have at
+   * least 16 characters and no app may hold the default token `dev-token`
+   * (`BOARDBOT_EMULATOR_EXPOSED_DEFAULTS`).
    * @defaultValue `'127.0.0.1'`
    */
   host?: string;
@@ -72,18 +75,6 @@ function checkOptions(o: ResolvedEmulatorOptions): void {
       `Option limits.headersTimeoutMs (${o.limits.headersTimeoutMs}) must not exceed limits.requestTimeoutMs (${o.limits.requestTimeoutMs})`,
     );
   }
-}
-
-/** Shortest admin key an emulator listening beyond loopback accepts. */
-export const MIN_EXPOSED_ADMIN_KEY_LENGTH = 16;
-
-// An emulator reachable from other machines is only as safe as its admin key: refuse a short one
-// before binding, with the fix in the message.
-function checkExposure(host: string, adminKey: string): void {
-  if (isLoopbackAddress(host) || adminKey.length >= MIN_EXPOSED_ADMIN_KEY_LENGTH) return;
-  throw new EmulatorOptionsError(
-    `The admin key has ${adminKey.length} characters, and an emulator listening on ${host} (beyond loopback) needs at least ${MIN_EXPOSED_ADMIN_KEY_LENGTH}: set a longer adminKey (BOARDBOT_ADMIN_KEY for the CLI), omit it to get a random one, or listen on 127.0.0.1`,
-  );
 }
 
 /**
@@ -144,7 +135,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       if (closing) throw new EmulatorStateError('The emulator is closed: create a new one');
       if (urls) throw new EmulatorStateError('The emulator is already listening');
       const host = listen.host ?? DEFAULT_LISTEN_HOST;
-      checkExposure(host, adminKey);
+      checkExposure(host, { adminKey, devToken: o.seed ? o.devToken : undefined, platform });
       hosts = allowedHostNames(host, o.allowedHosts);
       await app.listen({ host, port: listen.port ?? 8787 });
       const address = app.server.address();

@@ -22,6 +22,7 @@ const EMULATOR_ERRORS = createErrorFactory({
         owner ? `pid ${owner.pid}${owner.url ? `, ${owner.url}` : ''}` : 'its process could not be told'
       }); two emulators on one file would corrupt it. Fix: stop the other one, or give this one another database file (--db <file> for the CLI, the db option of createEmulator).`,
   },
+  BOARDBOT_EMULATOR_EXPOSED_DEFAULTS: { message: (message: string) => message },
   BOARDBOT_EMULATOR_ROUTE: {
     message: (route: string) =>
       `The route ${route} has no access rule: give it config.auth ('app', 'interaction', 'admin', 'optional' or 'none')`,
@@ -137,6 +138,17 @@ export class EmulatorDatabaseInUseError extends EmulatorError {
     readonly owner: EmulatorDatabaseOwner | undefined,
   ) {
     super('BOARDBOT_EMULATOR_DB_IN_USE', [path, owner]);
+  }
+}
+
+/**
+ * `listen()` beyond loopback with a credential anyone can guess: an app holds the default token
+ * (`dev-token`) or the seeded `dev-bot` token is short. Anyone on the network could act as that app.
+ */
+export class EmulatorExposedDefaultsError extends EmulatorError {
+  /** @param message - Which credential is guessable and how to set a real one. */
+  constructor(message: string) {
+    super('BOARDBOT_EMULATOR_EXPOSED_DEFAULTS', [message]);
   }
 }
 

@@ -8,6 +8,7 @@ export {
   type EmulatorDatabaseOwner,
   EmulatorError,
   type EmulatorErrorCode,
+  EmulatorExposedDefaultsError,
   EmulatorOptionsError,
   EmulatorRouteError,
   EmulatorStateError,

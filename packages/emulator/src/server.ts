@@ -9,6 +9,7 @@ import { installJsonParser } from './http/json-parser.js';
 import { addMethodNotAllowedRoutes } from './http/method-not-allowed.js';
 import { RateVerdicts } from './http/rate-verdicts.js';
 import { trackRoutes } from './http/route-table.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { typeboxValidatorCompiler } from './http/validation.js';
 import { InFlightKeys } from './idempotency/in-flight.js';
 import { toFastifyLogger } from './logging.js';
@@ -103,6 +104,7 @@ export function buildServer(deps: ServerDeps): BuiltServer {
   installErrorHandler(app, logger, (request) => verdicts.ofRefusal(accessOf(request), request.ip));
   const routes = trackRoutes(app);
 
+  installSecurityHeaders(app);
   installGate(app, {
     p,
     verdicts,

@@ -76,7 +76,7 @@ describe('Host names', () => {
   });
 
   it('accepts any name when listening beyond loopback', async () => {
-    const port = await serve({ adminKey: 'a-long-enough-admin-key' }, '0.0.0.0');
+    const port = await serve({ adminKey: 'a-long-enough-admin-key', devToken: 'a-long-enough-app-token' }, '0.0.0.0');
     expect((await get(port, '/healthz', 'emulator.lan:8787')).status).toBe(200);
   });
 });
@@ -91,7 +91,12 @@ describe('the admin key of an emulator beyond loopback', () => {
     expect(emu.app.server.listening).toBe(false);
     // On loopback the same key is fine, and 16 characters are enough beyond it.
     expect((await emu.listen({ host: '127.0.0.1', port: 0 })).url).toMatch(/^http:\/\/127\.0\.0\.1:/);
-    const long = await createEmulator({ db: ':memory:', logger: false, adminKey: 'sixteen-chars!!!' });
+    const long = await createEmulator({
+      db: ':memory:',
+      logger: false,
+      adminKey: 'sixteen-chars!!!',
+      devToken: 'a-long-enough-app-token',
+    });
     stops.push(() => long.close());
     await expect(long.listen({ host: '0.0.0.0', port: 0 })).resolves.toMatchObject({ url: expect.any(String) });
   });

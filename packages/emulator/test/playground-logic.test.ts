@@ -10,7 +10,15 @@ import {
   placeServerErrors,
   SUBCOMMAND_FIELD,
 } from '../playground/src/commands/check-options.js';
-import { authorOf, describeOptions, formatBytes, isHttpUrl, namerOf, snippet } from '../playground/src/format.js';
+import {
+  authorOf,
+  describeOptions,
+  formatBytes,
+  isHttpUrl,
+  mediaName,
+  namerOf,
+  snippet,
+} from '../playground/src/format.js';
 import { inlineSpans } from '../playground/src/inline-format.js';
 import { EMPTY_STATE, playgroundReducer } from '../playground/src/state/playground-state.js';
 import { buildTimeline, nextExpiry } from '../playground/src/state/timeline.js';
@@ -267,6 +275,16 @@ describe('formatting', () => {
     expect([formatBytes(999), formatBytes(1500), formatBytes(12_345_678)]).toEqual(['999 B', '1.5 kB', '12 MB']);
     expect(isHttpUrl('https://example.com/x.png')).toBe(true);
     expect(isHttpUrl('javascript:alert(1)')).toBe(false);
+  });
+
+  it('names an attachment by its URL whatever the URL holds (a % once crashed the media view)', () => {
+    expect(mediaName('https://files.example/dir/a%20b.png')).toBe('a b.png');
+    expect(mediaName('https://files.example/100%.png')).toBe('100%.png');
+    expect(mediaName('https://files.example/a%zz.png')).toBe('a%zz.png');
+    expect(mediaName('https://files.example/%E2%9C%93%zz%E2%9C%93')).toBe('✓%zz✓');
+    expect(mediaName(`https://files.example/"quoted'%zz".txt`)).toBe(`"quoted'%zz".txt`);
+    expect(mediaName('https://files.example/')).toBe('attachment');
+    expect(mediaName('https://[bad')).toBe('attachment');
   });
 });
 

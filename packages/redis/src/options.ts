@@ -45,6 +45,13 @@ export interface RedisScaleOptions {
   /** Entries kept in the dead-letter stream (approximately; older ones are trimmed). @defaultValue 10_000 */
   deadLetterMaxLength?: number;
   /**
+   * How long a dead letter is kept, in ms (Redis's clock). A dead letter holds the event whole (a
+   * person's message text, name and id): it is removed once older than this, within a few
+   * heartbeats while a replica runs; with none running, the stream expires this long after its
+   * newest letter. @defaultValue 604_800_000 (7 days)
+   */
+  deadLetterRetentionMs?: number;
+  /**
    * This replica's name in Redis (membership, leases, consumer group). Must be unique among the live
    * replicas and contain no `:`.
    * @defaultValue `<hostname>-<pid>-<random>`
@@ -72,10 +79,19 @@ export const DEFAULT_REDIS_OPTIONS = {
   prefetch: 256,
   blockMs: 200,
   deadLetterMaxLength: 10_000,
+  deadLetterRetentionMs: 7 * 24 * 60 * 60 * 1000,
 } as const satisfies Required<
   Pick<
     RedisScaleOptions,
-    'url' | 'keyPrefix' | 'partitions' | 'leaseMs' | 'maxDeliveries' | 'prefetch' | 'blockMs' | 'deadLetterMaxLength'
+    | 'url'
+    | 'keyPrefix'
+    | 'partitions'
+    | 'leaseMs'
+    | 'maxDeliveries'
+    | 'prefetch'
+    | 'blockMs'
+    | 'deadLetterMaxLength'
+    | 'deadLetterRetentionMs'
   >
 >;
 
@@ -89,10 +105,14 @@ export type ResolvedRedisOptions = typeof DEFAULT_REDIS_OPTIONS & {
   prefetch: number;
   blockMs: number;
   deadLetterMaxLength: number;
+  deadLetterRetentionMs: number;
   replicaId: string | undefined;
   logger: Logger | undefined;
   connect: ((url: string) => Redis) | undefined;
 };
+
+/** Longest `deadLetterRetentionMs`: a year. */
+const MAX_RETENTION_MS = 365 * 24 * 60 * 60 * 1000;
 
 const isInt = (n: unknown, low: number, high: number) =>
   Number.isInteger(n) && (n as number) >= low && (n as number) <= high;
@@ -121,6 +141,12 @@ export function resolveRedisOptions(options: RedisScaleOptions): ResolvedRedisOp
   if (!isInt(o.blockMs, 1, 60_000)) throw new RedisOptionError('blockMs', 'must be an integer from 1 to 60000');
   if (!isInt(o.deadLetterMaxLength, 1, 10_000_000)) {
     throw new RedisOptionError('deadLetterMaxLength', 'must be an integer from 1 to 10000000');
+  }
+  if (!isInt(o.deadLetterRetentionMs, 1000, MAX_RETENTION_MS)) {
+    throw new RedisOptionError(
+      'deadLetterRetentionMs',
+      `must be an integer from 1000 (1 s) to ${MAX_RETENTION_MS} (1 year)`,
+    );
   }
   if (o.replicaId !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.replicaId)) {
     throw new RedisOptionError('replicaId', 'must be 1 to 100 of A-Z a-z 0-9 _ . - (no colon)');

@@ -7,6 +7,7 @@ import { CommandSync } from './commands/command-sync.js';
 import { type Connected, openConnection } from './connection.js';
 import { Consumer } from './consume/consumer.js';
 import { ensureGroup } from './consume/streams.js';
+import { trimDeadLetters } from './dead-letters/retention.js';
 import { RedisNotConnectedError, RedisUnavailableError } from './errors.js';
 import { Reader } from './feed/reader.js';
 import { type BucketKeys, bucketKeys, Keys } from './keys.js';
@@ -208,7 +209,11 @@ export class RedisScale implements ScaleAdapter {
         await run.reader.tick();
         await this.balance(run.consumer, members, owners.map(holderOf));
         // Claims of stuck entries and trims are cheap but not urgent: every fifth heartbeat.
-        if (this.beats++ % 5 === 0) this.beside('sweep', () => run.consumer.sweep());
+        if (this.beats++ % 5 === 0) {
+          this.beside('sweep', () => run.consumer.sweep());
+          // Old dead letters go even when no new one comes (a write trims them too).
+          this.beside('dead letters', () => trimDeadLetters(c.client, c.keys.dead, this.options.deadLetterRetentionMs));
+        }
       }
       this.beside('commands', () => this.commands?.tick());
       this.beatFailures = 0;

@@ -46,6 +46,7 @@ describe('redis() options', () => {
     expect(() => resolveRedisOptions({ url: 'http://x' })).toThrow(RedisOptionError);
     expect(() => resolveRedisOptions({ partitions: 0 })).toThrow(/partitions/);
     expect(() => resolveRedisOptions({ replicaId: 'a:b' })).toThrow(/replicaId/);
+    expect(() => resolveRedisOptions({ deadLetterRetentionMs: 999 })).toThrow(/deadLetterRetentionMs/);
   });
 
   it('shows a URL without its password', () => {

@@ -104,6 +104,27 @@ describe('replicas sharing one Redis', () => {
     expect(entries[0]?.[1].at(-1)).toContain(poison.id);
   });
 
+  it('removes the dead letters older than deadLetterRetentionMs while it runs, with no new one (issue 29 finding 7)', async () => {
+    platform = await replicaPlatform();
+    const prefix = freshPrefix();
+    const dead = `${prefix}:{${platform.bot.app.id}:${keyHash(platform)}}:dead`;
+    const { client } = redis();
+    const [seconds, micros] = await client.time();
+    const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    // Letters of an earlier run: one past the retention, one within it (ids are Redis's clock).
+    await client.xadd(dead, `${now - 120_000}-0`, 'event', '{"old":true}');
+    const young = await client.xadd(dead, `${now - 1_000}-0`, 'event', '{"young":true}');
+    const r = replica(platform, redis().server.url, prefix, { deadLetterRetentionMs: 60_000 }, platform.urls.apiUrl);
+    replicas = [r];
+    await r.bot.start();
+    await eventually(
+      async () => (await client.xlen(dead)) === 1,
+      20_000,
+      () => r.lines.map((l) => l.msg).join('\n'),
+    );
+    expect(((await client.xrange(dead, '-', '+')) as [string, string[]][]).map(([id]) => id)).toEqual([young]);
+  });
+
   it('share the rate limit: two replicas flooded at 20 requests/s draw no 429 on the wire', async () => {
     platform = await replicaPlatform(20);
     proxy = await startCountingProxy(platform.urls.apiUrl);

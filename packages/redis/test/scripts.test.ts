@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { trimDeadLetters } from '../src/dead-letters/retention.js';
 import { sortKeyOf } from '../src/feed/entry-id.js';
 import { readPosition } from '../src/feed/position.js';
 import { GROUP, Keys } from '../src/keys.js';
@@ -11,6 +12,7 @@ import { useRedis } from './support/redis.js';
 // The Lua scripts against a real redis-server: each is one atomic step of the replicas' shared state.
 
 const redis = useRedis();
+const DAY_MS = 24 * 60 * 60 * 1000;
 const freshKeys = () => new Keys('test', randomUUID(), 'http://127.0.0.1:1/api/v1');
 
 /** Appends event `id` (a gateway id) to partition 0 under the lease value `value`. */
@@ -138,7 +140,7 @@ describe('the resume point', () => {
     await DEAD_LETTER.run(
       client,
       [keys.partition(0), keys.inflight, keys.boards, keys.meta, keys.attempts, keys.dead],
-      [GROUP, '12-0', sortKeyOf('12-0'), '', 0, 0, 5, 'its handlers failed 5 times', '{"name":"x"}', 100],
+      [GROUP, '12-0', sortKeyOf('12-0'), '', 0, 0, 5, 'its handlers failed 5 times', '{"name":"x"}', 100, DAY_MS],
     );
     expect((await readPosition(client, keys, 0)).eventId).toBe('12');
     const dead = (await client.xrange(keys.dead, '-', '+')) as [string, string[]][];
@@ -186,5 +188,57 @@ describe('shared cooldowns and command sets', () => {
     // v2's replicas are all gone (not seen within liveMs): a rollback registers v1 again.
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect((await register('v1', 20))[0]).toBe('v1');
+  });
+});
+
+// Issue 29 finding 7: dead letters (a person's message whole) were kept forever. Entry ids are the
+// Redis server's time, so letters of another age are written with explicit ids instead of waiting.
+describe('the retention of dead letters', () => {
+  /** Redis's clock, in ms. */
+  async function serverNow(): Promise<number> {
+    const [seconds, micros] = await redis().client.time();
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  }
+
+  /** Dead letters written `agesMs` ago (oldest first), as a replica would have written them. */
+  async function lettersAged(key: string, agesMs: number[]): Promise<string[]> {
+    const now = await serverNow();
+    const ids: string[] = [];
+    for (const age of agesMs) {
+      ids.push(String(await redis().client.xadd(key, `${now - age}-0`, 'event', `{"aged":${age}}`)));
+    }
+    return ids;
+  }
+
+  it('a dead-letter write removes the letters older than the retention, keeps the younger, and sets the stream to expire', async () => {
+    const { keys, client, lease } = await partitionWithReader();
+    const [, younger] = await lettersAged(keys.dead, [3 * DAY_MS, DAY_MS / 2]);
+    await append(keys, lease.value as string, 12);
+    await client.xreadgroup('GROUP', GROUP, 'c', 'STREAMS', keys.partition(0), '>');
+    await DEAD_LETTER.run(
+      client,
+      [keys.partition(0), keys.inflight, keys.boards, keys.meta, keys.attempts, keys.dead],
+      [GROUP, '12-0', sortKeyOf('12-0'), '', 0, 0, 5, 'failed', '{"name":"x"}', 100, DAY_MS],
+    );
+    const left = (await client.xrange(keys.dead, '-', '+')) as [string, string[]][];
+    expect(left.map(([id]) => id)).toEqual([younger, expect.any(String)]);
+    expect(left[1]?.[1]).toContain('12-0');
+    // Once its newest letter is a day old, the whole stream goes, whether or not a replica runs.
+    const ttl = await client.pttl(keys.dead);
+    expect(ttl).toBeGreaterThan(DAY_MS - 60_000);
+    expect(ttl).toBeLessThanOrEqual(DAY_MS);
+  });
+
+  it("a replica's housekeeping removes the letters older than the retention with no new one", async () => {
+    const keys = freshKeys();
+    const [, , younger] = await lettersAged(keys.dead, [10 * DAY_MS, 2 * DAY_MS, DAY_MS - 60_000]);
+    expect(await trimDeadLetters(redis().client, keys.dead, DAY_MS)).toBe(2);
+    expect(((await redis().client.xrange(keys.dead, '-', '+')) as [string, string[]][]).map(([id]) => id)).toEqual([
+      younger,
+    ]);
+    expect(await trimDeadLetters(redis().client, keys.dead, DAY_MS)).toBe(0);
+    // A stream that does not exist is left alone (not created).
+    expect(await trimDeadLetters(redis().client, freshKeys().dead, DAY_MS)).toBe(0);
+    expect(await redis().client.exists(freshKeys().dead)).toBe(0);
   });
 });

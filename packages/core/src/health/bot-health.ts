@@ -61,13 +61,17 @@ export class BotHealth {
 
   /** Starts listening. */
   async listen(): Promise<void> {
-    const { port, host = DEFAULT_HEALTH_OPTIONS.host } = this.deps.options;
+    const {
+      port,
+      host = DEFAULT_HEALTH_OPTIONS.host,
+      allowedHosts = DEFAULT_HEALTH_OPTIONS.allowedHosts,
+    } = this.deps.options;
     const { server, url } = await listenHealth(
       {
         ready: () => this.state(),
         metrics: async () => ({ text: await this.metrics.render(), contentType: this.metrics.registry.contentType }),
       },
-      host,
+      { host, allowedHosts },
       port,
       (error) => this.deps.log.error({ err: error }, 'health endpoint failed to answer'),
     );

@@ -9,6 +9,15 @@ export interface HealthOptions {
    */
   host?: string;
   /**
+   * `Host` names the endpoint answers to besides IP addresses, `localhost` and `host`; `'*'` answers
+   * any. Any other name is refused with `400 bad_request`: a web page that rebinds its own name to
+   * the bot's address sends that name. List the name probes or scrapers use, if it is not an address
+   * (a compose service name: `['bot']`). From the environment: `BOARDBOT_HEALTH_ALLOWED_HOSTS`,
+   * comma-separated.
+   * @defaultValue `[]`
+   */
+  allowedHosts?: readonly string[];
+  /**
    * How long the gateway may be reconnecting before `/readyz` says not ready: a short reconnect (a
    * deploy of the platform, a dropped connection) does not take the bot out of rotation.
    * @defaultValue 10_000
@@ -19,5 +28,6 @@ export interface HealthOptions {
 /** Defaults of the optional {@link HealthOptions}. */
 export const DEFAULT_HEALTH_OPTIONS = {
   host: '127.0.0.1',
+  allowedHosts: [],
   reconnectGraceMs: 10_000,
 } as const satisfies Required<Omit<HealthOptions, 'port'>>;

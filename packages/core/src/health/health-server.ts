@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { healthHostRefusal } from './health-host.js';
 
 /** What the health endpoint answers with. */
 export interface HealthRoutes {
@@ -18,7 +19,23 @@ const notFound = JSON.stringify({
   error: { code: 'not_found', message: 'The health endpoint serves GET /healthz, /readyz and /metrics.' },
 });
 
-async function answer(routes: HealthRoutes, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** Where the endpoint listens, and the `Host` names it answers to besides IP addresses and `localhost`. */
+export interface HealthHosts {
+  host: string;
+  allowedHosts: readonly string[];
+}
+
+async function answer(
+  routes: HealthRoutes,
+  hosts: HealthHosts,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const refusal = healthHostRefusal(req.headers.host, hosts.host, hosts.allowedHosts);
+  if (refusal !== undefined) {
+    send(res, 400, JSON.stringify({ error: { code: 'bad_request', message: refusal } }));
+    return;
+  }
   const path = (req.url ?? '/').split('?')[0];
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
@@ -47,21 +64,23 @@ async function answer(routes: HealthRoutes, req: IncomingMessage, res: ServerRes
 
 /**
  * Serves `/healthz`, `/readyz` and `/metrics` over plain HTTP (node:http: three routes need no
- * framework).
+ * framework); a request addressed to a foreign `Host` is refused with `400 bad_request` (see
+ * `healthHostRefusal`).
  * @param routes - what the routes answer
- * @param host - the interface
+ * @param hosts - the interface, and the `Host` names answered besides IP addresses and `localhost`
  * @param port - the port (0: a free one)
  * @param onError - told when answering a request failed
  * @returns the server and its URL, once it listens
  */
 export async function listenHealth(
   routes: HealthRoutes,
-  host: string,
+  { host, allowedHosts }: HealthHosts,
   port: number,
   onError: (error: unknown) => void,
 ): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    answer(routes, req, res).catch((error: unknown) => {
+  // A request without Host gets the envelope below, not Node's bare 400.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    answer(routes, { host, allowedHosts }, req, res).catch((error: unknown) => {
       onError(error);
       if (!res.headersSent)
         send(res, 500, JSON.stringify({ error: { code: 'internal', message: 'See the bot log.' } }));

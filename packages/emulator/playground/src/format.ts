@@ -102,6 +102,31 @@ export function isHttpUrl(url: string | undefined): url is string {
   return url !== undefined && /^https?:\/\//i.test(url);
 }
 
+/**
+ * The file name an attachment's URL ends with, decoded for people (`a%20b.png` reads `a b.png`), or
+ * `attachment` when it has none. Never throws: a URL is whatever a bot or a platform sent, and a
+ * stray `%` (`100%.png`, `%zz`) is shown as it is instead of breaking the message list.
+ *
+ * @param url - the attachment's `http(s)` URL.
+ */
+export function mediaName(url: string): string {
+  let last: string;
+  try {
+    last = new URL(url).pathname.split('/').pop() ?? '';
+  } catch {
+    return 'attachment';
+  }
+  // Each run of escapes on its own: a lone `%` or `%zz` stays as sent, the escapes around it are decoded.
+  const name = last.replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+    try {
+      return decodeURIComponent(escapes);
+    } catch {
+      return escapes;
+    }
+  });
+  return name || 'attachment';
+}
+
 /** `1.5 MB`, a byte count for people (decimal units, as file managers show them). */
 export function formatBytes(bytes: number): string {
   if (bytes < 1000) return `${bytes} B`;

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '@boardbot/protocol';
+import { SECURITY_HEADERS } from '../http/security-headers.js';
 
 /** Settings of one server-sent event stream. */
 export interface SseStreamOptions {
@@ -27,7 +28,7 @@ export const SSE_HEADERS = {
  * @returns whether the response goes on as a stream.
  */
 export function startEventStream(res: ServerResponse, headers: Record<string, string> = {}): boolean {
-  res.writeHead(200, { ...headers, ...SSE_HEADERS });
+  res.writeHead(200, { ...SECURITY_HEADERS, ...headers, ...SSE_HEADERS });
   if (res.req.method === 'HEAD') {
     res.end();
     return false;

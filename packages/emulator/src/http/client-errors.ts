@@ -2,6 +2,7 @@ import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { PlatformError } from '../errors.js';
 import { type RateLimitVerdict, rateHeaders } from '../ratelimit/fixed-window.js';
+import { SECURITY_HEADERS } from './security-headers.js';
 
 // After an answer to a request that could not be read to its end, the connection is half-closed and
 // what the client still sends is read and dropped for this long: closing a socket with unread bytes
@@ -58,6 +59,7 @@ export function answerOnSocket(socket: Duplex, error: PlatformError, verdict: ()
     'Content-Length': String(Buffer.byteLength(body)),
     Connection: 'close',
     ...rateHeaders(verdict()),
+    ...SECURITY_HEADERS,
   };
   const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
   socket.end(`HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode]}\r\n${head.join('')}\r\n${body}`);

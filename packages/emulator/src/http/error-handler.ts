@@ -4,6 +4,7 @@ import { PlatformError, validationFailed } from '../errors.js';
 import { redactUrl } from '../logging.js';
 import { type RateLimitVerdict, rateHeaders } from '../ratelimit/fixed-window.js';
 import { drainBody } from './drain.js';
+import { SECURITY_HEADERS } from './security-headers.js';
 
 // Fastify's own errors, mapped to the contract's codes (CONTRACT.md "Base, formats, auth").
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -51,6 +52,8 @@ export function sendPlatformError(
   verdict: () => RateLimitVerdict,
 ): FastifyReply {
   if (!reply.hasHeader('X-RateLimit-Limit')) reply.headers(rateHeaders(verdict()));
+  // A URL refused before routing is answered outside the hooks: the headers are set here too.
+  reply.headers(SECURITY_HEADERS);
   if (error.apiCode === 'unauthorized') reply.header('WWW-Authenticate', 'Bearer');
   if (error.apiCode === 'rate_limited') reply.header('Retry-After', String(Math.ceil(error.retryAfter ?? 1)));
   return reply.code(error.statusCode).type('application/json; charset=utf-8').send(error.toEnvelope());

@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A loopback server of one small image, so an embed's image can load with no outside network. */
+/** A loopback server of one small image: an embed's image host, with no outside network. */
 export interface ImageServer {
   /** The image's address. */
   url: string;
+  /** Requests the server received, whatever their path (the page must send none: images are links). */
+  requests(): number;
   close(): Promise<void>;
 }
 
@@ -15,7 +17,9 @@ const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="240" height="80" vie
 
 /** Starts the image server on `127.0.0.1`, port 0. */
 export async function startImageServer(): Promise<ImageServer> {
+  let requests = 0;
   const server: Server = createServer((request, response) => {
+    requests++;
     if (request.url !== '/badge.svg') {
       response.writeHead(404).end();
       return;
@@ -26,6 +30,7 @@ export async function startImageServer(): Promise<ImageServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/badge.svg`,
+    requests: () => requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -42,6 +42,7 @@ export interface ConsumerOptions {
   prefetch: number;
   blockMs: number;
   deadLetterMaxLength: number;
+  deadLetterRetentionMs: number;
   leaseMs: number;
 }
 

@@ -16,6 +16,7 @@ export interface RunPart {
 export interface RunBounds {
   maxDeliveries: number;
   deadLetterMaxLength: number;
+  deadLetterRetentionMs: number;
 }
 
 /** How long an acknowledgement is retried while Redis is unreachable, before the entry is left pending. */
@@ -177,6 +178,7 @@ export class EntryRunner {
             reason,
             payload ?? '',
             this.options.deadLetterMaxLength,
+            this.options.deadLetterRetentionMs,
           ],
         ),
       ACK_PERSIST_MS,

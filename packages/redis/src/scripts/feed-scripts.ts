@@ -1,3 +1,4 @@
+import { expireDeadLettersLua } from '../dead-letters/retention.js';
 import { LuaScript, NOW_MS } from './lua-script.js';
 
 /**
@@ -69,12 +70,13 @@ return 1`);
 /**
  * Moves an event to the dead-letter stream and acknowledges it, so its board moves on: KEYS as
  * {@link ACK} plus the dead-letter stream; ARGV as {@link ACK} plus partition, deliveries, reason,
- * event JSON, the stream's approximate maximum length.
+ * event JSON, the stream's approximate maximum length, its retention in ms.
  */
 export const DEAD_LETTER = new LuaScript(`
 redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[10], '*', 'partition', ARGV[6], 'entry', ARGV[2],
   'deliveries', ARGV[7], 'reason', ARGV[8], 'event', ARGV[9])
 ${SETTLE}
+${expireDeadLettersLua('ARGV[11]')}
 return 1`);
 
 /**

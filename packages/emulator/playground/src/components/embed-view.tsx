@@ -1,11 +1,10 @@
 import type { Embed } from '@boardbot/protocol';
-import { useState } from 'preact/hooks';
 import { isHttpUrl } from '../format.js';
 import { RichText } from './rich-text.js';
 
 /**
  * One rich embed as a card: a colour bar, the title (a link when it has a `url`), the description,
- * the fields (inline ones side by side) and the image. Only `http(s)` URLs become links or images.
+ * the fields (inline ones side by side) and the image's link. Only `http(s)` URLs become links.
  */
 export function EmbedView({ embed }: { embed: Embed }) {
   const color = embed.color !== undefined && /^#[0-9a-f]{6}$/i.test(embed.color) ? embed.color : undefined;
@@ -41,20 +40,13 @@ export function EmbedView({ embed }: { embed: Embed }) {
           ))}
         </dl>
       )}
-      {isHttpUrl(embed.image?.url) && <EmbedImage url={embed.image.url} alt={embed.title ?? 'Embedded image'} />}
+      {isHttpUrl(embed.image?.url) && (
+        // A link, not an <img>: the page loads no image from a host a bot chose (its CSP allows
+        // images from the emulator only), so opening it tells that host nothing.
+        <a class="embed-url" href={embed.image.url} target="_blank" rel="noopener noreferrer">
+          Image: {embed.image.url}
+        </a>
+      )}
     </article>
   );
-}
-
-// Offline, a remote image cannot load: show its address instead of a broken-image icon.
-function EmbedImage({ url, alt }: { url: string; alt: string }) {
-  const [broken, setBroken] = useState(false);
-  if (broken) {
-    return (
-      <a class="embed-url" href={url} target="_blank" rel="noopener noreferrer">
-        Image: {url}
-      </a>
-    );
-  }
-  return <img class="embed-image" src={url} alt={alt} loading="lazy" onError={() => setBroken(true)} />;
 }
