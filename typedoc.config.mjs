@@ -42,6 +42,9 @@ export default {
   excludePrivate: true,
   skipErrorChecking: true,
   githubPages: false,
+  // No source links: the repository's place is a placeholder until it is published, and a clone's
+  // remote (if any) is not a web address.
+  disableSources: true,
   validation: { notExported: false, invalidLink: true, rewrittenLink: true, notDocumented: false },
   treatWarningsAsErrors: true,
   treatValidationWarningsAsErrors: true,
