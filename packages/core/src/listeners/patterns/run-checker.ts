@@ -5,10 +5,13 @@ import type { PatternToCheck, PatternVerdict } from './verdict.js';
 
 // The worker's code, as a string: it loads recheck (its pure JavaScript build, so that no native
 // binary or JVM is needed) in its own thread and heap, checks each pattern and posts each verdict.
+// It reads as a script and as a module alike (a process started with --input-type=module evaluates
+// it as a module, where there is no `require`).
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+const loadHere = process.getBuiltinModule('node:module').createRequire(workerData.recheck);
 process.env.RECHECK_SYNC_BACKEND = 'pure';
-const { checkSync } = require(workerData.recheck);
+const { checkSync } = loadHere(workerData.recheck);
 for (const p of workerData.patterns) {
   let verdict;
   try {
