@@ -42,7 +42,12 @@ const bot = createBot({
 });
 const outcome = await bot.start().then(() => 'started', (error) => error.code);
 server.close();
-process.stdout.write(outcome);
+const { readdirSync } = await import('node:fs');
+let verdicts = 0;
+try {
+  verdicts = readdirSync(process.env.STATE_DIR + '/regex-checks').length;
+} catch {}
+process.stdout.write(JSON.stringify({ outcome, verdicts }));
 `;
 
 let dir: TempDir;
@@ -54,7 +59,9 @@ beforeAll(async () => {
 afterAll(() => dir.remove());
 
 /** Starts the bot in its own process; what its start ended with, and which dependencies it loaded. */
-async function run(matcher: 'prefix' | 'regex' | 're2'): Promise<{ outcome: string; loaded: string[] }> {
+async function run(
+  matcher: 'prefix' | 'regex' | 're2',
+): Promise<{ outcome: string; verdicts: number; loaded: string[] }> {
   const log = join(dir.dir, `${matcher}.log`);
   writeFileSync(log, '');
   const { stdout } = await promisify(execFile)(
@@ -62,19 +69,20 @@ async function run(matcher: 'prefix' | 'regex' | 're2'): Promise<{ outcome: stri
     ['--require', join(dir.dir, 'recorder.cjs'), '--input-type=module', '--eval', BOT],
     { cwd: root, env: { ...cleanEnv(), MATCHER: matcher, LOADED_LOG: log, STATE_DIR: join(dir.dir, matcher) } },
   );
-  return { outcome: stdout, loaded: [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))].sort() };
+  const loaded = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))].sort();
+  return { ...(JSON.parse(stdout) as { outcome: string; verdicts: number }), loaded };
 }
 
 describe("the matchers' dependencies", () => {
-  it('are not loaded by a bot that declares no regular expression', async () => {
-    expect(await run('prefix')).toEqual({ outcome: 'BOARDBOT_UNAUTHORIZED', loaded: [] });
+  it('are not loaded by a bot that declares no regular expression, which checks nothing', async () => {
+    expect(await run('prefix')).toEqual({ outcome: 'BOARDBOT_UNAUTHORIZED', verdicts: 0, loaded: [] });
   });
 
-  it('recheck is loaded (in its worker) by a bot with a regular expression to check; re2js is not', async () => {
-    expect(await run('regex')).toEqual({ outcome: 'BOARDBOT_UNAUTHORIZED', loaded: ['recheck'] });
+  it('a bot with a regular expression checks it (in a process of its own here: recheck is not even loaded)', async () => {
+    expect(await run('regex')).toEqual({ outcome: 'BOARDBOT_UNAUTHORIZED', verdicts: 1, loaded: [] });
   });
 
-  it('re2js is loaded by a bot with a listener on re2, and recheck is not (nothing to check)', async () => {
-    expect(await run('re2')).toEqual({ outcome: 'BOARDBOT_UNAUTHORIZED', loaded: ['re2js'] });
+  it('re2js is loaded by a bot with a listener on re2, which checks nothing', async () => {
+    expect(await run('re2')).toEqual({ outcome: 'BOARDBOT_UNAUTHORIZED', verdicts: 0, loaded: ['re2js'] });
   });
 });

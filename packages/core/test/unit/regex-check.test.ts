@@ -12,7 +12,9 @@ import {
   checkPatterns,
   declaredPatterns,
   MESSAGE_LISTENERS_KEY,
+  nativeChecker,
   PATTERN_CHECK_TIMEOUT_MS,
+  runWorker,
 } from '@boardbot/core/internal';
 import { type RecordingLogger, recordingLogger, type TempDir, tempDir } from '@boardbot/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -126,6 +128,21 @@ describe('verdicts', () => {
       handler: 'Plain.roll',
       pattern: '/^!roll (\\d+)d(\\d+)$/i',
       reason: 'timeout',
+    });
+  });
+});
+
+describe('the checker', () => {
+  it("runs recheck's native build where it is installed (linux x64 here, an optional dependency)", () => {
+    expect(nativeChecker()).toMatch(/recheck-linux-x64[/\\]recheck$/);
+  });
+
+  it("falls back to recheck's JavaScript build in a worker thread, with the same diagnosis", async () => {
+    const found = await runWorker([{ hash: 'h', source: '^(a+)+$', flags: '' }], PATTERN_CHECK_TIMEOUT_MS);
+    expect(found.get('h')).toMatchObject({
+      status: 'vulnerable',
+      complexity: { type: 'exponential' },
+      attack: { pattern: "'a' + 'a'.repeat(31) + '\\x00'" },
     });
   });
 });
