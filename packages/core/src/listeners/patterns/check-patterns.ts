@@ -3,7 +3,7 @@ import { UnsafeRegexError } from '../../errors.js';
 import type { ListenerDescription } from '../read-listeners.js';
 import type { MessagePattern } from './message-pattern.js';
 import type { PatternToCheck, PatternVerdict } from './verdict.js';
-import { VerdictCache } from './verdict-cache.js';
+import { checkerVersion, VerdictCache } from './verdict-cache.js';
 
 /** How long the checker may think about one pattern before its verdict is `unknown`. */
 export const PATTERN_CHECK_TIMEOUT_MS = 5000;
@@ -24,16 +24,15 @@ export function declaredPatterns(handlers: readonly ListenerDescription[]): Mess
 
 /**
  * Checks the listeners' regular expressions for catastrophic backtracking, before the bot reads any
- * message: cached verdicts are read from the state directory; the others are decided by recheck in a
- * worker thread (loaded only then) and cached. Throws {@link UnsafeRegexError} for every vulnerable
+ * message: cached verdicts are read from the state directory; the others are decided by recheck
+ * outside the bot's heap (its native build in a process of its own, else a worker thread; loaded only
+ * then) and cached. Throws {@link UnsafeRegexError} for every vulnerable
  * pattern; warns about those it could not decide. Does nothing when there is no pattern to check.
  *
  * @param patterns - from {@link declaredPatterns}
  */
 export async function checkPatterns(patterns: readonly MessagePattern[], options: PatternCheckOptions): Promise<void> {
   if (patterns.length === 0) return;
-  // Loaded here, not above: a bot without regular expressions never reads the checker's module.
-  const { checkerVersion, runChecker } = await import('./run-checker.js');
   const checker = checkerVersion();
   const cache = new VerdictCache(options.stateDir);
   const keyed = patterns.map((pattern) => ({
@@ -54,6 +53,9 @@ export async function checkPatterns(patterns: readonly MessagePattern[], options
       { patterns: unchecked.size, checker },
       'checking regular expressions for catastrophic backtracking',
     );
+    // Loaded here, not above: a bot whose verdicts are all cached (or that has no regular expression)
+    // never reads the checker's modules.
+    const { runChecker } = await import('./run-checker.js');
     const fresh = await runChecker([...unchecked.values()], options.timeoutMs ?? PATTERN_CHECK_TIMEOUT_MS);
     for (const [hash, verdict] of fresh) {
       verdicts.set(hash, verdict);

@@ -4,6 +4,9 @@ import type { RecheckDiagnostics } from './diagnostics.js';
 import { resolveOptional } from './load-optional.js';
 import type { PatternToCheck } from './verdict.js';
 
+/** How long past its checks' own timeouts the agent may take before it is killed. */
+const AGENT_GRACE_MS = 10_000;
+
 /** recheck's names for this platform, in the name of its native build's package. */
 const NATIVE_OS: Partial<Record<NodeJS.Platform, string>> = { darwin: 'macos', linux: 'linux', win32: 'windows' };
 
@@ -36,9 +39,12 @@ export function runNativeChecker(
   return new Promise((resolve, reject) => {
     const found = new Map<string, RecheckDiagnostics>();
     const agent = spawn(bin, ['agent'], { stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
+    // recheck bounds each check by `timeoutMs`; this bounds an agent that hangs regardless.
+    const deadline = setTimeout(() => agent.kill('SIGKILL'), patterns.length * timeoutMs + AGENT_GRACE_MS);
     agent.on('error', reject);
     agent.stdin.on('error', () => {});
     agent.on('exit', (code, signal) => {
+      clearTimeout(deadline);
       if (found.size === patterns.length) resolve(found);
       else reject(new Error(`the native checker stopped (${signal ?? code}) before it answered`));
     });

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { type RecheckDiagnostics, toVerdict } from './diagnostics.js';
 import { resolveOptional } from './load-optional.js';
@@ -25,13 +24,6 @@ for (const p of workerData.patterns) {
 }
 `;
 
-/** The checker's name and version: part of each verdict's key. */
-export function checkerVersion(): string {
-  // Resolved, not loaded: reading recheck itself is the worker's job.
-  const { version } = JSON.parse(readFileSync(resolveOptional('recheck/package.json'), 'utf8')) as { version: string };
-  return `recheck@${version}`;
-}
-
 /**
  * Checks patterns with recheck outside the bot's heap: its native build in a process of its own
  * where it is installed for this platform (many times faster), else its JavaScript build in a worker
@@ -50,6 +42,9 @@ export async function runChecker(
   return new Map(patterns.map((p) => [p.hash, toVerdict(diagnostics.get(p.hash) ?? UNANSWERED)]));
 }
 
+/** How long past its checks' own timeouts the worker may take before it is ended (loading recheck takes a while). */
+const WORKER_GRACE_MS = 10_000;
+
 const UNANSWERED: RecheckDiagnostics = { status: 'unknown', error: { kind: 'the checker stopped before it answered' } };
 
 /** recheck's JavaScript build in a worker thread, ended once it answered (or crashed). */
@@ -66,6 +61,9 @@ export function runWorker(
       stdout: true,
       stderr: true,
     });
+    // recheck bounds each check by `timeoutMs`; this bounds a worker that hangs regardless.
+    const deadline = setTimeout(() => void worker.terminate(), patterns.length * timeoutMs + WORKER_GRACE_MS);
+    worker.on('exit', () => clearTimeout(deadline));
     worker.on('message', ({ hash, d }: { hash: string; d: RecheckDiagnostics }) => {
       found.set(hash, d);
       if (found.size === patterns.length) void worker.terminate();

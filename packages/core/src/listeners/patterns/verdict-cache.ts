@@ -1,7 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { resolveOptional } from './load-optional.js';
 import type { PatternVerdict } from './verdict.js';
+
+/** The checker's name and version: part of each verdict's key (a new checker decides again). */
+export function checkerVersion(): string {
+  // Resolved, not loaded: only a pattern without a cached verdict starts the checker.
+  const { version } = JSON.parse(readFileSync(resolveOptional('recheck/package.json'), 'utf8')) as { version: string };
+  return `recheck@${version}`;
+}
 
 /**
  * The checker's verdicts on disk, one file per pattern under `<stateDir>/regex-checks/`, named by the
