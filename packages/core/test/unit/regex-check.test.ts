@@ -100,6 +100,19 @@ describe('verdicts', () => {
     );
   });
 
+  it('refuses a polynomial pattern too, with its degree', async () => {
+    class Split {
+      @OnMessage(/\s*,\s*/)
+      split() {}
+    }
+    dir = tempDir('boardbot-regex-');
+    const check = checkPatterns(declaredPatterns([{ messageListeners: metadata(Split), eventListeners: [] }]), {
+      stateDir: dir.dir,
+      log: recordingLogger(),
+    });
+    await expect(check).rejects.toThrow('Split.split: /\\s*,\\s*/ takes polynomial (degree 2) time');
+  });
+
   it('lets a safe pattern through, silently', async () => {
     dir = tempDir('boardbot-regex-');
     const log = recordingLogger();
