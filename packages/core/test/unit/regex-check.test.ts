@@ -142,6 +142,16 @@ describe('verdicts', () => {
       pattern: '/^!roll (\\d+)d(\\d+)$/i',
       reason: 'timeout',
     });
+    // The verdict is cached: the next start warns again, without a timeout of its own.
+    const again = recordingLogger();
+    await checkPatterns(declaredPatterns([{ messageListeners: metadata(Plain), eventListeners: [] }]), {
+      stateDir: dir.dir,
+      log: again,
+    });
+    expect(again.lines.find((l) => l.level === 'warn')?.bindings).toMatchObject({
+      handler: 'Plain.roll',
+      reason: 'timeout',
+    });
   });
 });
 
