@@ -24,7 +24,9 @@ export function nativeChecker(): string | undefined {
 
 /**
  * Checks patterns with recheck's native build, run as a process of its own (its JSON-RPC agent on
- * stdin and stdout, as recheck's own client speaks to it), and waits for it to exit. Rejects when
+ * stdin and stdout, as recheck's own client speaks to it: the reason recheck's version is pinned),
+ * and waits for it to exit, so that no process is left behind (recheck's client leaves it to exit
+ * with the thread that started it). Rejects when
  * the binary cannot run here, or stops before it answered everything.
  *
  * @param bin - from {@link nativeChecker}
