@@ -20,7 +20,7 @@ export * from './kernel/scope.js';
 export { matchMessage } from './listeners/match-message.js';
 export { EVENT_LISTENERS_KEY, MESSAGE_LISTENERS_KEY } from './listeners/metadata.js';
 export * from './listeners/patterns/check-patterns.js';
-export { nativeChecker } from './listeners/patterns/native-checker.js';
+export { nativeChecker, runNativeChecker } from './listeners/patterns/native-checker.js';
 export { runWorker } from './listeners/patterns/run-checker.js';
 export * from './policies/cooldowns.js';
 export { COOLDOWN_KEY, ERROR_HOOK_KEY, GUARDS_KEY } from './policies/metadata.js';

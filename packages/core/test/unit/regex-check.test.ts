@@ -14,6 +14,7 @@ import {
   MESSAGE_LISTENERS_KEY,
   nativeChecker,
   PATTERN_CHECK_TIMEOUT_MS,
+  runNativeChecker,
   runWorker,
 } from '@boardbot/core/internal';
 import { type RecordingLogger, recordingLogger, type TempDir, tempDir } from '@boardbot/test-support';
@@ -158,6 +159,12 @@ describe('verdicts', () => {
 describe('the checker', () => {
   it("runs recheck's native build where it is installed (linux x64 here, an optional dependency)", () => {
     expect(nativeChecker()).toMatch(/recheck-linux-x64[/\\]recheck$/);
+  });
+
+  it('rejects when the native build cannot run (and runChecker then takes the worker thread)', async () => {
+    const patterns = [{ hash: 'h', source: '^a$', flags: '' }];
+    await expect(runNativeChecker('/bin/false', patterns, 1000)).rejects.toThrow(/stopped \(1\) before it answered/);
+    await expect(runNativeChecker('/nonexistent/recheck', patterns, 1000)).rejects.toThrow(/ENOENT/);
   });
 
   it("falls back to recheck's JavaScript build in a worker thread, with the same diagnosis", async () => {

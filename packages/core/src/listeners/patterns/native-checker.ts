@@ -43,7 +43,10 @@ export function runNativeChecker(
     const agent = spawn(bin, ['agent'], { stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
     // recheck bounds each check by `timeoutMs`; this bounds an agent that hangs regardless.
     const deadline = setTimeout(() => agent.kill('SIGKILL'), patterns.length * timeoutMs + AGENT_GRACE_MS);
-    agent.on('error', reject);
+    agent.on('error', (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
     agent.stdin.on('error', () => {});
     agent.on('exit', (code, signal) => {
       clearTimeout(deadline);
