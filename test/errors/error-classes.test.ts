@@ -79,6 +79,7 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.InvalidSessionError, () => new core.InvalidSessionError('Score', ['points: points must not be less than 0'])],
   [core.SessionConflictError, () => new core.SessionConflictError('Score', 50)],
   [core.SessionScopeError, () => new core.SessionScopeError('Score', 'user')],
+  [core.UnsafeRegexError, () => new core.UnsafeRegexError(['Greedy.all: /^(a+)+$/ takes exponential time'])],
   [
     core.InvalidScheduleError,
     () => new core.InvalidScheduleError("@Cron('61 * * * *')", 'give a cron expression of five fields'),

@@ -95,6 +95,16 @@ const CORE_ERRORS = createErrorFactory({
       'A middleware called next() more than once: call it once (and await it) to run the rest of the chain and the ' +
       'handler, or not at all to stop here.',
   },
+  BOARDBOT_UNSAFE_REGEX: {
+    message: (problems: readonly string[]) =>
+      `A message could stall the whole bot (every board, /healthz too): ${
+        problems.length === 1 ? 'this regular ' + 'expression backtracks' : 'these regular expressions backtrack'
+      } catastrophically on some inputs:\n  - ` +
+      `${problems.join('\n  - ')}\n` +
+      'Fix: rewrite the pattern so that no two repetitions can match the same text (e.g. /^(a+)+$/ -> /^a+$/); or ' +
+      "run it in linear time with { engine: 're2' }; or accept the risk with { allowSlowRegex: true } and a small " +
+      'maxLength. See docs/listening-to-messages.md#patterns-that-cannot-stall.',
+  },
 });
 
 /**
@@ -341,5 +351,20 @@ export class InvalidScheduleError extends BoardbotCoreError {
    */
   constructor(what: string, fix: string) {
     super('BOARDBOT_INVALID_SCHEDULE', [what, fix]);
+  }
+}
+
+/**
+ * Thrown by `start()` when a listener's regular expression can backtrack catastrophically: a short
+ * message would stall the whole process. The message shows each pattern, its listener and an attack's shape.
+ */
+export class UnsafeRegexError extends BoardbotCoreError {
+  /** Each refused pattern: its listener, the pattern, its complexity and an attack string's shape. */
+  readonly problems: readonly string[];
+
+  /** @param problems - one line per refused pattern */
+  constructor(problems: readonly string[]) {
+    super('BOARDBOT_UNSAFE_REGEX', [problems]);
+    this.problems = problems;
   }
 }

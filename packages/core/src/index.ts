@@ -40,6 +40,12 @@ export type {
 } from './listeners/metadata.js';
 export * from './listeners/on-event.js';
 export * from './listeners/on-message.js';
+export {
+  DEFAULT_MATCH_MAX_LENGTH,
+  type MessagePattern,
+  type MessagePatternOptions,
+  type RegexEngine,
+} from './listeners/patterns/message-pattern.js';
 export * from './permissions/member-roles.js';
 export * from './permissions/require-role.js';
 export * from './plugins/plugin.js';

@@ -60,7 +60,7 @@ export class MessageHandler {
   async handle(event: EventMeta, name: MessageEventName, message: Message): Promise<void> {
     const matched = this.candidates(name, message).flatMap((target) => {
       try {
-        const match = matchMessage(target.listener.matcher, message);
+        const match = matchMessage(target.listener, message);
         return match === false ? [] : [{ target, match }];
       } catch (error) {
         this.env.log.error({ err: error, handler: target.label, event_id: event.id }, 'message matcher threw');

@@ -1,5 +1,6 @@
 import type { Message } from '@boardbot/protocol';
 import { metadataKey } from '../kernel/metadata.js';
+import type { MessagePattern } from './patterns/message-pattern.js';
 
 /** `@OnMessage`, `@OnMessageEdit`, `@OnMessageDelete` methods: {@link MessageListenerMetadata}[]. */
 export const MESSAGE_LISTENERS_KEY = metadataKey('message-listeners');
@@ -26,6 +27,8 @@ export interface MessageListenerMetadata {
   method: string;
   /** Absent: every message of the event. */
   matcher?: MessageMatcher;
+  /** A regular expression matcher as it is run (engine, `maxLength`); set when `matcher` is one. */
+  pattern?: MessagePattern;
   /** Whether the bot's own messages reach this listener. */
   includeOwn: boolean;
 }

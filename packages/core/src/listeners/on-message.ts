@@ -3,28 +3,68 @@ import { appendMetadata } from '../kernel/metadata.js';
 import type { MessageContext } from './context.js';
 import type { MessageEventName, MessageListenerMetadata, MessageMatcher } from './metadata.js';
 import { MESSAGE_LISTENERS_KEY } from './metadata.js';
+import { DEFAULT_MATCH_MAX_LENGTH, MessagePattern, type RegexEngine } from './patterns/message-pattern.js';
 
 /** Options of the message-listener decorators. */
 export interface MessageListenerOptions {
   /** Let the bot's own messages reach this listener. @defaultValue false */
   includeOwn?: boolean;
+  /**
+   * How a regular expression matcher runs: `'js'` (the JavaScript engine, whose patterns are checked
+   * for catastrophic backtracking at start) or `'re2'` (re2js: linear time whatever the pattern, no
+   * backreferences or lookarounds; for patterns that must be accepted as they are). @defaultValue 'js'
+   */
+  engine?: RegexEngine;
+  /**
+   * Content longer than this is not matched by the regular expression (the listener does not run).
+   * @defaultValue 2000
+   */
+  maxLength?: number;
+  /**
+   * Accept a regular expression the start-time check finds vulnerable to catastrophic backtracking
+   * (a message can then stall the whole bot): the pattern is not checked. @defaultValue false
+   */
+  allowSlowRegex?: boolean;
 }
 
 /** A message listener method. */
 export type MessageListener = (ctx: MessageContext) => unknown;
 
+/** The options that only a regular expression matcher takes. */
+const REGEX_OPTIONS = ['engine', 'maxLength', 'allowSlowRegex'] as const;
+
+function pattern(regex: RegExp, options: MessageListenerOptions, where: string): MessagePattern {
+  const { engine = 'js', maxLength = DEFAULT_MATCH_MAX_LENGTH, allowSlowRegex = false } = options;
+  if (engine !== 'js' && engine !== 're2') {
+    throw new InvalidHandlerError(`${where}: engine must be 'js' or 're2', got ${String(engine)}`);
+  }
+  if (!Number.isSafeInteger(maxLength) || maxLength < 1) {
+    throw new InvalidHandlerError(`${where}: maxLength must be a whole number of characters, at least 1`);
+  }
+  return new MessagePattern(regex, { engine, maxLength, allowSlowRegex, where });
+}
+
 function listener(event: MessageEventName, matcher: MessageMatcher | undefined, options: MessageListenerOptions) {
   return <T extends MessageListener>(target: object, method: string | symbol, _d: TypedPropertyDescriptor<T>): void => {
     if (typeof method !== 'string') throw new InvalidHandlerError(`@${event} listener needs a string method name`);
+    const where = `${target.constructor.name}.${method}`;
     const meta: MessageListenerMetadata = { event, method, includeOwn: options.includeOwn ?? false };
     if (matcher !== undefined) meta.matcher = matcher;
+    if (matcher instanceof RegExp) meta.pattern = pattern(matcher, options, where);
+    else {
+      const misplaced = REGEX_OPTIONS.filter((name) => options[name] !== undefined);
+      if (misplaced.length > 0) {
+        throw new InvalidHandlerError(`${where}: ${misplaced.join(', ')} apply to a regular expression matcher only`);
+      }
+    }
     appendMetadata(MESSAGE_LISTENERS_KEY, meta, target.constructor);
   };
 }
 
 /**
  * Runs the method for new messages: all of them, those whose content matches a regular
- * expression (`ctx.match`), starts with a prefix, or passes a predicate.
+ * expression (`ctx.match`), starts with a prefix, or passes a predicate. A regular expression is
+ * checked for catastrophic backtracking when the bot starts (see {@link MessageListenerOptions}).
  */
 export const OnMessage = (matcher?: MessageMatcher, options: MessageListenerOptions = {}) =>
   listener('message.create', matcher, options);

@@ -18,6 +18,7 @@ import { Container } from '../kernel/container.js';
 import { createLogger, flushLogger } from '../kernel/logger.js';
 import type { BotGateway, BotRest, GatewayFailure } from '../kernel/ports.js';
 import { Services } from '../kernel/services.js';
+import { checkPatterns, declaredPatterns } from '../listeners/patterns/check-patterns.js';
 import type { Plugin } from '../plugins/plugin.js';
 import type { Middleware } from '../policies/middleware.js';
 import { Scheduler } from '../schedules/scheduler.js';
@@ -79,6 +80,8 @@ export class Bot {
   private plugins: readonly Plugin[];
   /** The bot's services (its session store...), which handlers reach through their context. */
   readonly services = new Services();
+  /** The listeners' regular expressions that `start()` checks for catastrophic backtracking. */
+  private readonly patterns: ReturnType<typeof declaredPatterns>;
 
   /** @param options - see {@link BotOptions} */
   constructor(options: BotOptions) {
@@ -109,6 +112,7 @@ export class Bot {
     const described = [...options.handlers, ...this.plugins.flatMap((p) => p.handlers ?? [])].map((h) =>
       exploreHandler(h),
     );
+    this.patterns = declaredPatterns(described);
     const commands = described.flatMap((d) => (d.command ? [d.command] : []));
     assertValidCommands(commands);
     this.commands = commands.map((c) => c.definition);
@@ -253,6 +257,7 @@ export class Bot {
     let startEnded!: () => void;
     this.handleSignals(new Promise<void>((resolve) => (startEnded = resolve)));
     try {
+      await checkPatterns(this.patterns, { stateDir: this.options.stateDir, log });
       if (this.options.health) await this.startHealth(this.options.health);
       // A replica connects first: even its first request reserves a slot of the shared rate limit.
       if (this.scale) await this.connectReplica(this.scale);

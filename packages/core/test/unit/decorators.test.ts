@@ -115,10 +115,17 @@ describe('decorator metadata', () => {
     ]);
   });
 
-  it('message-listener decorators store event, method, matcher and includeOwn', () => {
+  it('message-listener decorators store event, method, matcher and includeOwn (and a pattern for a regex)', () => {
     const list = Reflect.getMetadata(MESSAGE_LISTENERS_KEY, Listener);
+    const pattern = { engine: 'js', maxLength: 2000, allowSlowRegex: false, where: 'Listener.hi' };
     expect(list).toEqual([
-      { event: 'message.create', method: 'hi', matcher: /^hi/i, includeOwn: false },
+      {
+        event: 'message.create',
+        method: 'hi',
+        matcher: /^hi/i,
+        pattern: expect.objectContaining({ regex: /^hi/i, options: pattern }),
+        includeOwn: false,
+      },
       { event: 'message.create', method: 'bang', matcher: '!', includeOwn: true },
       { event: 'message.edit', method: 'edited', includeOwn: false },
       { event: 'message.delete', method: 'deleted', includeOwn: false },

@@ -1,0 +1,178 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type Bot,
+  createBot,
+  isBoardbotError,
+  type MessageListenerMetadata,
+  OnMessage,
+  UnsafeRegexError,
+} from '@boardbot/core';
+import {
+  checkPatterns,
+  declaredPatterns,
+  MESSAGE_LISTENERS_KEY,
+  nativeChecker,
+  PATTERN_CHECK_TIMEOUT_MS,
+  runNativeChecker,
+  runWorker,
+} from '@boardbot/core/internal';
+import { type RecordingLogger, recordingLogger, type TempDir, tempDir } from '@boardbot/test-support';
+import { afterEach, describe, expect, it } from 'vitest';
+
+class Greedy {
+  @OnMessage(/^(a+)+$/)
+  greedy() {
+    return 'all a';
+  }
+}
+
+class Plain {
+  @OnMessage(/^!roll (\d+)d(\d+)$/i)
+  roll() {
+    return 'rolled';
+  }
+}
+
+let dir: TempDir | undefined;
+let bots: Bot[] = [];
+afterEach(async () => {
+  for (const bot of bots) if (bot.state === 'running') await bot.stop();
+  bots = [];
+  dir?.remove();
+  dir = undefined;
+});
+
+/** A bot whose start fails at once after the check: its API answers nothing on port 1. */
+function bot(handlers: (new () => unknown)[], logger: RecordingLogger): Bot {
+  dir ??= tempDir('boardbot-regex-');
+  const made = createBot({
+    token: 'test-token',
+    apiUrl: 'http://127.0.0.1:1',
+    handlers,
+    stateDir: dir.dir,
+    position: false,
+    handleSignals: false,
+    logger,
+  });
+  bots.push(made);
+  return made;
+}
+
+function metadata(cls: object): MessageListenerMetadata[] {
+  return Reflect.getMetadata(MESSAGE_LISTENERS_KEY, cls) as MessageListenerMetadata[];
+}
+
+describe('the start-time check of regular expressions', () => {
+  it('refuses /^(a+)+$/ with BOARDBOT_UNSAFE_REGEX: the pattern, its listener, an attack and the fix', async () => {
+    const error = await bot([Greedy], recordingLogger())
+      .start()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(UnsafeRegexError);
+    expect(isBoardbotError(error) && error.code).toBe('BOARDBOT_UNSAFE_REGEX');
+    const message = (error as Error).message;
+    expect(message).toContain('Greedy.greedy: /^(a+)+$/ takes exponential time');
+    expect(message).toContain(
+      "Greedy.greedy: /^(a+)+$/ takes exponential time; an attack string looks like 'a' + 'a'.repeat(31) + '\\x00'",
+    );
+    expect(message).toContain("{ engine: 're2' }");
+    expect(message).toContain('{ allowSlowRegex: true }');
+    expect((error as UnsafeRegexError).problems).toHaveLength(1);
+    // The page shows this very error.
+    const page = readFileSync(new URL('../../../../docs/listening-to-messages.md', import.meta.url), 'utf8');
+    const shown = page.split('## Patterns that cannot stall')[1]?.split('```text\n')[1]?.split('\n```')[0];
+    expect(shown).toBe(`BOARDBOT_UNSAFE_REGEX: ${message}`);
+  });
+});
+
+describe('verdicts', () => {
+  it('are cached in the state directory: the next start decides from the cache, without the checker', async () => {
+    const first = recordingLogger();
+    await expect(bot([Greedy], first).start()).rejects.toThrow(UnsafeRegexError);
+    expect(first.lines.some((l) => l.msg === 'checking regular expressions for catastrophic backtracking')).toBe(true);
+    expect(readdirSync(join(dir?.dir ?? '', 'regex-checks')).filter((f) => f.endsWith('.json'))).toHaveLength(1);
+    const second = recordingLogger();
+    await expect(bot([Greedy], second).start()).rejects.toThrow(/Greedy\.greedy: \/\^\(a\+\)\+\$\/ takes exponential/);
+    expect(second.lines.some((l) => l.msg === 'checking regular expressions for catastrophic backtracking')).toBe(
+      false,
+    );
+  });
+
+  it('refuses a polynomial pattern too, with its degree', async () => {
+    class Split {
+      @OnMessage(/\s*,\s*/)
+      split() {}
+    }
+    dir = tempDir('boardbot-regex-');
+    const check = checkPatterns(declaredPatterns([{ messageListeners: metadata(Split), eventListeners: [] }]), {
+      stateDir: dir.dir,
+      log: recordingLogger(),
+    });
+    await expect(check).rejects.toThrow('Split.split: /\\s*,\\s*/ takes polynomial (degree 2) time');
+  });
+
+  it('lets a safe pattern through, silently', async () => {
+    dir = tempDir('boardbot-regex-');
+    const log = recordingLogger();
+    await checkPatterns(declaredPatterns([{ messageListeners: metadata(Plain), eventListeners: [] }]), {
+      stateDir: dir.dir,
+      log,
+    });
+    expect(log.lines.filter((l) => l.level === 'warn')).toEqual([]);
+  });
+
+  it('gives the checker the 5 seconds per pattern the docs promise', () => {
+    expect(PATTERN_CHECK_TIMEOUT_MS).toBe(5000);
+  });
+
+  it('warns about a pattern the checker cannot decide in time (unknown), and does not refuse it', async () => {
+    dir = tempDir('boardbot-regex-');
+    const log = recordingLogger();
+    await checkPatterns(declaredPatterns([{ messageListeners: metadata(Plain), eventListeners: [] }]), {
+      stateDir: dir.dir,
+      log,
+      timeoutMs: 0,
+    });
+    const warning = log.lines.find((l) => l.level === 'warn');
+    expect(warning?.msg).toMatch(/not checked for catastrophic backtracking/);
+    expect(warning?.bindings).toMatchObject({
+      handler: 'Plain.roll',
+      pattern: '/^!roll (\\d+)d(\\d+)$/i',
+      reason: 'timeout',
+    });
+    // The verdict is cached: the next start warns again, without a timeout of its own.
+    const again = recordingLogger();
+    await checkPatterns(declaredPatterns([{ messageListeners: metadata(Plain), eventListeners: [] }]), {
+      stateDir: dir.dir,
+      log: again,
+    });
+    expect(again.lines.find((l) => l.level === 'warn')?.bindings).toMatchObject({
+      handler: 'Plain.roll',
+      reason: 'timeout',
+    });
+  });
+});
+
+describe('the checker', () => {
+  it("runs recheck's native build where it is installed (linux x64 here, an optional dependency)", () => {
+    expect(nativeChecker()).toMatch(/recheck-linux-x64[/\\]recheck$/);
+  });
+
+  it('rejects when the native build cannot run (and runChecker then takes the worker thread)', async () => {
+    const patterns = [{ hash: 'h', source: '^a$', flags: '' }];
+    await expect(runNativeChecker('/bin/false', patterns, 1000)).rejects.toThrow(/stopped \(1\) before it answered/);
+    await expect(runNativeChecker('/nonexistent/recheck', patterns, 1000)).rejects.toThrow(/ENOENT/);
+  });
+
+  it("falls back to recheck's JavaScript build in a worker thread, with the same diagnosis", async () => {
+    const found = await runWorker([{ hash: 'h', source: '^(a+)+$', flags: '' }], PATTERN_CHECK_TIMEOUT_MS);
+    expect(found.get('h')).toMatchObject({
+      status: 'vulnerable',
+      complexity: { type: 'exponential' },
+      attack: { pattern: "'a' + 'a'.repeat(31) + '\\x00'" },
+    });
+  });
+});
