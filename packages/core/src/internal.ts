@@ -21,7 +21,7 @@ export { EVENT_LISTENERS_KEY, MESSAGE_LISTENERS_KEY } from './listeners/metadata
 export * from './policies/cooldowns.js';
 export { COOLDOWN_KEY, ERROR_HOOK_KEY, GUARDS_KEY } from './policies/metadata.js';
 export * from './policies/middleware.js';
-export * from './runtime/message-marks.js';
+export * from './runtime/intake/message-marks.js';
 export * from './runtime/position/position-keeper.js';
 export * from './runtime/position/progress.js';
 export * from './runtime/position/seqs-in-flight.js';

@@ -26,7 +26,8 @@ import { SESSION_STORE } from '../sessions/service.js';
 import { Telemetry } from '../telemetry/telemetry.js';
 import { createGateway, createRest } from './clients.js';
 import { BOT_EXIT_CODES, exitCodeAfterStop, type StopReport } from './exit-codes.js';
-import { Intake } from './intake.js';
+import { DispatchSink } from './intake/dispatch-sink.js';
+import { Intake } from './intake/intake.js';
 import { type BotOptions, DEFAULT_BOT_OPTIONS } from './options.js';
 import { FilePositionStore } from './position/file-position-store.js';
 import { PositionKeeper } from './position/position-keeper.js';
@@ -278,25 +279,23 @@ export class Bot {
           log: this.log,
         });
       }
-      const intake = new Intake({
+      const sink = new DispatchSink({
         queue: this.queue,
         dispatcher: this.dispatcher,
+        telemetry: this.telemetry,
         progress,
         keeper: this.keeper,
         orderBy: this.options.orderBy,
+        startedAt,
+        since: position?.savedAt ?? startedAt,
+      });
+      const intake = new Intake(sink, {
         rest: this.rest,
         log: this.log,
         backfillLimit: this.options.backfillLimit,
-        startedAt,
-        since: position?.savedAt ?? startedAt,
         telemetry: this.telemetry,
       });
-      const gateway = (this.options.gateway ?? createGateway)({
-        token: this.options.token,
-        baseUrl: this.options.apiUrl,
-        logger: this.log,
-        lastEventId: position?.eventId,
-      });
+      const gateway = this.openGateway(position?.eventId);
       this.gateway = gateway;
       gateway.on('dispatch', (event) => intake.receive(event));
       gateway.on('error', (error) => this.onGatewayError(error));
@@ -378,7 +377,6 @@ export class Bot {
     log: Logger,
     requestOptions: { requestId: string; logger: Logger },
   ): Promise<CommandSyncPlan | undefined> {
-    const factory = this.options.gateway ?? createGateway;
     return startReplica({
       adapter,
       app: this.app,
@@ -396,18 +394,26 @@ export class Bot {
       startLog: log,
       requestOptions,
       openGateway: (lastEventId) => {
-        const gateway = factory({
-          token: this.options.token,
-          baseUrl: this.options.apiUrl,
-          logger: this.log,
-          lastEventId,
-          fetch: rateLimitedFetch(scale.rateLimit),
-        });
+        const gateway = this.openGateway(lastEventId, scale);
         // The replica that reads the gateway is ready while it is connected; the others by `reportReplicas`.
         this.health?.watch(gateway, () => lastEventId);
         return gateway;
       },
       gatewayFailed: (error) => this.onGatewayError(error),
+    });
+  }
+
+  /**
+   * The one place the gateway client is built: the bot's factory, token and URL, resuming after
+   * `lastEventId`; a replica's connection reserves a slot of the shared rate limit first.
+   */
+  private openGateway(lastEventId: string | undefined, scale?: ScaleSlot): BotGateway {
+    return (this.options.gateway ?? createGateway)({
+      token: this.options.token,
+      baseUrl: this.options.apiUrl,
+      logger: this.log,
+      lastEventId,
+      ...(scale && { fetch: rateLimitedFetch(scale.rateLimit) }),
     });
   }
 

@@ -1,4 +1,4 @@
-import type { Logger, Message } from '@boardbot/protocol';
+import type { Logger } from '@boardbot/protocol';
 import type { SharedRateLimit } from '@boardbot/rest';
 import type { CommandSyncPlan } from '../../commands/sync/plan.js';
 import type { BotEvent } from '../../dispatch/dispatcher.js';
@@ -8,7 +8,7 @@ import type { ReplicaStatus } from '../../health/replica-status.js';
 import type { BotGateway, GatewayFailure } from '../../kernel/ports.js';
 import type { CooldownStore } from '../../policies/cooldown-store.js';
 import type { SessionStore } from '../../sessions/session-store.js';
-import type { BackfillMarks } from '../backfill.js';
+import type { EventIntake, IntakeSink } from '../intake/intake-sink.js';
 
 export type { DispatchOutcome } from '../../dispatch/outcome.js';
 
@@ -54,8 +54,12 @@ export interface ScaleHost {
    * event and give them back to {@link ScaleHost.dispatch} where it is handled.
    */
   relay(event: BotEvent): Record<string, string>;
-  /** Lists, oldest first, the messages missed on each board after a gateway gap (see `backfillLimit`). */
-  collectMissed(boardIds: readonly string[], marks: BackfillMarks): Promise<Message[]>;
+  /**
+   * Opens the bot's intake onto `sink`: the gateway events given to its `receive` are deduplicated,
+   * and a gap's missed messages read back and passed on first, before `sink` takes them. Open one per
+   * gateway connection, and close it with the connection.
+   */
+  intake(sink: IntakeSink): EventIntake;
   /** Tells the runtime that the gateway gave up for good (a refused token): the bot stops. */
   gatewayFailed(error: GatewayFailure): void;
 }

@@ -7,7 +7,8 @@ import type { KeyedQueue } from '../../dispatch/keyed-queue.js';
 import { type OrderBy, orderingKey } from '../../dispatch/ordering.js';
 import type { BotGateway, BotRest, GatewayFailure, RequestOptions } from '../../kernel/ports.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
-import { collectMissedMessages } from '../backfill.js';
+import { Intake } from '../intake/intake.js';
+import { dispatchTraced } from '../intake/traced-dispatch.js';
 import type { ScaleAdapter, ScaleHost } from './scale-port.js';
 
 /** What a replica starts from: the bot's parts and options. */
@@ -58,17 +59,9 @@ export async function startReplica(s: ReplicaStart): Promise<CommandSyncPlan | u
     openGateway: (lastEventId) => s.openGateway(lastEventId),
     orderingKey: (event) => orderingKey(event, s.orderBy),
     enqueue: (key, task) => s.queue.push(key, task),
-    dispatch: (event, replayed, carrier) => {
-      const traced = s.telemetry.receive(event, carrier);
-      return s.dispatcher.dispatch(event, replayed, traced.begin()).finally(() => traced.end());
-    },
+    dispatch: (event, replayed, carrier) => dispatchTraced(s, event, replayed, carrier),
     relay: (event) => s.telemetry.relay(event),
-    collectMissed: (boardIds, marks) =>
-      collectMissedMessages(s.rest, boardIds, marks, {
-        limit: s.backfillLimit,
-        log: s.log,
-        requestOptions: { logger: s.log },
-      }),
+    intake: (sink) => new Intake(sink, s),
     gatewayFailed: (error) => s.gatewayFailed(error),
   };
   await adapter.start(host);
