@@ -1,5 +1,6 @@
 import type { Logger } from '@boardbot/protocol';
 import { type LoggerOptions, pino } from 'pino';
+import { readEnvironment } from './environment.js';
 import { CENSOR, mergeRedact, REDACT_PATHS, withTokenRedaction } from './redaction.js';
 
 export { REDACT_PATHS } from './redaction.js';
@@ -46,7 +47,7 @@ export function loggerOptions(input: LoggerOptions | undefined, isTTY: boolean):
 export function defaultLoggerOptions(isTTY: boolean): LoggerOptions {
   return {
     name: 'boardbot',
-    level: process.env.LOG_LEVEL ?? 'info',
+    level: readEnvironment().LOG_LEVEL ?? 'info',
     redact: { paths: [...REDACT_PATHS], censor: CENSOR },
     ...(isTTY ? { transport: { target: 'pino-pretty', options: { colorize: true } } } : {}),
   };

@@ -48,7 +48,8 @@ export class DispatchSink implements IntakeSink {
     // Its id is the stream's cursor: the resume point stands there once everything before it finished
     // (after a gap: once the missed messages are handled).
     this.finish(this.begin(event));
-    this.deps.queue.push(undefined, () => dispatchTraced(this.deps, event, false));
+    const traced = this.deps.telemetry.receive(event);
+    this.deps.queue.push(undefined, () => dispatchTraced(this.deps, event, false, traced));
   }
 
   skip(event: BotEvent): void {
@@ -58,10 +59,10 @@ export class DispatchSink implements IntakeSink {
 
   take(event: BotEvent, place?: BackfillPlace): Promise<void> {
     const ticket = this.begin(event);
+    const traced = this.deps.telemetry.receive(event);
     if (!this.deps.dispatcher.handles(event)) {
       // No handler would run (the bot's own answers, most often): counted and traced as received, and
       // done at once, without waiting for its key's turn in the queue.
-      const traced = this.deps.telemetry.receive(event);
       traced.begin();
       traced.end();
       this.finish(ticket);
@@ -70,7 +71,7 @@ export class DispatchSink implements IntakeSink {
     const replayed = place === undefined && createdBefore(event, this.deps.startedAt);
     return new Promise<void>((resolve) => {
       this.deps.queue.push(orderingKey(event, this.deps.orderBy), () =>
-        dispatchTraced(this.deps, event, replayed).finally(() => {
+        dispatchTraced(this.deps, event, replayed, traced).finally(() => {
           this.finish(ticket);
           resolve();
         }),
