@@ -1,10 +1,11 @@
-import type { BotEvent, ScaleHost } from '@boardbot/core';
+import type { ScaleHost } from '@boardbot/core';
 import type { Redis } from 'ioredis';
 import type { Connected } from '../connection.js';
 import { sortKeyOf } from '../feed/entry-id.js';
 import { GROUP } from '../keys.js';
 import { READ } from '../scripts/feed-scripts.js';
 import { BlockingReads } from './blocking-reads.js';
+import { decodeEntry, isMalformed } from './decode-entry.js';
 import { EntryRunner } from './entry-runner.js';
 import { pendingEntries } from './pending.js';
 import { type ReadAlong, type ReadsAlong, type StreamEntry, type TakenEntry, takenEntry } from './read-along.js';
@@ -408,12 +409,11 @@ export class Consumer implements ReadsAlong {
   }
 
   private deliver(part: Part, entry: TakenEntry, claimed: boolean): void {
-    let event: BotEvent;
-    try {
-      // An entry read along with its append carries the reader's event: the JSON it was appended as.
-      event = entry.event ?? (JSON.parse(entry.payload ?? '') as BotEvent);
-    } catch {
-      void this.runner.deadLetter(part, entry.id, entry.payload, 1, 'its payload is not an event');
+    // An entry read along with its append carries the reader's event (checked by the gateway); any
+    // other is checked here, so that nothing malformed reaches a handler.
+    const event = entry.event ?? decodeEntry(entry.payload);
+    if (isMalformed(event)) {
+      void this.runner.deadLetter(part, entry.id, entry.payload, 1, event.reason);
       return;
     }
     part.running.add(entry.id);
