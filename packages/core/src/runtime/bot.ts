@@ -130,7 +130,7 @@ export class Bot {
       if (this.options.health) this.health = await openHealth(this.options.health, this.parts, this.replicas);
       const { scale, rest, commands } = this.parts;
       // A replica connects first: even its first request reserves a slot of the shared rate limit.
-      if (scale) this.adapter = await connectReplica(scale, this.options, this.log);
+      if (scale) this.adapter = await connectReplica(scale, this.options, this.log, this.parts.clock);
       const adapter = this.adapter;
       // The adapter knows the replica's role; a source the author reported stays theirs.
       if (adapter?.status && !this.replicas) this.reportReplicas(adapter.status.bind(adapter));

@@ -1,6 +1,6 @@
 import type { ScaleHost } from '@boardbot/core';
 import type { Redis } from 'ioredis';
-import type { Connected } from '../connection.js';
+import { type Connected, redisErrorCode, sleep } from '../connection.js';
 import { sortKeyOf } from '../feed/entry-id.js';
 import { GROUP } from '../keys.js';
 import { READ } from '../scripts/feed-scripts.js';
@@ -91,7 +91,7 @@ export class Consumer implements ReadsAlong {
     private readonly feeding: () => boolean = () => false,
   ) {
     this.runner = new EntryRunner(c, host, options);
-    this.blockingReads = new BlockingReads(blocking, c.client);
+    this.blockingReads = new BlockingReads(blocking, c.client, c.clock);
   }
 
   /** The partitions held (draining ones included). */
@@ -340,13 +340,13 @@ export class Consumer implements ReadsAlong {
         ])) as unknown[] | null;
         if (next) this.hint = streamHeads(next);
       } catch (error) {
-        if (/NOGROUP/.test(String((error as Error).message))) {
+        if (redisErrorCode(error) === 'NOGROUP') {
           // Redis lost the group (its data was lost): read the streams again from their start.
           for (const part of active) await ensureGroup(this.c.client, part.key).catch(() => {});
         } else {
           if (this.readFailures++ % 50 === 0)
             this.c.log.warn({ err: error }, 'reading the partitions failed: retrying');
-          await new Promise((resolve) => setTimeout(resolve, 200));
+          await sleep(this.c.clock, 200);
         }
       } finally {
         for (const part of active) {
@@ -395,10 +395,11 @@ export class Consumer implements ReadsAlong {
     // Paused since the loop last looked: nothing to wait for.
     if (!this.reading) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
+      const { clock } = this.c;
+      const timer = clock.setTimeout(done, ms);
       const self = this;
       function done() {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         self.wake = undefined;
         self.waitingFor = undefined;
         resolve();

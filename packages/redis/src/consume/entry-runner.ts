@@ -1,5 +1,6 @@
 import type { BotEvent, ScaleHost } from '@boardbot/core';
-import { type Connected, persist } from '../connection.js';
+import { backoffDelay } from '@boardbot/protocol/http';
+import { type Connected, persist, sleep } from '../connection.js';
 import { sortKeyOf } from '../feed/entry-id.js';
 import { GROUP } from '../keys.js';
 import { ACK, DEAD_LETTER } from '../scripts/feed-scripts.js';
@@ -93,7 +94,8 @@ export class EntryRunner {
         { partition: part.index, entry: entry.id, attempt, max_deliveries: maxDeliveries },
         'handler failed: the event is delivered again (its board waits)',
       );
-      await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
+      // 200 ms doubling up to 2 s: the event's board waits, so no jitter stretches it.
+      await sleep(this.c.clock, backoffDelay({ attempt, baseMs: 200, maxMs: 2000, jitter: 0, random: 0 }));
     }
   }
 
@@ -104,10 +106,14 @@ export class EntryRunner {
    */
   private async recount(id: string, local: number): Promise<number> {
     let attempt: number | undefined;
-    await persist(async () => {
-      attempt = await countRun(this.c.client, this.c.keys.attempts, id).count;
-      if (attempt === undefined) throw new Error('the run was not counted');
-    }, ACK_PERSIST_MS);
+    await persist(
+      this.c.clock,
+      async () => {
+        attempt = await countRun(this.c.client, this.c.keys.attempts, id).count;
+        if (attempt === undefined) throw new Error('the run was not counted');
+      },
+      ACK_PERSIST_MS,
+    );
     return attempt ?? local;
   }
 
@@ -123,7 +129,7 @@ export class EntryRunner {
     this.acking++;
     let done: boolean;
     try {
-      done = await persist(ack, ACK_PERSIST_MS);
+      done = await persist(this.c.clock, ack, ACK_PERSIST_MS);
     } finally {
       this.acking--;
     }
@@ -162,6 +168,7 @@ export class EntryRunner {
       // An unreadable payload moves no board's mark.
     }
     await persist(
+      this.c.clock,
       () =>
         DEAD_LETTER.run(
           client,

@@ -105,7 +105,7 @@ export class Reader {
     const generation = this.generation;
     let position: SharedPosition;
     try {
-      position = await readPosition(this.c.client, this.c.keys, Date.now());
+      position = await readPosition(this.c.client, this.c.keys, this.c.clock.now());
     } catch (error) {
       this.c.log.warn({ err: error }, 'the reader could not read the resume point: trying again on the next heartbeat');
       this.restart = true;

@@ -5,6 +5,7 @@ import type { BotEvent } from '../../dispatch/dispatcher.js';
 import type { OrderBy } from '../../dispatch/ordering.js';
 import type { DispatchOutcome } from '../../dispatch/outcome.js';
 import type { ReplicaStatus } from '../../health/replica-status.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { BotGateway, GatewayFailure } from '../../kernel/ports.js';
 import type { CooldownStore } from '../../policies/cooldown-store.js';
 import type { SessionStore } from '../../sessions/session-store.js';
@@ -91,9 +92,10 @@ export interface ScaleAdapter {
   /**
    * Connects the adapter; called first by `start()`, before the bot's first request: the shared rate
    * limit works from then on.
-   * @param target - the API URL, a hash naming the app token (its rate-limit bucket), the logger
+   * @param target - the API URL, a hash naming the app token (its rate-limit bucket), the logger, and
+   * the bot's clock (every wait and time of the adapter is read from it)
    */
-  connect(target: { apiUrl: string; credential: string; log: Logger }): Promise<void>;
+  connect(target: { apiUrl: string; credential: string; log: Logger; clock: Clock }): Promise<void>;
   /**
    * Names the bot's shared state once the app is known (`GET /app`): cooldowns and the command sync
    * work from then on.

@@ -3,6 +3,7 @@ import type { App, Logger } from '@boardbot/protocol';
 import { commandSetHash } from '../../commands/sync/command-set-hash.js';
 import { syncCommands } from '../../commands/sync/sync.js';
 import { orderingKey } from '../../dispatch/ordering.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { BotGateway, GatewayFailure, RequestOptions } from '../../kernel/ports.js';
 import type { BotParts } from '../assemble.js';
 import { openBotGateway } from '../clients.js';
@@ -19,15 +20,17 @@ import type { ScaleSlot } from './scale-slot.js';
  * @param scale - the bot's adapter slot
  * @param options - the API URL and token
  * @param log - the bot's root logger
+ * @param clock - the bot's clock
  */
 export async function connectReplica(
   scale: ScaleSlot,
   options: Pick<ResolvedBotOptions, 'apiUrl' | 'token'>,
   log: Logger,
+  clock: Clock,
 ): Promise<ScaleAdapter> {
   const adapter = await scale.resolve(log);
   const credential = createHash('sha256').update(`${options.apiUrl}\n${options.token}`).digest('hex').slice(0, 16);
-  await adapter.connect({ apiUrl: options.apiUrl, credential, log });
+  await adapter.connect({ apiUrl: options.apiUrl, credential, log, clock });
   return adapter;
 }
 
