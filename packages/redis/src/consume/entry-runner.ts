@@ -77,8 +77,8 @@ export class EntryRunner {
         await this.deadLetter(part, entry.id, entry.payload, attempt - 1, reason);
         return;
       }
-      const replayed = claimed || attempt > 1 || createdBefore(event, this.host.startedAt);
-      const outcome = await this.host.dispatch(event, replayed, traceOf(entry));
+      // The bot adds what it knows itself: an event created before this process started.
+      const outcome = await this.host.dispatch(event, claimed || attempt > 1, traceOf(entry));
       if (early) attempt = (await run.count) ?? (await this.recount(entry.id, local));
       // Not finished: left pending, for the next owner of the partition.
       if (outcome.abandoned) return;
@@ -189,18 +189,6 @@ export class EntryRunner {
       ACK_PERSIST_MS,
     );
   }
-}
-
-/** Whether the event's message or interaction was created before `time` (epoch ms). */
-function createdBefore(event: BotEvent, time: number): boolean {
-  if (event.unknown) return false;
-  const created =
-    event.name === 'interaction.create'
-      ? event.data.interaction.created_at
-      : event.name === 'message.create'
-        ? event.data.message.created_at
-        : undefined;
-  return created !== undefined && Date.parse(created) < time;
 }
 
 /** The trace headers an entry was appended with, or undefined (untraced, or unreadable: a new trace). */

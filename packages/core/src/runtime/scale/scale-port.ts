@@ -44,7 +44,8 @@ export interface ScaleHost {
   enqueue(key: string | undefined, task: () => Promise<unknown>): void;
   /**
    * Runs an event's handlers now (call it from a queued task); never rejects.
-   * @param replayed - whether another process (or an earlier run) may have handled it already
+   * @param replayed - whether another process (or an earlier run) may have handled it already; the
+   * bot adds an event created before this process started
    * @param carrier - the trace headers {@link ScaleHost.relay} gave for it on the reader, if any: its
    * handlers' spans continue that trace
    */

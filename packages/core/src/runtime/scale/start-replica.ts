@@ -7,6 +7,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { BotGateway, GatewayFailure, RequestOptions } from '../../kernel/ports.js';
 import type { BotParts } from '../assemble.js';
 import { openBotGateway } from '../clients.js';
+import { createdBefore } from '../intake/dispatch-sink.js';
 import { Intake } from '../intake/intake.js';
 import { dispatchTraced } from '../intake/traced-dispatch.js';
 import type { ResolvedBotOptions } from '../resolve-options.js';
@@ -81,8 +82,10 @@ export async function startReplica(s: ReplicaStart): Promise<Started> {
     },
     orderingKey: (event) => orderingKey(event, options.orderBy),
     enqueue: (key, task) => parts.queue.push(key, task),
-    dispatch: (event, replayed, carrier) =>
-      dispatchTraced(parts, event, replayed, parts.telemetry.receive(event, carrier)),
+    dispatch: (event, replayed, carrier) => {
+      const traced = parts.telemetry.receive(event, carrier);
+      return dispatchTraced(parts, event, replayed || createdBefore(event, s.startedAt), traced);
+    },
     relay: (event) => parts.telemetry.relay(event),
     intake: (sink) => new Intake(sink, { ...parts, backfillLimit: options.backfillLimit }),
     gatewayFailed: (error) => s.gatewayFailed(error),
