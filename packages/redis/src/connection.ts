@@ -1,14 +1,35 @@
+import type { Clock } from '@boardbot/core';
 import type { Logger } from '@boardbot/protocol';
-import { Command, Redis } from 'ioredis';
+import { backoffDelay } from '@boardbot/protocol/http';
+import { Command, Redis, ReplyError } from 'ioredis';
 import type { Keys } from './keys.js';
 
-/** What every part of a connected replica shares: its connection, its keys, its name, its logger. */
+/** What every part of a connected replica shares: its connection, its keys, its name, its logger, its clock. */
 export interface Connected {
   /** The connection for commands and scripts (auto-pipelined). */
   client: Redis;
   keys: Keys;
   replicaId: string;
   log: Logger;
+  /** The bot's clock: every wait and time of the replica is read from it. */
+  clock: Clock;
+}
+
+/** Resolves after `ms` on `clock`. */
+export function sleep(clock: Clock, ms: number): Promise<void> {
+  return new Promise((resolve) => clock.setTimeout(resolve, ms));
+}
+
+/**
+ * The code of an error Redis replied with (`NOGROUP`, `BUSYGROUP`, `NOSCRIPT`...: the first word of
+ * the reply, which the Redis protocol defines as its error code), or undefined for any other error.
+ * @param error - what a command rejected with
+ */
+export function redisErrorCode(error: unknown): string | undefined {
+  if (!(error instanceof ReplyError)) return undefined;
+  const message = (error as Error).message;
+  // Redis before 7 wraps an error a script's command raised: `ERR Error running script ...: -NOGROUP ...`.
+  return /: -([A-Z]+) /.exec(message)?.[1] ?? /^[A-Z]+/.exec(message)?.[0];
 }
 
 /**
@@ -30,20 +51,22 @@ export function openConnection(url: string): Redis {
 }
 
 /**
- * Runs `work` again after a Redis failure, with back-off, until it succeeds or `giveUpMs` passed.
+ * Runs `work` again after a Redis failure, with back-off (protocol's `backoffDelay`: 50 ms doubling
+ * up to 1 s), until it succeeds or `giveUpMs` passed on `clock`.
+ * @param clock - the bot's clock
  * @param work - one attempt
  * @param giveUpMs - how long to keep trying
  * @returns whether it succeeded
  */
-export async function persist(work: () => Promise<unknown>, giveUpMs: number): Promise<boolean> {
-  const end = Date.now() + giveUpMs;
-  for (let attempt = 0; ; attempt++) {
+export async function persist(clock: Clock, work: () => Promise<unknown>, giveUpMs: number): Promise<boolean> {
+  const end = clock.now() + giveUpMs;
+  for (let attempt = 1; ; attempt++) {
     try {
       await work();
       return true;
     } catch {
-      if (Date.now() >= end) return false;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+      if (clock.now() >= end) return false;
+      await sleep(clock, backoffDelay({ attempt, baseMs: 50, maxMs: 1000, jitter: 0, random: 0 }));
     }
   }
 }

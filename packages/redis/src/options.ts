@@ -1,3 +1,4 @@
+import { type BoardbotEnvironment, readEnvironment } from '@boardbot/core/internal';
 import type { Logger } from '@boardbot/protocol';
 import type { Redis } from 'ioredis';
 import { RedisOptionError } from './errors.js';
@@ -120,11 +121,15 @@ const isInt = (n: unknown, low: number, high: number) =>
 /**
  * Fills in the defaults and refuses what cannot work, naming the option.
  * @param options - what the caller gave
+ * @param env - the environment's values, read by core's one module @defaultValue `readEnvironment()`
  */
-export function resolveRedisOptions(options: RedisScaleOptions): ResolvedRedisOptions {
+export function resolveRedisOptions(
+  options: RedisScaleOptions,
+  env: Pick<BoardbotEnvironment, 'BOARDBOT_REDIS_URL'> = readEnvironment(),
+): ResolvedRedisOptions {
   const o = {
     ...DEFAULT_REDIS_OPTIONS,
-    url: process.env.BOARDBOT_REDIS_URL || DEFAULT_REDIS_OPTIONS.url,
+    url: env.BOARDBOT_REDIS_URL || DEFAULT_REDIS_OPTIONS.url,
     replicaId: undefined,
     logger: undefined,
     connect: undefined,

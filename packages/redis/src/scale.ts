@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { CommandSyncPlan, ReplicaStatus, ScaleAdapter, ScaleHost } from '@boardbot/core';
+import type { Clock, CommandSyncPlan, ReplicaStatus, ScaleAdapter, ScaleHost } from '@boardbot/core';
 import type { Logger } from '@boardbot/protocol';
 import type { Redis } from 'ioredis';
 import { CommandSync } from './commands/command-sync.js';
@@ -39,13 +39,13 @@ export class RedisScale implements ScaleAdapter {
   readonly sessions: RedisSessionStore;
   private readonly options: ResolvedRedisOptions;
   private c: Connected | undefined;
-  private connection: { client: Redis; replicaId: string; log: Logger; bucket: BucketKeys } | undefined;
+  private connection: { client: Redis; replicaId: string; log: Logger; bucket: BucketKeys; clock: Clock } | undefined;
   private commands: CommandSync | undefined;
   private run: Running | undefined;
   private partitions = 0;
   private apiUrl = '';
   private readonly leases = new Map<number, Lease>();
-  private timer: NodeJS.Timeout | undefined;
+  private timer: unknown;
   private beating: Promise<void> | undefined;
   private paused = false;
   private closed = false;
@@ -71,7 +71,7 @@ export class RedisScale implements ScaleAdapter {
     });
   }
 
-  async connect(target: { apiUrl: string; credential: string; log: Logger }): Promise<void> {
+  async connect(target: { apiUrl: string; credential: string; log: Logger; clock: Clock }): Promise<void> {
     const client = (this.options.connect ?? openConnection)(this.options.url);
     const replicaId = this.options.replicaId ?? defaultReplicaId();
     const log = (this.options.logger ?? target.log).child({ replica: replicaId });
@@ -83,15 +83,16 @@ export class RedisScale implements ScaleAdapter {
       throw new RedisUnavailableError(redactRedisUrl(this.options.url), error);
     }
     this.apiUrl = target.apiUrl;
-    this.connection = { client, replicaId, log, bucket: bucketKeys(this.options.keyPrefix, target.credential) };
+    const bucket = bucketKeys(this.options.keyPrefix, target.credential);
+    this.connection = { client, replicaId, log, bucket, clock: target.clock };
   }
 
   async joinApp(appId: string): Promise<void> {
     const connection = this.connection;
     if (!connection) throw new RedisNotConnectedError('joinApp');
-    const { client, replicaId, log } = connection;
+    const { client, replicaId, log, clock } = connection;
     const keys = new Keys(this.options.keyPrefix, appId, this.apiUrl);
-    this.c = { client, keys, replicaId, log };
+    this.c = { client, keys, replicaId, log, clock };
     await client.hsetnx(keys.config, 'partitions', this.options.partitions);
     this.partitions = Number(await client.hget(keys.config, 'partitions'));
     if (this.partitions !== this.options.partitions) {
@@ -157,7 +158,7 @@ export class RedisScale implements ScaleAdapter {
   async close(): Promise<void> {
     this.closed = true;
     this.paused = true;
-    clearTimeout(this.timer);
+    this.connection?.clock.clearTimeout(this.timer);
     await this.beating;
     await Promise.all(this.works.values());
     await this.run?.reader.stop();
@@ -175,8 +176,8 @@ export class RedisScale implements ScaleAdapter {
   }
 
   private schedule(): void {
-    if (this.closed) return;
-    this.timer = setTimeout(
+    if (this.closed || !this.connection) return;
+    this.timer = this.connection.clock.setTimeout(
       () => {
         this.beating = this.beat().finally(() => {
           this.beating = undefined;

@@ -1,4 +1,5 @@
 import { InvalidConfigError } from '../errors.js';
+import type { BoardbotEnvironment } from '../kernel/environment.js';
 import type { HealthOptions } from './health-options.js';
 
 /**
@@ -7,7 +8,7 @@ import type { HealthOptions } from './health-options.js';
  * @param env - the environment
  * @throws InvalidConfigError when the port is not a port number
  */
-export function healthFromEnv(env: NodeJS.ProcessEnv): HealthOptions | undefined {
+export function healthFromEnv(env: BoardbotEnvironment): HealthOptions | undefined {
   const port = env.BOARDBOT_HEALTH_PORT;
   if (port === undefined || port === '') return undefined;
   if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {

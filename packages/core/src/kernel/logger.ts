@@ -1,5 +1,6 @@
 import type { Logger } from '@boardbot/protocol';
 import { type LoggerOptions, pino } from 'pino';
+import { readEnvironment } from './environment.js';
 import { CENSOR, mergeRedact, REDACT_PATHS, withTokenRedaction } from './redaction.js';
 
 export { REDACT_PATHS } from './redaction.js';
@@ -58,10 +59,11 @@ export const TERMINAL_LOG_FORMAT = {
  * @param isTTY - whether stdout is a terminal
  */
 export function defaultLoggerOptions(isTTY: boolean): LoggerOptions {
-  const pretty = isTTY && process.env.NODE_ENV !== 'production';
+  const env = readEnvironment();
+  const pretty = isTTY && env.NODE_ENV !== 'production';
   return {
     name: 'boardbot',
-    level: process.env.LOG_LEVEL ?? 'info',
+    level: env.LOG_LEVEL ?? 'info',
     redact: { paths: [...REDACT_PATHS], censor: CENSOR },
     ...(pretty ? { transport: { target: 'pino-pretty', options: { ...TERMINAL_LOG_FORMAT } } } : {}),
   };

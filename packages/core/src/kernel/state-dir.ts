@@ -1,10 +1,11 @@
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '@boardbot/protocol';
+import { readEnvironment } from './environment.js';
 
 /** The state directory a bot uses when none is given: `BOARDBOT_STATE_DIR`, else `.boardbot`. */
 export function defaultStateDir(): string {
-  return process.env.BOARDBOT_STATE_DIR ?? '.boardbot';
+  return readEnvironment().BOARDBOT_STATE_DIR ?? '.boardbot';
 }
 
 /** The mode of the state directory and its directories: its owner's alone (sessions hold what people wrote). */

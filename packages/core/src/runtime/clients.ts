@@ -4,6 +4,7 @@ import { RestClient, type SharedRateLimit } from '@boardbot/rest';
 import type { TracerProvider } from '@opentelemetry/api';
 import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
 import { handlerCallOptions } from '../kernel/scope.js';
+import { rateLimitedFetch } from './scale/rate-limited-fetch.js';
 
 /** The default REST client of a bot: calls made inside a handler inherit the handler's scope. */
 export function createRest(options: {
@@ -31,5 +32,30 @@ export function createGateway(options: GatewayFactoryOptions): BotGateway {
     logger: options.logger,
     lastEventId: options.lastEventId,
     ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+}
+
+/**
+ * The one place a bot's gateway client is built: its factory (`createBot({ gateway })`, else a
+ * `GatewayClient`), token and URL, resuming after `lastEventId`. A replica's connection reserves a
+ * slot of the shared rate limit first, since the platform counts `GET /gateway` against the window.
+ *
+ * @param options - the bot's gateway factory, token and API URL
+ * @param logger - the bot's root logger
+ * @param lastEventId - where to resume
+ * @param rateLimit - the replicas' shared bucket, if any
+ */
+export function openBotGateway(
+  options: { gateway?: ((options: GatewayFactoryOptions) => BotGateway) | undefined; token: string; apiUrl: string },
+  logger: Logger,
+  lastEventId: string | undefined,
+  rateLimit?: SharedRateLimit,
+): BotGateway {
+  return (options.gateway ?? createGateway)({
+    token: options.token,
+    baseUrl: options.apiUrl,
+    logger,
+    lastEventId,
+    ...(rateLimit && { fetch: rateLimitedFetch(rateLimit) }),
   });
 }

@@ -1,5 +1,5 @@
 import type { CommandSyncPlan } from '@boardbot/core';
-import type { Connected } from '../connection.js';
+import { type Connected, sleep } from '../connection.js';
 import { Lease } from '../lease/lease.js';
 import { COMMAND_SETS } from '../scripts/limit-scripts.js';
 
@@ -79,13 +79,13 @@ export class CommandSync {
   ): Promise<CommandSyncPlan | undefined> {
     const { client, keys, replicaId } = this.c;
     const lock = new Lease(client, keys.commandsLock, keys.fence, replicaId, LOCK_WAIT_MS);
-    const end = Date.now() + LOCK_WAIT_MS;
+    const end = this.c.clock.now() + LOCK_WAIT_MS;
     while (!(await lock.acquire())) {
-      if (Date.now() > end) {
+      if (this.c.clock.now() > end) {
         this.c.log.warn('commands: another replica held the sync lock too long; the next heartbeat tries again');
         return undefined;
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(this.c.clock, 100);
     }
     try {
       const plan = await sync();

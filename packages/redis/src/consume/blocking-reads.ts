@@ -1,4 +1,6 @@
+import type { Clock } from '@boardbot/core';
 import type { Redis } from 'ioredis';
+import { sleep } from '../connection.js';
 
 /**
  * The blocking reads of one connection, which a stop can end at once. Redis holds a blocked `XREAD`
@@ -14,10 +16,12 @@ export class BlockingReads {
   /**
    * @param blocking - the connection the reads block on
    * @param control - another connection, free to send `CLIENT UNBLOCK` while a read blocks
+   * @param clock - the bot's clock
    */
   constructor(
     private readonly blocking: Redis,
     private readonly control: Redis,
+    private readonly clock: Clock,
   ) {
     // A reconnected connection is a new client, with a new id.
     blocking.on('ready', () => {
@@ -48,7 +52,7 @@ export class BlockingReads {
         const ended = await this.control.call('CLIENT', 'UNBLOCK', this.id).catch(() => 0);
         if (ended === 1) return;
       }
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      await sleep(this.clock, 1);
     }
   }
 }

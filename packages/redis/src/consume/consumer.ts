@@ -1,10 +1,11 @@
-import type { BotEvent, ScaleHost } from '@boardbot/core';
+import type { ScaleHost } from '@boardbot/core';
 import type { Redis } from 'ioredis';
-import type { Connected } from '../connection.js';
+import { type Connected, redisErrorCode, sleep } from '../connection.js';
 import { sortKeyOf } from '../feed/entry-id.js';
 import { GROUP } from '../keys.js';
 import { READ } from '../scripts/feed-scripts.js';
 import { BlockingReads } from './blocking-reads.js';
+import { decodeEntry, isMalformed } from './decode-entry.js';
 import { EntryRunner } from './entry-runner.js';
 import { pendingEntries } from './pending.js';
 import { type ReadAlong, type ReadsAlong, type StreamEntry, type TakenEntry, takenEntry } from './read-along.js';
@@ -91,7 +92,7 @@ export class Consumer implements ReadsAlong {
     private readonly feeding: () => boolean = () => false,
   ) {
     this.runner = new EntryRunner(c, host, options);
-    this.blockingReads = new BlockingReads(blocking, c.client);
+    this.blockingReads = new BlockingReads(blocking, c.client, c.clock);
   }
 
   /** The partitions held (draining ones included). */
@@ -340,13 +341,13 @@ export class Consumer implements ReadsAlong {
         ])) as unknown[] | null;
         if (next) this.hint = streamHeads(next);
       } catch (error) {
-        if (/NOGROUP/.test(String((error as Error).message))) {
+        if (redisErrorCode(error) === 'NOGROUP') {
           // Redis lost the group (its data was lost): read the streams again from their start.
           for (const part of active) await ensureGroup(this.c.client, part.key).catch(() => {});
         } else {
           if (this.readFailures++ % 50 === 0)
             this.c.log.warn({ err: error }, 'reading the partitions failed: retrying');
-          await new Promise((resolve) => setTimeout(resolve, 200));
+          await sleep(this.c.clock, 200);
         }
       } finally {
         for (const part of active) {
@@ -395,10 +396,11 @@ export class Consumer implements ReadsAlong {
     // Paused since the loop last looked: nothing to wait for.
     if (!this.reading) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
+      const { clock } = this.c;
+      const timer = clock.setTimeout(done, ms);
       const self = this;
       function done() {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         self.wake = undefined;
         self.waitingFor = undefined;
         resolve();
@@ -409,12 +411,11 @@ export class Consumer implements ReadsAlong {
   }
 
   private deliver(part: Part, entry: TakenEntry, claimed: boolean): void {
-    let event: BotEvent;
-    try {
-      // An entry read along with its append carries the reader's event: the JSON it was appended as.
-      event = entry.event ?? (JSON.parse(entry.payload ?? '') as BotEvent);
-    } catch {
-      void this.runner.deadLetter(part, entry.id, entry.payload, 1, 'its payload is not an event');
+    // An entry read along with its append carries the reader's event (checked by the gateway); any
+    // other is checked here, so that nothing malformed reaches a handler.
+    const event = entry.event ?? decodeEntry(entry.payload);
+    if (isMalformed(event)) {
+      void this.runner.deadLetter(part, entry.id, entry.payload, 1, event.reason);
       return;
     }
     part.running.add(entry.id);

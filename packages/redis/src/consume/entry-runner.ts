@@ -1,5 +1,6 @@
 import type { BotEvent, ScaleHost } from '@boardbot/core';
-import { type Connected, persist } from '../connection.js';
+import { backoffDelay } from '@boardbot/protocol/http';
+import { type Connected, persist, sleep } from '../connection.js';
 import { sortKeyOf } from '../feed/entry-id.js';
 import { GROUP } from '../keys.js';
 import { ACK, DEAD_LETTER } from '../scripts/feed-scripts.js';
@@ -77,8 +78,8 @@ export class EntryRunner {
         await this.deadLetter(part, entry.id, entry.payload, attempt - 1, reason);
         return;
       }
-      const replayed = claimed || attempt > 1 || createdBefore(event, this.host.startedAt);
-      const outcome = await this.host.dispatch(event, replayed, traceOf(entry));
+      // The bot adds what it knows itself: an event created before this process started.
+      const outcome = await this.host.dispatch(event, claimed || attempt > 1, traceOf(entry));
       if (early) attempt = (await run.count) ?? (await this.recount(entry.id, local));
       // Not finished: left pending, for the next owner of the partition.
       if (outcome.abandoned) return;
@@ -94,7 +95,8 @@ export class EntryRunner {
         { partition: part.index, entry: entry.id, attempt, max_deliveries: maxDeliveries },
         'handler failed: the event is delivered again (its board waits)',
       );
-      await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
+      // 200 ms doubling up to 2 s: the event's board waits, so no jitter stretches it.
+      await sleep(this.c.clock, backoffDelay({ attempt, baseMs: 200, maxMs: 2000, jitter: 0, random: 0 }));
     }
   }
 
@@ -105,10 +107,14 @@ export class EntryRunner {
    */
   private async recount(id: string, local: number): Promise<number> {
     let attempt: number | undefined;
-    await persist(async () => {
-      attempt = await countRun(this.c.client, this.c.keys.attempts, id).count;
-      if (attempt === undefined) throw new Error('the run was not counted');
-    }, ACK_PERSIST_MS);
+    await persist(
+      this.c.clock,
+      async () => {
+        attempt = await countRun(this.c.client, this.c.keys.attempts, id).count;
+        if (attempt === undefined) throw new Error('the run was not counted');
+      },
+      ACK_PERSIST_MS,
+    );
     return attempt ?? local;
   }
 
@@ -124,7 +130,7 @@ export class EntryRunner {
     this.acking++;
     let done: boolean;
     try {
-      done = await persist(ack, ACK_PERSIST_MS);
+      done = await persist(this.c.clock, ack, ACK_PERSIST_MS);
     } finally {
       this.acking--;
     }
@@ -163,6 +169,7 @@ export class EntryRunner {
       // An unreadable payload moves no board's mark.
     }
     await persist(
+      this.c.clock,
       () =>
         DEAD_LETTER.run(
           client,
@@ -184,18 +191,6 @@ export class EntryRunner {
       ACK_PERSIST_MS,
     );
   }
-}
-
-/** Whether the event's message or interaction was created before `time` (epoch ms). */
-function createdBefore(event: BotEvent, time: number): boolean {
-  if (event.unknown) return false;
-  const created =
-    event.name === 'interaction.create'
-      ? event.data.interaction.created_at
-      : event.name === 'message.create'
-        ? event.data.message.created_at
-        : undefined;
-  return created !== undefined && Date.parse(created) < time;
 }
 
 /** The trace headers an entry was appended with, or undefined (untraced, or unreadable: a new trace). */

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { redisErrorCode } from '../connection.js';
 import { GROUP } from '../keys.js';
 import { fieldOf } from './pending.js';
 import type { StreamEntry } from './read-along.js';
@@ -8,7 +9,7 @@ export async function ensureGroup(client: Redis, key: string): Promise<void> {
   try {
     await client.call('XGROUP', 'CREATE', key, GROUP, '0', 'MKSTREAM');
   } catch (error) {
-    if (!/BUSYGROUP/.test(String((error as Error).message))) throw error;
+    if (redisErrorCode(error) !== 'BUSYGROUP') throw error;
   }
 }
 

@@ -1,5 +1,4 @@
-import type { BotEvent, BotGateway, ScaleHost } from '@boardbot/core';
-import type { Message, ReadyEvent } from '@boardbot/protocol';
+import type { BotEvent, BotGateway, EventIntake, IntakeSink, ScaleHost } from '@boardbot/core';
 import type { Connected } from '../connection.js';
 import { type ReadsAlong, type StreamEntry, takenEntry } from '../consume/read-along.js';
 import { GROUP } from '../keys.js';
@@ -26,8 +25,9 @@ const BATCH = 64;
  * shared resume point and appends each event to the partition stream of its ordering key, with one
  * script that checks the lease and refuses an entry id Redis already passed. So a deposed reader (one
  * paused past its lease) cannot append when it wakes, and an event read twice (by two readers, or
- * replayed from the resume point after a failover) is appended once. After a gateway gap the missed
- * messages are read back over REST and appended first, between the gap's cursor and the live events.
+ * replayed from the resume point after a failover) is appended once. The bot's intake stands between
+ * the gateway and the appends (this reader is its sink): after a gateway gap it reads the missed
+ * messages back, which are appended first, between the gap's cursor and the live events.
  * An event of a partition this replica consumes itself is read along with its append, in the same
  * script: it reaches its handler after one round trip to Redis instead of two.
  */
@@ -35,12 +35,11 @@ export class Reader {
   private gateway: BotGateway | undefined;
   private generation = 0;
   private queue: Append[] = [];
-  private held: BotEvent[] | undefined;
+  private intake: EventIntake | undefined;
   private pumping: Promise<void> | undefined;
   private baselining: Promise<void> | undefined;
   private opening: Promise<void> | undefined;
   private known = '';
-  private position: SharedPosition | undefined;
   private restart = false;
   private refused = 0;
   private stopped = false;
@@ -91,9 +90,7 @@ export class Reader {
   /** Stops reading and gives the lease up, so that another replica takes over at once. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.generation++;
-    this.queue = [];
-    this.held = undefined;
+    this.retire();
     await this.closeGateway();
     await this.pumping;
     await this.lease.release().catch(() => {});
@@ -104,25 +101,23 @@ export class Reader {
     await this.closeGateway();
     if (!this.leading) return;
     this.restart = false;
-    this.queue = [];
-    this.held = undefined;
-    const generation = ++this.generation;
+    this.retire();
+    const generation = this.generation;
     let position: SharedPosition;
     try {
-      position = await readPosition(this.c.client, this.c.keys, Date.now());
+      position = await readPosition(this.c.client, this.c.keys, this.c.clock.now());
     } catch (error) {
       this.c.log.warn({ err: error }, 'the reader could not read the resume point: trying again on the next heartbeat');
       this.restart = true;
       return;
     }
     if (generation !== this.generation) return;
-    this.position = position;
     this.known = position.appended;
+    const intake = this.host.intake(this.sink(position));
+    this.intake = intake;
     const gateway = this.host.openGateway(position.eventId);
     this.gateway = gateway;
-    gateway.on('dispatch', (event) => {
-      if (generation === this.generation) this.receive(event);
-    });
+    gateway.on('dispatch', (event) => intake.receive(event));
     gateway.on('error', (error) => {
       if (generation !== this.generation) return;
       if (error.fatal === true) this.host.gatewayFailed(error);
@@ -146,53 +141,33 @@ export class Reader {
     await gateway?.close().catch(() => {});
   }
 
-  private receive(event: BotEvent): void {
-    if (!event.unknown && event.name === 'ready') {
-      this.ready(event, event.data);
-      return;
-    }
-    if (this.held) this.held.push(event);
-    else this.push(event, entryIdOf(event.id));
+  /** This reader as the intake's sink: what the intake accepts is appended, in order. */
+  private sink(position: SharedPosition): IntakeSink {
+    const marks = { lastSeq: new Map(Object.entries(position.boards)), since: position.savedAt };
+    return {
+      gapMessage: 'gateway gap: appending the missed messages first',
+      backfillMarks: () => marks,
+      // Events handled already are refused by the append (their entry ids are passed).
+      handled: () => false,
+      ready: (event) => this.ready(event),
+      skip: () => {},
+      take: (event, place) => {
+        this.push(event, place ? backfillEntryId(place.cursor, place.index) : entryIdOf(event.id));
+        return Promise.resolve();
+      },
+      // The missed messages' entry ids sort between the gap's cursor and the live events: the shared
+      // resume point cannot pass them before they are acknowledged.
+      holdGap: () => () => {},
+    };
   }
 
-  private ready(event: BotEvent, ready: ReadyEvent): void {
+  private ready(event: BotEvent): void {
     // The ready frame is no event of the log: the reader's own @OnEvent('ready') listeners hear it.
     this.host.enqueue(undefined, () => this.host.dispatch(event, false));
     if (this.known === '' && event.id !== '') {
       // A first start ever: the live stream's cursor is the resume point from now on.
       this.baselining = this.baseline(sortKeyOf(`${event.id}-0`));
     }
-    if (ready.gap === true) this.fillGap(event.id, ready);
-  }
-
-  private fillGap(cursor: string, ready: ReadyEvent): void {
-    const position = this.position;
-    this.held = [];
-    const generation = this.generation;
-    const marks = {
-      lastSeq: new Map(Object.entries(position?.boards ?? {})),
-      since: position?.savedAt ?? Date.now(),
-    };
-    void this.host
-      .collectMissed(ready.board_ids, marks)
-      .then(
-        (missed) => {
-          if (generation !== this.generation) return;
-          this.c.log.info({ messages: missed.length }, 'gateway gap: appending the missed messages first');
-          missed.forEach((message, i) => {
-            this.push(backfillEvent(message), backfillEntryId(cursor, i + 1));
-          });
-        },
-        (error: unknown) => {
-          this.c.log.error({ err: error }, 'backfill after a gateway gap failed: missed messages are not handled');
-        },
-      )
-      .finally(() => {
-        if (generation !== this.generation) return;
-        const held = this.held ?? [];
-        this.held = undefined;
-        for (const event of held) this.push(event, entryIdOf(event.id));
-      });
   }
 
   private async baseline(sortKey: string): Promise<void> {
@@ -300,26 +275,25 @@ export class Reader {
     );
   }
 
-  private restartFromPosition(): void {
+  /** Ends what the current gateway connection fed: its intake and its appends not sent yet. */
+  private retire(): void {
     this.generation++;
     this.queue = [];
-    this.held = undefined;
+    this.intake?.close();
+    this.intake = undefined;
+  }
+
+  private restartFromPosition(): void {
+    this.retire();
     this.restart = true;
     void this.closeGateway();
   }
 
   private depose(why: string): void {
     this.lease.forget();
-    this.generation++;
-    this.queue = [];
-    this.held = undefined;
+    this.retire();
     void this.closeGateway();
     this.local?.unfed();
     this.c.log.warn({ refused_appends: this.refused }, `reader deposed: ${why}; it no longer appends`);
   }
-}
-
-/** A message read back over REST after a gap, as the `message.create` the gateway would have sent. */
-function backfillEvent(message: Message): BotEvent {
-  return { name: 'message.create', id: `backfill:${message.id}`, data: { type: 'message.create', message } };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { sendNow } from '../connection.js';
+import { redisErrorCode, sendNow } from '../connection.js';
 
 /**
  * A Lua script run by its SHA1 (`EVALSHA`), sent whole (`EVAL`) only when Redis does not know it yet,
@@ -36,7 +36,7 @@ export class LuaScript {
     for (let i = 0; i < keys.length; i++) argv[2 + i] = keys[i] as string;
     for (let i = 0; i < args.length; i++) argv[2 + keys.length + i] = args[i] as string | number;
     return send(client, 'evalsha', argv, now).catch((error: unknown) => {
-      if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
+      if (redisErrorCode(error) !== 'NOSCRIPT') throw error;
       argv[0] = this.source;
       return send(client, 'eval', argv, now);
     });

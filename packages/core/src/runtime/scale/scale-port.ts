@@ -1,14 +1,15 @@
-import type { Logger, Message } from '@boardbot/protocol';
+import type { Logger } from '@boardbot/protocol';
 import type { SharedRateLimit } from '@boardbot/rest';
 import type { CommandSyncPlan } from '../../commands/sync/plan.js';
 import type { BotEvent } from '../../dispatch/dispatcher.js';
 import type { OrderBy } from '../../dispatch/ordering.js';
 import type { DispatchOutcome } from '../../dispatch/outcome.js';
 import type { ReplicaStatus } from '../../health/replica-status.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { BotGateway, GatewayFailure } from '../../kernel/ports.js';
 import type { CooldownStore } from '../../policies/cooldown-store.js';
 import type { SessionStore } from '../../sessions/session-store.js';
-import type { BackfillMarks } from '../backfill.js';
+import type { EventIntake, IntakeSink } from '../intake/intake-sink.js';
 
 export type { DispatchOutcome } from '../../dispatch/outcome.js';
 
@@ -43,7 +44,8 @@ export interface ScaleHost {
   enqueue(key: string | undefined, task: () => Promise<unknown>): void;
   /**
    * Runs an event's handlers now (call it from a queued task); never rejects.
-   * @param replayed - whether another process (or an earlier run) may have handled it already
+   * @param replayed - whether another process (or an earlier run) may have handled it already; the
+   * bot adds an event created before this process started
    * @param carrier - the trace headers {@link ScaleHost.relay} gave for it on the reader, if any: its
    * handlers' spans continue that trace
    */
@@ -54,8 +56,12 @@ export interface ScaleHost {
    * event and give them back to {@link ScaleHost.dispatch} where it is handled.
    */
   relay(event: BotEvent): Record<string, string>;
-  /** Lists, oldest first, the messages missed on each board after a gateway gap (see `backfillLimit`). */
-  collectMissed(boardIds: readonly string[], marks: BackfillMarks): Promise<Message[]>;
+  /**
+   * Opens the bot's intake onto `sink`: the gateway events given to its `receive` are deduplicated,
+   * and a gap's missed messages read back and passed on first, before `sink` takes them. Open one per
+   * gateway connection, and close it with the connection.
+   */
+  intake(sink: IntakeSink): EventIntake;
   /** Tells the runtime that the gateway gave up for good (a refused token): the bot stops. */
   gatewayFailed(error: GatewayFailure): void;
 }
@@ -87,9 +93,10 @@ export interface ScaleAdapter {
   /**
    * Connects the adapter; called first by `start()`, before the bot's first request: the shared rate
    * limit works from then on.
-   * @param target - the API URL, a hash naming the app token (its rate-limit bucket), the logger
+   * @param target - the API URL, a hash naming the app token (its rate-limit bucket), the logger, and
+   * the bot's clock (every wait and time of the adapter is read from it)
    */
-  connect(target: { apiUrl: string; credential: string; log: Logger }): Promise<void>;
+  connect(target: { apiUrl: string; credential: string; log: Logger; clock: Clock }): Promise<void>;
   /**
    * Names the bot's shared state once the app is known (`GET /app`): cooldowns and the command sync
    * work from then on.

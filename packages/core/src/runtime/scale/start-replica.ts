@@ -1,76 +1,96 @@
-import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
+import { createHash } from 'node:crypto';
+import type { App, Logger } from '@boardbot/protocol';
 import { commandSetHash } from '../../commands/sync/command-set-hash.js';
-import type { CommandSyncPlan } from '../../commands/sync/plan.js';
-import { type CommandSyncMode, syncCommands } from '../../commands/sync/sync.js';
-import type { Dispatcher } from '../../dispatch/dispatcher.js';
-import type { KeyedQueue } from '../../dispatch/keyed-queue.js';
-import { type OrderBy, orderingKey } from '../../dispatch/ordering.js';
-import type { BotGateway, BotRest, GatewayFailure, RequestOptions } from '../../kernel/ports.js';
-import type { Telemetry } from '../../telemetry/telemetry.js';
-import { collectMissedMessages } from '../backfill.js';
+import { syncCommands } from '../../commands/sync/sync.js';
+import { orderingKey } from '../../dispatch/ordering.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { BotGateway, GatewayFailure, RequestOptions } from '../../kernel/ports.js';
+import type { BotParts } from '../assemble.js';
+import { openBotGateway } from '../clients.js';
+import { createdBefore } from '../intake/dispatch-sink.js';
+import { Intake } from '../intake/intake.js';
+import { dispatchTraced } from '../intake/traced-dispatch.js';
+import type { ResolvedBotOptions } from '../resolve-options.js';
+import type { Started } from '../start-single.js';
 import type { ScaleAdapter, ScaleHost } from './scale-port.js';
+import type { ScaleSlot } from './scale-slot.js';
+
+/**
+ * Loads and connects the replicas' adapter (its rate-limit bucket is named by a hash of the API URL
+ * and the token, never the token itself).
+ * @param scale - the bot's adapter slot
+ * @param options - the API URL and token
+ * @param log - the bot's root logger
+ * @param clock - the bot's clock
+ */
+export async function connectReplica(
+  scale: ScaleSlot,
+  options: Pick<ResolvedBotOptions, 'apiUrl' | 'token'>,
+  log: Logger,
+  clock: Clock,
+): Promise<ScaleAdapter> {
+  const adapter = await scale.resolve(log);
+  const credential = createHash('sha256').update(`${options.apiUrl}\n${options.token}`).digest('hex').slice(0, 16);
+  await adapter.connect({ apiUrl: options.apiUrl, credential, log, clock });
+  return adapter;
+}
 
 /** What a replica starts from: the bot's parts and options. */
 export interface ReplicaStart {
   adapter: ScaleAdapter;
   app: App;
-  apiUrl: string;
-  commands: CommandDefinition[];
-  commandSync: CommandSyncMode;
-  queue: KeyedQueue;
-  dispatcher: Dispatcher;
-  /** Traces each event a replica handles, as one process does. */
-  telemetry: Telemetry;
-  rest: BotRest;
-  orderBy: OrderBy;
-  backfillLimit: number;
+  parts: BotParts;
+  options: ResolvedBotOptions;
   startedAt: number;
-  /** The bot's root logger. */
-  log: Logger;
   /** The start's own logger and request options (its correlation id). */
-  startLog: Logger;
+  log: Logger;
   requestOptions: RequestOptions;
-  openGateway(lastEventId: string | undefined): BotGateway;
+  /** Tells readiness that the commands are synced. */
+  synced(): void;
+  /** Hears a fatal gateway error (the bot stops). */
   gatewayFailed(error: GatewayFailure): void;
+  /** Watches the gateway for readiness (the replica that reads it is ready while it is connected). */
+  watch(gateway: BotGateway, lastEventId: () => string | undefined): void;
 }
 
 /**
  * Starts the bot as one replica of many (its adapter connected, its app read): names the app's
  * shared state, syncs the commands once across the replicas (in `sync` mode; `check` and `off`
  * behave as for one process), then joins, handing the adapter a {@link ScaleHost} onto this bot's
- * queue and dispatcher.
+ * intake, queue and dispatcher.
  *
  * @param s - the adapter and the bot's parts
- * @returns the sync plan, when this replica ran the sync
+ * @returns the sync plan, when this replica ran the sync, and what the start log says
  */
-export async function startReplica(s: ReplicaStart): Promise<CommandSyncPlan | undefined> {
-  const { adapter, startLog } = s;
+export async function startReplica(s: ReplicaStart): Promise<Started> {
+  const { adapter, log: startLog, parts, options } = s;
   await adapter.joinApp(s.app.id);
   startLog.info({ scale: adapter.description }, 'running as a replica');
-  const sync = () => syncCommands(s.rest, [...s.commands], s.commandSync, startLog, s.requestOptions);
-  const plan = s.commandSync === 'sync' ? await adapter.syncCommands(commandSetHash(s.commands), sync) : await sync();
+  const sync = () => syncCommands(parts.rest, [...parts.commands], options.commandSync, startLog, s.requestOptions);
+  const plan =
+    options.commandSync === 'sync' ? await adapter.syncCommands(commandSetHash(parts.commands), sync) : await sync();
   const host: ScaleHost = {
     appId: s.app.id,
-    apiUrl: s.apiUrl,
-    log: s.log,
-    orderBy: s.orderBy,
+    apiUrl: options.apiUrl,
+    log: parts.log,
+    orderBy: options.orderBy,
     startedAt: s.startedAt,
-    openGateway: (lastEventId) => s.openGateway(lastEventId),
-    orderingKey: (event) => orderingKey(event, s.orderBy),
-    enqueue: (key, task) => s.queue.push(key, task),
-    dispatch: (event, replayed, carrier) => {
-      const traced = s.telemetry.receive(event, carrier);
-      return s.dispatcher.dispatch(event, replayed, traced.begin()).finally(() => traced.end());
+    openGateway: (lastEventId) => {
+      const gateway = openBotGateway(options, parts.log, lastEventId, parts.scale?.rateLimit);
+      s.watch(gateway, () => lastEventId);
+      return gateway;
     },
-    relay: (event) => s.telemetry.relay(event),
-    collectMissed: (boardIds, marks) =>
-      collectMissedMessages(s.rest, boardIds, marks, {
-        limit: s.backfillLimit,
-        log: s.log,
-        requestOptions: { logger: s.log },
-      }),
+    orderingKey: (event) => orderingKey(event, options.orderBy),
+    enqueue: (key, task) => parts.queue.push(key, task),
+    dispatch: (event, replayed, carrier) => {
+      const traced = parts.telemetry.receive(event, carrier);
+      return dispatchTraced(parts, event, replayed || createdBefore(event, s.startedAt), traced);
+    },
+    relay: (event) => parts.telemetry.relay(event),
+    intake: (sink) => new Intake(sink, { ...parts, backfillLimit: options.backfillLimit }),
     gatewayFailed: (error) => s.gatewayFailed(error),
   };
   await adapter.start(host);
-  return plan;
+  s.synced();
+  return { plan, facts: { replica: true } };
 }

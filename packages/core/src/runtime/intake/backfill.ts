@@ -1,6 +1,6 @@
 import type { Logger, Message } from '@boardbot/protocol';
 import { LIMITS } from '@boardbot/protocol/runtime';
-import type { BotRest, RequestOptions } from '../kernel/ports.js';
+import type { BotRest, RequestOptions } from '../../kernel/ports.js';
 
 /** Where the bot was on each board when events were lost. */
 export interface BackfillMarks {

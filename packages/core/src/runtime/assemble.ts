@@ -1,0 +1,165 @@
+import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
+import { DEFAULT_REST_OPTIONS } from '@boardbot/rest';
+import { trace } from '@opentelemetry/api';
+import { assertValidCommands } from '../commands/validate-commands.js';
+import { Dispatcher } from '../dispatch/dispatcher.js';
+import { exploreHandler } from '../dispatch/explorer.js';
+import { KeyedQueue } from '../dispatch/keyed-queue.js';
+import { buildRoutes } from '../dispatch/routes.js';
+import { type Clock, systemClock } from '../kernel/clock.js';
+import { Container } from '../kernel/container.js';
+import { createLogger } from '../kernel/logger.js';
+import type { BotRest } from '../kernel/ports.js';
+import type { Services } from '../kernel/services.js';
+import { declaredPatterns } from '../listeners/patterns/check-patterns.js';
+import type { Plugin } from '../plugins/plugin.js';
+import type { Middleware } from '../policies/middleware.js';
+import { Scheduler } from '../schedules/scheduler.js';
+import { FileSessionStore } from '../sessions/file-session-store.js';
+import { SESSION_STORE } from '../sessions/service.js';
+import { Telemetry } from '../telemetry/telemetry.js';
+import { createRest } from './clients.js';
+import { FilePositionStore } from './position/file-position-store.js';
+import type { PositionStore } from './position/position-store.js';
+import type { ResolvedBotOptions } from './resolve-options.js';
+import { ScaleSlot } from './scale/scale-slot.js';
+
+/** The parts of a bot, built once by {@link assembleBot} before anything connects. */
+export interface BotParts {
+  log: Logger;
+  clock: Clock;
+  /** The command set the handlers declare. */
+  commands: CommandDefinition[];
+  /** Middleware around every command and message handler; the dispatcher holds this very array. */
+  middleware: Middleware[];
+  /** The plugins, the bot's scheduler last. */
+  plugins: Plugin[];
+  telemetry: Telemetry;
+  /** The replicas' adapter (`scale`, or `BOARDBOT_REDIS_URL`); undefined for a single process. */
+  scale: ScaleSlot | undefined;
+  rest: BotRest;
+  dispatcher: Dispatcher;
+  queue: KeyedQueue;
+  /** Where the resume point is kept; undefined with `position: false` or replicas (their adapter keeps it). */
+  positions: PositionStore | undefined;
+  /** The listeners' regular expressions that `start()` checks for catastrophic backtracking. */
+  patterns: ReturnType<typeof declaredPatterns>;
+}
+
+/** What the parts ask of the bot they make up. */
+export interface BotShell {
+  /** The app, once `start()` read it. */
+  app(): App;
+  /** Whether the bot runs (schedules tick only then). */
+  running(): boolean;
+  /** Lets a plugin set the bot up, before its handlers are read. */
+  setup(plugin: Plugin): void;
+  /** The bot's services, which handlers reach through their context. */
+  services: Services;
+}
+
+/**
+ * Builds a bot's parts from its resolved options: explores the handlers (checking decorators, the
+ * command set and providers, so mistakes fail before any request), then the telemetry, the REST
+ * client, the dispatcher and its queue, the scheduler and the stores.
+ *
+ * @param o - the resolved options
+ * @param shell - the bot the parts belong to
+ */
+export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
+  const clock = o.clock ?? systemClock;
+  const log = createLogger(o.logger);
+  const plugins = [...(o.plugins ?? [])];
+  for (const plugin of plugins) shell.setup(plugin);
+  const described = [...o.handlers, ...plugins.flatMap((p) => p.handlers ?? [])].map((h) => exploreHandler(h));
+  const commands = described.flatMap((d) => (d.command ? [d.command] : []));
+  assertValidCommands(commands);
+  const providers = [...o.providers, ...plugins.flatMap((p) => p.providers ?? [])];
+  const routes = buildRoutes(
+    described,
+    new Container(providers),
+    plugins.flatMap((p) => p.guards ?? []),
+  );
+  const middleware = plugins.flatMap((p) => p.middleware ?? []);
+  const tracing = o.tracing ?? trace.getTracerProvider();
+  const telemetry = new Telemetry(tracing);
+  const scale =
+    o.scale === false || (o.scale === undefined && !o.redisUrl)
+      ? undefined
+      : new ScaleSlot(o.scale ?? (o.redisUrl as string));
+  // Replicas share their adapter's store (Redis) unless the author chose one.
+  const { services } = shell;
+  const ownStore = new FileSessionStore(o.stateDir, { clock, log });
+  services.set(SESSION_STORE, o.sessions ?? scale?.sessions(ownStore) ?? ownStore);
+  const rest =
+    o.rest ??
+    createRest({
+      token: o.token,
+      baseUrl: o.apiUrl,
+      logger: log,
+      tracerProvider: tracing,
+      sharedRateLimit: scale?.rateLimit,
+    });
+  if (o.rest) warnAboutOwnRest(o, log, scale !== undefined);
+  const dispatcher = new Dispatcher({
+    routes,
+    middleware,
+    rest,
+    app: shell.app,
+    log,
+    clock,
+    services,
+    handlerTimeoutMs: o.handlerTimeoutMs,
+    errorReply: o.errorReply,
+    onError: o.onError,
+    exhaustedInteraction: o.exhaustedInteraction,
+    telemetry,
+    cooldowns: scale?.cooldowns,
+  });
+  const queue = new KeyedQueue(o.concurrency, (error) => log.error({ err: error }, 'dispatch failed'));
+  // Schedules are a plugin of the bot's own: started with the plugins, stopped with them.
+  const scheduler = new Scheduler({
+    schedules: routes.schedules,
+    queue,
+    runTick: (target, tick) => dispatcher.tick(target, tick),
+    store: () => services.get(SESSION_STORE),
+    clock,
+    log,
+    app: shell.app,
+    accepting: shell.running,
+    handlerTimeoutMs: o.handlerTimeoutMs,
+  });
+  // Replicas keep the resume point where they share the gateway feed (the adapter's store).
+  const positions = o.position === false || scale ? undefined : (o.position ?? new FilePositionStore(o.stateDir, log));
+  return {
+    log,
+    clock,
+    commands: commands.map((c) => c.definition),
+    middleware,
+    plugins: [...plugins, scheduler],
+    telemetry,
+    scale,
+    rest,
+    dispatcher,
+    queue,
+    positions,
+    patterns: declaredPatterns(described),
+  };
+}
+
+/** What a REST client given to `createBot` may lack. */
+function warnAboutOwnRest(o: ResolvedBotOptions, log: Logger, replicas: boolean): void {
+  if (replicas) {
+    log.warn(
+      'the REST client given to createBot does not share the rate limit with the other replicas unless it was ' +
+        'created with new RestClient({ ..., sharedRateLimit }): together they may draw 429s.',
+    );
+  }
+  if (o.rest?.options.callDefaults === DEFAULT_REST_OPTIONS.callDefaults) {
+    log.warn(
+      'the REST client given to createBot has no callDefaults: writes made inside handlers carry no ' +
+        'event-derived Idempotency-Key, so an event handled again after a restart could write twice. ' +
+        "Create it with new RestClient({ ..., callDefaults: handlerCallOptions }) from '@boardbot/core'.",
+    );
+  }
+}

@@ -1,0 +1,115 @@
+import type { Message } from '@boardbot/protocol';
+import type { BotEvent } from '../../dispatch/dispatcher.js';
+import type { KeyedQueue } from '../../dispatch/keyed-queue.js';
+import { type OrderBy, orderingKey } from '../../dispatch/ordering.js';
+import type { PositionKeeper } from '../position/position-keeper.js';
+import type { Progress, Ticket } from '../position/progress.js';
+import type { BackfillMarks } from './backfill.js';
+import type { BackfillPlace, IntakeSink } from './intake-sink.js';
+import { dispatchTraced, type TracedDispatch } from './traced-dispatch.js';
+
+/** What a one-process bot's sink works with. */
+export interface DispatchSinkDeps extends TracedDispatch {
+  queue: KeyedQueue;
+  /** The resume point's bookkeeping; undefined with `position: false`, which keeps none. */
+  progress: Progress | undefined;
+  /** Saves the resume point; undefined with `position: false`. */
+  keeper: PositionKeeper | undefined;
+  orderBy: OrderBy;
+  /** When this process started (epoch ms): events created before it may have been handled already. */
+  startedAt: number;
+  /** Boards without a mark are backfilled from this time (epoch ms). */
+  since: number;
+}
+
+/**
+ * The {@link IntakeSink} of a bot that handles every event itself: each event is registered with the
+ * {@link Progress} in arrival order (so the resume point only passes it once its handlers finished),
+ * queued under its ordering key and dispatched; "done" is the end of its handlers.
+ */
+export class DispatchSink implements IntakeSink {
+  // Without a Progress, where a gap's backfill starts on each board: the highest seq received (a
+  // message received is handled by this process, and nothing is resumed by another).
+  private readonly received = new Map<string, number>();
+  readonly gapMessage = 'gateway gap: dispatching missed messages';
+
+  /** @param deps - queue, dispatcher, progress and policy */
+  constructor(private readonly deps: DispatchSinkDeps) {}
+
+  backfillMarks(): BackfillMarks {
+    return { lastSeq: this.deps.progress?.boards ?? this.received, since: this.deps.since };
+  }
+
+  handled(message: Message): boolean {
+    return this.deps.progress?.handled(message.board_id, message.seq) ?? false;
+  }
+
+  ready(event: BotEvent): void {
+    // Its id is the stream's cursor: the resume point stands there once everything before it finished
+    // (after a gap: once the missed messages are handled).
+    this.finish(this.begin(event));
+    const traced = this.deps.telemetry.receive(event);
+    this.deps.queue.push(undefined, () => dispatchTraced(this.deps, event, false, traced));
+  }
+
+  skip(event: BotEvent): void {
+    // Its message's seq is not registered again: it was handled already, or is in flight as received.
+    this.finish(this.begin(event, false));
+  }
+
+  take(event: BotEvent, place?: BackfillPlace): Promise<void> {
+    const ticket = this.begin(event);
+    const traced = this.deps.telemetry.receive(event);
+    if (!this.deps.dispatcher.handles(event)) {
+      // No handler would run (the bot's own answers, most often): counted and traced as received, and
+      // done at once, without waiting for its key's turn in the queue.
+      traced.begin();
+      traced.end();
+      this.finish(ticket);
+      return Promise.resolve();
+    }
+    const replayed = place === undefined && createdBefore(event, this.deps.startedAt);
+    return new Promise<void>((resolve) => {
+      this.deps.queue.push(orderingKey(event, this.deps.orderBy), () =>
+        dispatchTraced(this.deps, event, replayed, traced).finally(() => {
+          this.finish(ticket);
+          resolve();
+        }),
+      );
+    });
+  }
+
+  holdGap(): () => void {
+    const barrier = this.deps.progress?.begin(undefined);
+    return () => this.finish(barrier);
+  }
+
+  /** Registers work with the Progress, in arrival order; without one, only notes the message's seq. */
+  private begin(event: BotEvent, withSeq = true): Ticket | undefined {
+    const message = withSeq && !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
+    const { progress } = this.deps;
+    const eventId = event.id === '' || event.id.startsWith('backfill:') ? undefined : event.id;
+    if (progress) return progress.begin(eventId, message && { id: message.board_id, seq: message.seq });
+    if (message) this.received.set(message.board_id, Math.max(message.seq, this.received.get(message.board_id) ?? 0));
+    return undefined;
+  }
+
+  /** Marks work finished, so the resume point may move past it. */
+  private finish(ticket: Ticket | undefined): void {
+    if (ticket === undefined) return;
+    this.deps.progress?.finish(ticket);
+    this.deps.keeper?.changed();
+  }
+}
+
+/** Whether the event's interaction or message was created before `time` (epoch ms). */
+export function createdBefore(event: BotEvent, time: number): boolean {
+  if (event.unknown) return false;
+  const created =
+    event.name === 'interaction.create'
+      ? event.data.interaction.created_at
+      : event.name === 'message.create'
+        ? event.data.message.created_at
+        : undefined;
+  return created !== undefined && Date.parse(created) < time;
+}

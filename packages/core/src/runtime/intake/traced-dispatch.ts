@@ -1,0 +1,28 @@
+import type { BotEvent, Dispatcher } from '../../dispatch/dispatcher.js';
+import type { DispatchOutcome } from '../../dispatch/outcome.js';
+import type { EventTrace, Telemetry } from '../../telemetry/telemetry.js';
+
+/** What runs an event's handlers under its trace. */
+export interface TracedDispatch {
+  dispatcher: Dispatcher;
+  telemetry: Telemetry;
+}
+
+/**
+ * Runs an event's handlers inside its trace, whichever source fed it: its span (dated from its
+ * receipt, `Telemetry.receive`) starts when its dispatch begins and ends when its handlers finished.
+ * Never rejects (the dispatcher does not).
+ *
+ * @param parts - the dispatcher
+ * @param event - the event
+ * @param replayed - whether another process (or an earlier run) may have handled it already
+ * @param traced - the trace its receipt started
+ */
+export function dispatchTraced(
+  parts: Pick<TracedDispatch, 'dispatcher'>,
+  event: BotEvent,
+  replayed: boolean,
+  traced: EventTrace,
+): Promise<DispatchOutcome> {
+  return parts.dispatcher.dispatch(event, replayed, traced.begin()).finally(() => traced.end());
+}

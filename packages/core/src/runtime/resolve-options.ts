@@ -1,0 +1,46 @@
+import { InvalidConfigError } from '../errors.js';
+import { healthFromEnv } from '../health/health-env.js';
+import type { BoardbotEnvironment } from '../kernel/environment.js';
+import { type BotOptions, DEFAULT_BOT_OPTIONS } from './options.js';
+
+/** {@link BotOptions} with every default filled in, from the options, else the environment. */
+export type ResolvedBotOptions = BotOptions &
+  typeof DEFAULT_BOT_OPTIONS & {
+    /** `BOARDBOT_REDIS_URL`, which asks for replicas when `scale` was not given. */
+    redisUrl: string | undefined;
+  };
+
+/**
+ * Checks a bot's options and fills in their defaults, in one step before anything is built: what
+ * `createBot` was given wins, then the environment (`BOARDBOT_API_URL`, `BOARDBOT_STATE_DIR`,
+ * `BOARDBOT_HEALTH_PORT`, `BOARDBOT_HEALTH_HOST`, `BOARDBOT_REDIS_URL`), then the defaults. Pure: the
+ * environment is passed in.
+ *
+ * @param options - what `createBot` was given
+ * @param env - the environment's values (see `readEnvironment`)
+ * @throws InvalidConfigError naming the option or variable that cannot work
+ */
+export function resolveBotOptions(options: BotOptions, env: BoardbotEnvironment): ResolvedBotOptions {
+  if (typeof options.token !== 'string' || options.token.trim() === '') {
+    throw new InvalidConfigError(
+      'createBot needs the app token: set BOARDBOT_TOKEN and pass { token: process.env.BOARDBOT_TOKEN }.',
+    );
+  }
+  const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  const resolved = {
+    ...DEFAULT_BOT_OPTIONS,
+    apiUrl: env.BOARDBOT_API_URL ?? DEFAULT_BOT_OPTIONS.apiUrl,
+    stateDir: env.BOARDBOT_STATE_DIR ?? DEFAULT_BOT_OPTIONS.stateDir,
+    health: healthFromEnv(env),
+    ...defined,
+    redisUrl: env.BOARDBOT_REDIS_URL || undefined,
+  } as ResolvedBotOptions;
+  if (!(resolved.concurrency >= 1)) throw new InvalidConfigError('concurrency must be at least 1');
+  if (!['board', 'user', 'none'].includes(resolved.orderBy)) {
+    throw new InvalidConfigError(`orderBy must be 'board', 'user' or 'none', got ${String(resolved.orderBy)}`);
+  }
+  if (resolved.exhaustedInteraction !== 'error' && resolved.exhaustedInteraction !== 'send') {
+    throw new InvalidConfigError("exhaustedInteraction must be 'error' (the default) or 'send'");
+  }
+  return resolved;
+}
