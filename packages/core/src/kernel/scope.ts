@@ -2,8 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { Logger } from '@boardbot/protocol';
 import { type Context, context as otelContext, ROOT_CONTEXT } from '@opentelemetry/api';
-import type { DispatchOutcome } from '../dispatch/outcome.js';
 import { WriteDroppedError } from '../errors.js';
+import type { DispatchOutcome } from './outcome.js';
 import { withRunBaggage } from './run-baggage.js';
 
 /** A write a handler makes: a context method, or a call on `ctx.rest`. */

@@ -171,7 +171,7 @@ export class Bot {
     const scheduler = new Scheduler({
       schedules: routes.schedules,
       queue: this.queue,
-      runTick: (target, tick) => this.dispatcher.tick(target, tick),
+      ticks: this.dispatcher.ticks,
       store: () => this.services.get(SESSION_STORE),
       clock: this.clock,
       log: this.log,
