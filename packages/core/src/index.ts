@@ -28,7 +28,6 @@ export type { Class } from './kernel/metadata.js';
 export type { DispatchOutcome } from './kernel/outcome.js';
 export type * from './kernel/ports.js';
 export { EVENT_BAGGAGE_KEY, HANDLER_BAGGAGE_KEY } from './kernel/run-baggage.js';
-export { handlerCallOptions } from './kernel/scope.js';
 export type { OpenScope, RunSubject, Scoped } from './kernel/scoped.js';
 export { ServiceKey, Services } from './kernel/services.js';
 export type * from './listeners/context.js';

@@ -24,10 +24,11 @@ export interface CoreEnv {
  * @param run - the handler run (its logger, correlation id, signal and write keys)
  */
 export function contextDeps(env: CoreEnv, run: HandlerRun): ContextDeps {
-  const { rest, clock, services } = env;
+  const { clock, services } = env;
   return {
     app: env.app(),
-    rest,
+    // The run's own facade: its calls carry the run's keys even when made outside its async flow.
+    rest: env.rest.scoped(run.calls.handler),
     log: run.log,
     correlationId: run.correlationId,
     run,

@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
-import { DEFAULT_REST_OPTIONS } from '@boardbot/rest';
 import { trace } from '@opentelemetry/api';
 import type { CommandSyncPlan } from '../commands/sync/plan.js';
 import { syncCommands } from '../commands/sync/sync.js';
@@ -142,13 +141,6 @@ export class Bot {
       this.log.warn(
         'the REST client given to createBot does not share the rate limit with the other replicas unless it was ' +
           'created with new RestClient({ ..., sharedRateLimit }): together they may draw 429s.',
-      );
-    }
-    if (options.rest && options.rest.options.callDefaults === DEFAULT_REST_OPTIONS.callDefaults) {
-      this.log.warn(
-        'the REST client given to createBot has no callDefaults: writes made inside handlers carry no ' +
-          'event-derived Idempotency-Key, so an event handled again after a restart could write twice. ' +
-          "Create it with new RestClient({ ..., callDefaults: handlerCallOptions }) from '@boardbot/core'.",
       );
     }
     this.dispatcher = new Dispatcher({

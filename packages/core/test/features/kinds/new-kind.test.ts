@@ -5,7 +5,6 @@ import {
   Dispatcher,
   describePolicies,
   EVENT_KINDS,
-  handlerCallOptions,
   keyBasis,
   Telemetry,
   writeKey,
@@ -32,7 +31,7 @@ class Loud {
 
 describe('a new kind of handler, added from its own folder with one registration line', async () => {
   const server = await startLoopbackServer((req, res) => sendJson(res, 200, message(900, { content: req.body })));
-  const rest = new RestClient({ token: 'bb_test', baseUrl: server.baseUrl, callDefaults: handlerCallOptions });
+  const rest = new RestClient({ token: 'bb_test', baseUrl: server.baseUrl });
   const routes = buildRoutes(
     [{ cls: Loud, messageListeners: [], eventListeners: [], schedules: [], ...describePolicies(Loud) }],
     new Container([]),
