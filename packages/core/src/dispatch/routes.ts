@@ -6,8 +6,8 @@ import type { HandlerContext } from '../kernel/context.js';
 import type { Class } from '../kernel/metadata.js';
 import type { EventTable } from '../listeners/handle-event.js';
 import type { MessageTable, MessageTarget } from '../listeners/handle-message.js';
-import type { HandlerTarget } from '../policies/chain.js';
 import { type GuardRef, type GuardResult, isGuardClass } from '../policies/guards.js';
+import type { HandlerTarget } from '../policies/steps.js';
 import type { ScheduledMethod } from '../schedules/scheduler.js';
 import type { HandlerDescription } from './explorer.js';
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
-import type { HandlerSteps, HandlerTarget, PolicyChain } from '../policies/chain.js';
+import type { PolicyChain } from '../policies/chain.js';
+import type { HandlerSteps, HandlerTarget } from '../policies/steps.js';
 import { EventContextImpl } from './event-context.js';
 
 /** `@OnEvent` listeners, by event name. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreEnv } from '../kernel/env.js';
-import type { HandlerSteps, HandlerTarget, PolicyChain } from '../policies/chain.js';
+import type { PolicyChain } from '../policies/chain.js';
+import type { HandlerSteps, HandlerTarget } from '../policies/steps.js';
 import type { Tick } from './context.js';
 import { ScheduleContextImpl } from './schedule-context.js';
 
