@@ -1,7 +1,7 @@
 import { HandlerTimeoutError, ShutdownTimeoutError } from '../errors.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { AnyContext } from '../kernel/context.js';
-import { type CoreEnv, contextDeps } from '../kernel/env.js';
+import type { CoreEnv } from '../kernel/env.js';
 import type { EventMeta } from '../kernel/event.js';
 import { noteRunEnded } from '../kernel/outcome.js';
 import { HandlerRun, namedKey } from '../kernel/scope.js';
@@ -82,7 +82,10 @@ export class PolicyChain {
       trace: event.trace,
       outcome: event.outcome,
     });
-    return { run, deps: contextDeps(this.deps.env, run) };
+    const { env } = this.deps;
+    // The run's own REST facade: its calls carry the run's keys even when made outside its async flow.
+    const rest = env.rest.scoped(run.calls.handler);
+    return { run, deps: { app: env.app(), rest, run, now: () => env.clock.now(), services: env.services } };
   }
 
   /**
