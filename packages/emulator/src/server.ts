@@ -14,8 +14,6 @@ import { typeboxValidatorCompiler } from './http/validation.js';
 import { InFlightKeys } from './idempotency/in-flight.js';
 import { toFastifyLogger } from './logging.js';
 import { installObserve } from './observe/install-observe.js';
-import type { ResolvedEmulatorOptions } from './options.js';
-import type { Platform } from './platform/platform.js';
 import { playgroundRoutes } from './playground.js';
 import { FixedWindowLimiter } from './ratelimit/fixed-window.js';
 import { appRoutes } from './routes/app.js';
@@ -26,28 +24,13 @@ import { interactionRoutes } from './routes/interactions.js';
 import { messageRoutes } from './routes/messages.js';
 import { api } from './routes/shared.js';
 import { userRoutes } from './routes/users.js';
-import type { EmulatorUrls } from './urls.js';
+import type { ServerDeps } from './server-deps.js';
 
 // Request lines are info-level: when the logger drops them anyway, the hook is not installed at all.
 function logsInfo(logger: Logger): boolean {
   if (logger === silentLogger) return false;
   const check = (logger as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;
   return typeof check !== 'function' || check.call(logger, 'info');
-}
-
-/** What the server is built from. */
-export interface ServerDeps {
-  platform: Platform;
-  options: ResolvedEmulatorOptions;
-  adminKey: string;
-  devToken: string;
-  logger: Logger;
-  /** True once `close()` began: new requests get `503 unavailable`. */
-  isClosing: () => boolean;
-  /** The URLs once listening (for the control API's `/info`). */
-  urls: () => EmulatorUrls | undefined;
-  /** The `Host` names accepted right now; undefined accepts any (see `host-check.ts`). */
-  allowedHosts: () => Set<string> | undefined;
 }
 
 /** The pieces of the server that the emulator keeps a hand on. */

@@ -12,6 +12,7 @@ import type {
   UserProfile,
 } from '@boardbot/protocol';
 import type { Dispatcher } from 'undici';
+import { type CallScope, currentCallScope } from './call-scope.js';
 import { AbortedError } from './errors.js';
 import { RestEventEmitter, type RestEventListener, type RestEvents } from './events.js';
 import { type RequestOptions, type ResolvedRestOptions, type RestClientOptions, resolveOptions } from './options.js';
@@ -52,6 +53,8 @@ export class RestClient {
   private readonly executor: Executor;
   private readonly token: string | undefined;
   private closed = false;
+  /** The scope of a facade made by {@link RestClient.scoped}. */
+  private scope: CallScope | undefined;
   private closing: Promise<void> | undefined;
 
   /** @param options - token, base URL, dispatcher, logger, timeouts, retry and queue bounds */
@@ -110,11 +113,28 @@ export class RestClient {
     return this;
   }
 
-  /** The call's options over the ones it inherits from where it is made (`callDefaults`). */
+  /**
+   * A facade of this client for one unit of work (a bot's handler run), as grammY hands each update
+   * its own `Api`: it shares the client's queues and connections, and its calls carry `scope` (the
+   * work's options, and the next of its keys on each write) wherever they are made; inside another
+   * scope's async flow, that scope wins.
+   * @param scope - the work's options and write keys
+   */
+  scoped(scope: CallScope): RestClient {
+    const facade: RestClient = Object.create(this);
+    facade.scope = scope;
+    return facade;
+  }
+
+  /** The call's options over the ones it inherits from its scope, and its write key (POST 5 and 12, PATCH 6). */
   private optionsOf(call: Call, o: RequestOptions | undefined): RequestOptions | undefined {
-    const idempotent = call.method === 'POST' || call.method === 'PATCH';
-    const inherited = this.options.callDefaults({ method: call.method, path: call.logPath, idempotent });
-    return inherited === undefined ? o : inherit(inherited, o);
+    const scope = currentCallScope() ?? this.scope;
+    if (scope === undefined) return o;
+    const write = call.method === 'POST' || call.method === 'PATCH';
+    const inherited = write
+      ? { ...scope.options, idempotencyKey: `${scope.keys.prefix}${scope.keys.next++}` }
+      : scope.options;
+    return inherit(inherited, o);
   }
 
   private async record<T>(call: Call, o: RequestOptions | undefined): Promise<T> {

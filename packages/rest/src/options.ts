@@ -86,14 +86,6 @@ export interface RestClientOptions {
    */
   random?: () => number;
   /**
-   * Options each call inherits from where it is made, read once per call (not per retry); the
-   * call's own options win, and two signals both apply. `@boardbot/core` uses it so that a call made
-   * inside a handler carries the handler's correlation id, logger and abort signal, and a write its
-   * event-derived `Idempotency-Key`, without the author passing anything.
-   * @defaultValue none
-   */
-  callDefaults?: (call: CallInfo) => RequestOptions | undefined;
-  /**
    * Where the span of each call comes from (OpenTelemetry): each call is a client span, a child of
    * its `traceContext`, and sends W3C `traceparent` (and `baggage`) headers. `false` makes no span
    * and sends no trace header.
@@ -107,15 +99,6 @@ export interface RestClientOptions {
    * @defaultValue none: the bucket is this client's own
    */
   sharedRateLimit?: SharedRateLimit | undefined;
-}
-
-/** What {@link RestClientOptions.callDefaults} learns of a call. */
-export interface CallInfo {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-  /** The path as logged (an interaction token is shown as `:token`). */
-  path: string;
-  /** Whether the call carries an `Idempotency-Key` (CONTRACT: POST 5 and 12, PATCH 6). */
-  idempotent: boolean;
 }
 
 /** Options of one call. */
@@ -156,7 +139,6 @@ export const DEFAULT_REST_OPTIONS = {
   validateRequests: true,
   now: () => Date.now(),
   random: Math.random,
-  callDefaults: () => undefined,
   // A getter: the provider is the global one when the client is made, not when this module loads.
   get tracerProvider(): TracerProvider {
     return trace.getTracerProvider();

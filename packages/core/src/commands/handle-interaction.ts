@@ -1,58 +1,102 @@
 import { randomUUID } from 'node:crypto';
-import type { Interaction } from '@boardbot/protocol';
+import type { ContextDeps } from '../kernel/base-context.js';
 import { isReplyBody } from '../kernel/body.js';
-import { type CoreEnv, contextDeps } from '../kernel/env.js';
-import { HandlerRun } from '../kernel/scope.js';
+import type { CoreEnv } from '../kernel/env.js';
+import type { BotEvent, EventMeta } from '../kernel/event.js';
+import type { PolicyChain } from '../policies/chain.js';
 import { DEFAULT_DENIED_REPLY } from '../policies/guards.js';
-import type { EventMeta, PolicedMethod, Policies, Refusals } from '../policies/pipeline.js';
+import type { HandlerSteps, HandlerTarget } from '../policies/steps.js';
 import { CommandContextImpl } from './command-context.js';
-import type { CommandContext, ExhaustedInteraction } from './context.js';
+import type { ExhaustedInteraction } from './context.js';
 import type { CommandRoute } from './describe.js';
 import { parseOptions } from './options/parse-options.js';
 import { routeKey } from './route-key.js';
 
 /** A command or subcommand method, with its route and policies. */
-export type CommandTarget = PolicedMethod & { route: CommandRoute };
+export type CommandTarget = HandlerTarget & { route: CommandRoute };
 
 /** Command routes, keyed by {@link routeKey}. */
 export type CommandTable = ReadonlyMap<string, CommandTarget>;
 
 type Ctx = CommandContextImpl<Record<string, unknown>>;
 
-// A refused command always gets an answer, so the person never waits for nothing.
-const refusals: Refusals<CommandContext> = {
-  denied: async (ctx, result) => {
-    await ctx.reply(typeof result === 'string' ? result : DEFAULT_DENIED_REPLY);
-  },
-  cooling: async (ctx, waitMs) => {
-    const seconds = Math.ceil(waitMs / 1000);
-    await ctx.reply(
-      `Slow down: /${routeKey(ctx.command.name, ctx.command.subcommand)} can be used again in ${seconds} s.`,
-    );
-  },
-};
+const slash = (ctx: Ctx) => `/${routeKey(ctx.command.name, ctx.command.subcommand)}`;
 
 /**
- * Handles `interaction.create`: finds the command's method, runs its guards, converts and validates
- * the options (telling the person what is wrong instead of calling the handler), its cooldown and
- * middleware, then the handler; a returned body is the reply.
+ * A command's steps: every one of the chain's. A refused command always gets an answer, so the
+ * person never waits for nothing; options that do not convert or validate are told to the person
+ * instead of calling the handler; a returned body is the reply.
+ */
+const steps = (target: CommandTarget): HandlerSteps<Ctx, undefined> => ({
+  guards: {
+    context: (ctx) => ctx,
+    denied: async (ctx, result) => {
+      await ctx.reply(typeof result === 'string' ? result : DEFAULT_DENIED_REPLY);
+    },
+  },
+  arguments: async (ctx) => {
+    const { optionsClass, options } = target.route;
+    const parsed = await parseOptions(optionsClass, options, ctx.interaction.command.options);
+    if (parsed.unknown.length > 0) ctx.log.debug({ unknown: parsed.unknown }, 'ignored unknown options');
+    if (!parsed.ok) {
+      ctx.log.info({ problems: parsed.problems }, 'invalid options: told the person, handler not called');
+      await ctx.reply(`Sorry, ${slash(ctx)} cannot run:\n${parsed.problems.map((p) => `- ${p}`).join('\n')}`);
+      return undefined;
+    }
+    ctx.setOptions(parsed.value as Record<string, unknown>);
+    return [ctx, parsed.value];
+  },
+  cooldown: {
+    who: (ctx) => ctx.user.id,
+    board: (ctx) => ctx.boardId,
+    cooling: async (ctx, waitMs) => {
+      await ctx.reply(`Slow down: ${slash(ctx)} can be used again in ${Math.ceil(waitMs / 1000)} s.`);
+    },
+  },
+  middleware: (ctx) => ctx,
+  // An abandoned run's returned body is never sent. Its apology may still be on its way back (then
+  // `replied` is still false), and a reply would only be refused: the late end is not a failure.
+  settle: async (ctx, result) => {
+    if (isReplyBody(result) && !ctx.replied && !ctx.signal.aborted) await ctx.reply(result);
+  },
+  finished: (ctx) => {
+    if (!ctx.replied)
+      ctx.log.warn({ handler: target.label }, 'command finished without replying: the person sees no answer');
+  },
+  answer: (ctx) => ctx,
+});
+
+/**
+ * Handles `interaction.create`: finds the command's method and runs it through the policy chain;
+ * an unknown command is answered by the runtime.
  */
 export class InteractionHandler {
+  private readonly steps = new Map<CommandTarget, HandlerSteps<Ctx, undefined>>();
+
   /**
    * @param env - the bot's environment
-   * @param policies - the policy pipeline
+   * @param chain - the policy chain
    * @param commands - the command table
    * @param onExhausted - what a sixth answer does (`createBot({ exhaustedInteraction })`)
    */
   constructor(
     private readonly env: CoreEnv,
-    private readonly policies: Policies,
+    private readonly chain: PolicyChain,
     private readonly commands: CommandTable,
     private readonly onExhausted: ExhaustedInteraction,
-  ) {}
+  ) {
+    for (const target of commands.values()) this.steps.set(target, steps(target));
+  }
 
-  /** Handles one invocation; never rejects. */
-  async handle(event: EventMeta, interaction: Interaction): Promise<void> {
+  /** Whether the event is an invocation: every one is answered, if only to say the command is unknown. */
+  handles(event: BotEvent): boolean {
+    return !event.unknown && event.name === 'interaction.create';
+  }
+
+  /** Handles an invocation (other events are not this kind's); never rejects. */
+  async handle(dispatched: BotEvent, event: EventMeta): Promise<void> {
+    if (dispatched.unknown || dispatched.name !== 'interaction.create') return;
+    const interaction = dispatched.data.interaction;
     const { name, subcommand } = interaction.command;
     const key = routeKey(name, subcommand);
     const correlationId = randomUUID();
@@ -62,45 +106,12 @@ export class InteractionHandler {
       interaction_id: interaction.id,
       command: key,
     });
+    const context = (deps: ContextDeps): Ctx => new CommandContextImpl(deps, interaction, this.onExhausted);
     const target = this.commands.get(key);
-    const run = new HandlerRun({
-      eventId: event.id,
-      keyBasis: event.keyBasis,
-      handler: target?.label ?? `/${key}`,
-      correlationId,
-      log,
-      replayed: event.replayed,
-      trace: event.trace,
-      outcome: event.outcome,
-    });
-    const ctx: Ctx = new CommandContextImpl(contextDeps(this.env, run), interaction, this.onExhausted);
-    if (!target) {
-      log.warn('no handler for this command: is the registered set stale?');
-      await this.policies.speak(run, ctx, `/${key} is not available right now.`);
-      return;
-    }
-    await this.policies.run(target, run, ctx, ctx, () => this.invoke(target, ctx, key));
-  }
-
-  private async invoke(target: CommandTarget, ctx: Ctx, key: string): Promise<void> {
-    if (!(await this.policies.passGuards<CommandContext>(target, ctx, refusals))) return;
-    const { optionsClass, options } = target.route;
-    const parsed = await parseOptions(optionsClass, options, ctx.interaction.command.options);
-    if (parsed.unknown.length > 0) ctx.log.debug({ unknown: parsed.unknown }, 'ignored unknown options');
-    if (!parsed.ok) {
-      ctx.log.info({ problems: parsed.problems }, 'invalid options: told the person, handler not called');
-      await ctx.reply(`Sorry, /${key} cannot run:\n${parsed.problems.map((p) => `- ${p}`).join('\n')}`);
-      return;
-    }
-    ctx.setOptions(parsed.value as Record<string, unknown>);
-    if (!(await this.policies.passCooldown<CommandContext>(target, ctx, ctx.user.id, refusals))) return;
-    await this.policies.around(ctx, async () => {
-      const result = await (target.instance[target.method] as Function).call(target.instance, ctx, parsed.value);
-      // An abandoned run's returned body is never sent. Its apology may still be on its way back (then
-      // `replied` is still false), and a reply would only be refused: the late end is not a failure.
-      if (isReplyBody(result) && !ctx.replied && !ctx.signal.aborted) await ctx.reply(result);
-    });
-    if (!ctx.replied)
-      ctx.log.warn({ handler: target.label }, 'command finished without replying: the person sees no answer');
+    const found = target && this.steps.get(target);
+    if (target && found) return this.chain.run(found, target, event, { log, correlationId }, context, undefined);
+    log.warn('no handler for this command: is the registered set stale?');
+    const { run, deps } = this.chain.open(event, { handler: `/${key}`, log, correlationId });
+    await this.chain.speak(run, context(deps), `/${key} is not available right now.`);
   }
 }

@@ -1,7 +1,46 @@
+import { IsArray, IsInt, IsOptional, IsString } from 'class-validator';
 import type { OpenScope } from '../kernel/scoped.js';
 import type { MessageContext } from '../listeners/context.js';
 import type { SessionHandle } from '../sessions/session-handle.js';
-import type { ConversationOptions, ConversationState } from './define-conversation.js';
+
+/** Where one person's conversation is, kept in the session store (per person on a board). */
+export class ConversationState {
+  /** The index of the question awaiting an answer; -1: no conversation. */
+  @IsInt()
+  step = -1;
+  @IsArray()
+  @IsString({ each: true })
+  answers: string[] = [];
+  /** When the current question was asked (epoch ms). */
+  @IsInt()
+  askedAt = 0;
+  /** The message that started it, which is not an answer. */
+  @IsOptional()
+  @IsString()
+  startedBy?: string;
+}
+
+/** Options of {@link defineConversation}. */
+export interface ConversationOptions {
+  /** Names the conversation in the session store; one of each name per person and board at a time. */
+  name: string;
+  /** The questions, asked one after the other; each next message of the person answers one. */
+  questions: readonly string[];
+  /**
+   * Called with the answers once the last question is answered; what it returns is the reply.
+   * @param ctx - the context of the last answer
+   * @param answers - one per question, in order
+   */
+  done: (ctx: MessageContext, answers: string[]) => unknown;
+  /** How long a question waits for its answer. @defaultValue 10 minutes */
+  timeoutMs?: number;
+  /** Said when an answer comes after the timeout (the conversation is over). @defaultValue a short note */
+  timeoutReply?: string;
+  /** Words that cancel the conversation, as the whole message. @defaultValue `['cancel']` */
+  cancelWords?: readonly string[];
+  /** Said when the person cancels. @defaultValue `'Cancelled.'` */
+  cancelReply?: string;
+}
 
 /** A conversation opened for one person on one board. */
 export interface ConversationHandle {

@@ -1,4 +1,4 @@
-import type { BotEvent } from './dispatcher.js';
+import type { BotEvent } from '../kernel/event.js';
 
 /**
  * What the idempotency keys of an event's handler runs are derived from (`writeKey`, `namedKey` in

@@ -1,13 +1,22 @@
 import type { CommandTable, CommandTarget } from '../commands/handle-interaction.js';
 import { routeKey } from '../commands/route-key.js';
+import { InvalidHandlerError } from '../errors.js';
 import type { Container } from '../kernel/container.js';
 import type { HandlerContext } from '../kernel/context.js';
+import type { Class } from '../kernel/metadata.js';
 import type { EventTable } from '../listeners/handle-event.js';
 import type { MessageTable, MessageTarget } from '../listeners/handle-message.js';
 import { type GuardRef, type GuardResult, isGuardClass } from '../policies/guards.js';
-import type { PolicedMethod } from '../policies/pipeline.js';
+import type { HandlerTarget } from '../policies/steps.js';
 import type { ScheduledMethod } from '../schedules/scheduler.js';
 import type { HandlerDescription } from './explorer.js';
+
+/** A handler class, built, with the targets of its methods: where a new kind of handler finds its own. */
+export interface RoutedClass {
+  cls: Class;
+  /** The target of one method of the class: bound to the instance, with its policies. */
+  target(method: string): HandlerTarget;
+}
 
 /** The dispatch tables of a bot: commands by name, listeners by event, and the scheduled methods. */
 export interface Routes {
@@ -15,6 +24,19 @@ export interface Routes {
   messages: MessageTable;
   events: EventTable;
   schedules: readonly ScheduledMethod[];
+  /** Every handler class, for the kinds of handler that read their own decorators. */
+  classes: readonly RoutedClass[];
+}
+
+/**
+ * Binds a method of a handler instance: the one place a handler is called, typed, with whatever
+ * arguments its kind gives.
+ */
+function bind(instance: object, cls: Class, method: string): (...args: readonly unknown[]) => unknown {
+  const fn: unknown = Reflect.get(instance, method);
+  if (typeof fn !== 'function')
+    throw new InvalidHandlerError(`${cls.name}.${method} is decorated but is not a method.`);
+  return (...args) => Reflect.apply(fn, instance, args);
 }
 
 /**
@@ -36,15 +58,18 @@ export function buildRoutes(
     'message.edit': [],
     'message.delete': [],
   };
-  const events = new Map<string, PolicedMethod[]>();
+  const events = new Map<string, HandlerTarget[]>();
   const schedules: ScheduledMethod[] = [];
+  const classes: RoutedClass[] = [];
   for (const handler of handlers) {
-    const instance = container.get(handler.cls) as Record<string, unknown>;
-    const target = (method: string): PolicedMethod => ({
-      instance,
-      method,
-      className: handler.cls.name,
+    const instance = container.get(handler.cls as Class<object>);
+    const hook = handler.errorHook;
+    const errorHook = hook
+      ? { label: `${handler.cls.name}.${hook}`, call: bind(instance, handler.cls, hook) }
+      : undefined;
+    const target = (method: string): HandlerTarget => ({
       label: `${handler.cls.name}.${method}`,
+      call: bind(instance, handler.cls, method),
       guards: [...globalGuards, ...handler.guards(method)].map((ref) => {
         if (!isGuardClass(ref)) return { name: ref.name || 'guard', check: ref };
         const guard = container.get(ref);
@@ -54,8 +79,9 @@ export function buildRoutes(
         };
       }),
       cooldown: handler.cooldown(method),
-      errorHook: handler.errorHook,
+      errorHook,
     });
+    classes.push({ cls: handler.cls, target });
     for (const route of handler.command?.routes ?? []) {
       commands.set(routeKey(route.command, route.subcommand), { ...target(route.method), route });
     }
@@ -71,5 +97,5 @@ export function buildRoutes(
       schedules.push({ schedule, target: { ...target(schedule.method), schedule: schedule.name } });
     }
   }
-  return { commands, messages, events, schedules };
+  return { commands, messages, events, schedules, classes };
 }

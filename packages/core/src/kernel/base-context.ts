@@ -8,10 +8,7 @@ import type { Services } from './services.js';
 export interface ContextDeps {
   app: App;
   rest: BotRest;
-  /** The per-event child logger. */
-  log: Logger;
-  correlationId: string;
-  /** The handler run the context belongs to: its signal, its write keys, and whether it may still write. */
+  /** The handler run the context belongs to: its logger, correlation id, signal, write keys, and whether it may still write. */
   run: HandlerRun;
   /** The clock, in milliseconds. */
   now: () => number;
@@ -35,14 +32,14 @@ export abstract class BaseContextImpl {
   constructor(deps: ContextDeps) {
     this.app = deps.app;
     this.rest = deps.rest;
-    this.log = deps.log;
-    this.correlationId = deps.correlationId;
+    this.log = deps.run.log;
+    this.correlationId = deps.run.correlationId;
     this.run = deps.run;
     this.signal = deps.run.signal;
     this.now = deps.now;
     this.services = deps.services;
     // The correlation id follows the event into every REST call it causes (sent as X-Request-Id).
-    this.requestOptions = { requestId: deps.correlationId, logger: deps.log };
+    this.requestOptions = { requestId: this.correlationId, logger: this.log };
   }
 
   session<H>(definition: Scoped<H>): H {

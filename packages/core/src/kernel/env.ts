@@ -1,8 +1,6 @@
 import type { App, Logger } from '@boardbot/protocol';
-import type { ContextDeps } from './base-context.js';
 import type { Clock } from './clock.js';
 import type { BotRest } from './ports.js';
-import type { HandlerRun } from './scope.js';
 import type { Services } from './services.js';
 
 /** What the handlers of every feature read from the running bot. */
@@ -15,23 +13,4 @@ export interface CoreEnv {
   clock: Clock;
   /** The bot's services, which contexts pass to what `ctx.session()` opens. */
   services: Services;
-}
-
-/**
- * The dependencies of one handler run's context.
- *
- * @param env - the bot's environment
- * @param run - the handler run (its logger, correlation id, signal and write keys)
- */
-export function contextDeps(env: CoreEnv, run: HandlerRun): ContextDeps {
-  const { rest, clock, services } = env;
-  return {
-    app: env.app(),
-    rest,
-    log: run.log,
-    correlationId: run.correlationId,
-    run,
-    now: () => clock.now(),
-    services,
-  };
 }

@@ -1,9 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { Logger } from '@boardbot/protocol';
+import { type CallScope, type WriteKeys, withCallScope } from '@boardbot/rest';
 import { type Context, context as otelContext, ROOT_CONTEXT } from '@opentelemetry/api';
-import type { DispatchOutcome } from '../dispatch/outcome.js';
 import { WriteDroppedError } from '../errors.js';
+import type { DispatchOutcome } from './outcome.js';
 import { withRunBaggage } from './run-baggage.js';
 
 /** A write a handler makes: a context method, or a call on `ctx.rest`. */
@@ -69,7 +70,10 @@ export class HandlerRun implements RunSeed {
   private callTrace: Context | undefined;
   private readonly controller = new AbortController();
   private markAbandoned!: (value: 'abandoned') => void;
-  private writes = 0;
+  /** The keys of the run's writes, `bb1:<key basis>:<handler tag>:<n>` (see {@link writeKey}), in order. */
+  private readonly keys: WriteKeys;
+  /** What the run's REST calls carry: the handler's (with its signal), and the runtime's answers' (without). */
+  readonly calls: { handler: CallScope; runtime: CallScope };
 
   /** @param seed - the event, handler, ids and logger of the run */
   constructor(seed: RunSeed) {
@@ -84,6 +88,8 @@ export class HandlerRun implements RunSeed {
     this.abandonment = new Promise((resolve) => {
       this.markAbandoned = resolve;
     });
+    this.keys = { prefix: writeKey(seed, ''), next: 0 };
+    this.calls = { handler: new RunCalls(this, this.keys, true), runtime: new RunCalls(this, this.keys, false) };
   }
 
   /**
@@ -105,11 +111,6 @@ export class HandlerRun implements RunSeed {
     return this.controller.signal.aborted;
   }
 
-  /** Takes the ordinal of the run's next write (0, 1, 2...), for its `Idempotency-Key`. */
-  nextWrite(): number {
-    return this.writes++;
-  }
-
   /**
    * Gives up on the run: aborts its signal with `reason`. Only the first call counts.
    * @param reason - a `HandlerTimeoutError` or a `ShutdownTimeoutError`
@@ -125,7 +126,8 @@ export class HandlerRun implements RunSeed {
     const trace = this.traceContext;
     // OpenTelemetry's own context follows too, for the libraries a handler calls that read it (it is
     // the API's context manager, the author's SDK's choice: a no-op without one).
-    return storage.run({ run: this, runtime: false }, trace === undefined ? fn : () => otelContext.with(trace, fn));
+    const inner = trace === undefined ? fn : () => otelContext.with(trace, fn);
+    return storage.run({ run: this, runtime: false }, () => withCallScope(this.calls.handler, inner));
   }
 
   /**
@@ -143,7 +145,7 @@ export class HandlerRun implements RunSeed {
    * @param answer - the runtime's answer
    */
   answerAsRuntime<T>(answer: () => Promise<T>): Promise<T> {
-    return storage.run({ run: this, runtime: true }, answer);
+    return storage.run({ run: this, runtime: true }, () => withCallScope(this.calls.runtime, answer));
   }
 
   /**
@@ -195,9 +197,9 @@ function tag(text: string): string {
  * twice.
  *
  * @param run - the run
- * @param n - the write's ordinal in the run, from 0
+ * @param n - the write's ordinal in the run, from 0 (`''`: the keys' common prefix)
  */
-export function writeKey(run: Pick<RunSeed, 'keyBasis' | 'handler'>, n: number): string {
+export function writeKey(run: Pick<RunSeed, 'keyBasis' | 'handler'>, n: number | ''): string {
   return `bb1:${run.keyBasis}:${tag(run.handler)}:${n}`;
 }
 
@@ -215,29 +217,26 @@ export function namedKey(run: Pick<RunSeed, 'keyBasis' | 'handler'>, name: strin
 }
 
 /**
- * The options a REST call inherits from the handler run it is made in (the bot's REST client takes
- * this as `callDefaults`): the correlation id, the logger, the trace context, the run's abort signal (not for the
- * runtime's own answers) and, for a write, the `Idempotency-Key` of its ordinal. A write of an
- * abandoned run is refused here, as the context's own methods refuse it.
- *
- * @param call - the method, path, and whether the call is an idempotent write
+ * The REST calls of a run, as `@boardbot/rest` reads them ({@link CallScope}): its correlation id,
+ * logger and trace context, its abort signal (not for the runtime's own answers, which go out after
+ * an abandonment), and its write keys. Built on the first call: a run that makes none pays nothing.
  */
-export function handlerCallOptions(call: {
-  idempotent: boolean;
-  method: string;
-  path: string;
-}):
-  | { requestId: string; logger: Logger; signal?: AbortSignal; idempotencyKey?: string; traceContext?: Context }
-  | undefined {
-  const frame = storage.getStore();
-  if (frame === undefined) return undefined;
-  const { run, runtime } = frame;
-  if (call.method !== 'GET') run.admitWrite('rest');
-  const options = {
-    requestId: run.correlationId,
-    logger: run.log,
-    ...(runtime ? {} : { signal: run.signal }),
-    traceContext: run.callTraceContext(),
-  };
-  return call.idempotent ? { ...options, idempotencyKey: writeKey(run, run.nextWrite()) } : options;
+class RunCalls implements CallScope {
+  private built: CallScope['options'] | undefined;
+
+  constructor(
+    private readonly run: HandlerRun,
+    readonly keys: WriteKeys,
+    private readonly signalled: boolean,
+  ) {}
+
+  get options(): CallScope['options'] {
+    this.built ??= {
+      requestId: this.run.correlationId,
+      logger: this.run.log,
+      ...(this.signalled ? { signal: this.run.signal } : {}),
+      traceContext: this.run.callTraceContext(),
+    };
+    return this.built;
+  }
 }

@@ -1,57 +1,54 @@
 import { randomUUID } from 'node:crypto';
-import type { GatewayDispatch } from '@boardbot/gateway';
-import { type CoreEnv, contextDeps } from '../kernel/env.js';
-import { HandlerRun } from '../kernel/scope.js';
-import type { EventMeta, PolicedMethod, Policies } from '../policies/pipeline.js';
+import type { CoreEnv } from '../kernel/env.js';
+import type { BotEvent, EventMeta } from '../kernel/event.js';
+import type { PolicyChain } from '../policies/chain.js';
+import type { HandlerSteps, HandlerTarget } from '../policies/steps.js';
 import { EventContextImpl } from './event-context.js';
 
 /** `@OnEvent` listeners, by event name. */
-export type EventTable = ReadonlyMap<string, readonly PolicedMethod[]>;
+export type EventTable = ReadonlyMap<string, readonly HandlerTarget[]>;
 
-/**
- * Handles any gateway event for its `@OnEvent` listeners: each gets the payload and a context,
- * under supervision (events have no person to answer, so no guards or cooldowns apply).
- */
+/** An event listener's steps: the handler alone (events have no person to answer, so no guards or cooldowns apply). */
+const steps: HandlerSteps<EventContextImpl, unknown> = {
+  arguments: (ctx, data) => [data, ctx],
+};
+
+/** Handles any gateway event for its `@OnEvent` listeners: each gets the payload and a context. */
 export class EventHandler {
   /**
    * @param env - the bot's environment
-   * @param policies - the policy pipeline
+   * @param chain - the policy chain
    * @param listeners - the event listener table
    */
   constructor(
     private readonly env: CoreEnv,
-    private readonly policies: Policies,
+    private readonly chain: PolicyChain,
     private readonly listeners: EventTable,
   ) {}
 
-  /** Whether an `@OnEvent` listener listens to events named `name`. */
-  listens(name: string): boolean {
-    return this.listeners.has(name);
+  /** Whether an `@OnEvent` listener listens to events of this name. */
+  handles(event: BotEvent): boolean {
+    return this.listeners.has(event.name);
   }
 
   /** Handles one event; never rejects. */
-  async handle(event: GatewayDispatch, meta: EventMeta): Promise<void> {
+  async handle(event: BotEvent, meta: EventMeta): Promise<void> {
     const targets = this.listeners.get(event.name);
     if (!targets) return;
     const correlationId = randomUUID();
     const log = this.env.log.child({ event_id: event.id, event: event.name, correlation_id: correlationId });
+    const context = { name: event.name, id: event.id };
     await Promise.all(
-      targets.map((target) => {
-        const run = new HandlerRun({
-          eventId: event.id,
-          keyBasis: meta.keyBasis,
-          handler: target.label,
-          correlationId,
-          log,
-          replayed: meta.replayed,
-          trace: meta.trace,
-          outcome: meta.outcome,
-        });
-        const ctx = new EventContextImpl(contextDeps(this.env, run), { name: event.name, id: event.id });
-        return this.policies.run(target, run, ctx, undefined, async () => {
-          await (target.instance[target.method] as Function).call(target.instance, event.data, ctx);
-        });
-      }),
+      targets.map((target) =>
+        this.chain.run(
+          steps,
+          target,
+          meta,
+          { log, correlationId },
+          (deps) => new EventContextImpl(deps, context),
+          event.data,
+        ),
+      ),
     );
   }
 }

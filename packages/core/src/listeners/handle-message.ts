@@ -1,53 +1,79 @@
 import { randomUUID } from 'node:crypto';
 import type { Message } from '@boardbot/protocol';
 import { isReplyBody } from '../kernel/body.js';
-import { type CoreEnv, contextDeps } from '../kernel/env.js';
-import { HandlerRun } from '../kernel/scope.js';
-import type { EventMeta, PolicedMethod, Policies, Refusals } from '../policies/pipeline.js';
+import type { CoreEnv } from '../kernel/env.js';
+import type { BotEvent, EventMeta } from '../kernel/event.js';
+import type { PolicyChain } from '../policies/chain.js';
+import type { HandlerSteps, HandlerTarget } from '../policies/steps.js';
 import { AuthorCache } from './authors.js';
-import type { MessageContext } from './context.js';
 import { matchMessage } from './match-message.js';
 import { MessageContextImpl } from './message-context.js';
 import type { MessageEventName, MessageListenerMetadata } from './metadata.js';
 
 /** A message listener method, with its matcher and policies. */
-export type MessageTarget = PolicedMethod & { listener: MessageListenerMetadata };
+export type MessageTarget = HandlerTarget & { listener: MessageListenerMetadata };
 
 /** Message listeners, by event. */
 export type MessageTable = Readonly<Record<MessageEventName, readonly MessageTarget[]>>;
 
-// A listener is held back silently, unless its guard chose words for the person.
-const refusals: Refusals<MessageContext> = {
-  denied: async (ctx, result) => {
-    if (typeof result === 'string') await ctx.reply(result);
+/** The message of a message event, and the event's name; undefined for any other event. */
+function messageEvent(event: BotEvent): { name: MessageEventName; message: Message } | undefined {
+  if (event.unknown) return undefined;
+  switch (event.name) {
+    case 'message.create':
+    case 'message.edit':
+    case 'message.delete':
+      return { name: event.name, message: event.data.message };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A message listener's steps: guards, cooldown (per author, or per webhook name), middleware; a
+ * listener is held back silently, unless its guard chose words for the person; a returned body is
+ * the reply. The input is who the cooldown counts.
+ */
+const steps: HandlerSteps<MessageContextImpl, string> = {
+  guards: {
+    context: (ctx) => ctx,
+    denied: async (ctx, result) => {
+      if (typeof result === 'string') await ctx.reply(result);
+    },
   },
-  cooling: async () => {},
+  arguments: (ctx) => [ctx],
+  cooldown: { who: (_ctx, who) => who, board: (ctx) => ctx.boardId, cooling: async () => {} },
+  middleware: (ctx) => ctx,
+  settle: async (ctx, result) => {
+    if (isReplyBody(result) && !ctx.replied) await ctx.reply(result);
+  },
+  answer: (ctx) => ctx,
 };
 
 /**
  * Handles the message events: runs every listener whose matcher accepts the message (the bot's own
- * messages only reach listeners that ask for them), each under its guards, cooldown, middleware and
- * supervision; a returned body is the reply.
+ * messages only reach listeners that ask for them), each through the policy chain.
  */
 export class MessageHandler {
   private readonly authors: AuthorCache;
 
   /**
    * @param env - the bot's environment
-   * @param policies - the policy pipeline
+   * @param chain - the policy chain
    * @param listeners - the message listener table
    */
   constructor(
     private readonly env: CoreEnv,
-    private readonly policies: Policies,
+    private readonly chain: PolicyChain,
     private readonly listeners: MessageTable,
   ) {
     this.authors = new AuthorCache(env.rest, () => env.clock.now());
   }
 
   /** Whether any listener may see this message event (before its matcher is asked). */
-  sees(name: MessageEventName, message: Message): boolean {
-    return this.candidates(name, message).length > 0;
+  handles(event: BotEvent): boolean {
+    const seen = messageEvent(event);
+    return seen !== undefined && this.candidates(seen.name, seen.message).length > 0;
   }
 
   /** The listeners of `name` that may see the message: a bot answering its own messages loops, so only listeners that ask see them. */
@@ -56,8 +82,11 @@ export class MessageHandler {
     return own ? this.listeners[name].filter((target) => target.listener.includeOwn) : this.listeners[name];
   }
 
-  /** Handles one message event; never rejects. */
-  async handle(event: EventMeta, name: MessageEventName, message: Message): Promise<void> {
+  /** Handles a message event (other events are not this kind's); never rejects. */
+  async handle(dispatched: BotEvent, event: EventMeta): Promise<void> {
+    const seen = messageEvent(dispatched);
+    if (!seen) return;
+    const { name, message } = seen;
     const matched = this.candidates(name, message).flatMap((target) => {
       try {
         const match = matchMessage(target.listener, message);
@@ -85,27 +114,16 @@ export class MessageHandler {
           });
     const who = message.author ?? `webhook:${message.webhook_name ?? ''}`;
     await Promise.all(
-      matched.map(({ target, match }) => {
-        const run = new HandlerRun({
-          eventId: event.id,
-          keyBasis: event.keyBasis,
-          handler: target.label,
-          correlationId,
-          log,
-          replayed: event.replayed,
-          trace: event.trace,
-          outcome: event.outcome,
-        });
-        const ctx = new MessageContextImpl(contextDeps(this.env, run), name, message, author, match);
-        return this.policies.run(target, run, ctx, ctx, async () => {
-          if (!(await this.policies.passGuards<MessageContext>(target, ctx, refusals))) return;
-          if (!(await this.policies.passCooldown<MessageContext>(target, ctx, who, refusals))) return;
-          await this.policies.around(ctx, async () => {
-            const result = await (target.instance[target.method] as Function).call(target.instance, ctx);
-            if (isReplyBody(result) && !ctx.replied) await ctx.reply(result);
-          });
-        });
-      }),
+      matched.map(({ target, match }) =>
+        this.chain.run(
+          steps,
+          target,
+          event,
+          { log, correlationId },
+          (deps) => new MessageContextImpl(deps, name, message, author, match),
+          who,
+        ),
+      ),
     );
   }
 }

@@ -22,8 +22,9 @@ interface BoardRoles {
 // same time as the rest of the bot, which a test moves.
 const botTime: Scoped<number> = { open: (scope) => scope.now() };
 
-// One cache per REST client, that is per bot: two bots in one process never share one.
-const caches = new WeakMap<BotRest, Map<string, BoardRoles>>();
+// One cache per REST client, that is per bot: two bots in one process never share one. Keyed by the
+// client's options, which each run's `ctx.rest` facade shares with the client it was made from.
+const caches = new WeakMap<BotRest['options'], Map<string, BoardRoles>>();
 
 /**
  * The role on its board of the person behind `ctx` (who invoked the command, or wrote the message):
@@ -36,8 +37,8 @@ const caches = new WeakMap<BotRest, Map<string, BoardRoles>>();
 export async function memberRole(ctx: HandlerContext, fresh = false): Promise<MemberRole | undefined> {
   const userId = ctx.kind === 'command' ? ctx.user.id : ctx.message.author;
   if (userId === null) return undefined;
-  const cache = caches.get(ctx.rest) ?? new Map<string, BoardRoles>();
-  caches.set(ctx.rest, cache);
+  const cache = caches.get(ctx.rest.options) ?? new Map<string, BoardRoles>();
+  caches.set(ctx.rest.options, cache);
   let board = cache.get(ctx.boardId);
   if (fresh || board === undefined || ctx.session(botTime) - board.readAt > ROLE_CACHE_MS) {
     const members = await ctx.rest.listMembers(ctx.boardId, ctx.requestOptions);

@@ -1,5 +1,4 @@
 import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
-import { DEFAULT_REST_OPTIONS } from '@boardbot/rest';
 import { trace } from '@opentelemetry/api';
 import { assertValidCommands } from '../commands/validate-commands.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
@@ -100,7 +99,12 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
       tracerProvider: tracing,
       sharedRateLimit: scale?.rateLimit,
     });
-  if (o.rest) warnAboutOwnRest(o, log, scale !== undefined);
+  if (o.rest && scale) {
+    log.warn(
+      'the REST client given to createBot does not share the rate limit with the other replicas unless it was ' +
+        'created with new RestClient({ ..., sharedRateLimit }): together they may draw 429s.',
+    );
+  }
   const dispatcher = new Dispatcher({
     routes,
     middleware,
@@ -121,7 +125,7 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
   const scheduler = new Scheduler({
     schedules: routes.schedules,
     queue,
-    runTick: (target, tick) => dispatcher.tick(target, tick),
+    ticks: dispatcher.ticks,
     store: () => services.get(SESSION_STORE),
     clock,
     log,
@@ -145,21 +149,4 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
     positions,
     patterns: declaredPatterns(described),
   };
-}
-
-/** What a REST client given to `createBot` may lack. */
-function warnAboutOwnRest(o: ResolvedBotOptions, log: Logger, replicas: boolean): void {
-  if (replicas) {
-    log.warn(
-      'the REST client given to createBot does not share the rate limit with the other replicas unless it was ' +
-        'created with new RestClient({ ..., sharedRateLimit }): together they may draw 429s.',
-    );
-  }
-  if (o.rest?.options.callDefaults === DEFAULT_REST_OPTIONS.callDefaults) {
-    log.warn(
-      'the REST client given to createBot has no callDefaults: writes made inside handlers carry no ' +
-        'event-derived Idempotency-Key, so an event handled again after a restart could write twice. ' +
-        "Create it with new RestClient({ ..., callDefaults: handlerCallOptions }) from '@boardbot/core'.",
-    );
-  }
 }

@@ -3,7 +3,6 @@ import type { Logger } from '@boardbot/protocol';
 import { RestClient, type SharedRateLimit } from '@boardbot/rest';
 import type { TracerProvider } from '@opentelemetry/api';
 import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
-import { handlerCallOptions } from '../kernel/scope.js';
 import { rateLimitedFetch } from './scale/rate-limited-fetch.js';
 
 /** The default REST client of a bot: calls made inside a handler inherit the handler's scope. */
@@ -18,7 +17,6 @@ export function createRest(options: {
     token: options.token,
     baseUrl: options.baseUrl,
     logger: options.logger,
-    callDefaults: handlerCallOptions,
     tracerProvider: options.tracerProvider,
     sharedRateLimit: options.sharedRateLimit,
   });

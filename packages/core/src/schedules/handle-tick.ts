@@ -1,30 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import { type CoreEnv, contextDeps } from '../kernel/env.js';
-import { HandlerRun } from '../kernel/scope.js';
-import type { PolicedMethod, Policies } from '../policies/pipeline.js';
+import type { CoreEnv } from '../kernel/env.js';
+import type { PolicyChain } from '../policies/chain.js';
+import type { HandlerSteps, HandlerTarget } from '../policies/steps.js';
 import type { Tick } from './context.js';
 import { ScheduleContextImpl } from './schedule-context.js';
 
 /** A scheduled method, with the policies that run around it and its schedule's name. */
-export interface ScheduleTarget extends PolicedMethod {
+export interface ScheduleTarget extends HandlerTarget {
   /** The schedule's name (its claims' key). */
   schedule: string;
 }
 
+/** A tick's steps: the handler alone (no guards or cooldowns: a tick has no person to refuse). */
+const steps: HandlerSteps<ScheduleContextImpl, undefined> = {
+  arguments: (ctx) => [ctx],
+};
+
 /**
  * Runs one tick of a scheduled method as a handler run: under supervision (`handlerTimeoutMs`),
  * tracked so that `stop()` waits for it (or abandons it), and with idempotency keys derived from the
- * tick, as an event's handlers have keys derived from the event (no guards or cooldowns: a tick
- * has no person to refuse).
+ * tick, as an event's handlers have keys derived from the event.
  */
 export class TickHandler {
   /**
    * @param env - the bot's environment
-   * @param policies - the policy pipeline
+   * @param chain - the policy chain
    */
   constructor(
     private readonly env: CoreEnv,
-    private readonly policies: Policies,
+    private readonly chain: PolicyChain,
   ) {}
 
   /** Runs one tick; never rejects. */
@@ -32,18 +36,9 @@ export class TickHandler {
     const at = tick.scheduledAt.toISOString();
     const correlationId = randomUUID();
     const log = this.env.log.child({ schedule: tick.name, tick: at, correlation_id: correlationId });
-    const run = new HandlerRun({
-      eventId: `tick:${tick.name}@${at}`,
-      // The same tick gives the same keys on any instance and after a restart: its writes go out once.
-      keyBasis: `t.${tick.scheduledAt.getTime()}`,
-      handler: target.label,
-      correlationId,
-      log,
-      replayed: tick.missed,
-    });
-    const ctx = new ScheduleContextImpl(contextDeps(this.env, run), tick);
-    await this.policies.run(target, run, ctx, undefined, async () => {
-      await (target.instance[target.method] as (ctx: ScheduleContextImpl) => unknown).call(target.instance, ctx);
-    });
+    // The same tick gives the same keys on any instance and after a restart: its writes go out once.
+    const event = { id: `tick:${tick.name}@${at}`, keyBasis: `t.${tick.scheduledAt.getTime()}`, replayed: tick.missed };
+    const context = (deps: ConstructorParameters<typeof ScheduleContextImpl>[0]) => new ScheduleContextImpl(deps, tick);
+    await this.chain.run(steps, target, event, { log, correlationId }, context, undefined);
   }
 }

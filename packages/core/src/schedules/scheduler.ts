@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { App, Logger } from '@boardbot/protocol';
-import type { KeyedQueue } from '../dispatch/keyed-queue.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Plugin } from '../plugins/plugin.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import type { Tick } from './context.js';
 import type { ScheduleDescription } from './describe-schedules.js';
-import type { ScheduleTarget } from './handle-tick.js';
+import type { ScheduleTarget, TickHandler } from './handle-tick.js';
 import { ScheduleClaims } from './schedule-claims.js';
 
 /** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days); a later tick is waited for in steps. */
@@ -22,9 +20,9 @@ export interface ScheduledMethod {
 export interface SchedulerDeps {
   schedules: readonly ScheduledMethod[];
   /** Where ticks run: the bot's queue, so that `stop()` waits for them like for handlers. */
-  queue: KeyedQueue;
-  /** Runs one tick as a handler run. */
-  runTick: (target: ScheduleTarget, tick: Tick) => Promise<void>;
+  queue: { push(key: string | undefined, task: () => Promise<unknown>): void };
+  /** Runs one tick as a handler run, through the policy chain. */
+  ticks: Pick<TickHandler, 'handle'>;
   /** Where the claims are made: the bot's session store. */
   store: () => SessionStore;
   clock: Clock;
@@ -141,7 +139,7 @@ export class Scheduler implements Plugin {
     }
     this.runningHere.add(schedule.name);
     try {
-      await this.deps.runTick(target, { name: schedule.name, scheduledAt: new Date(tick), missed });
+      await this.deps.ticks.handle(target, { name: schedule.name, scheduledAt: new Date(tick), missed });
     } finally {
       this.runningHere.delete(schedule.name);
       await this.claims.finish(schedule.name, tick).catch((error: unknown) => {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidSessionError, SessionConflictError, SessionScopeError } from '../errors.js';
+import type { Class } from '../kernel/metadata.js';
 import { type HandlerRun, namedKey } from '../kernel/scope.js';
-import type { OpenScope } from '../kernel/scoped.js';
-import type { SessionDefinition } from './define-session.js';
+import type { OpenScope, Scoped } from '../kernel/scoped.js';
 import { currentValue, problemsOf, toPlain } from './session-shape.js';
 import type { SessionStore, SessionValue } from './session-store.js';
 import { keptWrites, WRITTEN_KEPT, writtenBy } from './written-values.js';
@@ -43,6 +43,42 @@ export interface SessionHandle<T extends object> {
   update(change: SessionChange<T>): Promise<T>;
   /** Deletes the session (the next read gets a new instance). */
   delete(): Promise<void>;
+}
+
+/** Whose a session is: one person's (on every board), one board's, or one person's on one board. */
+export type SessionScope = 'user' | 'board' | 'user-on-board';
+
+/** Options of {@link defineSession}. */
+export interface SessionOptions<T extends object> {
+  /** Whose the session is. */
+  per: SessionScope;
+  /** The session's name in its store keys. @defaultValue the class name */
+  name?: string;
+  /**
+   * How long a session lives after its last write; a read after that finds a new one.
+   * @defaultValue 7 days
+   */
+  ttlMs?: number;
+  /** The version of the shape; raise it when the class changes incompatibly. @defaultValue 1 */
+  version?: number;
+  /**
+   * Turns a stored value of another version, or one that no longer passes the class's constraints,
+   * into the current shape. Returning undefined (or a value that still fails) resets the session.
+   * @defaultValue none: such a session is reset to a new instance
+   * @param stored - the stored plain JSON
+   * @param fromVersion - the version that wrote it
+   */
+  migrate?: (stored: unknown, fromVersion: number) => Partial<T> | undefined;
+}
+
+/** A session kind: its class and how it is keyed, stored and migrated; open it with `ctx.session()`. */
+export interface SessionDefinition<T extends object> extends Scoped<SessionHandle<T>> {
+  readonly shape: Class<T>;
+  readonly name: string;
+  readonly per: SessionScope;
+  readonly ttlMs: number;
+  readonly version: number;
+  readonly migrate: SessionOptions<T>['migrate'];
 }
 
 // Ordinals of the updates a run made to each session, for keys that are the same on a replay.

@@ -14,7 +14,7 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
-import type { BotEvent } from '../dispatch/dispatcher.js';
+import type { BotEvent } from '../kernel/event.js';
 import type { HandlerRun } from '../kernel/scope.js';
 import type { HandlerKind, HandlerOutcome, MetricsSink } from './metrics-sink.js';
 

@@ -1,9 +1,10 @@
-import { handlerCallOptions, type MessageContext, OnMessage } from '@boardbot/core';
+import { type Bot, Command, type CommandContext, type MessageContext, OnMessage } from '@boardbot/core';
 import { keyBasis, writeKey } from '@boardbot/core/internal';
 import { RestClient } from '@boardbot/rest';
 import { HttpFaultProxy, until } from '@boardbot/test-support';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBotBehindProxy } from './support/bot-behind-proxy.js';
+import type { LogCapture } from './support/logs.js';
 import { TestPlatform } from './support/platform.js';
 
 class Direct {
@@ -36,42 +37,108 @@ describe('ctx.rest used directly inside a handler', () => {
   });
 });
 
-describe('a REST client given to createBot (docs/production.md)', () => {
-  it('with callDefaults: handlerCallOptions, carries the event-derived keys; without, the bot warns at start', async () => {
-    const platform = await TestPlatform.start();
-    const proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
-    const own = new RestClient({ token: platform.token, baseUrl: proxy.apiUrl, callDefaults: handlerCallOptions });
-    const bare = new RestClient({ token: platform.token, baseUrl: proxy.apiUrl });
-    const warning = (lines: Record<string, unknown>[]) =>
-      lines.filter(
-        (l) => l.level === 40 && String(l.msg).startsWith('the REST client given to createBot has no callDefaults'),
-      );
-    try {
-      const unwarned = platform.bot({ handlers: [Direct], rest: bare });
-      expect(warning(unwarned.logs.lines())).toHaveLength(1);
+/** A provider that holds the REST client the author gave the bot, as a service of theirs would. */
+class Notifier {
+  constructor(readonly rest: RestClient) {}
+}
 
-      const started = platform.bot({ handlers: [Direct], rest: own, apiUrl: proxy.apiUrl });
-      expect(warning(started.logs.lines())).toEqual([]);
-      await started.bot.start();
-      const trigger = await platform.post(platform.alice, platform.random, 'direct');
-      await until(
-        async () => (await platform.messages(platform.random, 5)).some((m) => m.content === 'second direct write'),
-        'both writes reached the board',
-      );
-      await started.bot.stop();
-      // stop() leaves the client open: it stays the author's.
-      await expect(own.getApp()).resolves.toMatchObject({ id: expect.any(String) });
-      const sent = proxy.seen.filter(
-        (r) => r.method === 'POST' && r.url === `/api/v1/boards/${platform.random.id}/messages`,
-      );
-      const event = { name: 'message.create', id: '', data: { type: 'message.create', message: trigger } } as const;
-      const run = { keyBasis: keyBasis(event), handler: 'Direct.post' };
-      expect(sent.map((r) => r.headers['idempotency-key'])).toEqual([writeKey(run, 0), writeKey(run, 1)]);
-    } finally {
-      await own.close();
-      await bare.close();
-      await proxy.close();
-      await platform.close();
-    }
+/** A library handed the client: it knows nothing of boardbot's runs. */
+const library = {
+  edit: (rest: RestClient, boardId: string, id: string) =>
+    rest.editMessage(boardId, id, { content: 'edited by a library' }),
+};
+
+let notifier: Notifier | undefined;
+/** The named key of the command's run: its write keys share everything but the last part. */
+let probe = '';
+
+class Routes {
+  // Each write route through the author's own client, held by a provider or handed to a library.
+  @OnMessage('routes')
+  async write(ctx: MessageContext) {
+    const rest = (notifier as Notifier).rest;
+    const sent = await rest.sendMessage(ctx.boardId, { content: 'sent by a provider' });
+    await library.edit(rest, ctx.boardId, sent.id);
+    await rest.deleteMessage(ctx.boardId, sent.id);
+    await ctx.rest.sendMessage(ctx.boardId, { content: 'sent on ctx.rest' });
+  }
+}
+
+@Command({ name: 'answer', description: 'Answers through a provider' })
+class Answer {
+  async run(ctx: CommandContext) {
+    probe = ctx.idempotencyKey('probe');
+    await (notifier as Notifier).rest.answerInteraction(ctx.interaction.token, { content: 'answered by a provider' });
+  }
+}
+
+describe('a REST client given to createBot (docs/production.md)', () => {
+  let platform: TestPlatform;
+  let proxy: HttpFaultProxy;
+  let own: RestClient;
+  let started: { bot: Bot; logs: LogCapture };
+  const keysOf = (method: string, path: RegExp) =>
+    proxy.seen.filter((r) => r.method === method && path.test(r.url)).map((r) => r.headers['idempotency-key']);
+
+  beforeAll(async () => {
+    platform = await TestPlatform.start();
+    proxy = await HttpFaultProxy.start(platform.emu.urls?.url ?? '');
+    own = new RestClient({ token: platform.token, baseUrl: proxy.apiUrl });
+    notifier = new Notifier(own);
+    started = platform.bot({ handlers: [Routes, Answer], rest: own, apiUrl: proxy.apiUrl });
+    await started.bot.start();
+  });
+
+  afterAll(async () => {
+    await started?.bot.stop();
+    // stop() leaves the client open: it stays the author's.
+    await expect(own.getApp()).resolves.toMatchObject({ id: expect.any(String) });
+    await own.close();
+    await proxy?.close();
+    await platform?.close();
+  });
+
+  /** Posts `routes` once and waits for its handler's last write; returns the keys its run derives. */
+  let posted: Promise<{ key: (n: number) => string }> | undefined;
+  const routes = () => {
+    posted ??= postRoutes();
+    return posted;
+  };
+  async function postRoutes(): Promise<{ key: (n: number) => string }> {
+    const trigger = await platform.post(platform.alice, platform.random, 'routes');
+    await until(
+      async () => (await platform.messages(platform.random, 5)).some((m) => m.content === 'sent on ctx.rest'),
+      'the handler wrote on ctx.rest',
+    );
+    const event = { name: 'message.create', id: '', data: { type: 'message.create', message: trigger } } as const;
+    const run = { keyBasis: keyBasis(event), handler: 'Routes.write' };
+    return { key: (n) => writeKey(run, n) };
+  }
+
+  it('needs nothing of its author: the bot does not warn about it', () => {
+    expect(started.logs.lines().filter((l) => l.level === 40)).toEqual([]);
+  });
+
+  it('send: a provider holding it sends with the key of the run it is called in, in order with ctx.rest', async () => {
+    const { key } = await routes();
+    expect(keysOf('POST', /\/boards\/[^/]+\/messages$/).slice(-2)).toEqual([key(0), key(2)]);
+  });
+
+  it("edit: a library handed it edits with the run's next key", async () => {
+    const { key } = await routes();
+    expect(keysOf('PATCH', /\/messages\//)).toEqual([key(1)]);
+  });
+
+  it('delete: a provider deletes inside the run, with no key (a delete is idempotent by itself), as before', async () => {
+    await routes();
+    expect(keysOf('DELETE', /\/messages\//)).toEqual([undefined]);
+  });
+
+  it("interaction answer: a provider answers with the key of the command's run", async () => {
+    const interaction = await platform.invoke(platform.alice, platform.random, 'answer');
+    await platform.answers(interaction.id);
+    // The run's first write: its key is the run's named key with the ordinal 0 in place of the name.
+    expect(keysOf('POST', /\/interactions\//)).toEqual([probe.replace(/n:probe$/, '0')]);
+    expect(probe).toMatch(/^bb1:.+:n:probe$/);
   });
 });

@@ -33,9 +33,11 @@ function minutely(options: {
   const scheduler = new Scheduler({
     schedules: [{ schedule, target: { schedule: 'job' } as unknown as ScheduledMethod['target'] }],
     queue,
-    runTick: async (_target, tick) => {
-      ran.push(tick);
-      await options.hold;
+    ticks: {
+      handle: async (_target, tick) => {
+        ran.push(tick);
+        await options.hold;
+      },
     },
     store: () => options.store,
     clock: options.clock,

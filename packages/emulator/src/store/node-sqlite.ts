@@ -1,4 +1,4 @@
-import type { Db, RunResult, Statement } from './sqlite-driver.js';
+import type { Db, RunResult, Statement } from './sqlite-db.js';
 
 // The parts of `node:sqlite` this adapter uses, typed here: @types/node 20 (the oldest Node the
 // project supports) has no `node:sqlite`.

@@ -1,5 +1,4 @@
-import type { CallQueue } from './call-queue.js';
-import type { QueuedCall, QueueShared } from './rate-limit-queue.js';
+import type { CallQueue, QueuedCall, QueueShared } from './call-queue.js';
 import { RateLimitQueue } from './rate-limit-queue.js';
 import type { SharedRateLimit } from './shared-rate-limit.js';
 import { SharedRateLimitQueue } from './shared-rate-limit-queue.js';

@@ -1,5 +1,26 @@
+import type { Logger } from '@boardbot/protocol';
+import type { ErrorContext } from '../errors.js';
+import type { RestEventEmitter } from '../events.js';
 import type { RateLimitInfo } from './bucket-state.js';
-import type { QueuedCall } from './rate-limit-queue.js';
+
+/** What the queue knows of a waiting call. */
+export interface QueuedCall extends ErrorContext {
+  signal?: AbortSignal | undefined;
+  /** The call's logger (bound to its request id), made on demand. */
+  log(): Logger;
+}
+
+/** Settings and counters shared by every queue of one client. */
+export interface QueueShared {
+  now(): number;
+  maxWaitMs: number;
+  maxQueued: number;
+  /** Calls waiting in all queues together (the `maxQueued` bound is global). */
+  queued: number;
+  emitter: RestEventEmitter;
+  /** The client's logger, for what no call's logger fits. */
+  logger: Logger;
+}
 
 /**
  * What the executor needs of a credential's queue: the in-process {@link RateLimitQueue}, or the

@@ -1,28 +1,6 @@
-import type { Logger } from '@boardbot/protocol';
-import type { ErrorContext } from '../errors.js';
-import type { RestEventEmitter } from '../events.js';
 import { BucketState, type RateLimitInfo, WAIT_FOR_ANSWER } from './bucket-state.js';
-import type { CallQueue } from './call-queue.js';
+import type { CallQueue, QueuedCall, QueueShared } from './call-queue.js';
 import { WaitingCalls } from './waiting-calls.js';
-
-/** What the queue knows of a waiting call. */
-export interface QueuedCall extends ErrorContext {
-  signal?: AbortSignal | undefined;
-  /** The call's logger (bound to its request id), made on demand. */
-  log(): Logger;
-}
-
-/** Settings and counters shared by every queue of one client. */
-export interface QueueShared {
-  now(): number;
-  maxWaitMs: number;
-  maxQueued: number;
-  /** Calls waiting in all queues together (the `maxQueued` bound is global). */
-  queued: number;
-  emitter: RestEventEmitter;
-  /** The client's logger, for what no call's logger fits. */
-  logger: Logger;
-}
 
 /**
  * The fair, bounded queue of one credential: calls leave in arrival order (a call that must retry

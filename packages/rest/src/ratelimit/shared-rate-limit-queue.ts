@@ -1,6 +1,5 @@
 import type { RateLimitInfo } from './bucket-state.js';
-import type { CallQueue } from './call-queue.js';
-import type { QueuedCall, QueueShared } from './rate-limit-queue.js';
+import type { CallQueue, QueuedCall, QueueShared } from './call-queue.js';
 import type { Reservation, SharedRateLimit } from './shared-rate-limit.js';
 import { WaitingCalls } from './waiting-calls.js';
 

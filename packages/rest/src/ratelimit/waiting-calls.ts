@@ -1,5 +1,5 @@
 import { AbortedError, QueueFullError, RateLimitError } from '../errors.js';
-import type { QueuedCall, QueueShared } from './rate-limit-queue.js';
+import type { QueuedCall, QueueShared } from './call-queue.js';
 
 interface Waiter {
   call: QueuedCall;

@@ -15,8 +15,7 @@ import {
 import type { RestEventEmitter, RetryEvent } from '../events.js';
 import type { RequestOptions, ResolvedRestOptions } from '../options.js';
 import type { Buckets } from '../ratelimit/buckets.js';
-import type { CallQueue } from '../ratelimit/call-queue.js';
-import type { QueuedCall } from '../ratelimit/rate-limit-queue.js';
+import type { CallQueue, QueuedCall } from '../ratelimit/call-queue.js';
 import { header, readRateLimitHeaders } from '../ratelimit/read-headers.js';
 import { retryAfterDelay } from '../ratelimit/retry-after.js';
 import { RETRY_JITTER, RETRYABLE_STATUSES } from '../retry/retry-policy.js';

@@ -1,7 +1,7 @@
 import type { Message } from '@boardbot/protocol';
-import type { BotEvent } from '../../dispatch/dispatcher.js';
 import type { KeyedQueue } from '../../dispatch/keyed-queue.js';
 import { type OrderBy, orderingKey } from '../../dispatch/ordering.js';
+import type { BotEvent } from '../../kernel/event.js';
 import type { PositionKeeper } from '../position/position-keeper.js';
 import type { Progress, Ticket } from '../position/progress.js';
 import type { BackfillMarks } from './backfill.js';

@@ -1,5 +1,5 @@
 import type { Message } from '@boardbot/protocol';
-import type { BotEvent } from '../../dispatch/dispatcher.js';
+import type { BotEvent } from '../../kernel/event.js';
 import type { BackfillMarks } from './backfill.js';
 
 /** Where a message read back over REST after a gap stands: after the gap's cursor, in its order. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger, Message, ReadyEvent } from '@boardbot/protocol';
-import type { BotEvent } from '../../dispatch/dispatcher.js';
+import type { BotEvent } from '../../kernel/event.js';
 import type { BotRest } from '../../kernel/ports.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { collectMissedMessages } from './backfill.js';

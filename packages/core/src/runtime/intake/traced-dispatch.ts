@@ -1,5 +1,6 @@
-import type { BotEvent, Dispatcher } from '../../dispatch/dispatcher.js';
-import type { DispatchOutcome } from '../../dispatch/outcome.js';
+import type { Dispatcher } from '../../dispatch/dispatcher.js';
+import type { BotEvent } from '../../kernel/event.js';
+import type { DispatchOutcome } from '../../kernel/outcome.js';
 import type { EventTrace, Telemetry } from '../../telemetry/telemetry.js';
 
 /** What runs an event's handlers under its trace. */

@@ -1,17 +1,17 @@
 import type { Logger } from '@boardbot/protocol';
 import type { SharedRateLimit } from '@boardbot/rest';
 import type { CommandSyncPlan } from '../../commands/sync/plan.js';
-import type { BotEvent } from '../../dispatch/dispatcher.js';
 import type { OrderBy } from '../../dispatch/ordering.js';
-import type { DispatchOutcome } from '../../dispatch/outcome.js';
 import type { ReplicaStatus } from '../../health/replica-status.js';
 import type { Clock } from '../../kernel/clock.js';
+import type { BotEvent } from '../../kernel/event.js';
+import type { DispatchOutcome } from '../../kernel/outcome.js';
 import type { BotGateway, GatewayFailure } from '../../kernel/ports.js';
 import type { CooldownStore } from '../../policies/cooldown-store.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import type { EventIntake, IntakeSink } from '../intake/intake-sink.js';
 
-export type { DispatchOutcome } from '../../dispatch/outcome.js';
+export type { DispatchOutcome } from '../../kernel/outcome.js';
 
 /**
  * What the runtime gives a {@link ScaleAdapter} once the bot knows its app: the gateway, and the way

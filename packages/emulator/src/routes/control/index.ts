@@ -4,7 +4,7 @@ import type { EmulatorInfo, PlatformState } from '../../control/schemas/response
 import { refuseAsNotFound } from '../../http/error-handler.js';
 import type { Platform } from '../../platform/platform.js';
 import { loadSeed } from '../../platform/seed.js';
-import type { ServerDeps } from '../../server.js';
+import type { ServerDeps } from '../../server-deps.js';
 import { emulatorUrls } from '../../urls.js';
 import { EMULATOR_VERSION } from '../../version.js';
 import { controlDirectoryRoutes } from './directory.js';

@@ -1,0 +1,39 @@
+import type { ExhaustedInteraction } from '../commands/context.js';
+import { InteractionHandler } from '../commands/handle-interaction.js';
+import type { CoreEnv } from '../kernel/env.js';
+import type { BotEvent, EventMeta } from '../kernel/event.js';
+import { EventHandler } from '../listeners/handle-event.js';
+import { MessageHandler } from '../listeners/handle-message.js';
+import type { PolicyChain } from '../policies/chain.js';
+import type { Routes } from './routes.js';
+
+/** What one kind of handler does with the events: the dispatcher hands each event to every kind. */
+export interface EventKind {
+  /** Whether it has a handler that may run for the event. */
+  handles(event: BotEvent): boolean;
+  /** Runs its handlers of the event, each through the policy chain; never rejects. */
+  handle(event: BotEvent, meta: EventMeta): Promise<void>;
+}
+
+/** What a kind of handler is built from: the bot's environment, the policy chain and the routes. */
+export interface KindParts {
+  env: CoreEnv;
+  chain: PolicyChain;
+  routes: Routes;
+  /** What a sixth answer to an interaction does. */
+  exhaustedInteraction: ExhaustedInteraction;
+}
+
+/** Builds one kind of handler; a new kind is one more of these in the dispatcher's `kinds`. */
+export type KindFactory = (parts: KindParts) => EventKind;
+
+/**
+ * The kinds of handler a bot dispatches events to, in the order they start: event listeners,
+ * commands, message listeners. (Scheduled ticks are not events: the scheduler runs them.)
+ */
+export const EVENT_KINDS: readonly KindFactory[] = [
+  ({ env, chain, routes }) => new EventHandler(env, chain, routes.events),
+  ({ env, chain, routes, exhaustedInteraction }) =>
+    new InteractionHandler(env, chain, routes.commands, exhaustedInteraction),
+  ({ env, chain, routes }) => new MessageHandler(env, chain, routes.messages),
+];

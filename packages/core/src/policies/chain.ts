@@ -1,0 +1,240 @@
+import { HandlerTimeoutError, ShutdownTimeoutError } from '../errors.js';
+import type { ContextDeps } from '../kernel/base-context.js';
+import type { AnyContext } from '../kernel/context.js';
+import type { CoreEnv } from '../kernel/env.js';
+import type { EventMeta } from '../kernel/event.js';
+import { noteRunEnded } from '../kernel/outcome.js';
+import { HandlerRun, namedKey } from '../kernel/scope.js';
+import type { HandlerOutcome } from '../telemetry/metrics-sink.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import type { CooldownStore } from './cooldown-store.js';
+import { type Middleware, runMiddleware } from './middleware.js';
+import type { ErrorHook } from './on-error.js';
+import { RunningHandlers } from './running-handlers.js';
+import type { Answerable, HandlerSteps, HandlerTarget, RunName } from './steps.js';
+import { supervise } from './supervise.js';
+
+/**
+ * Why a handler ended on something that is not a failure: a write the platform had already
+ * applied on an earlier run of the same event (`422 idempotency_key_reused`: the run diverged from
+ * the first one, whose effects stand), or an interaction that can no longer be answered on a replay.
+ */
+function quietStop(error: unknown): string | undefined {
+  const e = error as { apiCode?: unknown; code?: unknown } | null;
+  if (e?.apiCode === 'idempotency_key_reused') {
+    return 'already applied: an earlier run of this event made this write (422 idempotency_key_reused); its effects stand and this run stops here';
+  }
+  if (e?.code === 'BOARDBOT_INTERACTION_EXPIRED') {
+    return 'the interaction expired before this replay could answer it; not answering on the board, the first run may have answered';
+  }
+  return undefined;
+}
+
+/** A failed run's outcome: a timeout, or an error. */
+function failureOutcome(error: unknown): HandlerOutcome {
+  return error instanceof HandlerTimeoutError ? 'timeout' : 'error';
+}
+
+/** What the chain needs from the bot. */
+export interface ChainDeps {
+  env: CoreEnv;
+  middleware: readonly Middleware[];
+  cooldowns: CooldownStore;
+  handlerTimeoutMs: number;
+  /** Told to the person when a handler fails; false: nothing is said. */
+  errorReply: string | false;
+  onError: ErrorHook | undefined;
+  /** Traces each handler run and reports it to the metrics. */
+  telemetry: Telemetry;
+}
+
+/**
+ * The one place a handler runs, whatever its kind: it makes the run, then takes it through the
+ * guards, the arguments, the cooldown, the middleware and the handler, under supervision (timeout);
+ * a failure goes to the error hooks and to the person, never into an exception that could stop
+ * other events.
+ */
+export class PolicyChain {
+  private readonly running = new RunningHandlers();
+
+  /** @param deps - the bot's environment, middleware, cooldown state and failure policy */
+  constructor(private readonly deps: ChainDeps) {}
+
+  /** Handler runs holding a worker right now. */
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Makes the run of one handler for one event, and what its context is made from: the one place a
+   * run is made, so every kind derives its idempotency keys the same way.
+   * @param event - the event (or tick) the run belongs to
+   * @param name - the handler's label, logger and correlation id
+   */
+  open(event: EventMeta, name: RunName): { run: HandlerRun; deps: ContextDeps } {
+    const run = new HandlerRun({
+      eventId: event.id,
+      keyBasis: event.keyBasis,
+      handler: name.handler,
+      correlationId: name.correlationId,
+      log: name.log,
+      replayed: event.replayed,
+      trace: event.trace,
+      outcome: event.outcome,
+    });
+    const { env } = this.deps;
+    // The run's own REST facade: its calls carry the run's keys even when made outside its async flow.
+    const rest = env.rest.scoped(run.calls.handler);
+    return { run, deps: { app: env.app(), rest, run, now: () => env.clock.now(), services: env.services } };
+  }
+
+  /**
+   * Runs one handler for one event through the chain; never rejects.
+   * @param steps - what the handler's kind supplies
+   * @param target - the handler
+   * @param event - the event (or tick)
+   * @param name - the run's logger and correlation id
+   * @param context - builds the kind's context
+   * @param input - what the kind hands its steps besides the context
+   */
+  async run<C extends AnyContext, I>(
+    steps: HandlerSteps<C, I>,
+    target: HandlerTarget,
+    event: EventMeta,
+    name: Omit<RunName, 'handler'>,
+    context: (deps: ContextDeps) => C,
+    input: I,
+  ): Promise<void> {
+    const { run, deps } = this.open(event, { ...name, handler: target.label });
+    const ctx = context(deps);
+    const { handlerTimeoutMs: timeoutMs } = this.deps;
+    const observed = this.deps.telemetry.handler(run, ctx);
+    const work = () => this.steps(steps, target, run, ctx, input);
+    const outcome = await this.running.track(run, () =>
+      supervise(run, work, { timeoutMs, clock: this.deps.env.clock }),
+    );
+    if (outcome.ok) return observed.end('ok');
+    if (outcome.error instanceof ShutdownTimeoutError) {
+      noteRunEnded(run.outcome, 'abandoned');
+      return observed.end('abandoned', outcome.error);
+    }
+    const quiet = quietStop(outcome.error);
+    if (quiet !== undefined) {
+      const { code, apiCode } = outcome.error as { code?: unknown; apiCode?: unknown };
+      ctx.log.info({ handler: target.label, code, api_code: apiCode }, quiet);
+      return observed.end('already_applied');
+    }
+    noteRunEnded(run.outcome, 'failed');
+    // The span ends after the runtime's answer, so the apology's REST call is its child.
+    try {
+      await run.answerAsRuntime(() => this.fail(target, ctx, steps.answer?.(ctx), outcome.error));
+    } finally {
+      observed.end(failureOutcome(outcome.error), outcome.error);
+    }
+  }
+
+  /**
+   * Tells the person `text` outside any handler (e.g. an unknown command), as the runtime's answer
+   * for `run`; logs (does not throw) when that fails.
+   */
+  async speak(run: HandlerRun, ctx: Answerable, text: string): Promise<void> {
+    await run.answerAsRuntime(() => this.say(ctx, text));
+  }
+
+  /**
+   * Abandons every handler still running (at shutdown): aborts its `ctx.signal` with a
+   * `ShutdownTimeoutError`, drops its later writes, and logs it by name.
+   * @param shutdownTimeoutMs - the wait that passed, for the messages
+   * @returns the runs abandoned
+   */
+  abandonRunning(shutdownTimeoutMs: number): HandlerRun[] {
+    return this.running.abandonAll(
+      (handler) => new ShutdownTimeoutError(handler, shutdownTimeoutMs),
+      'handler abandoned at shutdown: its signal is aborted, its writes are dropped',
+    );
+  }
+
+  /** The steps, in their one order; each one the kind left out is skipped. */
+  private async steps<C extends AnyContext, I>(
+    steps: HandlerSteps<C, I>,
+    target: HandlerTarget,
+    run: HandlerRun,
+    ctx: C,
+    input: I,
+  ): Promise<void> {
+    if (steps.guards && !(await this.passGuards(target, ctx, steps.guards))) return;
+    const args = await steps.arguments(ctx, input);
+    if (args === undefined) return;
+    if (steps.cooldown && !(await this.passCooldown(target, run, ctx, input, steps.cooldown))) return;
+    const call = async () => {
+      const result = await target.call(...args);
+      await steps.settle?.(ctx, result);
+    };
+    await (steps.middleware ? runMiddleware(this.deps.middleware, steps.middleware(ctx), call) : call());
+    steps.finished?.(ctx, target);
+  }
+
+  /** Runs the guards in order; the first that denies stops the handler. */
+  private async passGuards<C extends AnyContext>(
+    target: HandlerTarget,
+    ctx: C,
+    step: NonNullable<HandlerSteps<C, never>['guards']>,
+  ): Promise<boolean> {
+    for (const guard of target.guards) {
+      const result = await guard.check(step.context(ctx));
+      if (result === true || result === undefined) continue;
+      ctx.log.info({ guard: guard.name, handler: target.label }, 'guard denied');
+      await step.denied(ctx, result);
+      return false;
+    }
+    return true;
+  }
+
+  /** Takes one use of the handler's cooldown, if it has one. */
+  private async passCooldown<C extends AnyContext, I>(
+    target: HandlerTarget,
+    run: HandlerRun,
+    ctx: C,
+    input: I,
+    step: NonNullable<HandlerSteps<C, I>['cooldown']>,
+  ): Promise<boolean> {
+    const cooldown = target.cooldown;
+    if (!cooldown) return true;
+    const scope = cooldown.per === 'user' ? step.who(ctx, input) : cooldown.per === 'board' ? step.board(ctx) : 'app';
+    const useId = namedKey(run, 'boardbot.cooldown');
+    const wait = await this.deps.cooldowns.take(`${target.label}:${cooldown.per}:${scope}`, cooldown, useId);
+    if (wait === 0) return true;
+    ctx.log.info({ handler: target.label, wait_ms: wait }, 'cooldown holds');
+    await step.cooling(ctx, wait);
+    return false;
+  }
+
+  private async say(ctx: Answerable, text: string): Promise<void> {
+    try {
+      await ctx.reply(text);
+    } catch (error) {
+      ctx.log.warn({ err: error }, 'could not tell the person');
+    }
+  }
+
+  private async fail(target: HandlerTarget, ctx: AnyContext, answer: Answerable | undefined, error: unknown) {
+    ctx.log.error({ err: error, handler: target.label }, 'handler failed');
+    const before = answer?.answerCount ?? 0;
+    const hooks: [string, () => unknown][] = [];
+    const hook = target.errorHook;
+    if (hook) hooks.push([hook.label, () => hook.call(error, ctx)]);
+    const global = this.deps.onError;
+    if (global) hooks.push(['onError', () => global(error, ctx)]);
+    for (const [name, call] of hooks) {
+      try {
+        await call();
+      } catch (hookError) {
+        ctx.log.error({ err: hookError, hook: name }, 'error hook failed');
+      }
+    }
+    // The person hears something went wrong, unless a hook already told them.
+    if (answer && this.deps.errorReply !== false && answer.answerCount === before) {
+      await this.say(answer, this.deps.errorReply);
+    }
+  }
+}
