@@ -1,7 +1,7 @@
 import type { OpenScope } from '../kernel/scoped.js';
 import type { MessageContext } from '../listeners/context.js';
 import type { SessionHandle } from '../sessions/session-handle.js';
-import type { ConversationOptions, ConversationState } from './define-conversation.js';
+import type { ConversationEnd, ConversationOptions, ConversationState } from './define-conversation.js';
 
 /** A conversation opened for one person on one board. */
 export interface ConversationHandle {
@@ -21,8 +21,6 @@ export interface ConversationHandle {
   resume(ctx: MessageContext): Promise<unknown>;
 }
 
-type Outcome = { kind: 'none' } | { kind: 'say'; text: string } | { kind: 'done'; answers: string[] };
-
 /** The {@link ConversationHandle} of one run. */
 export class ConversationHandleImpl implements ConversationHandle {
   /**
@@ -38,7 +36,14 @@ export class ConversationHandleImpl implements ConversationHandle {
 
   async start(startedBy?: string): Promise<string> {
     await this.session.update((s) => {
-      Object.assign(s, { step: 0, answers: [], askedAt: this.scope.now(), startedBy });
+      Object.assign(s, {
+        step: 0,
+        answers: [],
+        askedAt: this.scope.now(),
+        startedBy,
+        answeredBy: undefined,
+        ended: undefined,
+      });
     });
     return this.options.questions[0] ?? '';
   }
@@ -53,42 +58,46 @@ export class ConversationHandleImpl implements ConversationHandle {
 
   async resume(ctx: MessageContext): Promise<unknown> {
     const text = ctx.message.content;
+    const { id } = ctx.message;
     if (text === null || ctx.message.author === null) return undefined;
     const current = await this.session.get();
-    if (current.step < 0 || current.startedBy === ctx.message.id) return undefined;
-    let outcome: Outcome = { kind: 'none' };
-    // One compare-and-set decides: two replicas (or a replay) cannot both take this answer.
-    await this.session.update((s) => {
-      outcome = this.advance(s, text.trim());
+    if (current.startedBy === id) return undefined;
+    // An ended conversation takes no answer, unless this very message ended it: handled again (after
+    // a crash, or by a second instance), it must send the same reply again.
+    if (current.step < 0 && current.answeredBy !== id) return undefined;
+    // One compare-and-set decides: two replicas (or a replay) cannot both take this answer. On a
+    // replay the callback does not run and update() resolves with what it wrote the first time, so
+    // the reply is read from that value, never from variables the callback sets.
+    const after = await this.session.update((s) => {
+      this.advance(s, text.trim(), id);
     });
-    const decided = outcome as Outcome;
-    if (decided.kind === 'none') return undefined;
-    if (decided.kind === 'say') return decided.text;
-    return this.options.done(ctx, decided.answers);
+    return this.replyFor(ctx, after);
   }
 
-  /** Applies one message to the state, and says what follows. */
-  private advance(s: ConversationState, text: string): Outcome {
-    const { questions, timeoutMs, timeoutReply, cancelWords, cancelReply } = this.options;
-    if (s.step < 0) return { kind: 'none' };
+  /** The reply to `ctx`'s message once its update wrote `s`: none if another message took it. */
+  private replyFor(ctx: MessageContext, s: ConversationState): unknown {
+    const { questions, timeoutReply, cancelReply, done } = this.options;
+    if (s.answeredBy !== ctx.message.id) return undefined;
+    if (s.step >= 0) return questions[s.step] ?? '';
+    if (s.ended === 'timeout') return timeoutReply;
+    if (s.ended === 'cancelled') return cancelReply;
+    if (s.ended === 'done') return done(ctx, [...s.answers]);
+    return undefined;
+  }
+
+  /** Applies the message `id` to the state, when a conversation is under way. */
+  private advance(s: ConversationState, text: string, id: string): void {
+    const { questions, timeoutMs, cancelWords } = this.options;
+    if (s.step < 0) return;
     const now = this.scope.now();
-    const end = (): void => {
-      Object.assign(s, { step: -1, answers: [], askedAt: 0, startedBy: undefined });
+    // The answers stay only for `done`: a timeout or a cancel needs none of them to reply.
+    const end = (ended: ConversationEnd, answers: string[] = []): void => {
+      Object.assign(s, { step: -1, answers, askedAt: 0, startedBy: undefined, answeredBy: id, ended });
     };
-    if (now - s.askedAt > timeoutMs) {
-      end();
-      return { kind: 'say', text: timeoutReply };
-    }
-    if (cancelWords.some((w) => w.toLowerCase() === text.toLowerCase())) {
-      end();
-      return { kind: 'say', text: cancelReply };
-    }
     const answers = [...s.answers, text];
-    if (answers.length >= questions.length) {
-      end();
-      return { kind: 'done', answers };
-    }
-    Object.assign(s, { step: answers.length, answers, askedAt: now });
-    return { kind: 'say', text: questions[answers.length] ?? '' };
+    if (now - s.askedAt > timeoutMs) end('timeout');
+    else if (cancelWords.some((w) => w.toLowerCase() === text.toLowerCase())) end('cancelled');
+    else if (answers.length >= questions.length) end('done', answers);
+    else Object.assign(s, { step: answers.length, answers, askedAt: now, answeredBy: id });
   }
 }

@@ -1,4 +1,4 @@
-import { IsArray, IsInt, IsOptional, IsString } from 'class-validator';
+import { IsArray, IsIn, IsInt, IsOptional, IsString } from 'class-validator';
 import type { Class } from '../kernel/metadata.js';
 import type { OpenScope, Scoped } from '../kernel/scoped.js';
 import type { MessageContext } from '../listeners/context.js';
@@ -6,11 +6,19 @@ import { OnMessage } from '../listeners/on-message.js';
 import { defineSession, type SessionDefinition } from '../sessions/define-session.js';
 import { type ConversationHandle, ConversationHandleImpl } from './conversation-handle.js';
 
-/** Where one person's conversation is, kept in the session store (per person on a board). */
+/** How a conversation ended: its last answer, an answer after the timeout, or a cancel word. */
+export type ConversationEnd = 'done' | 'timeout' | 'cancelled';
+
+/**
+ * Where one person's conversation is, kept in the session store (per person on a board). A message
+ * handled again reads what its answer made of it (see `answeredBy`), so the fields that say what to
+ * reply stay until the next start: `ended`, and the answers of a finished one.
+ */
 export class ConversationState {
   /** The index of the question awaiting an answer; -1: no conversation. */
   @IsInt()
   step = -1;
+  /** The answers so far; once it ended with `done`, all of them (what `done` is called with). */
   @IsArray()
   @IsString({ each: true })
   answers: string[] = [];
@@ -21,6 +29,14 @@ export class ConversationState {
   @IsOptional()
   @IsString()
   startedBy?: string;
+  /** The message whose answer made this state (absent in state stored before it was kept). */
+  @IsOptional()
+  @IsString()
+  answeredBy?: string;
+  /** How the conversation ended, when `step` is -1 because of an answer. */
+  @IsOptional()
+  @IsIn(['done', 'timeout', 'cancelled'])
+  ended?: ConversationEnd;
 }
 
 /** Options of {@link defineConversation}. */
