@@ -2,6 +2,7 @@ import type { OpenScope } from '../kernel/scoped.js';
 import type { MessageContext } from '../listeners/context.js';
 import type { SessionHandle } from '../sessions/session-handle.js';
 import type { ConversationEnd, ConversationOptions, ConversationState } from './define-conversation.js';
+import { AnswerRefusal, parseAnswer, type QuestionInput, questionText } from './question.js';
 
 /** A conversation opened for one person on one board. */
 export interface ConversationHandle {
@@ -29,7 +30,7 @@ export class ConversationHandleImpl implements ConversationHandle {
    * @param scope - the run
    */
   constructor(
-    private readonly options: Required<ConversationOptions>,
+    private readonly options: Required<ConversationOptions<readonly QuestionInput[]>>,
     private readonly session: SessionHandle<ConversationState>,
     private readonly scope: OpenScope,
   ) {}
@@ -43,9 +44,11 @@ export class ConversationHandleImpl implements ConversationHandle {
         startedBy,
         answeredBy: undefined,
         ended: undefined,
+        refused: undefined,
+        refusal: undefined,
       });
     });
-    return this.options.questions[0] ?? '';
+    return questionText(this.options.questions[0]);
   }
 
   async active(): Promise<boolean> {
@@ -76,28 +79,52 @@ export class ConversationHandleImpl implements ConversationHandle {
 
   /** The reply to `ctx`'s message once its update wrote `s`: none if another message took it. */
   private replyFor(ctx: MessageContext, s: ConversationState): unknown {
-    const { questions, timeoutReply, cancelReply, done } = this.options;
+    const { questions, timeoutReply, cancelReply, triesReply, done } = this.options;
     if (s.answeredBy !== ctx.message.id) return undefined;
-    if (s.step >= 0) return questions[s.step] ?? '';
+    if (s.step >= 0) {
+      const question = questionText(questions[s.step]);
+      return s.refusal === undefined ? question : `${s.refusal}\n${question}`;
+    }
     if (s.ended === 'timeout') return timeoutReply;
     if (s.ended === 'cancelled') return cancelReply;
-    if (s.ended === 'done') return done(ctx, [...s.answers]);
+    if (s.ended === 'refused') return triesReply;
+    // Each answer is what its question's parse returns, as `done`'s type (erased here) says.
+    if (s.ended === 'done') return done(ctx, s.answers.map((text, i) => parseAnswer(questions[i], text)) as string[]);
     return undefined;
   }
 
   /** Applies the message `id` to the state, when a conversation is under way. */
   private advance(s: ConversationState, text: string, id: string): void {
-    const { questions, timeoutMs, cancelWords } = this.options;
+    const { questions, timeoutMs, cancelWords, maxTries } = this.options;
     if (s.step < 0) return;
     const now = this.scope.now();
-    // The answers stay only for `done`: a timeout or a cancel needs none of them to reply.
+    // The answers stay only for `done`: no other end needs them to reply.
     const end = (ended: ConversationEnd, answers: string[] = []): void => {
       Object.assign(s, { step: -1, answers, askedAt: 0, startedBy: undefined, answeredBy: id, ended });
+      Object.assign(s, { refused: undefined, refusal: undefined });
     };
+    if (now - s.askedAt > timeoutMs) {
+      end('timeout');
+      return;
+    }
+    if (cancelWords.some((w) => w.toLowerCase() === text.toLowerCase())) {
+      end('cancelled');
+      return;
+    }
+    const value = parseAnswer(questions[s.step], text);
+    if (value instanceof AnswerRefusal) {
+      const refused = (s.refused ?? 0) + 1;
+      // Asked again (the question waits its full timeout once more), unless that was the last try.
+      if (refused >= maxTries) end('refused');
+      else Object.assign(s, { askedAt: now, answeredBy: id, refused, refusal: value.reason });
+      return;
+    }
     const answers = [...s.answers, text];
-    if (now - s.askedAt > timeoutMs) end('timeout');
-    else if (cancelWords.some((w) => w.toLowerCase() === text.toLowerCase())) end('cancelled');
-    else if (answers.length >= questions.length) end('done', answers);
-    else Object.assign(s, { step: answers.length, answers, askedAt: now, answeredBy: id });
+    if (answers.length >= questions.length) {
+      end('done', answers);
+      return;
+    }
+    Object.assign(s, { step: answers.length, answers, askedAt: now, answeredBy: id });
+    Object.assign(s, { refused: undefined, refusal: undefined });
   }
 }

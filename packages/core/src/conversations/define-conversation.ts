@@ -1,13 +1,18 @@
-import { IsArray, IsIn, IsInt, IsOptional, IsString } from 'class-validator';
+import { IsArray, IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { InvalidHandlerError } from '../errors.js';
 import type { Class } from '../kernel/metadata.js';
 import type { OpenScope, Scoped } from '../kernel/scoped.js';
 import type { MessageContext } from '../listeners/context.js';
 import { OnMessage } from '../listeners/on-message.js';
 import { defineSession, type SessionDefinition } from '../sessions/define-session.js';
 import { type ConversationHandle, ConversationHandleImpl } from './conversation-handle.js';
+import type { AnswersOf, QuestionInput } from './question.js';
 
-/** How a conversation ended: its last answer, an answer after the timeout, or a cancel word. */
-export type ConversationEnd = 'done' | 'timeout' | 'cancelled';
+/**
+ * How a conversation ended: its last answer, an answer after the timeout, a cancel word, or too
+ * many refused answers to one question.
+ */
+export type ConversationEnd = 'done' | 'timeout' | 'cancelled' | 'refused';
 
 /**
  * Where one person's conversation is, kept in the session store (per person on a board). A message
@@ -18,7 +23,7 @@ export class ConversationState {
   /** The index of the question awaiting an answer; -1: no conversation. */
   @IsInt()
   step = -1;
-  /** The answers so far; once it ended with `done`, all of them (what `done` is called with). */
+  /** The answers so far, as texts; once it ended with `done`, all of them (what `done` is called with). */
   @IsArray()
   @IsString({ each: true })
   answers: string[] = [];
@@ -35,22 +40,35 @@ export class ConversationState {
   answeredBy?: string;
   /** How the conversation ended, when `step` is -1 because of an answer. */
   @IsOptional()
-  @IsIn(['done', 'timeout', 'cancelled'])
+  @IsIn(['done', 'timeout', 'cancelled', 'refused'])
   ended?: ConversationEnd;
+  /** Answers to the current question refused so far (absent: none). */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  refused?: number;
+  /** Why the last answer was refused, when it was: the reply says it before asking again. */
+  @IsOptional()
+  @IsString()
+  refusal?: string;
 }
 
 /** Options of {@link defineConversation}. */
-export interface ConversationOptions {
+export interface ConversationOptions<Q extends readonly QuestionInput[] = readonly string[]> {
   /** Names the conversation in the session store; one of each name per person and board at a time. */
   name: string;
-  /** The questions, asked one after the other; each next message of the person answers one. */
-  questions: readonly string[];
+  /**
+   * The questions, asked one after the other; each next message of the person answers one. A
+   * question with a `parse` function checks its answer, and asks again, with the reason, when it
+   * refuses one.
+   */
+  questions: Q;
   /**
    * Called with the answers once the last question is answered; what it returns is the reply.
    * @param ctx - the context of the last answer
-   * @param answers - one per question, in order
+   * @param answers - one per question, in order: the text, or what the question's `parse` returned
    */
-  done: (ctx: MessageContext, answers: string[]) => unknown;
+  done: (ctx: MessageContext, answers: AnswersOf<Q>) => unknown;
   /** How long a question waits for its answer. @defaultValue 10 minutes */
   timeoutMs?: number;
   /** Said when an answer comes after the timeout (the conversation is over). @defaultValue a short note */
@@ -59,11 +77,15 @@ export interface ConversationOptions {
   cancelWords?: readonly string[];
   /** Said when the person cancels. @defaultValue `'Cancelled.'` */
   cancelReply?: string;
+  /** How many answers to one question may be refused before the conversation ends. @defaultValue 3 */
+  maxTries?: number;
+  /** Said when the last try was refused too (the conversation is over). @defaultValue a short note */
+  triesReply?: string;
 }
 
 /** A conversation: opened with `ctx.session()`, resumed by its `listener` handler class. */
 export interface ConversationDefinition extends Scoped<ConversationHandle> {
-  readonly options: Required<ConversationOptions>;
+  readonly options: Required<ConversationOptions<readonly QuestionInput[]>>;
   readonly session: SessionDefinition<ConversationState>;
   /** The handler class that takes each next message as an answer: add it to `createBot({ handlers })`. */
   readonly listener: Class;
@@ -80,23 +102,33 @@ export interface ConversationDefinition extends Scoped<ConversationHandle> {
  * const Standup = defineConversation({ name: 'standup', questions: ['Yesterday?', 'Today?'], done: (ctx, a) => a.join(' / ') });
  * createBot({ token, handlers: [StartStandup, Standup.listener] });
  */
-export function defineConversation(options: ConversationOptions): ConversationDefinition {
-  const full: Required<ConversationOptions> = {
+export function defineConversation<const Q extends readonly QuestionInput[]>(
+  options: ConversationOptions<Q>,
+): ConversationDefinition {
+  const full: Required<ConversationOptions<Q>> = {
     timeoutMs: 10 * 60_000,
     timeoutReply: `That ${options.name} timed out before you answered; start it again when you are ready.`,
     cancelWords: ['cancel'],
     cancelReply: 'Cancelled.',
+    maxTries: 3,
+    triesReply: `That ${options.name} ended: none of the answers could be taken. Start it again when you are ready.`,
     ...options,
   };
+  if (!Number.isInteger(full.maxTries) || full.maxTries < 1) {
+    throw new InvalidHandlerError(
+      `defineConversation('${options.name}'): maxTries is ${full.maxTries}; give a whole number of at least 1`,
+    );
+  }
   const session = defineSession(ConversationState, {
     per: 'user-on-board',
     name: `conversation:${options.name}`,
     ttlMs: full.timeoutMs * (full.questions.length + 1),
   });
   const definition: ConversationDefinition = {
-    options: full,
     session,
-    open: (scope: OpenScope) => new ConversationHandleImpl(full, session.open(scope), scope),
+    // `done`'s answers are typed for the caller; here each is whatever its question's parse returned.
+    options: full as unknown as Required<ConversationOptions<readonly QuestionInput[]>>,
+    open: (scope: OpenScope) => new ConversationHandleImpl(definition.options, session.open(scope), scope),
     listener: conversationListener(() => definition, options.name),
   };
   return definition;
