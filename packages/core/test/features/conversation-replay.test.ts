@@ -9,6 +9,7 @@ import {
   type Position,
   type PositionKey,
   type PositionStore,
+  refuse,
   type SessionStore,
   type SessionValue,
 } from '@boardbot/core';
@@ -24,7 +25,10 @@ import { anotherInstance } from './support.js';
 
 const Signup = defineConversation({
   name: 'signup',
-  questions: ['What is your name?', 'What is your team?'],
+  questions: [
+    'What is your name?',
+    { ask: 'What is your team?', parse: (t) => (t.length > 1 ? t : refuse('A team has a longer name.')) },
+  ],
   done: (ctx, [name, team]) => `Welcome ${name} of ${team}, ${ctx.authorName}!`,
 });
 
@@ -184,6 +188,22 @@ describe('a conversation message handled again after its answer was taken', () =
     expect(seen.replies).toEqual(['Welcome Alice of Platform, Alice!']);
     expect(seen.refused).toBe(false);
     expect(seen.errors).toEqual([]);
+  });
+
+  it('is answered with the reason and the question again, once, when the answer was refused', async () => {
+    const seen = await lastAnswerLost(['Alice', 'x']);
+    expect(seen.lost).toEqual([]);
+    expect(seen.replies).toEqual(['A team has a longer name.\nWhat is your team?']);
+    expect(seen.refused).toBe(false);
+  });
+
+  it('is answered with the tries note, once, when it was the last try', async () => {
+    const seen = await lastAnswerLost(['Alice', 'x', 'y', 'z']);
+    expect(seen.lost).toEqual([]);
+    expect(seen.replies).toEqual([
+      'That signup ended: none of the answers could be taken. Start it again when you are ready.',
+    ]);
+    expect(seen.refused).toBe(false);
   });
 
   it('is answered with the cancel note, once, when it was a cancel word', async () => {
