@@ -4,6 +4,7 @@ import {
   Command,
   type CommandContext,
   createBot,
+  defineConversation,
   type EventContext,
   type EventPayload,
   exitCodeAfterStop,
@@ -16,6 +17,7 @@ import {
   OnReady,
   Option,
   type ReplyBody,
+  refuse,
   type StopReport,
   Subcommand,
   type UnknownEventPayload,
@@ -130,5 +132,26 @@ describe('event payload types', () => {
     }>();
     expectTypeOf<NonNullable<BotOptions['exhaustedInteraction']>>().toEqualTypeOf<'error' | 'send'>();
     expectTypeOf(exitCodeAfterStop).returns.toEqualTypeOf<0 | 1 | 124 | 130>();
+  });
+});
+
+describe('defineConversation', () => {
+  it("types done's answers: the text of a plain question, what parse returns for a checked one", () => {
+    defineConversation({
+      name: 'typed',
+      questions: ['Name?', { ask: 'Age?', parse: (t) => (/^\d+$/.test(t) ? Number(t) : refuse('A number, please.')) }],
+      done: (_ctx, answers) => {
+        expectTypeOf(answers).toEqualTypeOf<[string, number]>();
+        // @ts-expect-error the age is a number, not text
+        answers[1].toUpperCase();
+        return answers[0];
+      },
+    });
+    const plain: string[] = ['Name?'];
+    defineConversation({
+      name: 'plain',
+      questions: plain,
+      done: (_ctx, answers) => expectTypeOf(answers).toEqualTypeOf<string[]>(),
+    });
   });
 });

@@ -1,46 +1,8 @@
-import { IsArray, IsInt, IsOptional, IsString } from 'class-validator';
 import type { OpenScope } from '../kernel/scoped.js';
 import type { MessageContext } from '../listeners/context.js';
 import type { SessionHandle } from '../sessions/session-handle.js';
-
-/** Where one person's conversation is, kept in the session store (per person on a board). */
-export class ConversationState {
-  /** The index of the question awaiting an answer; -1: no conversation. */
-  @IsInt()
-  step = -1;
-  @IsArray()
-  @IsString({ each: true })
-  answers: string[] = [];
-  /** When the current question was asked (epoch ms). */
-  @IsInt()
-  askedAt = 0;
-  /** The message that started it, which is not an answer. */
-  @IsOptional()
-  @IsString()
-  startedBy?: string;
-}
-
-/** Options of {@link defineConversation}. */
-export interface ConversationOptions {
-  /** Names the conversation in the session store; one of each name per person and board at a time. */
-  name: string;
-  /** The questions, asked one after the other; each next message of the person answers one. */
-  questions: readonly string[];
-  /**
-   * Called with the answers once the last question is answered; what it returns is the reply.
-   * @param ctx - the context of the last answer
-   * @param answers - one per question, in order
-   */
-  done: (ctx: MessageContext, answers: string[]) => unknown;
-  /** How long a question waits for its answer. @defaultValue 10 minutes */
-  timeoutMs?: number;
-  /** Said when an answer comes after the timeout (the conversation is over). @defaultValue a short note */
-  timeoutReply?: string;
-  /** Words that cancel the conversation, as the whole message. @defaultValue `['cancel']` */
-  cancelWords?: readonly string[];
-  /** Said when the person cancels. @defaultValue `'Cancelled.'` */
-  cancelReply?: string;
-}
+import type { ConversationEnd, ConversationOptions, ConversationState } from './conversation-state.js';
+import { AnswerRefusal, parseAnswer, type QuestionInput, questionText } from './question.js';
 
 /** A conversation opened for one person on one board. */
 export interface ConversationHandle {
@@ -60,8 +22,6 @@ export interface ConversationHandle {
   resume(ctx: MessageContext): Promise<unknown>;
 }
 
-type Outcome = { kind: 'none' } | { kind: 'say'; text: string } | { kind: 'done'; answers: string[] };
-
 /** The {@link ConversationHandle} of one run. */
 export class ConversationHandleImpl implements ConversationHandle {
   /**
@@ -70,16 +30,25 @@ export class ConversationHandleImpl implements ConversationHandle {
    * @param scope - the run
    */
   constructor(
-    private readonly options: Required<ConversationOptions>,
+    private readonly options: Required<ConversationOptions<readonly QuestionInput[]>>,
     private readonly session: SessionHandle<ConversationState>,
     private readonly scope: OpenScope,
   ) {}
 
   async start(startedBy?: string): Promise<string> {
     await this.session.update((s) => {
-      Object.assign(s, { step: 0, answers: [], askedAt: this.scope.now(), startedBy });
+      Object.assign(s, {
+        step: 0,
+        answers: [],
+        askedAt: this.scope.now(),
+        startedBy,
+        answeredBy: undefined,
+        ended: undefined,
+        refused: undefined,
+        refusal: undefined,
+      });
     });
-    return this.options.questions[0] ?? '';
+    return questionText(this.options.questions[0]);
   }
 
   async active(): Promise<boolean> {
@@ -92,42 +61,70 @@ export class ConversationHandleImpl implements ConversationHandle {
 
   async resume(ctx: MessageContext): Promise<unknown> {
     const text = ctx.message.content;
+    const { id } = ctx.message;
     if (text === null || ctx.message.author === null) return undefined;
     const current = await this.session.get();
-    if (current.step < 0 || current.startedBy === ctx.message.id) return undefined;
-    let outcome: Outcome = { kind: 'none' };
-    // One compare-and-set decides: two replicas (or a replay) cannot both take this answer.
-    await this.session.update((s) => {
-      outcome = this.advance(s, text.trim());
+    if (current.startedBy === id) return undefined;
+    // An ended conversation takes no answer, unless this very message ended it: handled again (after
+    // a crash, or by a second instance), it must send the same reply again.
+    if (current.step < 0 && current.answeredBy !== id) return undefined;
+    // One compare-and-set decides: two replicas (or a replay) cannot both take this answer. On a
+    // replay the callback does not run and update() resolves with what it wrote the first time, so
+    // the reply is read from that value, never from variables the callback sets.
+    const after = await this.session.update((s) => {
+      this.advance(s, text.trim(), id);
     });
-    const decided = outcome as Outcome;
-    if (decided.kind === 'none') return undefined;
-    if (decided.kind === 'say') return decided.text;
-    return this.options.done(ctx, decided.answers);
+    return this.replyFor(ctx, after);
   }
 
-  /** Applies one message to the state, and says what follows. */
-  private advance(s: ConversationState, text: string): Outcome {
-    const { questions, timeoutMs, timeoutReply, cancelWords, cancelReply } = this.options;
-    if (s.step < 0) return { kind: 'none' };
+  /** The reply to `ctx`'s message once its update wrote `s`: none if another message took it. */
+  private replyFor(ctx: MessageContext, s: ConversationState): unknown {
+    const { questions, timeoutReply, cancelReply, triesReply, done } = this.options;
+    if (s.answeredBy !== ctx.message.id) return undefined;
+    if (s.step >= 0) {
+      const question = questionText(questions[s.step]);
+      return s.refusal === undefined ? question : `${s.refusal}\n${question}`;
+    }
+    if (s.ended === 'timeout') return timeoutReply;
+    if (s.ended === 'cancelled') return cancelReply;
+    if (s.ended === 'refused') return triesReply;
+    // Each answer is what its question's parse returns, as `done`'s type (erased here) says.
+    if (s.ended === 'done') return done(ctx, s.answers.map((text, i) => parseAnswer(questions[i], text)) as string[]);
+    return undefined;
+  }
+
+  /** Applies the message `id` to the state, when a conversation is under way. */
+  private advance(s: ConversationState, text: string, id: string): void {
+    const { questions, timeoutMs, cancelWords, maxTries } = this.options;
+    if (s.step < 0) return;
     const now = this.scope.now();
-    const end = (): void => {
-      Object.assign(s, { step: -1, answers: [], askedAt: 0, startedBy: undefined });
+    // The answers stay only for `done`: no other end needs them to reply.
+    const end = (ended: ConversationEnd, answers: string[] = []): void => {
+      Object.assign(s, { step: -1, answers, askedAt: 0, startedBy: undefined, answeredBy: id, ended });
+      Object.assign(s, { refused: undefined, refusal: undefined });
     };
     if (now - s.askedAt > timeoutMs) {
-      end();
-      return { kind: 'say', text: timeoutReply };
+      end('timeout');
+      return;
     }
     if (cancelWords.some((w) => w.toLowerCase() === text.toLowerCase())) {
-      end();
-      return { kind: 'say', text: cancelReply };
+      end('cancelled');
+      return;
+    }
+    const value = parseAnswer(questions[s.step], text);
+    if (value instanceof AnswerRefusal) {
+      const refused = (s.refused ?? 0) + 1;
+      // Asked again (the question waits its full timeout once more), unless that was the last try.
+      if (refused >= maxTries) end('refused');
+      else Object.assign(s, { askedAt: now, answeredBy: id, refused, refusal: value.reason });
+      return;
     }
     const answers = [...s.answers, text];
     if (answers.length >= questions.length) {
-      end();
-      return { kind: 'done', answers };
+      end('done', answers);
+      return;
     }
-    Object.assign(s, { step: answers.length, answers, askedAt: now });
-    return { kind: 'say', text: questions[answers.length] ?? '' };
+    Object.assign(s, { step: answers.length, answers, askedAt: now, answeredBy: id });
+    Object.assign(s, { refused: undefined, refusal: undefined });
   }
 }

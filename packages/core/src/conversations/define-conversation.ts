@@ -1,20 +1,18 @@
+import { InvalidHandlerError } from '../errors.js';
 import type { Class } from '../kernel/metadata.js';
 import type { OpenScope, Scoped } from '../kernel/scoped.js';
 import type { MessageContext } from '../listeners/context.js';
 import { OnMessage } from '../listeners/on-message.js';
 import { defineSession, type SessionDefinition } from '../sessions/define-session.js';
-import {
-  type ConversationHandle,
-  ConversationHandleImpl,
-  type ConversationOptions,
-  ConversationState,
-} from './conversation-handle.js';
+import { type ConversationHandle, ConversationHandleImpl } from './conversation-handle.js';
+import { type ConversationOptions, ConversationState } from './conversation-state.js';
+import type { QuestionInput } from './question.js';
 
-export { type ConversationOptions, ConversationState } from './conversation-handle.js';
+export { type ConversationEnd, type ConversationOptions, ConversationState } from './conversation-state.js';
 
 /** A conversation: opened with `ctx.session()`, resumed by its `listener` handler class. */
 export interface ConversationDefinition extends Scoped<ConversationHandle> {
-  readonly options: Required<ConversationOptions>;
+  readonly options: Required<ConversationOptions<readonly QuestionInput[]>>;
   readonly session: SessionDefinition<ConversationState>;
   /** The handler class that takes each next message as an answer: add it to `createBot({ handlers })`. */
   readonly listener: Class;
@@ -31,23 +29,33 @@ export interface ConversationDefinition extends Scoped<ConversationHandle> {
  * const Standup = defineConversation({ name: 'standup', questions: ['Yesterday?', 'Today?'], done: (ctx, a) => a.join(' / ') });
  * createBot({ token, handlers: [StartStandup, Standup.listener] });
  */
-export function defineConversation(options: ConversationOptions): ConversationDefinition {
-  const full: Required<ConversationOptions> = {
+export function defineConversation<const Q extends readonly QuestionInput[]>(
+  options: ConversationOptions<Q>,
+): ConversationDefinition {
+  const full: Required<ConversationOptions<Q>> = {
     timeoutMs: 10 * 60_000,
     timeoutReply: `That ${options.name} timed out before you answered; start it again when you are ready.`,
     cancelWords: ['cancel'],
     cancelReply: 'Cancelled.',
+    maxTries: 3,
+    triesReply: `That ${options.name} ended: none of the answers could be taken. Start it again when you are ready.`,
     ...options,
   };
+  if (!Number.isInteger(full.maxTries) || full.maxTries < 1) {
+    throw new InvalidHandlerError(
+      `defineConversation('${options.name}'): maxTries is ${full.maxTries}; give a whole number of at least 1`,
+    );
+  }
   const session = defineSession(ConversationState, {
     per: 'user-on-board',
     name: `conversation:${options.name}`,
     ttlMs: full.timeoutMs * (full.questions.length + 1),
   });
   const definition: ConversationDefinition = {
-    options: full,
     session,
-    open: (scope: OpenScope) => new ConversationHandleImpl(full, session.open(scope), scope),
+    // `done`'s answers are typed for the caller; here each is whatever its question's parse returned.
+    options: full as unknown as Required<ConversationOptions<readonly QuestionInput[]>>,
+    open: (scope: OpenScope) => new ConversationHandleImpl(definition.options, session.open(scope), scope),
     listener: conversationListener(() => definition, options.name),
   };
   return definition;
