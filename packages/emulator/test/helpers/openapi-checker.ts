@@ -9,6 +9,7 @@ import {
 } from '@boardbot/protocol';
 import type { TSchema } from '@sinclair/typebox';
 import { CONTROL_COMPONENT_SCHEMAS } from '../../src/control/openapi/build.js';
+import { SECURITY_HEADERS } from '../../src/http/security-headers.js';
 
 // A small checker of responses against an OpenAPI document: the app API's, built from the protocol,
 // and the control API's, built from the emulator's control schemas. The status must be documented
@@ -57,7 +58,11 @@ export interface OpenApiChecker {
 
 const refName = (ref: string) => ref.split('/').pop() as string;
 
-/** HTTP's own framing headers, which no API document declares; every other header of an answer must be. */
+/**
+ * Headers no API document declares: HTTP's own framing, and the browser hardening the emulator adds
+ * to every answer (docs/emulator.md), which is the emulator's, not the platform's contract. Every
+ * other header of an answer must be declared.
+ */
 const FRAMING_HEADERS = new Set([
   'content-type',
   'content-length',
@@ -65,6 +70,7 @@ const FRAMING_HEADERS = new Set([
   'connection',
   'keep-alive',
   'transfer-encoding',
+  ...Object.keys(SECURITY_HEADERS).map((name) => name.toLowerCase()),
 ]);
 
 function checkHeader(name: string, value: string | undefined, schema: Json): string | undefined {
