@@ -17,7 +17,7 @@ import type { BotOptions } from './options.js';
 import { type ResolvedBotOptions, resolveBotOptions } from './resolve-options.js';
 import type { ScaleAdapter } from './scale/scale-port.js';
 import { connectReplica, startReplica } from './scale/start-replica.js';
-import { closeFeed, closeParts, drainOrAbandon, NOTHING_LEFT } from './shutdown.js';
+import { closeFeed, closeParts, drainOrAbandon, NOTHING_LEFT, stopPlugins } from './shutdown.js';
 import { handleShutdownSignals } from './signals.js';
 import { type SingleFeed, startSingle } from './start-single.js';
 
@@ -132,8 +132,8 @@ export class Bot {
       if (this.options.health) this.health = await openHealth(this.options.health, this.parts, this.replicas);
       const { scale, rest, commands } = this.parts;
       // A replica connects first: even its first request reserves a slot of the shared rate limit.
-      if (scale) this.adapter = await connectReplica(scale, this.options, this.log, this.parts.clock);
-      const adapter = this.adapter;
+      const adapter = scale ? await connectReplica(scale, this.options, this.log, this.parts.clock) : undefined;
+      this.adapter = adapter;
       // The adapter knows the replica's role; a source the author reported stays theirs.
       if (adapter?.status && !this.replicas) this.reportReplicas(adapter.status.bind(adapter));
       const app = await rest.getApp(requestOptions);
@@ -209,11 +209,7 @@ export class Bot {
     await this.feed.gateway?.close();
     await this.adapter?.pause().catch((error: unknown) => this.log.warn({ err: error }, 'the replica did not pause'));
     const report = await drainOrAbandon(this.parts, this.feed, this.options.shutdownTimeoutMs);
-    for (const plugin of this.parts.plugins) {
-      await Promise.resolve(plugin.onStop?.(this)).catch((err: unknown) =>
-        this.log.error({ err, plugin: plugin.name }, 'plugin onStop failed'),
-      );
-    }
+    await stopPlugins(this.parts, this);
     await this.release();
     this.currentState = 'stopped';
     this.log.info('bot stopped');

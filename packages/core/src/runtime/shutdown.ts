@@ -1,4 +1,5 @@
 import type { Services } from '../kernel/services.js';
+import type { PluginHost } from '../plugins/plugin.js';
 import { SESSION_STORE } from '../sessions/service.js';
 import type { BotParts } from './assemble.js';
 import type { StopReport } from './exit-codes.js';
@@ -70,4 +71,19 @@ export async function closeParts(
     ?.close?.()
     .catch(() => {});
   if (!ownRest) await parts.rest.close().catch(() => {});
+}
+
+/**
+ * Runs every plugin's `onStop` (the scheduler's last), each after the one before; one that fails is
+ * logged and the others still run.
+ *
+ * @param parts - the bot's plugins and logger
+ * @param host - the bot, as the plugins know it
+ */
+export async function stopPlugins(parts: BotParts, host: PluginHost): Promise<void> {
+  for (const plugin of parts.plugins) {
+    await Promise.resolve(plugin.onStop?.(host)).catch((err: unknown) =>
+      parts.log.error({ err, plugin: plugin.name }, 'plugin onStop failed'),
+    );
+  }
 }
