@@ -1,4 +1,4 @@
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '@boardbot/protocol';
 import { readEnvironment } from './environment.js';
@@ -53,4 +53,18 @@ async function tighten(path: string, log: Logger | undefined): Promise<void> {
     `tightened (${failure}): run \`chmod 700 ${path}\`, or set BOARDBOT_STATE_DIR to a directory of your own`;
   if (log) log.warn({ dir: path, mode: (mode & 0o777).toString(8) }, text);
   else process.emitWarning(text);
+}
+
+/** Makes a rename or a removal in `dir` durable; some file systems cannot sync a directory, and lose nothing by it. */
+export async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // EISDIR/EINVAL/EPERM on some platforms: the rename itself is still atomic.
+  }
 }

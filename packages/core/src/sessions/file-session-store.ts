@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import type { Logger } from '@boardbot/protocol';
 import lockfile from 'proper-lockfile';
 import { type Clock, systemClock } from '../kernel/clock.js';
-import { defaultStateDir, ensurePrivateDir, PRIVATE_FILE_MODE } from '../kernel/state-dir.js';
-import { removeStaleTemps, syncDir, TMP } from './session-files.js';
+import { defaultStateDir, ensurePrivateDir, PRIVATE_FILE_MODE, syncDir } from '../kernel/state-dir.js';
+import { removeStaleTemps, TMP } from './session-files.js';
 import type { SessionRecord, SessionStore, SessionValue } from './session-store.js';
 
 /** Version of the file format; a file of another version is treated as no session. */

@@ -1,4 +1,4 @@
-import { open, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@boardbot/protocol';
 
@@ -40,19 +40,5 @@ function isRunning(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Makes a rename or a removal in `dir` durable; some file systems cannot sync a directory, and lose nothing by it. */
-export async function syncDir(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // EISDIR/EINVAL/EPERM on some platforms: the rename itself is still atomic.
   }
 }

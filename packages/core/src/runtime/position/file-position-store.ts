@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Logger } from '@boardbot/protocol';
-import { defaultStateDir, ensurePrivateDir, PRIVATE_FILE_MODE } from '../../kernel/state-dir.js';
+import { defaultStateDir, ensurePrivateDir, PRIVATE_FILE_MODE, syncDir } from '../../kernel/state-dir.js';
 import type { Position, PositionKey, PositionStore } from './position-store.js';
 
 /** Version of the file format; a file of another version is not read. */
@@ -167,18 +167,4 @@ function isRunning(pid: number): boolean {
 
 function safeName(id: string): string {
   return id.replace(/[^A-Za-z0-9_-]/g, '_');
-}
-
-/** Makes the renames durable; some file systems cannot sync a directory, and lose nothing by it. */
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // EISDIR/EINVAL/EPERM on some platforms: the rename itself is still atomic.
-  }
 }

@@ -1,17 +1,15 @@
 import { createHash } from 'node:crypto';
-import type { App, Logger } from '@boardbot/protocol';
+import type { Logger } from '@boardbot/protocol';
 import { commandSetHash } from '../../commands/sync/command-set-hash.js';
 import { syncCommands } from '../../commands/sync/sync.js';
 import { orderingKey } from '../../dispatch/ordering.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { BotGateway, GatewayFailure, RequestOptions } from '../../kernel/ports.js';
-import type { BotParts } from '../assemble.js';
 import { openBotGateway } from '../clients.js';
 import { createdBefore } from '../intake/dispatch-sink.js';
 import { Intake } from '../intake/intake.js';
 import { dispatchTraced } from '../intake/traced-dispatch.js';
 import type { ResolvedBotOptions } from '../resolve-options.js';
-import type { Started } from '../start-single.js';
+import type { SingleStart, Started } from '../start-single.js';
 import type { ScaleAdapter, ScaleHost } from './scale-port.js';
 import type { ScaleSlot } from './scale-slot.js';
 
@@ -35,22 +33,9 @@ export async function connectReplica(
   return adapter;
 }
 
-/** What a replica starts from: the bot's parts and options. */
-export interface ReplicaStart {
+/** What a replica starts from: what a one-process bot starts from, and the replicas' adapter. */
+export interface ReplicaStart extends SingleStart {
   adapter: ScaleAdapter;
-  app: App;
-  parts: BotParts;
-  options: ResolvedBotOptions;
-  startedAt: number;
-  /** The start's own logger and request options (its correlation id). */
-  log: Logger;
-  requestOptions: RequestOptions;
-  /** Tells readiness that the commands are synced. */
-  synced(): void;
-  /** Hears a fatal gateway error (the bot stops). */
-  gatewayFailed(error: GatewayFailure): void;
-  /** Watches the gateway for readiness (the replica that reads it is ready while it is connected). */
-  watch(gateway: BotGateway, lastEventId: () => string | undefined): void;
 }
 
 /**
