@@ -11,7 +11,7 @@ export interface BackfillPlace {
 }
 
 /**
- * Where the {@link Intake} hands the events it accepted, and what it asks about the resume point.
+ * Where the `Intake` hands the events it accepted, and what it asks about the resume point.
  * In one process the sink dispatches each event and moves the resume point once its handlers
  * finished; with replicas (`@boardbot/redis`) it appends each to the partition streams, and the
  * consumers' acknowledgements move the shared point.
