@@ -1,5 +1,7 @@
+import { silentLogger } from '@boardbot/protocol';
 import { describe, expect, it } from 'vitest';
-import { Backpressure } from '../../src/runtime/intake/backpressure.js';
+import { BotMetrics } from '../../src/health/bot-metrics.js';
+import { Backpressure, intakeBound } from '../../src/runtime/intake/backpressure.js';
 
 function marks(high: number, low: number) {
   const heard: string[] = [];
@@ -57,5 +59,22 @@ describe('the intake bound (Backpressure)', () => {
     await gate;
     expect(bp.gate()).toBeUndefined();
     bp.release(); // twice is harmless
+  });
+});
+
+describe('the intake bound in the metrics', () => {
+  it('counts each pause and says whether the gateway is paused now', async () => {
+    const metrics = new BotMetrics(
+      { pending: () => 0, inFlight: () => 0, ready: async () => true, replica: async () => undefined },
+      () => undefined,
+    );
+    const bp = intakeBound({ log: silentLogger, telemetry: { metrics } }, 2);
+    bp.add();
+    bp.add();
+    expect(await metrics.render()).toMatch(/^boardbot_intake_pauses_total 1$/m);
+    expect(await metrics.render()).toMatch(/^boardbot_intake_paused 1$/m);
+    bp.done();
+    bp.done();
+    expect(await metrics.render()).toMatch(/^boardbot_intake_paused 0$/m);
   });
 });
