@@ -145,7 +145,7 @@ export class GatewayClient extends TypedEmitter<GatewayClientEvents> {
           this.#serverRetryMs = ms;
         },
         end: (reason) => this.#onEnd(connection, reason),
-        gate: () => this.#delivery.gate(),
+        gate: () => this.#delivery.gate() ?? this.#options.readGate?.(),
       },
     );
     this.#connection = connection;

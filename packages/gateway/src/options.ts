@@ -65,6 +65,13 @@ export interface GatewayClientOptions {
    */
   maxBufferedEvents?: number;
   /**
+   * Asked before each read of the stream: while it returns a promise, the client stops reading until
+   * it settles (the caller's backpressure; the silence does not count against `keepAliveTimeoutMs`).
+   * The platform keeps the events meanwhile; one that drops the stream for its unread buffer is
+   * resumed with `Last-Event-ID` like any drop. @defaultValue never waits
+   */
+  readGate?: (() => Promise<void> | undefined) | undefined;
+  /**
    * Most bytes held without completing an event (an over-long line, an endless `data:` field); past
    * it the client cuts the connection and resumes rather than grow memory without bound. Keep-alive
    * comments never count.
@@ -88,8 +95,9 @@ export interface GatewayClientOptions {
 }
 
 /** The options with every default applied. */
-export type ResolvedGatewayOptions = Required<Omit<GatewayClientOptions, 'lastEventId' | 'reconnect'>> & {
+export type ResolvedGatewayOptions = Required<Omit<GatewayClientOptions, 'lastEventId' | 'reconnect' | 'readGate'>> & {
   lastEventId: string | undefined;
+  readGate: (() => Promise<void> | undefined) | undefined;
   reconnect: Required<ReconnectOptions>;
 };
 
@@ -114,7 +122,7 @@ export const DEFAULT_GATEWAY_OPTIONS = {
   setTimeout: (fn: () => void, ms: number): unknown => setTimeout(fn, ms),
   clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   random: Math.random,
-} as const satisfies Required<Omit<GatewayClientOptions, 'token' | 'lastEventId'>>;
+} as const satisfies Required<Omit<GatewayClientOptions, 'token' | 'lastEventId' | 'readGate'>>;
 
 function positive(name: string, value: number, allowZero = false): number {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
@@ -173,6 +181,7 @@ export function resolveOptions(options: GatewayClientOptions): ResolvedGatewayOp
     keepAliveTimeoutMs: positive('keepAliveTimeoutMs', options.keepAliveTimeoutMs ?? d.keepAliveTimeoutMs),
     reconnect,
     maxBufferedEvents,
+    readGate: options.readGate,
     maxFrameBytes: positive('maxFrameBytes', options.maxFrameBytes ?? d.maxFrameBytes),
     now: options.now ?? d.now,
     setTimeout: options.setTimeout ?? d.setTimeout,

@@ -32,6 +32,8 @@ export class BotMetrics implements MetricsSink {
   private readonly backfills: Counter;
   private readonly reconnects: Counter;
   private readonly gaps: Counter;
+  private readonly pauses: Counter;
+  private readonly paused: Gauge;
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly requestSeconds: Histogram<'method' | 'route'>;
   private readonly waits: Counter<'bucket' | 'reason'>;
@@ -76,6 +78,15 @@ export class BotMetrics implements MetricsSink {
     this.backfills = counter('boardbot_backfilled_messages_total', 'Messages read back over REST after a gap.');
     this.reconnects = counter('boardbot_gateway_reconnects_total', 'Times the gateway stream dropped and reconnected.');
     this.gaps = counter('boardbot_gateway_gaps_total', 'Reconnects that found a gap (events older than retained).');
+    this.pauses = counter(
+      'boardbot_intake_pauses_total',
+      'Times the intake reached maxPendingEvents and paused the gateway.',
+    );
+    this.paused = new Gauge({
+      name: 'boardbot_intake_paused',
+      help: 'Whether the gateway is paused by the intake bound (1) or reading (0).',
+      registers,
+    });
     this.requests = counter('boardbot_rest_requests_total', 'REST answers, by method, route template and status.', [
       'method',
       'route',
@@ -131,6 +142,12 @@ export class BotMetrics implements MetricsSink {
   /** @inheritdoc */
   backfilled(messages: number): void {
     this.backfills.inc(messages);
+  }
+
+  /** @inheritdoc */
+  intakeBackpressure(paused: boolean): void {
+    if (paused) this.pauses.inc();
+    this.paused.set(paused ? 1 : 0);
   }
 
   /** The gateway reconnected; `gap` when it reported missed events. */

@@ -20,6 +20,8 @@ export interface GatewayFactoryOptions {
   lastEventId: string | undefined;
   /** The fetch that opens the stream (a replica's reserves a slot of the shared rate limit). @defaultValue undici's */
   fetch?: GatewayFetch;
+  /** While it returns a promise, the client stops reading the stream (the intake's backpressure). */
+  readGate?: () => Promise<void> | undefined;
 }
 
 /** An error a gateway client reports; `fatal` (as `@boardbot/gateway` sets it) when it gave up for good. */

@@ -30,6 +30,7 @@ export function createGateway(options: GatewayFactoryOptions): BotGateway {
     logger: options.logger,
     lastEventId: options.lastEventId,
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.readGate ? { readGate: options.readGate } : {}),
   });
 }
 
@@ -42,12 +43,14 @@ export function createGateway(options: GatewayFactoryOptions): BotGateway {
  * @param logger - the bot's root logger
  * @param lastEventId - where to resume
  * @param rateLimit - the replicas' shared bucket, if any
+ * @param readGate - the intake's backpressure: while it returns a promise, the stream is not read
  */
 export function openBotGateway(
   options: { gateway?: ((options: GatewayFactoryOptions) => BotGateway) | undefined; token: string; apiUrl: string },
   logger: Logger,
   lastEventId: string | undefined,
   rateLimit?: SharedRateLimit,
+  readGate?: () => Promise<void> | undefined,
 ): BotGateway {
   return (options.gateway ?? createGateway)({
     token: options.token,
@@ -55,5 +58,6 @@ export function openBotGateway(
     logger,
     lastEventId,
     ...(rateLimit && { fetch: rateLimitedFetch(rateLimit) }),
+    ...(readGate && { readGate }),
   });
 }

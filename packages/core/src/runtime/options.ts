@@ -91,6 +91,12 @@ export interface BotOptions {
   shutdownTimeoutMs?: number;
   /** Most messages backfilled per board after a gateway gap. @defaultValue 500 */
   backfillLimit?: number;
+  /**
+   * The intake's high-water mark: once this many events are queued or running (or held behind a
+   * gap's backfill), the gateway stops reading the stream; it reads on once half as many are left.
+   * The platform keeps the events meanwhile (see docs/production.md). @defaultValue 1_000
+   */
+  maxPendingEvents?: number;
   /** Told to the person when a handler fails; `false` says nothing. @defaultValue a short apology */
   errorReply?: string | false;
   /** Hears about every handler failure, after the class's `@OnError` hook. @defaultValue none */
@@ -143,6 +149,7 @@ export const DEFAULT_BOT_OPTIONS = {
   handlerTimeoutMs: 30_000,
   shutdownTimeoutMs: 10_000,
   backfillLimit: 500,
+  maxPendingEvents: 1_000,
   errorReply: 'Sorry, something went wrong while handling that. It has been logged.',
   exhaustedInteraction: 'error',
   handleSignals: true,
@@ -159,6 +166,7 @@ export const DEFAULT_BOT_OPTIONS = {
     | 'handlerTimeoutMs'
     | 'shutdownTimeoutMs'
     | 'backfillLimit'
+    | 'maxPendingEvents'
     | 'errorReply'
     | 'exhaustedInteraction'
     | 'handleSignals'

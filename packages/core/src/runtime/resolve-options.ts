@@ -36,6 +36,9 @@ export function resolveBotOptions(options: BotOptions, env: BoardbotEnvironment)
     redisUrl: env.BOARDBOT_REDIS_URL || undefined,
   } as ResolvedBotOptions;
   if (!(resolved.concurrency >= 1)) throw new InvalidConfigError('concurrency must be at least 1');
+  if (!(Number.isInteger(resolved.maxPendingEvents) && resolved.maxPendingEvents >= 2)) {
+    throw new InvalidConfigError('maxPendingEvents must be a whole number, at least 2 (the default is 1000)');
+  }
   if (!['board', 'user', 'none'].includes(resolved.orderBy)) {
     throw new InvalidConfigError(`orderBy must be 'board', 'user' or 'none', got ${String(resolved.orderBy)}`);
   }

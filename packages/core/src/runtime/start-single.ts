@@ -4,6 +4,7 @@ import { syncCommands } from '../commands/sync/sync.js';
 import type { BotGateway, GatewayFailure, RequestOptions } from '../kernel/ports.js';
 import type { BotParts } from './assemble.js';
 import { openBotGateway } from './clients.js';
+import { intakeBound } from './intake/backpressure.js';
 import { DispatchSink } from './intake/dispatch-sink.js';
 import { Intake } from './intake/intake.js';
 import { PositionKeeper } from './position/position-keeper.js';
@@ -76,8 +77,9 @@ export async function startSingle(s: SingleStart, feed: SingleFeed): Promise<Sta
     startedAt: s.startedAt,
     since: position?.savedAt ?? s.startedAt,
   });
-  const intake = new Intake(sink, { ...parts, backfillLimit: options.backfillLimit });
-  const gateway = openBotGateway(options, parts.log, position?.eventId);
+  const pressure = intakeBound(parts, options.maxPendingEvents);
+  const intake = new Intake(sink, { ...parts, backfillLimit: options.backfillLimit, pressure });
+  const gateway = openBotGateway(options, parts.log, position?.eventId, undefined, () => pressure.gate());
   feed.gateway = gateway;
   gateway.on('dispatch', (event) => intake.receive(event));
   gateway.on('error', (error) => s.gatewayFailed(error));

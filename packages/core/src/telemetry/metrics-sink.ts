@@ -33,4 +33,10 @@ export interface MetricsSink {
    * @param messages - how many
    */
   backfilled(messages: number): void;
+  /**
+   * The intake reached its high-water mark and the gateway stopped reading (`paused`), or fell to the
+   * low-water mark and reads on.
+   * @param paused - whether the gateway is paused now
+   */
+  intakeBackpressure?(paused: boolean): void;
 }

@@ -59,6 +59,11 @@ export class GatewayConnection {
   readonly #parser: EventSourceParser;
   #es: TappedEventSource | undefined;
   #done = false;
+  // Settles when the connection ends: a read waiting on the consumer's gate stops waiting then.
+  #ended!: () => void;
+  readonly #endedPromise = new Promise<void>((resolve) => {
+    this.#ended = resolve;
+  });
   #failure: GatewayError | undefined;
   #frameTooLarge: GatewayFrameTooLargeError | undefined;
   #inFlight = new Set<Promise<unknown>>();
@@ -107,6 +112,7 @@ export class GatewayConnection {
    */
   async stop(): Promise<void> {
     this.#done = true;
+    this.#ended();
     this.#watchdog.stop();
     this.#es?.close();
     await Promise.allSettled([...this.#inFlight]);
@@ -132,6 +138,7 @@ export class GatewayConnection {
   #end(reason: GatewayError, closeNow: boolean): void {
     if (this.#done) return;
     this.#done = true;
+    this.#ended();
     this.#watchdog.stop();
     const es = this.#es;
     if (closeNow) es?.close();
@@ -189,7 +196,7 @@ export class GatewayConnection {
     if (wait) {
       // The consumer, not the network, is slow: silence while waiting is not a dead socket.
       this.#watchdog.stop();
-      await wait;
+      await Promise.race([wait, this.#endedPromise]);
       if (!this.#done) this.#watchdog.start();
     }
     if (this.#done) {

@@ -4,7 +4,8 @@ import type { BotEvent } from '../../kernel/event.js';
 import type { BotRest } from '../../kernel/ports.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { collectMissedMessages } from './backfill.js';
-import type { EventIntake, IntakeSink } from './intake-sink.js';
+import type { Backpressure } from './backpressure.js';
+import type { BackfillPlace, EventIntake, IntakeSink } from './intake-sink.js';
 import { MessageMarks } from './message-marks.js';
 
 /** What the intake works with, besides its sink. */
@@ -15,6 +16,8 @@ export interface IntakeDeps {
   backfillLimit: number;
   /** Counts what a backfill read back. */
   telemetry: Telemetry;
+  /** Counts the events held (taken and not done, or held behind a backfill): the intake's bound. */
+  pressure?: Backpressure | undefined;
 }
 
 /**
@@ -44,6 +47,7 @@ export class Intake implements EventIntake {
     if (this.closed) return;
     if (this.held) {
       this.held.push(event);
+      this.deps.pressure?.add();
       return;
     }
     if (!event.unknown && event.name === 'ready') {
@@ -56,13 +60,22 @@ export class Intake implements EventIntake {
       this.sink.skip(event);
       return;
     }
-    void this.sink.take(event);
+    void this.take(event);
   }
 
   /** Takes nothing more: a backfill still running delivers nothing (its gateway was closed). */
   close(): void {
     this.closed = true;
     this.held = undefined;
+    this.deps.pressure?.release();
+  }
+
+  /** Passes an event on, counted toward the bound until the sink is done with it. */
+  private take(event: BotEvent, place?: BackfillPlace): Promise<void> {
+    const pressure = this.deps.pressure;
+    pressure?.add();
+    const taken = this.sink.take(event, place);
+    return pressure ? taken.finally(() => pressure.done()) : taken;
   }
 
   /** Whether a message was handled before (at or below the stored mark), or received already. */
@@ -87,9 +100,7 @@ export class Intake implements EventIntake {
           log.info({ messages: missed.length, boards: ready.board_ids.length }, this.sink.gapMessage);
           this.deps.telemetry.metrics?.backfilled(missed.length);
           const fresh = missed.filter((message) => !this.seen(message));
-          handled = Promise.all(
-            fresh.map((message, i) => this.sink.take(backfillEvent(message), { cursor, index: i + 1 })),
-          );
+          handled = Promise.all(fresh.map((message, i) => this.take(backfillEvent(message), { cursor, index: i + 1 })));
         },
         (error: unknown) => {
           log.error({ err: error }, 'backfill after a gateway gap failed: missed messages are not handled');
@@ -100,7 +111,10 @@ export class Intake implements EventIntake {
         // Live events go on behind the missed ones; the resume point waits until those are done.
         const held = this.held ?? [];
         this.held = undefined;
-        for (const event of held) this.receive(event);
+        for (const event of held) {
+          this.deps.pressure?.done();
+          this.receive(event);
+        }
         void handled.then(release);
       });
   }
