@@ -1,6 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@boardbot/protocol';
+import { isRunning } from '../kernel/state-dir.js';
 
 /** A write goes to `<file>.tmp-<pid>` first, then is renamed into place. */
 export const TMP = '.tmp-';
@@ -30,15 +31,4 @@ export async function removeStaleTemps(dir: string, ownToo: boolean, log?: Logge
     log?.info({ file: join(dir, name) }, 'removed a temporary session file left by an interrupted write');
   }
   return removed;
-}
-
-/** Whether a process with this pid runs (EPERM: it does, under another user). */
-function isRunning(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Logger } from '@boardbot/protocol';
-import { defaultStateDir, ensurePrivateDir, PRIVATE_FILE_MODE, syncDir } from '../../kernel/state-dir.js';
+import { defaultStateDir, ensurePrivateDir, isRunning, PRIVATE_FILE_MODE, syncDir } from '../../kernel/state-dir.js';
 import type { Position, PositionKey, PositionStore } from './position-store.js';
 
 /** Version of the file format; a file of another version is not read. */
@@ -152,17 +152,6 @@ function validate(text: string, key: PositionKey): Position | string {
 
 function checksum(body: Omit<PositionFile, 'checksum'>): string {
   return createHash('sha256').update(JSON.stringify(body)).digest('hex');
-}
-
-/** Whether a process with this pid runs (EPERM: it does, under another user). */
-function isRunning(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function safeName(id: string): string {
