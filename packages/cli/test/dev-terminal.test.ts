@@ -61,10 +61,12 @@ describe('boardbot dev in a terminal', () => {
     project.write('package.json', '{ "name": "my-bot", "private": true, "type": "module", "main": "dist/main.js" }\n');
     // `script -e` runs the CLI on a pseudo-terminal and exits with its exit code; stdin is the
     // terminal's keyboard, so a Ctrl-C written there reaches the CLI as it does for a person.
+    // `exec`: `script` runs the command through $SHELL, and a shell left waiting in between (dash,
+    // CI's /bin/sh, does not exec the last command itself) dies of the Ctrl-C with 130 on its own.
     const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', NODE_ENV: 'development', TERM: 'dumb' };
     delete env.BOARDBOT_TOKEN;
     delete env.BOARDBOT_ADMIN_KEY;
-    const child = spawn('script', ['-qefc', `'${process.execPath}' '${bin}' dev --port 0`, '/dev/null'], {
+    const child = spawn('script', ['-qefc', `exec '${process.execPath}' '${bin}' dev --port 0`, '/dev/null'], {
       cwd: project.dir,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
