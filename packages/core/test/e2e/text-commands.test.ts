@@ -1,4 +1,13 @@
-import { Command, type CommandContext, Cooldown, HelpCommand, Option, Subcommand } from '@boardbot/core';
+import {
+  Command,
+  type CommandContext,
+  Cooldown,
+  HelpCommand,
+  Option,
+  type Plugin,
+  Subcommand,
+  UseGuards,
+} from '@boardbot/core';
 import type { Message } from '@boardbot/protocol';
 import { until } from '@boardbot/test-support';
 import { IsInt, IsOptional, Matches, Max, MaxLength, Min } from 'class-validator';
@@ -88,6 +97,26 @@ class Parrot {
   }
 }
 
+@Command({ name: 'guarded', description: 'Only for alice', text: true })
+@UseGuards((ctx) => (ctx.kind === 'command' && ctx.user.username === 'alice') || 'Only alice may.')
+class Guarded {
+  run() {
+    return 'welcome, alice';
+  }
+}
+
+/** What the bot's middleware saw: each command run, by how it was invoked. */
+const middlewareSaw: string[] = [];
+const watching: Plugin = {
+  name: 'watching',
+  middleware: [
+    async (ctx, next) => {
+      if (ctx.kind === 'command') middlewareSaw.push(`${ctx.command.name} via ${ctx.via}`);
+      await next();
+    },
+  ],
+};
+
 @Command({ name: 'secret', description: 'A slash command only' })
 class Secret {
   run() {
@@ -101,7 +130,10 @@ describe('text commands against the emulator', () => {
 
   beforeAll(async () => {
     platform = await TestPlatform.start();
-    started = platform.bot({ handlers: [Roll, Every, Say, Paint, Notes, Daily, Parrot, Secret] });
+    started = platform.bot({
+      handlers: [Roll, Every, Say, Paint, Notes, Daily, Parrot, Guarded, Secret],
+      plugins: [watching],
+    });
     await started.bot.start();
   });
 
@@ -216,6 +248,13 @@ describe('text commands against the emulator', () => {
     expect(await say('!note list')).toBe('No notes');
     expect(await say('!note')).toBe('!note needs a subcommand: add, list.');
     expect(await say('!note remove 3')).toBe('!note has no subcommand "remove": add, list.');
+  });
+
+  it("runs the command's guards and the bot's middleware as for a slash invocation", async () => {
+    expect(await say('!guarded', platform.bob)).toBe('Only alice may.');
+    expect(await say('!guarded')).toBe('welcome, alice');
+    expect(middlewareSaw).toContain('guarded via text');
+    expect(middlewareSaw.filter((m) => m === 'guarded via text')).toHaveLength(1);
   });
 
   it('shares one cooldown between the slash and the text invocation', async () => {
