@@ -9,7 +9,7 @@ const CORE_LAYERS = [
   ['policies'], // the policy chain: guards, cooldown, middleware, supervision
   ['plugins'], // bundles of handlers, providers, guards and middleware
   ['commands', 'listeners', 'schedules', 'permissions'], // the kinds of handler
-  ['conversations'], // built on message listeners and sessions
+  ['conversations', 'text-commands'], // built on message listeners and sessions; on commands and message authors
   ['dispatch'], // routes events to the kinds
   ['health'], // health server and metrics
   ['runtime'], // the intake, the bot's lifecycle: the top of core

@@ -1,4 +1,5 @@
 import { definePlugin } from '@boardbot/core';
+import { AwayCommand } from './away-command.js';
 import { Reminder } from './reminder.js';
 import { StandupCommand } from './standup-command.js';
 import { StandupConfig } from './standup-config.js';
@@ -19,7 +20,7 @@ export interface StandupOptions {
  */
 export const standup = definePlugin((options: StandupOptions = {}) => ({
   name: 'boardbot-plugin-standup',
-  handlers: [StandupCommand, StartUpdate, StandupUpdate.listener, Reminder],
+  handlers: [StandupCommand, AwayCommand, StartUpdate, StandupUpdate.listener, Reminder],
   providers: [
     {
       provide: StandupConfig,

@@ -80,4 +80,17 @@ describe('the standup bot', () => {
     const cleared = await platform.person('alice').invoke('standup summary');
     expect(cleared.content).toBe('No updates yet. Write !standup to give yours.');
   });
+
+  it('takes !away as a text command whose reason is the rest of the line, and refuses it without one', async () => {
+    await start();
+    const dave = platform.person('dave');
+    const away = await dave.say('!away at the dentist, back at noon');
+    expect((await platform.bot.nextMessage({ replyTo: away })).content).toMatch(/^Noted, .*: away for this standup\.$/);
+    const bare = await dave.say('!away');
+    expect((await platform.bot.nextMessage({ replyTo: bare })).content).toBe(
+      'Sorry, !away cannot run:\n- reason is required',
+    );
+    const summary = await platform.person('alice').invoke('standup summary');
+    expect(summary.content).toMatch(/: away \(at the dentist, back at noon\)$/);
+  });
 });

@@ -84,3 +84,6 @@ export type { SessionChange, SessionHandle } from './sessions/session-handle.js'
 export type * from './sessions/session-store.js';
 export type * from './telemetry/metrics-sink.js';
 export type { EventTrace } from './telemetry/telemetry.js';
+export { CommandCatalogue } from './text-commands/catalogue.js';
+export * from './text-commands/help-command.js';
+export { DEFAULT_TEXT_COMMAND_OPTIONS, type TextCommandOptions } from './text-commands/options.js';

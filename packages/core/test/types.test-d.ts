@@ -18,8 +18,11 @@ import {
   Option,
   type ReplyBody,
   refuse,
+  type SlashCommandContext,
   type StopReport,
   Subcommand,
+  type TextCommandContext,
+  type TextCommandOptions,
   type UnknownEventPayload,
 } from '@boardbot/core';
 import type { Interaction, Message, MessageCreateEvent, ReadyEvent, UserProfile } from '@boardbot/protocol';
@@ -34,12 +37,34 @@ describe('context types', () => {
   it('a command context carries the typed options, the person and the board', () => {
     expectTypeOf<CommandContext<RollOptions>['options']>().toEqualTypeOf<RollOptions>();
     expectTypeOf<CommandContext['user']>().toEqualTypeOf<UserProfile>();
-    expectTypeOf<CommandContext['interaction']>().toEqualTypeOf<Interaction>();
+    expectTypeOf<CommandContext['interaction']>().toEqualTypeOf<Interaction | undefined>();
     expectTypeOf<CommandContext['boardId']>().toEqualTypeOf<string>();
     expectTypeOf<CommandContext['command']['subcommand']>().toEqualTypeOf<string | null>();
     expectTypeOf<CommandContext['reply']>().toEqualTypeOf<(body: ReplyBody) => Promise<Message>>();
     expectTypeOf<CommandContext['followUp']>().parameter(0).toEqualTypeOf<ReplyBody>();
     expectTypeOf<CommandContext['rest']>().toEqualTypeOf<RestClient>();
+  });
+
+  it('a command context says how it was invoked; the interaction is there for slash, the message for text', () => {
+    expectTypeOf<CommandContext['via']>().toEqualTypeOf<'slash' | 'text'>();
+    const handler = (ctx: CommandContext<RollOptions>) => {
+      if (ctx.via === 'slash') {
+        expectTypeOf(ctx.interaction).toEqualTypeOf<Interaction>();
+        expectTypeOf(ctx).not.toHaveProperty('message');
+      } else {
+        expectTypeOf(ctx.interaction).toEqualTypeOf<undefined>();
+        expectTypeOf(ctx.message).toEqualTypeOf<Message>();
+      }
+      // @ts-expect-error: without narrowing, the interaction may be absent (a text invocation)
+      return ctx.interaction.token;
+    };
+    expectTypeOf(handler).toBeFunction();
+    expectTypeOf<SlashCommandContext['interaction']>().toEqualTypeOf<Interaction>();
+    expectTypeOf<TextCommandContext['message']>().toEqualTypeOf<Message>();
+    // A text invocation can be asked for per command, and the prefix and `all` per bot.
+    expectTypeOf<NonNullable<BotOptions['textCommands']>>().toEqualTypeOf<TextCommandOptions>();
+    expectTypeOf<TextCommandOptions>().toEqualTypeOf<{ prefix?: string; all?: boolean }>();
+    expectTypeOf(Command).parameter(0).toHaveProperty('text').toEqualTypeOf<boolean | undefined>();
   });
 
   it('a message context carries the message, its author and the match', () => {

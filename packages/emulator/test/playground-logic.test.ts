@@ -2,7 +2,7 @@ import type { AppInfo } from '@boardbot/emulator/control';
 import type { LeafOption } from '@boardbot/protocol';
 import { ALICE, APP, at, BOARD, BOT, command, message, uuid } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
-import { commandsOnBoard, matchCommands } from '../playground/src/commands/available.js';
+import { commandsOnBoard, matchCommands, matchTextCommands } from '../playground/src/commands/available.js';
 import {
   boundsHint,
   checkOptions,
@@ -139,6 +139,29 @@ describe('the command picker', () => {
     expect(matchCommands(found, '/')).toHaveLength(2);
     expect(matchCommands(found, 'hello')).toBeUndefined();
     expect(matchCommands(found, '/roll 20')).toBeUndefined();
+  });
+
+  it('lists them as text commands after !, each subcommand on its own, until the arguments begin', () => {
+    const note = command('note', [
+      {
+        name: 'add',
+        description: 'Add a note',
+        type: 'subcommand',
+        options: [{ name: 'text', description: 't', type: 'string', required: true }],
+      },
+      { name: 'list', description: 'List', type: 'subcommand' },
+    ]);
+    const roll = command('roll', [{ name: 'sides', description: 's', type: 'integer' }]);
+    const found = commandsOnBoard([{ ...app(1, 'dev-bot', [BOARD], []), commands: [note, roll] }], BOARD);
+    const shown = (text: string) => matchTextCommands(found, text)?.map((s) => `${s.typed} ${s.usage}`.trim());
+    expect(shown('!')).toEqual(['note add <text>', 'note list', 'roll [sides]']);
+    expect(shown('!no')).toEqual(['note add <text>', 'note list']);
+    expect(shown('!note a')).toEqual(['note add <text>']);
+    expect(shown('!roll 20')).toBeUndefined();
+    expect(shown('!note add milk')).toBeUndefined();
+    expect(shown('!zz')).toEqual([]);
+    expect(shown('hello !roll')).toBeUndefined();
+    expect(shown('/roll')).toBeUndefined();
   });
 });
 

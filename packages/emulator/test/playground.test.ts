@@ -77,6 +77,33 @@ describe('the playground page', () => {
     expect(await person.composer.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
   });
 
+  it('suggests the commands as text after !, and a pick writes the name for the arguments', async () => {
+    await person.open(urls.playgroundUrl);
+    // On #random, so the bot's reply stays out of the tests that read #general.
+    await person.page.getByRole('link', { name: 'random' }).click();
+    await shown(person.page.getByRole('heading', { name: 'random' }));
+    await person.composer.focus();
+    await person.page.keyboard.type('!ro');
+    const list = person.page.getByRole('listbox', { name: 'Text commands (for bots that take them)' });
+    await shown(list);
+    expect(await list.getByRole('option').allTextContents()).toEqual([
+      expect.stringMatching(/^!roll \[sides\] \[count\] \[style\]Roll dice/),
+    ]);
+    await person.page.keyboard.press('Enter');
+    await gone(list);
+    expect(await person.composer.inputValue()).toBe('!roll ');
+    await person.page.keyboard.type('20');
+    await person.page.keyboard.press('Enter');
+
+    // The bot takes it as a text command: its answer is a reply to the message.
+    await shown(person.item('You rolled 11 (d20)'));
+    const random = (await control.boards()).find((b) => b.name === 'random');
+    const stored = await control.messages(random?.id ?? '', { limit: 100 });
+    const sent = stored.find((m) => m.content === '!roll 20');
+    expect(sent).toBeDefined();
+    expect(stored.find((m) => m.content?.includes('You rolled **11** (d20)'))?.reply_to).toBe(sent?.id);
+  });
+
   it('explains an out-of-range option beside its field and sends nothing', async () => {
     await person.open(urls.playgroundUrl);
     const before = await control.interactions({ boardId: general.id });

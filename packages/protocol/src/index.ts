@@ -2,6 +2,7 @@ export * from './checker.js';
 export * from './error-root/index.js';
 export * from './errors.js';
 export * from './events.js';
+export * from './invocation-options.js';
 export * from './limits.js';
 export * from './logger.js';
 export * from './open-option-values.js';

@@ -5,7 +5,7 @@ import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
 import type { WriteOperation } from '../kernel/scope.js';
 import type { RunSubject } from '../kernel/scoped.js';
-import type { CommandContext, ExhaustedInteraction } from './context.js';
+import type { ExhaustedInteraction, SlashCommandContext } from './context.js';
 
 /** The contract's `error.code` of a failed REST call (as `@boardbot/rest` reports it), if any. */
 function apiCodeOf(error: unknown): unknown {
@@ -21,9 +21,10 @@ const FALLBACK_WARNINGS: Record<Fallback, string> = {
     "interaction exhausted (5 answers): answering with a normal message on the board instead (exhaustedInteraction: 'send')",
 };
 
-/** The {@link CommandContext} of one invocation. */
-export class CommandContextImpl<O extends object> extends BaseContextImpl implements CommandContext<O> {
+/** The {@link SlashCommandContext} of one invocation. */
+export class CommandContextImpl<O extends object> extends BaseContextImpl implements SlashCommandContext<O> {
   readonly kind = 'command' as const;
+  readonly via = 'slash' as const;
   readonly interaction: Interaction;
   readonly user: UserProfile;
   readonly boardId: string;
@@ -53,6 +54,12 @@ export class CommandContextImpl<O extends object> extends BaseContextImpl implem
 
   protected override subject(): RunSubject {
     return { userId: this.user.id, boardId: this.boardId };
+  }
+
+  /** The command as people type it: `/roll`, `/note add`. */
+  get shownAs(): string {
+    const { name, subcommand } = this.command;
+    return `/${subcommand ? `${name} ${subcommand}` : name}`;
   }
 
   get options(): O {
@@ -115,8 +122,7 @@ export class CommandContextImpl<O extends object> extends BaseContextImpl implem
   /** The fallback a failed answer calls for; rethrows any other failure. */
   private fallbackFor(error: unknown, replayed: boolean): Fallback {
     const code = apiCodeOf(error);
-    const { name, subcommand } = this.command;
-    const command = `/${subcommand ? `${name} ${subcommand}` : name}`;
+    const command = this.shownAs;
     if (code === 'interaction_expired') {
       if (replayed) throw new InteractionExpiredError(command);
       return 'expired';

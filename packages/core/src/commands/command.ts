@@ -10,10 +10,15 @@ export interface CommandOptions<O extends object = object> {
   description: string;
   /** The options class: its `@Option` properties are the command's options. */
   options?: Class<O>;
+  /**
+   * Whether people can also invoke it as text, `!roll 20` (see docs/commands-and-options.md, "Text
+   * commands"); a subcommand follows its command. @defaultValue the bot's `textCommands.all` (false)
+   */
+  text?: boolean;
 }
 
 /**
- * Declares a slash command. The class handles it in `run(ctx, options)`, or in `@Subcommand`
+ * Declares a slash command (and, with `text`, a text command). The class handles it in `run(ctx, options)`, or in `@Subcommand`
  * methods (a command has either, never both).
  *
  * @param options - name, description and options class
@@ -22,6 +27,7 @@ export function Command<O extends object>(options: CommandOptions<O>): ClassDeco
   return (target) => {
     const meta: CommandMetadata = { name: options.name, description: options.description };
     if (options.options) meta.options = options.options;
+    if (options.text !== undefined) meta.text = options.text;
     Reflect.defineMetadata(COMMAND_KEY, meta, target);
   };
 }

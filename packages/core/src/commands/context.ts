@@ -8,11 +8,16 @@ import type { BaseContext, ReplyBody } from '../kernel/context.js';
  */
 export type ExhaustedInteraction = 'error' | 'send';
 
-/** What a slash-command handler receives. `O` is the options class. */
-export interface CommandContext<O extends object = Record<string, unknown>> extends BaseContext {
+/** How a command was invoked: as a slash command, or as text in a message (`!roll 20`). */
+export type CommandVia = 'slash' | 'text';
+
+/** What a command handler receives, however it was invoked. `O` is the options class. */
+export interface CommandContextBase<O extends object = Record<string, unknown>> extends BaseContext {
   readonly kind: 'command';
-  /** The invocation as delivered (its `token` is a credential: never log it). */
-  readonly interaction: Interaction;
+  /** How the command was invoked: `'slash'` (an interaction) or `'text'` (a message). */
+  readonly via: CommandVia;
+  /** The interaction of a slash invocation (its `token` is a credential: never log it); none for text. */
+  readonly interaction?: Interaction | undefined;
   /** The person who invoked the command. */
   readonly user: UserProfile;
   /** The board it was invoked on. */
@@ -24,17 +29,39 @@ export interface CommandContext<O extends object = Record<string, unknown>> exte
   /** Whether an answer was sent (by `reply`, `followUp` or a returned body). */
   readonly replied: boolean;
   /**
-   * Answers the interaction: the first answer is the reply, later ones are follow-ups. After the
-   * interaction expired, it posts a normal message on the board instead and logs that it did. The
-   * platform accepts 5 answers per interaction: a sixth throws `BOARDBOT_INTERACTION_EXHAUSTED`
-   * (or, with `createBot({ exhaustedInteraction: 'send' })`, is posted on the board instead).
+   * Answers the invocation. Slash: the first answer is the interaction's reply, later ones are
+   * follow-ups; after the interaction expired, it posts a normal message on the board instead and
+   * logs that it did. The platform accepts 5 answers per interaction: a sixth throws
+   * `BOARDBOT_INTERACTION_EXHAUSTED` (or, with `createBot({ exhaustedInteraction: 'send' })`, is
+   * posted on the board instead). Text: a reply to the invoking message.
    */
   reply(body: ReplyBody): Promise<Message>;
-  /** Another answer to the interaction (the platform accepts 5 in all: see {@link CommandContext.reply}). */
+  /** Another answer (slash: the platform accepts 5 in all, see {@link CommandContextBase.reply}; text: another reply). */
   followUp(body: ReplyBody): Promise<Message>;
-  /** Posts a normal message on the board (not tied to the interaction). */
+  /** Posts a normal message on the board (not tied to the invocation). */
   send(body: ReplyBody): Promise<Message>;
 }
+
+/** The context of a slash invocation: it has its interaction. */
+export interface SlashCommandContext<O extends object = Record<string, unknown>> extends CommandContextBase<O> {
+  readonly via: 'slash';
+  /** The invocation as delivered (its `token` is a credential: never log it). */
+  readonly interaction: Interaction;
+}
+
+/** The context of a text invocation (`!roll 20`): it has the message that invoked it. */
+export interface TextCommandContext<O extends object = Record<string, unknown>> extends CommandContextBase<O> {
+  readonly via: 'text';
+  readonly interaction?: undefined;
+  /** The message that invoked the command; answers reply to it. */
+  readonly message: Message;
+}
+
+/**
+ * What a command handler receives, invoked as a slash command or as text: narrow on `via` to reach
+ * the interaction (`'slash'`) or the message (`'text'`).
+ */
+export type CommandContext<O extends object = Record<string, unknown>> = SlashCommandContext<O> | TextCommandContext<O>;
 
 declare module '../kernel/context.js' {
   interface GuardedContexts {

@@ -11,6 +11,8 @@ export interface CommandRoute {
   method: string;
   optionsClass?: Class;
   options: DerivedOption[];
+  /** `@Command({ text })`: whether it can also be invoked as text; absent: as the bot's `textCommands.all` says. */
+  text?: boolean;
 }
 
 /** A `@Command` class: what it registers, how invocations reach its methods, where options come from. */
@@ -50,6 +52,7 @@ function describe(cls: Class, meta: CommandMetadata, subs: readonly SubcommandMe
     if (options.length > 0) definition.options = options.map((d) => d.option);
     const route: CommandRoute = { command: meta.name, subcommand: null, method: 'run', options };
     if (meta.options) route.optionsClass = meta.options;
+    if (meta.text !== undefined) route.text = meta.text;
     return { definition, routes: [route], optionSources: options.map((d) => d.source), subOptionSources: [] };
   }
   if (hasRun) {
@@ -68,6 +71,7 @@ function describe(cls: Class, meta: CommandMetadata, subs: readonly SubcommandMe
     const options = s.options ? deriveOptions(s.options) : [];
     const route: CommandRoute = { command: meta.name, subcommand: s.name, method: s.method, options };
     if (s.options) route.optionsClass = s.options;
+    if (meta.text !== undefined) route.text = meta.text;
     return route;
   });
   definition.options = routes.map((r, i): CommandOption => {

@@ -1,70 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { ContextDeps } from '../kernel/base-context.js';
-import { isReplyBody } from '../kernel/body.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
 import type { PolicyChain } from '../policies/chain.js';
-import { DEFAULT_DENIED_REPLY } from '../policies/guards.js';
-import type { HandlerSteps, HandlerTarget } from '../policies/steps.js';
+import type { HandlerSteps } from '../policies/steps.js';
 import { CommandContextImpl } from './command-context.js';
+import { type CommandTarget, commandSteps } from './command-steps.js';
 import type { ExhaustedInteraction } from './context.js';
-import type { CommandRoute } from './describe.js';
-import { parseOptions } from './options/parse-options.js';
 import { routeKey } from './route-key.js';
 
-/** A command or subcommand method, with its route and policies. */
-export type CommandTarget = HandlerTarget & { route: CommandRoute };
+export type { CommandTarget } from './command-steps.js';
 
 /** Command routes, keyed by {@link routeKey}. */
 export type CommandTable = ReadonlyMap<string, CommandTarget>;
 
 type Ctx = CommandContextImpl<Record<string, unknown>>;
 
-const slash = (ctx: Ctx) => `/${routeKey(ctx.command.name, ctx.command.subcommand)}`;
-
-/**
- * A command's steps: every one of the chain's. A refused command always gets an answer, so the
- * person never waits for nothing; options that do not convert or validate are told to the person
- * instead of calling the handler; a returned body is the reply.
- */
-const steps = (target: CommandTarget): HandlerSteps<Ctx, undefined> => ({
-  guards: {
-    context: (ctx) => ctx,
-    denied: async (ctx, result) => {
-      await ctx.reply(typeof result === 'string' ? result : DEFAULT_DENIED_REPLY);
-    },
-  },
-  arguments: async (ctx) => {
-    const { optionsClass, options } = target.route;
-    const parsed = await parseOptions(optionsClass, options, ctx.interaction.command.options);
-    if (parsed.unknown.length > 0) ctx.log.debug({ unknown: parsed.unknown }, 'ignored unknown options');
-    if (!parsed.ok) {
-      ctx.log.info({ problems: parsed.problems }, 'invalid options: told the person, handler not called');
-      await ctx.reply(`Sorry, ${slash(ctx)} cannot run:\n${parsed.problems.map((p) => `- ${p}`).join('\n')}`);
-      return undefined;
-    }
-    ctx.setOptions(parsed.value as Record<string, unknown>);
-    return [ctx, parsed.value];
-  },
-  cooldown: {
-    who: (ctx) => ctx.user.id,
-    board: (ctx) => ctx.boardId,
-    cooling: async (ctx, waitMs) => {
-      await ctx.reply(`Slow down: ${slash(ctx)} can be used again in ${Math.ceil(waitMs / 1000)} s.`);
-    },
-  },
-  middleware: (ctx) => ctx,
-  // An abandoned run's returned body is never sent. Its apology may still be on its way back (then
-  // `replied` is still false), and a reply would only be refused: the late end is not a failure.
-  settle: async (ctx, result) => {
-    if (isReplyBody(result) && !ctx.replied && !ctx.signal.aborted) await ctx.reply(result);
-  },
-  finished: (ctx) => {
-    if (!ctx.replied)
-      ctx.log.warn({ handler: target.label }, 'command finished without replying: the person sees no answer');
-  },
-  answer: (ctx) => ctx,
-});
+/** A slash command's steps: its raw values are the interaction's, already checked by the platform. */
+const steps = (target: CommandTarget): HandlerSteps<Ctx, undefined> =>
+  commandSteps<Ctx>(target, (ctx) => ({ ok: true, values: ctx.interaction.command.options }));
 
 /**
  * Handles `interaction.create`: finds the command's method and runs it through the policy chain;

@@ -19,6 +19,8 @@ export interface CommandMetadata {
   description: string;
   /** The options class of the command itself (absent when it has none or only subcommands). */
   options?: Class;
+  /** Whether it can also be invoked as text (`!roll 20`); absent: as the bot's `textCommands.all` says. */
+  text?: boolean;
 }
 
 /** What `@Subcommand` stores for one method. */
@@ -38,4 +40,6 @@ export interface OptionMetadata {
   type?: LeafOptionType;
   /** Explicit choices; when absent `@IsIn` gives them. */
   choices?: OptionChoice[];
+  /** A text invocation's last string option that takes the rest of the line. */
+  rest?: boolean;
 }

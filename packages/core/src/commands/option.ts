@@ -19,6 +19,11 @@ export interface OptionOptions {
   type?: LeafOptionType;
   /** Allowed values, as choices or plain values. @defaultValue the values of `@IsIn`, if any */
   choices?: readonly (OptionChoice | string | number)[];
+  /**
+   * In a text invocation, this option takes the rest of the line as typed (`!say hello   world`).
+   * Only the last option of the class, a string, may. @defaultValue false
+   */
+  rest?: boolean;
 }
 
 /**
@@ -36,6 +41,7 @@ export function Option(options: OptionOptions): PropertyDecorator {
       description: options.description,
     };
     if (options.type) meta.type = options.type;
+    if (options.rest) meta.rest = true;
     if (options.choices)
       meta.choices = options.choices.map((c) => (typeof c === 'object' ? c : { name: String(c), value: c }));
     appendMetadata(OPTIONS_KEY, meta, target.constructor);

@@ -10,11 +10,11 @@ export type SubcommandHandler<O extends object> = (ctx: CommandContext<O>, optio
 
 /**
  * Declares a method of a `@Command` class as one of its subcommands (one level, as the contract
- * allows).
+ * allows). It can be invoked as text when its command can (`!note add milk`).
  *
  * @param options - name, description and options class of the subcommand
  */
-export function Subcommand<O extends object = Record<string, unknown>>(options: CommandOptions<O>) {
+export function Subcommand<O extends object = Record<string, unknown>>(options: Omit<CommandOptions<O>, 'text'>) {
   return <T extends SubcommandHandler<O>>(
     target: object,
     method: string | symbol,

@@ -12,6 +12,7 @@ import type { Middleware } from '../policies/middleware.js';
 import type { ErrorHook } from '../policies/on-error.js';
 import { TickHandler } from '../schedules/handle-tick.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import { DEFAULT_TEXT_COMMAND_OPTIONS, type ResolvedTextCommandOptions } from '../text-commands/options.js';
 import { keyBasis } from './key-basis.js';
 import { EVENT_KINDS, type EventKind, type KindFactory } from './kinds.js';
 import type { Routes } from './routes.js';
@@ -33,13 +34,15 @@ export interface DispatcherDeps extends CoreEnv {
   telemetry: Telemetry;
   /** Where cooldowns are counted. @defaultValue in this process */
   cooldowns?: CooldownStore | undefined;
+  /** How commands are invoked as text. @defaultValue {@link DEFAULT_TEXT_COMMAND_OPTIONS} */
+  textCommands?: ResolvedTextCommandOptions | undefined;
   /** The kinds of handler events go to. @defaultValue {@link EVENT_KINDS} */
   kinds?: readonly KindFactory[] | undefined;
 }
 
 /**
- * Runs the handlers of one event: hands it to each kind of handler (event listeners, commands,
- * message listeners), each of which runs its handlers through the one policy chain.
+ * Runs the handlers of one event: hands it to each kind of handler (event listeners, commands, text
+ * commands, message listeners), each of which runs its handlers through the one policy chain.
  */
 export class Dispatcher {
   /** Runs the scheduled methods' ticks through the same chain (the scheduler calls it). */
@@ -59,7 +62,13 @@ export class Dispatcher {
       telemetry: deps.telemetry,
     });
     this.chain = chain;
-    const parts = { env: deps, chain, routes: deps.routes, exhaustedInteraction: deps.exhaustedInteraction };
+    const parts = {
+      env: deps,
+      chain,
+      routes: deps.routes,
+      exhaustedInteraction: deps.exhaustedInteraction,
+      textCommands: deps.textCommands ?? DEFAULT_TEXT_COMMAND_OPTIONS,
+    };
     this.kinds = (deps.kinds ?? EVENT_KINDS).map((kind) => kind(parts));
     this.ticks = new TickHandler(deps, chain);
   }

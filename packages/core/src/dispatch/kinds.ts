@@ -5,6 +5,9 @@ import type { BotEvent, EventMeta } from '../kernel/event.js';
 import { EventHandler } from '../listeners/handle-event.js';
 import { MessageHandler } from '../listeners/handle-message.js';
 import type { PolicyChain } from '../policies/chain.js';
+import { TextCommandHandler } from '../text-commands/handle-text.js';
+import type { ResolvedTextCommandOptions } from '../text-commands/options.js';
+import { textCommandTable } from '../text-commands/text-table.js';
 import type { Routes } from './routes.js';
 
 /** What one kind of handler does with the events: the dispatcher hands each event to every kind. */
@@ -22,6 +25,8 @@ export interface KindParts {
   routes: Routes;
   /** What a sixth answer to an interaction does. */
   exhaustedInteraction: ExhaustedInteraction;
+  /** How commands are invoked as text (`createBot({ textCommands })`, defaults applied). */
+  textCommands: ResolvedTextCommandOptions;
 }
 
 /** Builds one kind of handler; a new kind is one more of these in the dispatcher's `kinds`. */
@@ -29,11 +34,13 @@ export type KindFactory = (parts: KindParts) => EventKind;
 
 /**
  * The kinds of handler a bot dispatches events to, in the order they start: event listeners,
- * commands, message listeners. (Scheduled ticks are not events: the scheduler runs them.)
+ * commands, text commands, message listeners. (Scheduled ticks are not events: the scheduler runs them.)
  */
 export const EVENT_KINDS: readonly KindFactory[] = [
   ({ env, chain, routes }) => new EventHandler(env, chain, routes.events),
   ({ env, chain, routes, exhaustedInteraction }) =>
     new InteractionHandler(env, chain, routes.commands, exhaustedInteraction),
+  ({ env, chain, routes, textCommands: text }) =>
+    new TextCommandHandler(env, chain, textCommandTable(routes.commands, text.all), text),
   ({ env, chain, routes }) => new MessageHandler(env, chain, routes.messages),
 ];

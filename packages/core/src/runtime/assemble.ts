@@ -1,8 +1,9 @@
 import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
 import { trace } from '@opentelemetry/api';
+import type { CommandDescription } from '../commands/describe.js';
 import { assertValidCommands } from '../commands/validate-commands.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
-import { exploreHandler } from '../dispatch/explorer.js';
+import { exploreHandler, type HandlerDescription } from '../dispatch/explorer.js';
 import { KeyedQueue } from '../dispatch/keyed-queue.js';
 import { buildRoutes } from '../dispatch/routes.js';
 import { type Clock, systemClock } from '../kernel/clock.js';
@@ -17,6 +18,9 @@ import { Scheduler } from '../schedules/scheduler.js';
 import { FileSessionStore } from '../sessions/file-session-store.js';
 import { SESSION_STORE } from '../sessions/service.js';
 import { Telemetry } from '../telemetry/telemetry.js';
+import { CommandCatalogue } from '../text-commands/catalogue.js';
+import { HelpCommand } from '../text-commands/help-command.js';
+import type { ResolvedTextCommandOptions } from '../text-commands/options.js';
 import { createRest } from './clients.js';
 import { FilePositionStore } from './position/file-position-store.js';
 import type { PositionStore } from './position/position-store.js';
@@ -58,6 +62,16 @@ export interface BotShell {
 }
 
 /**
+ * The generated `help`, routed but not registered, when a command can be invoked as text and the bot
+ * has no `help` of its own (listing `HelpCommand` in the handlers registers it as `/help` too).
+ */
+function textHelp(commands: readonly CommandDescription[], text: ResolvedTextCommandOptions): HandlerDescription[] {
+  const textual = commands.some((c) => c.routes.some((r) => r.text ?? text.all));
+  const own = commands.some((c) => c.definition.name === 'help');
+  return textual && !own ? [exploreHandler(HelpCommand)] : [];
+}
+
+/**
  * Builds a bot's parts from its resolved options: explores the handlers (checking decorators, the
  * command set and providers, so mistakes fail before any request), then the telemetry, the REST
  * client, the dispatcher and its queue, the scheduler and the stores.
@@ -73,9 +87,14 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
   const described = [...o.handlers, ...plugins.flatMap((p) => p.handlers ?? [])].map((h) => exploreHandler(h));
   const commands = described.flatMap((d) => (d.command ? [d.command] : []));
   assertValidCommands(commands);
-  const providers = [...o.providers, ...plugins.flatMap((p) => p.providers ?? [])];
+  const catalogue = new CommandCatalogue(commands, o.textCommands);
+  const providers = [
+    ...o.providers,
+    ...plugins.flatMap((p) => p.providers ?? []),
+    { provide: CommandCatalogue, useValue: catalogue },
+  ];
   const routes = buildRoutes(
-    described,
+    [...described, ...textHelp(commands, o.textCommands)],
     new Container(providers),
     plugins.flatMap((p) => p.guards ?? []),
   );
@@ -117,6 +136,7 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
     errorReply: o.errorReply,
     onError: o.onError,
     exhaustedInteraction: o.exhaustedInteraction,
+    textCommands: o.textCommands,
     telemetry,
     cooldowns: scale?.cooldowns,
   });

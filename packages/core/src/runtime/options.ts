@@ -11,6 +11,7 @@ import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports
 import type { Plugin } from '../plugins/plugin.js';
 import type { ErrorHook } from '../policies/on-error.js';
 import type { SessionStore } from '../sessions/session-store.js';
+import type { TextCommandOptions } from '../text-commands/options.js';
 import type { PositionStore } from './position/position-store.js';
 import type { ScaleAdapter } from './scale/scale-port.js';
 import type { SignalSource } from './signals.js';
@@ -35,6 +36,12 @@ export interface BotOptions {
    * with tokens redacted, pretty-printed when stdout is a terminal
    */
   logger?: LoggerInput;
+  /**
+   * How commands are invoked as text (`!roll 20`): the prefix, and whether every `@Command` can be
+   * (`all`) or only those with `@Command({ text: true })`. See docs/commands-and-options.md, "Text
+   * commands". @defaultValue `{ prefix: '!', all: false }`
+   */
+  textCommands?: TextCommandOptions;
   /** How `start()` treats registered commands. @defaultValue `'sync'` */
   commandSync?: CommandSyncMode;
   /** Handlers running at once, across ordering keys. @defaultValue 16 */

@@ -1,11 +1,14 @@
 import { InvalidConfigError } from '../errors.js';
 import { healthFromEnv } from '../health/health-env.js';
 import type { BoardbotEnvironment } from '../kernel/environment.js';
+import { type ResolvedTextCommandOptions, resolveTextCommandOptions } from '../text-commands/options.js';
 import { type BotOptions, DEFAULT_BOT_OPTIONS } from './options.js';
 
 /** {@link BotOptions} with every default filled in, from the options, else the environment. */
-export type ResolvedBotOptions = BotOptions &
+export type ResolvedBotOptions = Omit<BotOptions, 'textCommands'> &
   typeof DEFAULT_BOT_OPTIONS & {
+    /** `textCommands` with its defaults. */
+    textCommands: ResolvedTextCommandOptions;
     /** `BOARDBOT_REDIS_URL`, which asks for replicas when `scale` was not given. */
     redisUrl: string | undefined;
   };
@@ -34,6 +37,7 @@ export function resolveBotOptions(options: BotOptions, env: BoardbotEnvironment)
     health: healthFromEnv(env),
     ...defined,
     redisUrl: env.BOARDBOT_REDIS_URL || undefined,
+    textCommands: resolveTextCommandOptions(options.textCommands),
   } as ResolvedBotOptions;
   if (!(resolved.concurrency >= 1)) throw new InvalidConfigError('concurrency must be at least 1');
   if (!(Number.isInteger(resolved.maxPendingEvents) && resolved.maxPendingEvents >= 2)) {

@@ -234,10 +234,11 @@ function handlerAttributes(
 
 /** The handler's kind, board and command, read from its context. */
 function describe(ctx: object): { kind: HandlerKind; boardId: string | undefined; command: string | undefined } {
-  const c = ctx as { boardId?: unknown; interaction?: { command?: { name?: unknown } }; message?: unknown };
+  const c = ctx as { boardId?: unknown; kind?: unknown; command?: { name?: unknown }; message?: unknown };
   const boardId = typeof c.boardId === 'string' ? c.boardId : undefined;
-  if (c.interaction !== undefined) {
-    const name = c.interaction.command?.name;
+  // A command context, invoked as a slash command or as text.
+  if (c.kind === 'command') {
+    const name = c.command?.name;
     return { kind: 'command', boardId, command: typeof name === 'string' ? name : undefined };
   }
   return { kind: c.message !== undefined ? 'message' : 'event', boardId, command: undefined };

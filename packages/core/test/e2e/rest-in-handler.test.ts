@@ -68,6 +68,7 @@ class Routes {
 class Answer {
   async run(ctx: CommandContext) {
     probe = ctx.idempotencyKey('probe');
+    if (ctx.via !== 'slash') return;
     await (notifier as Notifier).rest.answerInteraction(ctx.interaction.token, { content: 'answered by a provider' });
   }
 }

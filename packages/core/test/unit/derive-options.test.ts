@@ -129,8 +129,31 @@ describe('option schema derivation', () => {
         option: { name: 'max-count', description: 'a', type: 'integer', required: true },
         property: 'maxCount',
         source: 'O.maxCount',
+        position: 0,
+        rest: false,
       },
     ]);
+  });
+
+  it('keeps the declaration order for text arguments, and allows rest only on the last option, a string', () => {
+    class Ordered {
+      @Option({ description: 'a' }) @IsOptional() first?: string;
+      @Option({ description: 'b', rest: true }) second!: string;
+    }
+    const derived = deriveOptions(Ordered);
+    expect(derived.map((d) => [d.option.name, d.position, d.rest])).toEqual([
+      ['second', 1, true],
+      ['first', 0, false],
+    ]);
+    class NotLast {
+      @Option({ description: 'a', rest: true }) first!: string;
+      @Option({ description: 'b' }) second!: string;
+    }
+    expect(() => deriveOptions(NotLast)).toThrow(/NotLast\.first has @Option\(\{ rest: true \}\).*move it last/);
+    class NotText {
+      @Option({ description: 'a', rest: true }) @IsInt() count!: number;
+    }
+    expect(() => deriveOptions(NotText)).toThrow(expect.objectContaining({ code: 'BOARDBOT_INVALID_OPTION' }));
   });
 
   it('names a camelCase property in snake_case unless a name is given (issue 30)', () => {

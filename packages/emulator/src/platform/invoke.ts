@@ -1,5 +1,12 @@
-import type { Command, CommandOption, ErrorDetail, Interaction, LeafOption, OptionValue } from '@boardbot/protocol';
-import { UUID_PATTERN } from '@boardbot/protocol';
+import type {
+  Command,
+  CommandOption,
+  Interaction,
+  InvocationDirectory,
+  LeafOption,
+  OptionValue,
+} from '@boardbot/protocol';
+import { checkInvocationOptions } from '@boardbot/protocol';
 import { hashToken } from '../auth/tokens.js';
 import { validationFailed } from '../errors.js';
 import type { StoredInteraction } from '../store/interactions.js';
@@ -17,8 +24,6 @@ export interface Invocation {
   /** Which app's command, when two apps on the board register the same name. */
   app_id?: string;
 }
-
-const uuid = new RegExp(UUID_PATTERN);
 
 function findCommand(p: Platform, inv: Invocation): { appId: string; command: Command } {
   const candidates: { appId: string; command: Command }[] = [];
@@ -41,77 +46,17 @@ function findCommand(p: Platform, inv: Invocation): { appId: string; command: Co
   return only;
 }
 
-function convert(
-  p: Platform,
-  o: LeafOption | CommandOption,
-  raw: OptionValue,
-  path: string,
-): OptionValue | ErrorDetail {
-  const bad = (message: string): ErrorDetail => ({ path, message });
-  let value: OptionValue = raw;
-  switch (o.type) {
-    case 'integer':
-    case 'number': {
-      // Values typed in a form arrive as strings: "20" becomes 20 for a numeric option.
-      if (typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw))) value = Number(raw);
-      if (typeof value !== 'number' || !Number.isFinite(value))
-        return bad(o.type === 'integer' ? 'Expected an integer' : 'Expected a number');
-      if (o.type === 'integer' && !Number.isInteger(value)) return bad('Expected an integer');
-      if (o.min_value !== undefined && value < o.min_value) return bad(`Expected at least ${o.min_value}`);
-      if (o.max_value !== undefined && value > o.max_value) return bad(`Expected at most ${o.max_value}`);
-      break;
-    }
-    case 'boolean':
-      if (raw === 'true' || raw === 'false') value = raw === 'true';
-      if (typeof value !== 'boolean') return bad('Expected a boolean');
-      break;
-    case 'string':
-      if (typeof value !== 'string') return bad('Expected a string');
-      if (o.min_length !== undefined && value.length < o.min_length)
-        return bad(`Expected at least ${o.min_length} characters`);
-      if (o.max_length !== undefined && value.length > o.max_length)
-        return bad(`Expected at most ${o.max_length} characters`);
-      break;
-    case 'user':
-      if (typeof value !== 'string' || !uuid.test(value) || !p.store.users.byId(value))
-        return bad('Expected a user id');
-      break;
-    case 'board':
-      if (typeof value !== 'string' || !uuid.test(value) || !p.store.boards.byId(value))
-        return bad('Expected a board id');
-      break;
-    default:
-      return bad(`Options of type ${o.type} take no value`);
-  }
-  if (o.choices && !o.choices.some((c) => c.value === value)) {
-    return bad(`Expected one of ${o.choices.map((c) => JSON.stringify(c.value)).join(', ')}`);
-  }
-  return value;
-}
-
 function checkOptions(
   p: Platform,
   declared: readonly (LeafOption | CommandOption)[],
   given: Record<string, OptionValue>,
 ): Record<string, OptionValue> {
-  const issues: ErrorDetail[] = [];
-  const out: Record<string, OptionValue> = {};
-  const byName = new Map(declared.map((o) => [o.name, o]));
-  for (const name of Object.keys(given)) {
-    if (!byName.has(name)) issues.push({ path: `/options/${name}`, message: 'Unknown option' });
-  }
-  for (const o of declared) {
-    const raw = given[o.name];
-    if (raw === undefined) {
-      if (o.required === true) issues.push({ path: `/options/${o.name}`, message: 'Required option is missing' });
-      continue;
-    }
-    const v = convert(p, o, raw, `/options/${o.name}`);
-    if (typeof v === 'object') issues.push(v);
-    else out[o.name] = v;
-  }
+  const directory: InvocationDirectory = {
+    exists: (type, id) => (type === 'user' ? p.store.users.byId(id) !== undefined : p.store.boards.exists(id)),
+  };
+  const { values, issues } = checkInvocationOptions(declared, given, directory);
   if (issues.length > 0) throw validationFailed(issues, 'The invocation does not match the registered command');
-  return out;
+  return values;
 }
 
 /**

@@ -48,6 +48,8 @@ export async function startDicePlayground(options: Pick<EmulatorOptions, 'now'> 
     random: () => 0.5,
     logger: false,
     handleSignals: false,
+    // Its commands are text commands too, for the composer's `!` suggestions.
+    textCommands: { all: true },
   });
   let browser: Browser | undefined;
   const close = async () => {

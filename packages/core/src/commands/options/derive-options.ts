@@ -14,6 +14,10 @@ export interface DerivedOption {
   property: string;
   /** `Class.property`, for messages. */
   source: string;
+  /** Its place in the class's declaration order: the order of a text invocation's positional arguments. */
+  position: number;
+  /** Whether a text invocation gives it the rest of the line (`@Option({ rest: true })`). */
+  rest: boolean;
 }
 
 /**
@@ -28,7 +32,8 @@ export function deriveOptions(cls: Class): DerivedOption[] {
   for (const m of readMetadataList<OptionMetadata>(OPTIONS_KEY, cls)) metas.set(m.property, m);
   const constraints = readConstraints(cls);
   const defaults = instantiate(cls);
-  const derived = [...metas.values()].map((meta): DerivedOption => {
+  const declared = [...metas.values()];
+  const derived = declared.map((meta, position): DerivedOption => {
     const source = `${cls.name}.${meta.property}`;
     const list = constraints.get(meta.property) ?? [];
     const find = (name: string) => list.find((c) => c.name === name);
@@ -42,7 +47,13 @@ export function deriveOptions(cls: Class): DerivedOption[] {
     const choices =
       meta.choices ?? (Array.isArray(isIn) ? isIn.map((v) => ({ name: String(v), value: v })) : undefined);
     if (choices) option.choices = choices;
-    return { option, property: meta.property, source };
+    if (meta.rest && (type !== 'string' || position !== declared.length - 1)) {
+      throw new InvalidOptionError(
+        `${source} has @Option({ rest: true }), which only the last option of the class, a string, may have: ` +
+          'move it last, or drop rest.',
+      );
+    }
+    return { option, property: meta.property, source, position, rest: meta.rest === true };
   });
   return [...derived.filter((d) => d.option.required), ...derived.filter((d) => !d.option.required)];
 }

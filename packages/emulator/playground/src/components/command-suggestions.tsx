@@ -1,13 +1,21 @@
-import type { AvailableCommand } from '../commands/available.js';
+/** One row of the suggestion list. */
+export interface SuggestionRow {
+  key: string;
+  /** What the person would type: `/roll`, `!note add <text>`. */
+  name: string;
+  description: string;
+  /** The app, named when several are installed. */
+  app: string | undefined;
+}
 
 /** Props of {@link CommandSuggestions}. */
 export interface CommandSuggestionsProps {
   id: string;
-  matches: readonly AvailableCommand[];
+  /** The list's title, e.g. `Slash commands`. */
+  title: string;
+  rows: readonly SuggestionRow[];
   active: number;
-  /** Whether several apps are installed, so each row names its app. */
-  showApp: boolean;
-  onPick(entry: AvailableCommand): void;
+  onPick(index: number): void;
 }
 
 /** The id of the suggestion row `index` of the listbox `listId`, for `aria-activedescendant`. */
@@ -15,17 +23,17 @@ export function suggestionId(listId: string, index: number): string {
   return `${listId}-${index}`;
 }
 
-/** The slash-command list that opens above the composer when the person types `/`. */
-export function CommandSuggestions({ id, matches, active, showApp, onPick }: CommandSuggestionsProps) {
+/** The command list that opens above the composer when the person types `/` (or a text prefix, `!`). */
+export function CommandSuggestions({ id, title, rows, active, onPick }: CommandSuggestionsProps) {
   return (
     <div class="suggestions">
       <p class="suggestions-title" id={`${id}-title`}>
-        {matches.length === 0 ? 'No command matches' : 'Slash commands'}
+        {rows.length === 0 ? 'No command matches' : title}
       </p>
       <div id={id} role="listbox" aria-labelledby={`${id}-title`}>
-        {matches.map((entry, i) => (
+        {rows.map((row, i) => (
           <div
-            key={`${entry.app.id}/${entry.command.name}`}
+            key={row.key}
             id={suggestionId(id, i)}
             role="option"
             aria-selected={i === active}
@@ -35,12 +43,12 @@ export function CommandSuggestions({ id, matches, active, showApp, onPick }: Com
             // mousedown, not click: picking must not blur the composer first.
             onMouseDown={(e) => {
               e.preventDefault();
-              onPick(entry);
+              onPick(i);
             }}
           >
-            <span class="command-name">/{entry.command.name}</span>
-            <span class="command-description">{entry.command.description}</span>
-            {showApp && <span class="tag is-app">{entry.app.name}</span>}
+            <span class="command-name">{row.name}</span>
+            <span class="command-description">{row.description}</span>
+            {row.app !== undefined && <span class="tag is-app">{row.app}</span>}
           </div>
         ))}
       </div>

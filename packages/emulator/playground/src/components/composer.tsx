@@ -1,8 +1,14 @@
 import type { Message } from '@boardbot/emulator/control';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type AvailableCommand, matchCommands } from '../commands/available.js';
+import {
+  type AvailableCommand,
+  matchCommands,
+  matchTextCommands,
+  TEXT_PREFIX,
+  type TextSuggestion,
+} from '../commands/available.js';
 import { snippet } from '../format.js';
-import { CommandSuggestions, suggestionId } from './command-suggestions.js';
+import { CommandSuggestions, type SuggestionRow, suggestionId } from './command-suggestions.js';
 
 /** Props of {@link Composer}. */
 export interface ComposerProps {
@@ -24,9 +30,17 @@ export interface ComposerProps {
 
 const LIST_ID = 'command-suggestions';
 
+/** What the open suggestion list offers: slash commands (a pick opens the form), or text commands. */
+type Suggestions =
+  | { kind: 'slash'; matches: AvailableCommand[] }
+  | { kind: 'text'; matches: TextSuggestion[] }
+  | undefined;
+
 /**
- * Writes messages and replies (Enter sends, Shift+Enter breaks the line) and opens the slash-command
+ * Writes messages and replies (Enter sends, Shift+Enter breaks the line) and opens the command
  * picker: typing `/` lists the board's commands, arrows move, Enter or Tab picks, Escape closes.
+ * Typing `!` lists them as text commands (`!roll`, `!note add`): a pick writes the name into the
+ * message, for the person to add the arguments and send.
  */
 export function Composer(props: ComposerProps) {
   const [text, setText] = useState('');
@@ -34,17 +48,27 @@ export function Composer(props: ComposerProps) {
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
-  const matches = matchCommands(props.commands, text);
-  const open = matches !== undefined;
+  const suggestions = suggest(props.commands, text);
+  const open = suggestions !== undefined;
+  const matches = suggestions?.matches ?? [];
+  const several = new Set(props.commands.map((c) => c.app.id)).size > 1;
   const tooLong = text.length > props.maxLength;
 
   useEffect(() => {
     if (props.focusToken > 0) input.current?.focus();
   }, [props.focusToken]);
 
-  const pick = (entry: AvailableCommand) => {
-    setText('');
+  const pick = (index: number) => {
     setActive(0);
+    if (suggestions?.kind === 'text') {
+      const entry = suggestions.matches[index];
+      if (entry) setText(`${TEXT_PREFIX}${entry.typed} `);
+      input.current?.focus();
+      return;
+    }
+    const entry = suggestions?.matches[index];
+    if (!entry) return;
+    setText('');
     props.onPickCommand(entry);
   };
 
@@ -78,8 +102,7 @@ export function Composer(props: ComposerProps) {
       }
       if (e.key === 'Enter' || e.key === 'Tab') {
         e.preventDefault();
-        const entry = matches[Math.min(active, matches.length - 1)];
-        if (entry) pick(entry);
+        pick(Math.min(active, matches.length - 1));
         return;
       }
     }
@@ -127,9 +150,9 @@ export function Composer(props: ComposerProps) {
       {open && (
         <CommandSuggestions
           id={LIST_ID}
-          matches={matches}
+          title={suggestions.kind === 'slash' ? 'Slash commands' : 'Text commands (for bots that take them)'}
+          rows={rowsOf(suggestions, several)}
           active={Math.min(active, Math.max(0, matches.length - 1))}
-          showApp={new Set(props.commands.map((c) => c.app.id)).size > 1}
           onPick={pick}
         />
       )}
@@ -168,7 +191,7 @@ export function Composer(props: ComposerProps) {
           ref={input}
           rows={1}
           value={text}
-          placeholder={`Message #${props.boardName} — type / for commands`}
+          placeholder={`Message #${props.boardName} — type / or ${TEXT_PREFIX} for commands`}
           // A textarea keeps its textbox role; these still tie it to the suggestion list.
           aria-autocomplete="list"
           aria-controls={open ? LIST_ID : undefined}
@@ -201,4 +224,29 @@ export function Composer(props: ComposerProps) {
       )}
     </form>
   );
+}
+
+/** The slash commands `text` is typing, else the text commands, else none. */
+function suggest(commands: readonly AvailableCommand[], text: string): Suggestions {
+  const slash = matchCommands(commands, text);
+  if (slash) return { kind: 'slash', matches: slash };
+  const typed = matchTextCommands(commands, text);
+  return typed ? { kind: 'text', matches: typed } : undefined;
+}
+
+function rowsOf(suggestions: NonNullable<Suggestions>, several: boolean): SuggestionRow[] {
+  if (suggestions.kind === 'slash') {
+    return suggestions.matches.map(({ app, command }) => ({
+      key: `${app.id}/${command.name}`,
+      name: `/${command.name}`,
+      description: command.description,
+      app: several ? app.name : undefined,
+    }));
+  }
+  return suggestions.matches.map((s) => ({
+    key: `${s.app.id}/${s.typed}`,
+    name: `${TEXT_PREFIX}${[s.typed, s.usage].filter(Boolean).join(' ')}`,
+    description: s.description,
+    app: several ? s.app.name : undefined,
+  }));
 }

@@ -1,0 +1,83 @@
+import type { OptionValue } from '@boardbot/protocol';
+import { isReplyBody } from '../kernel/body.js';
+import { DEFAULT_DENIED_REPLY } from '../policies/guards.js';
+import type { HandlerSteps, HandlerTarget } from '../policies/steps.js';
+import type { CommandContext } from './context.js';
+import type { CommandRoute } from './describe.js';
+import { parseOptions } from './options/parse-options.js';
+
+/** A command or subcommand method, with its route and policies. */
+export type CommandTarget = HandlerTarget & { route: CommandRoute };
+
+/** What the steps need of a command context besides its public face, however it was invoked. */
+export type RunningCommand = CommandContext & {
+  /** Answers sent so far (the runtime compares it around error hooks). */
+  readonly answerCount: number;
+  /** The command as people type it, for the refusals: `/roll`, `!note add`. */
+  readonly shownAs: string;
+  /** Sets the converted options once they are validated. */
+  setOptions(options: Record<string, unknown>): void;
+};
+
+/** The raw option values of an invocation, or why there are none (each problem a line for the person). */
+export type RawOptions =
+  | { ok: true; values: Readonly<Record<string, OptionValue>> }
+  | { ok: false; problems: string[] };
+
+/** Tells the person why the command cannot run; the handler is not called. */
+async function refuse(ctx: RunningCommand, problems: readonly string[]): Promise<undefined> {
+  ctx.log.info({ problems }, 'invalid options: told the person, handler not called');
+  await ctx.reply(`Sorry, ${ctx.shownAs} cannot run:\n${problems.map((p) => `- ${p}`).join('\n')}`);
+  return undefined;
+}
+
+/**
+ * A command's steps, the same for a slash and a text invocation: every one of the chain's. A refused
+ * command always gets an answer, so the person never waits for nothing; options that do not convert
+ * or validate are told to the person instead of calling the handler; a returned body is the reply.
+ * The cooldown is the target's, so both ways of invoking a command count against one cooldown.
+ *
+ * @param target - the command's method
+ * @param rawOptions - reads the invocation's raw values (the interaction's, or the parsed text)
+ */
+export function commandSteps<C extends RunningCommand>(
+  target: CommandTarget,
+  rawOptions: (ctx: C) => RawOptions | Promise<RawOptions>,
+): HandlerSteps<C, undefined> {
+  return {
+    guards: {
+      context: (ctx) => ctx,
+      denied: async (ctx, result) => {
+        await ctx.reply(typeof result === 'string' ? result : DEFAULT_DENIED_REPLY);
+      },
+    },
+    arguments: async (ctx) => {
+      const raw = await rawOptions(ctx);
+      if (!raw.ok) return refuse(ctx, raw.problems);
+      const { optionsClass, options } = target.route;
+      const parsed = await parseOptions(optionsClass, options, raw.values);
+      if (parsed.unknown.length > 0) ctx.log.debug({ unknown: parsed.unknown }, 'ignored unknown options');
+      if (!parsed.ok) return refuse(ctx, parsed.problems);
+      ctx.setOptions(parsed.value as Record<string, unknown>);
+      return [ctx, parsed.value];
+    },
+    cooldown: {
+      who: (ctx) => ctx.user.id,
+      board: (ctx) => ctx.boardId,
+      cooling: async (ctx, waitMs) => {
+        await ctx.reply(`Slow down: ${ctx.shownAs} can be used again in ${Math.ceil(waitMs / 1000)} s.`);
+      },
+    },
+    middleware: (ctx) => ctx,
+    // An abandoned run's returned body is never sent. Its apology may still be on its way back (then
+    // `replied` is still false), and a reply would only be refused: the late end is not a failure.
+    settle: async (ctx, result) => {
+      if (isReplyBody(result) && !ctx.replied && !ctx.signal.aborted) await ctx.reply(result);
+    },
+    finished: (ctx) => {
+      if (!ctx.replied)
+        ctx.log.warn({ handler: target.label }, 'command finished without replying: the person sees no answer');
+    },
+    answer: (ctx) => ctx,
+  };
+}

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { Message, UserProfile } from '@boardbot/protocol';
+import { checkInvocationOptions, type ErrorDetail } from '@boardbot/protocol/runtime';
+import type { CommandTarget } from '../commands/command-steps.js';
+import { commandSteps, type RawOptions } from '../commands/command-steps.js';
+import { routeKey } from '../commands/route-key.js';
+import type { ContextDeps } from '../kernel/base-context.js';
+import type { CoreEnv } from '../kernel/env.js';
+import type { BotEvent, EventMeta } from '../kernel/event.js';
+import { AuthorCache } from '../listeners/authors.js';
+import type { PolicyChain } from '../policies/chain.js';
+import type { ResolvedTextCommandOptions } from './options.js';
+import { readArguments } from './read-arguments.js';
+import { resolveNames } from './resolve-names.js';
+import { TextCommandContextImpl } from './text-context.js';
+import type { TextCommandEntry } from './text-table.js';
+import { tokenize } from './tokenize.js';
+
+type Ctx = TextCommandContextImpl<Record<string, unknown>>;
+
+/** A text invocation: the command it names and the text of its arguments. */
+interface Invocation {
+  name: string;
+  entry: TextCommandEntry;
+  /** The text after the command's name. */
+  line: string;
+}
+
+/** `Required option is missing` → `sides is required`; `Expected at most 6` → `sides: expected at most 6`. */
+function problemOf(issue: ErrorDetail): string {
+  const name = issue.path.replace(/^\/options\//, '');
+  if (issue.message === 'Required option is missing') return `${name} is required`;
+  return `${name}: ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}`;
+}
+
+/**
+ * Handles text invocations (`!roll 20`): a new message that starts with the prefix and names a
+ * command that can be invoked as text runs that command's method through the policy chain, with
+ * its arguments read from the line and checked as the platform checks a slash invocation's. An
+ * unknown command, and text from webhooks, bots and the bot itself, are ignored.
+ */
+export class TextCommandHandler {
+  private readonly authors: AuthorCache;
+
+  /**
+   * @param env - the bot's environment
+   * @param chain - the policy chain
+   * @param table - the commands that can be invoked as text
+   * @param text - the prefix and the rest of the bot's text command options
+   */
+  constructor(
+    private readonly env: CoreEnv,
+    private readonly chain: PolicyChain,
+    private readonly table: ReadonlyMap<string, TextCommandEntry>,
+    private readonly text: ResolvedTextCommandOptions,
+  ) {
+    this.authors = new AuthorCache(env.rest, () => env.clock.now());
+  }
+
+  /** Whether the event is a new message, from a person, that names a text command. */
+  handles(event: BotEvent): boolean {
+    return this.invocation(event) !== undefined;
+  }
+
+  /** The invocation a message makes, if any; a webhook's or the bot's own message makes none. */
+  private invocation(event: BotEvent): (Invocation & { message: Message }) | undefined {
+    if (event.unknown || event.name !== 'message.create' || this.table.size === 0) return undefined;
+    const { message } = event.data;
+    const { prefix } = this.text;
+    if (message.author === null || message.author === this.env.app().bot_user_id) return undefined;
+    if (message.content === null || !message.content.startsWith(prefix)) return undefined;
+    const head = /^(\S+)/.exec(message.content.slice(prefix.length));
+    const name = head?.[1]?.toLowerCase();
+    const entry = name === undefined ? undefined : this.table.get(name);
+    if (name === undefined || !entry) return undefined;
+    return { name, entry, line: message.content.slice(prefix.length + name.length), message };
+  }
+
+  /** Handles a text invocation (other events are not this kind's); never rejects. */
+  async handle(dispatched: BotEvent, event: EventMeta): Promise<void> {
+    const found = this.invocation(dispatched);
+    if (!found) return;
+    const { message, entry, name } = found;
+    const correlationId = randomUUID();
+    let log = this.env.log.child({
+      event_id: event.id,
+      correlation_id: correlationId,
+      message_id: message.id,
+      board_id: message.board_id,
+      command: name,
+    });
+    const user = await this.authors.get(message.author as string, log, {
+      requestId: correlationId,
+      logger: log,
+      traceContext: event.trace,
+    });
+    if (user === null) return;
+    // Other bots' commands are not for this one: answering them could make two bots talk forever.
+    if (user.is_bot) return log.debug('text command from a bot: ignored');
+    let target = entry.run;
+    let line = found.line;
+    let subcommand: string | null = null;
+    if (!target) {
+      const sub = /^\s*(\S+)/.exec(line);
+      subcommand = sub?.[1]?.toLowerCase() ?? null;
+      target = subcommand === null ? undefined : entry.subcommands.get(subcommand);
+      if (!target || !sub) return this.refuseSubcommand(event, found, user, subcommand, { log, correlationId });
+      line = line.slice(sub[0].length);
+    }
+    const command = { name, subcommand };
+    log = log.child({ command: routeKey(name, subcommand) });
+    const context = (deps: ContextDeps): Ctx =>
+      new TextCommandContextImpl(deps, message, user, command, this.text.prefix);
+    const steps = commandSteps<Ctx>(target, (ctx) => this.read(ctx, line, target as CommandTarget));
+    await this.chain.run(steps, target, event, { log, correlationId }, context, undefined);
+  }
+
+  /** Reads the arguments as the docs say, resolves names to ids, and makes the platform's checks. */
+  private async read(ctx: Ctx, line: string, target: CommandTarget): Promise<RawOptions> {
+    const tokens = tokenize(line);
+    if (!tokens.ok) return { ok: false, problems: [tokens.problem] };
+    const { options } = target.route;
+    const given = readArguments(tokens.tokens, line, options, ctx.shownAs);
+    if (!given.ok) return given;
+    const resolved = await resolveNames(given.values, options, ctx);
+    if (resolved.problems.length > 0) return { ok: false, problems: resolved.problems };
+    const declared = options.map((d) => d.option);
+    const checked = checkInvocationOptions(declared, resolved.values, {
+      exists: (_type, id) => resolved.known.has(id),
+    });
+    if (checked.issues.length > 0) return { ok: false, problems: checked.issues.map(problemOf) };
+    return { ok: true, values: checked.values };
+  }
+
+  /** A known command without a (known) subcommand: the person is told which ones there are. */
+  private async refuseSubcommand(
+    event: EventMeta,
+    found: Invocation & { message: Message },
+    user: UserProfile,
+    subcommand: string | null,
+    name: { log: CoreEnv['log']; correlationId: string },
+  ): Promise<void> {
+    const { prefix } = this.text;
+    const shown = `${prefix}${found.name}`;
+    const { run, deps } = this.chain.open(event, { handler: shown, ...name });
+    const ctx = new TextCommandContextImpl(deps, found.message, user, { name: found.name, subcommand: null }, prefix);
+    const subs = [...found.entry.subcommands.keys()].join(', ');
+    const said = subcommand === null ? `${shown} needs a subcommand` : `${shown} has no subcommand "${subcommand}"`;
+    await this.chain.speak(run, ctx, `${said}: ${subs}.`);
+  }
+}

@@ -1,0 +1,37 @@
+import { InvalidConfigError } from '../errors.js';
+
+/** What `createBot({ textCommands })` takes: how commands are invoked as text (`!roll 20`). */
+export interface TextCommandOptions {
+  /** What a text invocation starts with, right before the command's name. @defaultValue `'!'` */
+  prefix?: string;
+  /**
+   * Every `@Command` can also be invoked as text, except those with `@Command({ text: false })`.
+   * @defaultValue false: only commands with `@Command({ text: true })`
+   */
+  all?: boolean;
+}
+
+/** The defaults of {@link TextCommandOptions}. */
+export const DEFAULT_TEXT_COMMAND_OPTIONS = {
+  prefix: '!',
+  all: false,
+} as const satisfies Required<TextCommandOptions>;
+
+/** {@link TextCommandOptions} with its defaults applied. */
+export type ResolvedTextCommandOptions = Required<TextCommandOptions>;
+
+/**
+ * Applies the defaults. A blank prefix would read every message as a command, and one with white
+ * space could never be typed before a name, so both are refused.
+ * @throws InvalidConfigError naming the fix
+ */
+export function resolveTextCommandOptions(options: TextCommandOptions = {}): ResolvedTextCommandOptions {
+  const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  const resolved = { ...DEFAULT_TEXT_COMMAND_OPTIONS, ...defined } as ResolvedTextCommandOptions;
+  if (typeof resolved.prefix !== 'string' || resolved.prefix === '' || /\s/.test(resolved.prefix)) {
+    throw new InvalidConfigError(
+      `textCommands.prefix must be a non-empty text without spaces, such as '!' (got ${JSON.stringify(resolved.prefix)})`,
+    );
+  }
+  return resolved;
+}
