@@ -96,7 +96,9 @@ export class ConversationHandleImpl implements ConversationHandle {
   /** Applies the message `id` to the state, when a conversation is under way. */
   private advance(s: ConversationState, text: string, id: string): void {
     const { questions, timeoutMs, cancelWords, maxTries } = this.options;
-    if (s.step < 0) return;
+    // Checked again here, on the value the compare-and-set writes over: a start by this very message
+    // (on another instance, say) may have landed since the read above.
+    if (s.step < 0 || s.startedBy === id) return;
     const now = this.scope.now();
     // The answers stay only for `done`: no other end needs them to reply.
     const end = (ended: ConversationEnd, answers: string[] = []): void => {

@@ -63,7 +63,9 @@ export function defineConversation<const Q extends readonly QuestionInput[]>(
 
 function conversationListener(definition: () => ConversationDefinition, name: string): Class {
   class ConversationListener {
-    @OnMessage()
+    // After the message's other listeners: one that starts this conversation with this very message
+    // has then written `startedBy`, so the message is not taken as an answer to the one under way.
+    @OnMessage(undefined, { afterOthers: true })
     answer(ctx: MessageContext): Promise<unknown> {
       return ctx.session(definition()).resume(ctx);
     }
