@@ -1,4 +1,5 @@
-import { defineConversation, type MessageContext, OnMessage, Option } from '@boardbot/core';
+import { randomUUID } from 'node:crypto';
+import { defineConversation, MemorySessionStore, type MessageContext, OnMessage, Option } from '@boardbot/core';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { IsIn, IsInt, Max, Min } from 'class-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,5 +84,34 @@ describe('a conversation with answer classes and a branch', () => {
         message: expect.stringContaining('Answer class Nothing has 0 @Option properties'),
       }),
     );
+  });
+});
+
+describe('a conversation stored by the released version (0.1.0), resumed by this one', () => {
+  it('takes the next answer on the path its kept answers lead to, checked, and ends with done', async () => {
+    const sessions = new MemorySessionStore();
+    const platform = await createTestPlatform({ handlers: [StartVisit, Visit.listener], sessions });
+    try {
+      const carol = platform.person('carol');
+      const { id } = await carol.profile();
+      const general = (await platform.board('general')).id;
+      // What 0.1.0 wrote once Carol had answered the first question (its state had these four
+      // fields only, and its session value no `written`); it then asked the second.
+      const data = { step: 1, answers: ['12'], askedAt: Date.now(), startedBy: randomUUID() };
+      const key = `${platform.bot.app.id}:conversation:visit:user:${id}:board:${general}`;
+      await sessions.write(key, 0, { data, shape: 1, expiresAt: Date.now() + 60_000, applied: ['AAAAAAAAAAAAAAAA'] });
+
+      const reply = async (text: string) => {
+        const said = await carol.say(text);
+        return (await platform.bot.nextMessage({ replyTo: said })).content;
+      };
+      expect(await reply('Mum')).toBe('Which day, monday or friday?');
+      expect(await reply('tuesday')).toBe(
+        'day must be one of the following values: monday, friday\nWhich day, monday or friday?',
+      );
+      expect(await reply('friday')).toBe('12 with Mum, on friday.');
+    } finally {
+      await platform.close();
+    }
   });
 });
