@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineConversation, MemorySessionStore, type MessageContext, OnMessage, Option } from '@boardbot/core';
-import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
+import { createTestPlatform, TestClock, type TestPlatform } from '@boardbot/testing';
 import { IsIn, IsInt, Max, Min } from 'class-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -110,6 +110,32 @@ describe('a conversation stored by the released version (0.1.0), resumed by this
         'day must be one of the following values: monday, friday\nWhich day, monday or friday?',
       );
       expect(await reply('friday')).toBe('12 with Mum, on friday.');
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
+describe('a branched conversation that times out', () => {
+  it('answers a late answer with the timeout note, after a refused answer, a retry and a branch', async () => {
+    const clock = new TestClock('2026-03-02T09:00:00Z');
+    const platform = await createTestPlatform({ handlers: [StartVisit, Visit.listener], clock });
+    try {
+      const dave = platform.person('dave');
+      const reply = async (text: string) => {
+        const said = await dave.say(text);
+        return (await platform.bot.nextMessage({ replyTo: said })).content;
+      };
+      expect(await reply('!visit')).toBe('How old are you?');
+      expect(await reply('-1')).toBe('years must not be less than 0\nHow old are you?');
+      // The refusal asked again: the question waits its full 10 minutes once more.
+      clock.advance(10 * 60_000);
+      expect(await reply('9')).toBe('At 9, who comes with you?');
+      clock.advance(10 * 60_000 + 1);
+      expect(await reply('Gran')).toBe('That visit timed out before you answered; start it again when you are ready.');
+      const after = await dave.say('monday');
+      await platform.settle();
+      expect(platform.bot.messages({ replyTo: after })).toEqual([]);
     } finally {
       await platform.close();
     }
