@@ -17,7 +17,10 @@ export class ConversationState {
   /** The index of the question awaiting an answer; -1: no conversation. */
   @IsInt()
   step = -1;
-  /** The answers so far, as texts; once it ended with `done`, all of them (what `done` is called with). */
+  /**
+   * The answers so far, as texts, in order (a question a branch skipped has none: which question
+   * each answers is worked out again from them); once it ended with `done`, all of them.
+   */
   @IsArray()
   @IsString({ each: true })
   answers: string[] = [];
