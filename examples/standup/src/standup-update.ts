@@ -1,13 +1,25 @@
-import { defineConversation, type MessageContext, OnMessage } from '@boardbot/core';
+import { defineConversation, type MessageContext, OnMessage, refuse } from '@boardbot/core';
 import { Rounds } from './round.js';
+
+/**
+ * The blockers question, checked: "no" (or none, nothing, -) is not blocked (null), any other text
+ * says what blocks; a bare "yes" says nothing useful, so it is asked again.
+ */
+const blockers = {
+  ask: 'Is anything blocking you? Answer no, or say what blocks you.',
+  parse: (text: string) => {
+    if (/^(no|none|nothing|-)\.?$/i.test(text)) return null;
+    if (/^(yes|y)\.?$/i.test(text)) return refuse('Say what blocks you (or no).');
+    return text;
+  },
+};
 
 /** The three questions of a standup, asked one message at a time. */
 export const StandupUpdate = defineConversation({
   name: 'standup',
-  questions: ['What did you do since the last standup?', 'What will you do next?', 'Is anything blocking you?'],
-  done: async (ctx: MessageContext, [done, next, blockers]) => {
-    const blocked = /^(no|none|nothing|-)\.?$/i.test(blockers?.trim() ?? '') ? 'not blocked' : `blocked by ${blockers}`;
-    const line = `${ctx.authorName}: did ${done}; next ${next}; ${blocked}`;
+  questions: ['What did you do since the last standup?', 'What will you do next?', blockers],
+  done: async (ctx: MessageContext, [done, next, blockedBy]) => {
+    const line = `${ctx.authorName}: did ${done}; next ${next}; ${blockedBy === null ? 'not blocked' : `blocked by ${blockedBy}`}`;
     await ctx.session(Rounds).update((round) => {
       round.updates.push(line);
     });

@@ -64,7 +64,13 @@ describe('the standup bot', () => {
     const first = await dave.say('the login page');
     expect((await platform.bot.nextMessage({ replyTo: first })).content).toBe('What will you do next?');
     const second = await dave.say('the signup page');
-    expect((await platform.bot.nextMessage({ replyTo: second })).content).toBe('Is anything blocking you?');
+    const blockers = 'Is anything blocking you? Answer no, or say what blocks you.';
+    expect((await platform.bot.nextMessage({ replyTo: second })).content).toBe(blockers);
+    // The blockers answer is checked: a bare yes is asked again, with the reason.
+    const vague = await dave.say('yes');
+    expect((await platform.bot.nextMessage({ replyTo: vague })).content).toBe(
+      `Say what blocks you (or no).\n${blockers}`,
+    );
     const third = await dave.say('none');
     expect((await platform.bot.nextMessage({ replyTo: third })).content).toMatch(
       /^Thanks .*, noted for this standup\.$/,

@@ -12,7 +12,16 @@ export * from './commands/sync/plan.js';
 export type { CommandSyncMode } from './commands/sync/sync.js';
 export type { ConversationHandle } from './conversations/conversation-handle.js';
 export * from './conversations/define-conversation.js';
-export { AnswerRefusal, type AnswersOf, type Question, type QuestionInput, refuse } from './conversations/question.js';
+export {
+  AnswerRefusal,
+  type AnswersOf,
+  type AskedQuestion,
+  type Branch,
+  type ClassQuestion,
+  type Question,
+  type QuestionInput,
+  refuse,
+} from './conversations/question.js';
 export * from './dispatch/derive-commands.js';
 export type { OrderBy } from './dispatch/ordering.js';
 export * from './errors.js';

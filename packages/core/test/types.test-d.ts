@@ -161,6 +161,46 @@ describe('event payload types', () => {
 });
 
 describe('defineConversation', () => {
+  it("types done's answers of branches: each question a branch can return, undefined when it can skip", () => {
+    class Age {
+      @Option({ description: 'Your age' })
+      years!: number;
+    }
+    defineConversation({
+      name: 'branched',
+      questions: [
+        { ask: 'Age?', answer: Age },
+        // Reads the age it declares; may skip.
+        ([age]: [Age]) => (age.years < 18 ? 'Who comes with you?' : undefined),
+        // Never skips: one checked question or the other.
+        (answers) =>
+          answers[1] === undefined
+            ? { ask: 'Seats?', parse: (t: string) => (/^\d+$/.test(t) ? Number(t) : refuse('A number.')) }
+            : 'Why?',
+        // An unannotated branch reads unknown answers.
+        (answers) => {
+          expectTypeOf(answers).toEqualTypeOf<readonly unknown[]>();
+          return { ask: 'Day?', answer: Age };
+        },
+      ],
+      done: (_ctx, answers) => {
+        expectTypeOf(answers).toEqualTypeOf<[Age, string | undefined, number | string, Age]>();
+        // @ts-expect-error the guardian may have been skipped
+        answers[1].toUpperCase();
+        return answers[0].years;
+      },
+    });
+  });
+
+  it('refuses a branch that returns what is not a question', () => {
+    defineConversation({
+      name: 'wrong',
+      // @ts-expect-error a number is no question
+      questions: [() => 42],
+      done: () => 'ok',
+    });
+  });
+
   it("types done's answers: the text of a plain question, what parse returns for a checked one", () => {
     defineConversation({
       name: 'typed',
@@ -170,6 +210,18 @@ describe('defineConversation', () => {
         // @ts-expect-error the age is a number, not text
         answers[1].toUpperCase();
         return answers[0];
+      },
+    });
+    class Age {
+      @Option({ description: 'Your age' })
+      years!: number;
+    }
+    defineConversation({
+      name: 'classed',
+      questions: [{ ask: 'Age?', answer: Age }],
+      done: (_ctx, answers) => {
+        expectTypeOf(answers).toEqualTypeOf<[Age]>();
+        return answers[0].years;
       },
     });
     const plain: string[] = ['Name?'];

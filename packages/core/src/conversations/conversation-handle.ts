@@ -1,8 +1,11 @@
 import type { OpenScope } from '../kernel/scoped.js';
 import type { MessageContext } from '../listeners/context.js';
 import type { SessionHandle } from '../sessions/session-handle.js';
+import { checkAnswer } from './check-answer.js';
+import { walkQuestions } from './conversation-path.js';
 import type { ConversationEnd, ConversationOptions, ConversationState } from './conversation-state.js';
-import { AnswerRefusal, parseAnswer, type QuestionInput, questionText } from './question.js';
+import { askAgain } from './conversation-texts.js';
+import { AnswerRefusal, type QuestionInput, questionText } from './question.js';
 
 /** A conversation opened for one person on one board. */
 export interface ConversationHandle {
@@ -48,7 +51,7 @@ export class ConversationHandleImpl implements ConversationHandle {
         refusal: undefined,
       });
     });
-    return questionText(this.options.questions[0]);
+    return questionText((await walkQuestions(this.options.questions, [])).question);
   }
 
   async active(): Promise<boolean> {
@@ -71,32 +74,32 @@ export class ConversationHandleImpl implements ConversationHandle {
     // One compare-and-set decides: two replicas (or a replay) cannot both take this answer. On a
     // replay the callback does not run and update() resolves with what it wrote the first time, so
     // the reply is read from that value, never from variables the callback sets.
-    const after = await this.session.update((s) => {
-      this.advance(s, text.trim(), id);
-    });
+    const after = await this.session.update((s) => this.advance(s, text.trim(), id));
     return this.replyFor(ctx, after);
   }
 
   /** The reply to `ctx`'s message once its update wrote `s`: none if another message took it. */
-  private replyFor(ctx: MessageContext, s: ConversationState): unknown {
+  private async replyFor(ctx: MessageContext, s: ConversationState): Promise<unknown> {
     const { questions, timeoutReply, cancelReply, triesReply, done } = this.options;
     if (s.answeredBy !== ctx.message.id) return undefined;
     if (s.step >= 0) {
-      const question = questionText(questions[s.step]);
-      return s.refusal === undefined ? question : `${s.refusal}\n${question}`;
+      const question = questionText((await walkQuestions(questions, s.answers)).question);
+      return s.refusal === undefined ? question : askAgain(s.refusal, question);
     }
     if (s.ended === 'timeout') return timeoutReply;
     if (s.ended === 'cancelled') return cancelReply;
     if (s.ended === 'refused') return triesReply;
-    // Each answer is what its question's parse returns, as `done`'s type (erased here) says.
-    if (s.ended === 'done') return done(ctx, s.answers.map((text, i) => parseAnswer(questions[i], text)) as string[]);
+    // Each answer is what its question made of its text, as `done`'s type (erased here) says.
+    if (s.ended === 'done') return done(ctx, (await walkQuestions(questions, s.answers)).values as string[]);
     return undefined;
   }
 
   /** Applies the message `id` to the state, when a conversation is under way. */
-  private advance(s: ConversationState, text: string, id: string): void {
+  private async advance(s: ConversationState, text: string, id: string): Promise<void> {
     const { questions, timeoutMs, cancelWords, maxTries } = this.options;
-    if (s.step < 0) return;
+    // Checked again here, on the value the compare-and-set writes over: a start by this very message
+    // (on another instance, say) may have landed since the read above.
+    if (s.step < 0 || s.startedBy === id) return;
     const now = this.scope.now();
     // The answers stay only for `done`: no other end needs them to reply.
     const end = (ended: ConversationEnd, answers: string[] = []): void => {
@@ -111,7 +114,9 @@ export class ConversationHandleImpl implements ConversationHandle {
       end('cancelled');
       return;
     }
-    const value = parseAnswer(questions[s.step], text);
+    // The question awaiting this answer, worked out from the answers so far (the branches they took).
+    const at = await walkQuestions(questions, s.answers);
+    const value = at.question === undefined ? undefined : await checkAnswer(at.question, text);
     if (value instanceof AnswerRefusal) {
       const refused = (s.refused ?? 0) + 1;
       // Asked again (the question waits its full timeout once more), unless that was the last try.
@@ -119,12 +124,13 @@ export class ConversationHandleImpl implements ConversationHandle {
       else Object.assign(s, { askedAt: now, answeredBy: id, refused, refusal: value.reason });
       return;
     }
-    const answers = [...s.answers, text];
-    if (answers.length >= questions.length) {
+    const answers = [...s.answers.slice(0, at.taken), ...(at.question === undefined ? [] : [text])];
+    const next = await walkQuestions(questions, answers);
+    if (next.question === undefined) {
       end('done', answers);
       return;
     }
-    Object.assign(s, { step: answers.length, answers, askedAt: now, answeredBy: id });
+    Object.assign(s, { step: next.next, answers, askedAt: now, answeredBy: id });
     Object.assign(s, { refused: undefined, refusal: undefined });
   }
 }

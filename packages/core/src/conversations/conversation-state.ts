@@ -1,6 +1,6 @@
 import { IsArray, IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
 import type { MessageContext } from '../listeners/context.js';
-import type { AnswersOf, QuestionInput } from './question.js';
+import type { AnswersOf, Branch, QuestionInput } from './question.js';
 
 /**
  * How a conversation ended: its last answer, an answer after the timeout, a cancel word, or too
@@ -17,7 +17,10 @@ export class ConversationState {
   /** The index of the question awaiting an answer; -1: no conversation. */
   @IsInt()
   step = -1;
-  /** The answers so far, as texts; once it ended with `done`, all of them (what `done` is called with). */
+  /**
+   * The answers so far, as texts, in order (a question a branch skipped has none: which question
+   * each answers is worked out again from them); once it ended with `done`, all of them.
+   */
   @IsArray()
   @IsString({ each: true })
   answers: string[] = [];
@@ -53,14 +56,16 @@ export interface ConversationOptions<Q extends readonly QuestionInput[] = readon
   name: string;
   /**
    * The questions, asked one after the other; each next message of the person answers one. A
-   * question with a `parse` function checks its answer, and asks again, with the reason, when it
-   * refuses one.
+   * question with a `parse` function or an answer class checks its answer, and asks again, with the
+   * reason, when it refuses one. A function in the list ({@link Branch}) chooses its question from
+   * the answers before it, or skips it.
    */
   questions: Q;
   /**
    * Called with the answers once the last question is answered; what it returns is the reply.
    * @param ctx - the context of the last answer
-   * @param answers - one per question, in order: the text, or what the question's `parse` returned
+   * @param answers - one per question, in order: the text, what the question's `parse` returned, or
+   * the answer class's instance; undefined for a question a branch skipped
    */
   done: (ctx: MessageContext, answers: AnswersOf<Q>) => unknown;
   /** How long a question waits for its answer. @defaultValue 10 minutes */

@@ -4,8 +4,10 @@ import type { OpenScope, Scoped } from '../kernel/scoped.js';
 import type { MessageContext } from '../listeners/context.js';
 import { OnMessage } from '../listeners/on-message.js';
 import { defineSession, type SessionDefinition } from '../sessions/define-session.js';
+import { answerOption } from './check-answer.js';
 import { type ConversationHandle, ConversationHandleImpl } from './conversation-handle.js';
 import { type ConversationOptions, ConversationState } from './conversation-state.js';
+import { DEFAULT_CANCEL_REPLY, defaultTimeoutReply, defaultTriesReply } from './conversation-texts.js';
 import type { QuestionInput } from './question.js';
 
 export { type ConversationEnd, type ConversationOptions, ConversationState } from './conversation-state.js';
@@ -34,17 +36,21 @@ export function defineConversation<const Q extends readonly QuestionInput[]>(
 ): ConversationDefinition {
   const full: Required<ConversationOptions<Q>> = {
     timeoutMs: 10 * 60_000,
-    timeoutReply: `That ${options.name} timed out before you answered; start it again when you are ready.`,
+    timeoutReply: defaultTimeoutReply(options.name),
     cancelWords: ['cancel'],
-    cancelReply: 'Cancelled.',
+    cancelReply: DEFAULT_CANCEL_REPLY,
     maxTries: 3,
-    triesReply: `That ${options.name} ended: none of the answers could be taken. Start it again when you are ready.`,
+    triesReply: defaultTriesReply(options.name),
     ...options,
   };
   if (!Number.isInteger(full.maxTries) || full.maxTries < 1) {
     throw new InvalidHandlerError(
       `defineConversation('${options.name}'): maxTries is ${full.maxTries}; give a whole number of at least 1`,
     );
+  }
+  // An answer class that cannot check an answer fails here, at start-up, not at the first answer.
+  for (const question of full.questions) {
+    if (typeof question === 'object' && 'answer' in question) answerOption(question.answer);
   }
   const session = defineSession(ConversationState, {
     per: 'user-on-board',
@@ -63,7 +69,9 @@ export function defineConversation<const Q extends readonly QuestionInput[]>(
 
 function conversationListener(definition: () => ConversationDefinition, name: string): Class {
   class ConversationListener {
-    @OnMessage()
+    // After the message's other listeners: one that starts this conversation with this very message
+    // has then written `startedBy`, so the message is not taken as an answer to the one under way.
+    @OnMessage(undefined, { afterOthers: true })
     answer(ctx: MessageContext): Promise<unknown> {
       return ctx.session(definition()).resume(ctx);
     }

@@ -1,3 +1,5 @@
+import type { Class } from '../kernel/metadata.js';
+
 /** What a question's `parse` returns to refuse an answer: made by {@link refuse}. */
 export class AnswerRefusal {
   /** @param reason - said to the person before the question is asked again */
@@ -13,7 +15,7 @@ export function refuse(reason: string): AnswerRefusal {
   return new AnswerRefusal(reason);
 }
 
-/** A question whose answer is checked and turned into a value of type `T`. */
+/** A question whose answer is checked and turned into a value of type `T` by a function. */
 export interface Question<T> {
   /** The question, as sent. */
   ask: string;
@@ -25,21 +27,60 @@ export interface Question<T> {
   parse: (text: string) => T | AnswerRefusal;
 }
 
-/** One question of a conversation: its text (any answer is taken, as text), or a checked {@link Question}. */
-export type QuestionInput = string | Question<unknown>;
+/**
+ * A question whose answer is checked by an answer class: a class with one `@Option` property and
+ * its class-validator constraints, as a command's options class. The answer (the message's text,
+ * trimmed) is converted to the option's type and validated as a command option would be; a refused
+ * answer is asked again with the problems.
+ */
+export interface ClassQuestion<T extends object> {
+  /** The question, as sent. */
+  ask: string;
+  /** The answer class; the answer is an instance of it, its one `@Option` property set. */
+  answer: Class<T>;
+}
 
-/** The answers `done` gets for `questions`: the text for a plain question, what `parse` returned for a checked one. */
+/** A question as it is asked: its text (any answer is taken, as text), or a checked question. */
+export type AskedQuestion = string | Question<unknown> | ClassQuestion<object>;
+
+/**
+ * A question that depends on the answers before it: called with them (one per earlier question, in
+ * order, each what `done` would get; undefined for a question that was skipped), it returns the
+ * question to ask, or undefined to skip it. It must depend on those answers only: the conversation
+ * keeps the texts and works the questions out again from them, in any process.
+ *
+ * @example (answers: [Age]) => (answers[0].years < 18 ? 'Who comes with you?' : undefined)
+ */
+export type Branch = {
+  // A method's parameter is compared both ways, so a branch may declare what it reads: `([age]: [Age]) => …`.
+  choose(answers: readonly unknown[]): AskedQuestion | undefined;
+}['choose'];
+
+/** One question of a conversation: asked as it is, or chosen by the answers so far ({@link Branch}). */
+export type QuestionInput = AskedQuestion | Branch;
+
+/** The answer `done` gets for an asked question. */
+type AnswerOf<Q> = Q extends string
+  ? string
+  : Q extends { answer: Class<infer T> }
+    ? T
+    : Q extends Question<infer T>
+      ? Exclude<T, AnswerRefusal>
+      : never;
+
+/**
+ * The answers `done` gets for `questions`: the text for a plain question, what `parse` returned or
+ * the answer class's instance for a checked one; for a {@link Branch}, the answer of any question it
+ * returns, or undefined when it can skip.
+ */
 export type AnswersOf<Q extends readonly QuestionInput[]> = {
-  -readonly [K in keyof Q]: Q[K] extends Question<infer T> ? Exclude<T, AnswerRefusal> : string;
+  -readonly [K in keyof Q]: Q[K] extends (answers: never) => infer R
+    ? AnswerOf<Exclude<R, undefined>> | (undefined extends R ? undefined : never)
+    : AnswerOf<Q[K]>;
 };
 
 /** The text of a question. */
-export function questionText(question: QuestionInput | undefined): string {
+export function questionText(question: AskedQuestion | undefined): string {
   if (question === undefined) return '';
   return typeof question === 'string' ? question : question.ask;
-}
-
-/** The value of an answer to `question`, or its refusal. */
-export function parseAnswer(question: QuestionInput | undefined, text: string): unknown {
-  return question === undefined || typeof question === 'string' ? text : question.parse(text);
 }

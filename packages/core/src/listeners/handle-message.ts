@@ -52,7 +52,8 @@ const steps: HandlerSteps<MessageContextImpl, string> = {
 
 /**
  * Handles the message events: runs every listener whose matcher accepts the message (the bot's own
- * messages only reach listeners that ask for them), each through the policy chain.
+ * messages only reach listeners that ask for them), each through the policy chain; those marked
+ * `afterOthers` once the rest are done.
  */
 export class MessageHandler {
   private readonly authors: AuthorCache;
@@ -113,17 +114,17 @@ export class MessageHandler {
             traceContext: event.trace,
           });
     const who = message.author ?? `webhook:${message.webhook_name ?? ''}`;
-    await Promise.all(
-      matched.map(({ target, match }) =>
-        this.chain.run(
-          steps,
-          target,
-          event,
-          { log, correlationId },
-          (deps) => new MessageContextImpl(deps, name, message, author, match),
-          who,
-        ),
-      ),
-    );
+    const run = ({ target, match }: (typeof matched)[number]) =>
+      this.chain.run(
+        steps,
+        target,
+        event,
+        { log, correlationId },
+        (deps) => new MessageContextImpl(deps, name, message, author, match),
+        who,
+      );
+    // Listeners `afterOthers` read what the others write for this message: they wait for them.
+    await Promise.all(matched.filter((m) => m.target.listener.afterOthers !== true).map(run));
+    await Promise.all(matched.filter((m) => m.target.listener.afterOthers === true).map(run));
   }
 }

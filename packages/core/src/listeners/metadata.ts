@@ -31,6 +31,8 @@ export interface MessageListenerMetadata {
   pattern?: MessagePattern;
   /** Whether the bot's own messages reach this listener. */
   includeOwn: boolean;
+  /** Whether it runs once the message's other listeners are done (absent: beside them). */
+  afterOthers?: boolean;
 }
 
 /** What `@OnEvent`/`@OnReady` store for one method. */

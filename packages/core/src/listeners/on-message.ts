@@ -25,6 +25,12 @@ export interface MessageListenerOptions {
    * (a message can then stall the whole bot): the pattern is not checked. @defaultValue false
    */
   allowSlowRegex?: boolean;
+  /**
+   * Run once the message's other listeners are done, instead of beside them: a listener that reads
+   * what another one writes for the same message (a conversation's, which must see the start that
+   * message made) does. @defaultValue false
+   */
+  afterOthers?: boolean;
 }
 
 /** A message listener method. */
@@ -49,6 +55,7 @@ function listener(event: MessageEventName, matcher: MessageMatcher | undefined, 
     if (typeof method !== 'string') throw new InvalidHandlerError(`@${event} listener needs a string method name`);
     const where = `${target.constructor.name}.${method}`;
     const meta: MessageListenerMetadata = { event, method, includeOwn: options.includeOwn ?? false };
+    if (options.afterOthers === true) meta.afterOthers = true;
     if (matcher !== undefined) meta.matcher = matcher;
     if (matcher instanceof RegExp) meta.pattern = pattern(matcher, options, where);
     else {
