@@ -4,7 +4,6 @@ import { isReplyBody } from '../kernel/body.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
 import type { PolicyChain } from '../policies/chain.js';
-import { DEFAULT_DENIED_REPLY } from '../policies/guards.js';
 import type { HandlerSteps, HandlerTarget } from '../policies/steps.js';
 import { CommandContextImpl } from './command-context.js';
 import type { ExhaustedInteraction } from './context.js';
@@ -31,7 +30,7 @@ const steps = (target: CommandTarget): HandlerSteps<Ctx, undefined> => ({
   guards: {
     context: (ctx) => ctx,
     denied: async (ctx, result) => {
-      await ctx.reply(typeof result === 'string' ? result : DEFAULT_DENIED_REPLY);
+      await ctx.reply(typeof result === 'string' ? result : ctx.t('boardbot:denied'));
     },
   },
   arguments: async (ctx) => {
@@ -40,7 +39,8 @@ const steps = (target: CommandTarget): HandlerSteps<Ctx, undefined> => ({
     if (parsed.unknown.length > 0) ctx.log.debug({ unknown: parsed.unknown }, 'ignored unknown options');
     if (!parsed.ok) {
       ctx.log.info({ problems: parsed.problems }, 'invalid options: told the person, handler not called');
-      await ctx.reply(`Sorry, ${slash(ctx)} cannot run:\n${parsed.problems.map((p) => `- ${p}`).join('\n')}`);
+      const problems = parsed.problems.map((p) => `- ${p}`).join('\n');
+      await ctx.reply(ctx.t('boardbot:invalidOptions', { command: slash(ctx), problems }));
       return undefined;
     }
     ctx.setOptions(parsed.value as Record<string, unknown>);
@@ -50,7 +50,8 @@ const steps = (target: CommandTarget): HandlerSteps<Ctx, undefined> => ({
     who: (ctx) => ctx.user.id,
     board: (ctx) => ctx.boardId,
     cooling: async (ctx, waitMs) => {
-      await ctx.reply(`Slow down: ${slash(ctx)} can be used again in ${Math.ceil(waitMs / 1000)} s.`);
+      const seconds = Math.ceil(waitMs / 1000);
+      await ctx.reply(ctx.t('boardbot:cooldown', { command: slash(ctx), seconds, count: seconds }));
     },
   },
   middleware: (ctx) => ctx,
@@ -112,6 +113,6 @@ export class InteractionHandler {
     if (target && found) return this.chain.run(found, target, event, { log, correlationId }, context, undefined);
     log.warn('no handler for this command: is the registered set stale?');
     const { run, deps } = this.chain.open(event, { handler: `/${key}`, log, correlationId });
-    await this.chain.speak(run, context(deps), `/${key} is not available right now.`);
+    await this.chain.speak(run, context(deps), 'boardbot:unknownCommand', { command: `/${key}` });
   }
 }

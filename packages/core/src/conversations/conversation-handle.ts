@@ -83,7 +83,7 @@ export class ConversationHandleImpl implements ConversationHandle {
     if (s.answeredBy !== ctx.message.id) return undefined;
     if (s.step >= 0) {
       const question = questionText(questions[s.step]);
-      return s.refusal === undefined ? question : `${s.refusal}\n${question}`;
+      return s.refusal === undefined ? question : ctx.t('boardbot:reask', { reason: s.refusal, question });
     }
     if (s.ended === 'timeout') return timeoutReply;
     if (s.ended === 'cancelled') return cancelReply;
