@@ -3,17 +3,19 @@ import {
   type CommandContext,
   Cooldown,
   defineConversation,
+  FileSessionStore,
   type MessageContext,
   OnMessage,
   Option,
   RequireRole,
   refuse,
+  UseGuards,
 } from '@boardbot/core';
 import { i18n, LOCALE_TTL_MS, setLocale } from '@boardbot/core/i18n';
 import { createTestPlatform, TestClock, type TestPlatform } from '@boardbot/testing';
 import { IsIn, IsInt, IsString, Min, NotEquals } from 'class-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anotherInstance } from './support.js';
+import { anotherInstance, stateDir } from './support.js';
 
 // docs/i18n.md, through the runtime on the emulator: replies in each person's locale (their setting,
 // the board's, the hook's, the default), i18next's plurals and interpolation, and the runtime's own
@@ -38,7 +40,7 @@ const resources = {
       invalidOptions: 'Désolé, {{command}} ne peut pas tourner :\n{{problems}}',
       cooldown_one: 'Doucement : {{command}} à nouveau dans {{count}} seconde.',
       cooldown_other: 'Doucement : {{command}} à nouveau dans {{count}} secondes.',
-      roleNeeded: 'Il faut le rôle {{role}} sur ce tableau ({{yours}}).',
+      roleNeeded_admin: 'Il faut être admin sur ce tableau ({{yours}}).',
       yourRole_member: 'vous êtes membre',
       errorReply: 'Désolé, une erreur est survenue. Elle a été notée.',
       reask: '{{reason}} — {{question}}',
@@ -56,7 +58,7 @@ class LanguageOptions {
 class Language {
   async run(ctx: CommandContext<LanguageOptions>, { locale, per }: LanguageOptions) {
     try {
-      await setLocale(ctx, locale, { per });
+      await setLocale(ctx, locale === 'none' ? undefined : locale, { per });
     } catch (error) {
       return `refused: ${(error as { code: string }).code}`;
     }
@@ -103,6 +105,14 @@ class Purge {
   }
 }
 
+@Command({ name: 'closed', description: 'Nobody may' })
+@UseGuards(() => false)
+class Closed {
+  run() {
+    return 'ran';
+  }
+}
+
 @Command({ name: 'boom', description: 'Fails' })
 class Boom {
   run(): string {
@@ -145,7 +155,7 @@ describe('i18n', () => {
         return configured.get(ctx.boardId);
       },
     });
-    const handlers = [Language, Apples, Echo, Daily, Purge, Boom, StartAge, Age.listener];
+    const handlers = [Language, Apples, Echo, Daily, Purge, Closed, Boom, StartAge, Age.listener];
     platform = await createTestPlatform({ handlers, plugins: [plugin], clock });
   });
   afterAll(() => platform?.close());
@@ -190,7 +200,9 @@ describe('i18n', () => {
   it('says the role refusal, the error reply and a conversation re-ask in the locale, English where a text is not translated', async () => {
     const gabin = platform.person('gabin', { role: 'member' });
     await gabin.invoke('language', { locale: 'fr' });
-    expect((await gabin.invoke('purge')).content).toBe('Il faut le rôle admin sur ce tableau (vous êtes membre).');
+    expect((await gabin.invoke('purge')).content).toBe('Il faut être admin sur ce tableau (vous êtes membre).');
+    // fr does not translate `denied`: English, where the runtime's texts are.
+    expect((await gabin.invoke('closed')).content).toBe('You are not allowed to do that here.');
     expect((await gabin.invoke('boom')).content).toBe('Désolé, une erreur est survenue. Elle a été notée.');
     expect((await platform.person('hugo').invoke('boom')).content).toBe(
       'Sorry, something went wrong while handling that. It has been logged.',
@@ -228,6 +240,8 @@ describe('i18n', () => {
     await kim.invoke('language', { locale: 'fr' });
     expect((await kim.invoke('language', { locale: 'xx' })).content).toBe('refused: BOARDBOT_UNKNOWN_LOCALE');
     expect((await kim.invoke('apples', { count: 1 })).content).toBe('1 pomme pour kim');
+    await kim.invoke('language', { locale: 'none' });
+    expect((await kim.invoke('apples', { count: 1 })).content).toBe('1 apple for kim');
   });
 
   // Last: it moves the clock a year on (once: the bot's clock jumps while it is idle).
@@ -248,21 +262,36 @@ describe('i18n', () => {
   });
 });
 
-describe('i18n, a registered command the bot has no handler for', () => {
-  it("is answered as not available in the person's locale", async () => {
-    const platform = await createTestPlatform({ handlers: [Apples] });
+describe('i18n across a restart', () => {
+  it("keeps the person's setting in the session store, falls back to defaultLocale, and says the bot's own errorReply as given", async () => {
+    const dir = await stateDir();
+    const plugins = [i18n({ resources: { ...resources, de: { translation: {} } }, defaultLocale: 'fr' })];
+    const platform = await createTestPlatform({
+      handlers: [Apples, Language, Boom],
+      plugins,
+      sessions: new FileSessionStore(dir.path),
+    });
     // The next version of the bot no longer has /apples, and leaves the registered commands alone.
-    const plugins = [i18n({ resources, resolveLocale: () => 'fr' })];
-    const next = anotherInstance(platform, { handlers: [Language], commandSync: 'off', plugins });
+    const next = anotherInstance(platform, {
+      handlers: [Language, Boom],
+      commandSync: 'off',
+      plugins,
+      sessions: new FileSessionStore(dir.path),
+      errorReply: 'Oops (our words).',
+    });
     try {
+      const alice = platform.person('alice');
+      expect((await alice.invoke('apples', { count: 2 })).content).toBe('2 pommes pour alice');
+      await alice.invoke('language', { locale: 'de' });
       await platform.bot.runtime.stop();
       await next.start();
-      expect((await platform.person('alice').invoke('apples', { count: 1 })).content).toBe(
-        '/apples n’est pas disponible pour le moment.',
-      );
+      // de has no texts: its fallback is defaultLocale (fr), which translates unknownCommand.
+      expect((await alice.invoke('apples', { count: 1 })).content).toBe('/apples n’est pas disponible pour le moment.');
+      expect((await alice.invoke('boom')).content).toBe('Oops (our words).');
     } finally {
       await next.stop();
       await platform.close();
+      await dir.remove();
     }
   });
 });
