@@ -8,12 +8,13 @@ const CORE_LAYERS = [
   ['telemetry', 'sessions'], // traces and metrics; per-person state
   ['policies'], // the policy chain: guards, cooldown, middleware, supervision
   ['plugins'], // bundles of handlers, providers, guards and middleware
+  ['i18n'], // the i18n plugin (its own entry point, i18n.ts): i18next, locale settings
   ['commands', 'listeners', 'schedules', 'permissions'], // the kinds of handler
   ['conversations', 'text-commands'], // built on message listeners and sessions; on commands and message authors
   ['dispatch'], // routes events to the kinds
   ['health'], // health server and metrics
   ['runtime'], // the intake, the bot's lifecycle: the top of core
-  ['index.ts', 'internal.ts'], // the entry points
+  ['index.ts', 'internal.ts', 'i18n.ts'], // the entry points
 ];
 
 const core = 'packages/core/src/';
@@ -38,6 +39,14 @@ module.exports = {
     },
     ...upward,
     {
+      name: 'i18next-only-in-i18n',
+      comment:
+        'i18next is an optional peer dependency of @boardbot/core: only its i18n entry (src/i18n/) imports it, so a bot without i18n never loads it',
+      severity: 'error',
+      from: { path: '^packages/', pathNot: '^packages/core/src/i18n/' },
+      to: { path: '(^|/)node_modules/i18next/' },
+    },
+    {
       name: 'core-folders-are-layered',
       comment: 'Every folder of core has a layer in .dependency-cruiser.cjs (add a new one there)',
       severity: 'error',
@@ -50,7 +59,8 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|test|node_modules)/' },
+    // node_modules stay in the graph, unfollowed, so a rule can name a package (i18next).
+    exclude: { path: '^(?!node_modules/).*(^|/)(dist|test)/' },
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
   },
 };

@@ -9,6 +9,8 @@ import { record } from './lib/record.js';
 // then, once `start()` resolved and the process is idle, a forced GC and its RSS. The baseline is
 // bare Node measured the same way in the same run (each round runs one of each, side by side), and
 // each figure is the median of its rounds (fresh processes: start-up memory does not carry over).
+// A third process starts the same bot with the i18n plugin of `@boardbot/core/i18n` (two locales):
+// what i18next costs a bot that uses it; the dice bot alone shows that the others do not pay it.
 // Two moments: 300 ms after start, and settled, 10 s later, once V8's memory reducer has run: a
 // start-up's allocation grows the young generation to its maximum (2 × 16 MB semi-spaces on
 // Node 20), which a forced GC alone does not give back until allocation has been low for seconds.
@@ -36,6 +38,21 @@ function botCode(apiUrl: string): string {
   return `
     import { createDiceBot, DEV_TOKEN } from './examples/dice/dist/bot.js';
     const bot = createDiceBot({ token: DEV_TOKEN, apiUrl: '${apiUrl}' });
+    await bot.start();
+    ${MEASURE}
+    await bot.stop();`;
+}
+
+/** The dice bot with i18n: the plugin's entry (and so i18next) loaded, its instance made. */
+function i18nBotCode(apiUrl: string): string {
+  return `
+    import { createDiceBot, DEV_TOKEN } from './examples/dice/dist/bot.js';
+    import { i18n } from '@boardbot/core/i18n';
+    const resources = {
+      en: { translation: { rolled_one: 'You rolled {{count}} die', rolled_other: 'You rolled {{count}} dice' } },
+      fr: { translation: { rolled_one: 'Vous avez lancé {{count}} dé', rolled_other: 'Vous avez lancé {{count}} dés' } },
+    };
+    const bot = createDiceBot({ token: DEV_TOKEN, apiUrl: '${apiUrl}', plugins: [i18n({ resources })] });
     await bot.start();
     ${MEASURE}
     await bot.stop();`;
@@ -77,7 +94,7 @@ beforeAll(() => {
 }, 300_000);
 afterAll(stopChildren);
 
-it('measures a started, idle dice bot against bare Node', async () => {
+it('measures a started, idle dice bot, with and without i18n, against bare Node', async () => {
   const emulator = await serveInChild(`
     import { createEmulator } from './packages/emulator/dist/index.js';
     const emu = await createEmulator({ db: ':memory:', logger: false });
@@ -86,17 +103,21 @@ it('measures a started, idle dice bot against bare Node', async () => {
   const apiUrl = `${emulator.url}/api/v1`;
   const bare: Rss[] = [];
   const bot: Rss[] = [];
+  const withI18n: Rss[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const [b, d] = await Promise.all([rssOf(BARE), rssOf(botCode(apiUrl))]);
+    const [b, d, t] = await Promise.all([rssOf(BARE), rssOf(botCode(apiUrl)), rssOf(i18nBotCode(apiUrl))]);
     bare.push(b);
     bot.push(d);
+    withI18n.push(t);
   }
   const spread = (xs: number[]) => `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)} MB`;
   const rows = (moment: keyof Rss, label: string) => {
     const bases = bare.map((r) => r[moment]);
     const values = bot.map((r) => r[moment]);
+    const i18nValues = withI18n.map((r) => r[moment]);
     const base = median(bases);
     const value = median(values);
+    const i18nValue = median(i18nValues);
     return [
       {
         bench: `idle bot: RSS after a forced GC, ${label}`,
@@ -113,6 +134,14 @@ it('measures a started, idle dice bot against bare Node', async () => {
         unit: 'MB',
         ratio: value / base,
         note: `median of ${ROUNDS}, ${spread(values)}; the bot's own ${(value - base).toFixed(1)} MB`,
+      },
+      {
+        bench: `idle bot: RSS after a forced GC, ${label}`,
+        subject: 'examples/dice with i18n (@boardbot/core/i18n), started',
+        value: i18nValue,
+        unit: 'MB',
+        ratio: i18nValue / base,
+        note: `median of ${ROUNDS}, ${spread(i18nValues)}; ${(i18nValue - value).toFixed(1)} MB over the dice without i18n`,
       },
     ];
   };

@@ -90,6 +90,16 @@ const CORE_ERRORS = createErrorFactory({
       `The ${session} session is kept per ${per}, but this handler has no ${per === 'board' ? 'board' : 'person or board'} ` +
       '(an @OnEvent listener, or a webhook message): open it from a command or a message from a person, or key it per board.',
   },
+  BOARDBOT_NO_TRANSLATIONS: {
+    message: (key: string) =>
+      `ctx.t('${key}') has no translation: this bot has no i18n. Add i18n({ resources }) from ` +
+      "'@boardbot/core/i18n' to createBot({ plugins }) (and install i18next).",
+  },
+  BOARDBOT_UNKNOWN_LOCALE: {
+    message: (locale: string, known: readonly string[]) =>
+      `The locale ${JSON.stringify(locale.slice(0, 40))} has no resources; this bot knows ${known.join(', ')}. ` +
+      'Give one of those, or add its texts to i18n({ resources }).',
+  },
   BOARDBOT_MIDDLEWARE_NEXT_TWICE: {
     message: () =>
       'A middleware called next() more than once: call it once (and await it) to run the rest of the chain and the ' +
@@ -318,6 +328,25 @@ export class InvalidSessionError extends BoardbotCoreError {
    */
   constructor(session: string, problems: readonly string[]) {
     super('BOARDBOT_INVALID_SESSION', [session, problems]);
+  }
+}
+
+/** `ctx.t` was called for a key of the bot's own while the bot has no i18n plugin. */
+export class NoTranslationsError extends BoardbotCoreError {
+  /** @param key - the key asked for */
+  constructor(key: string) {
+    super('BOARDBOT_NO_TRANSLATIONS', [key]);
+  }
+}
+
+/** `setLocale` was given a locale the i18n plugin has no resources for. */
+export class UnknownLocaleError extends BoardbotCoreError {
+  /**
+   * @param locale - the locale given
+   * @param known - the locales the plugin has resources for
+   */
+  constructor(locale: string, known: readonly string[]) {
+    super('BOARDBOT_UNKNOWN_LOCALE', [locale, known]);
   }
 }
 

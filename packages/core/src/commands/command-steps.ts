@@ -1,6 +1,5 @@
 import type { OptionValue } from '@boardbot/protocol';
 import { isReplyBody } from '../kernel/body.js';
-import { DEFAULT_DENIED_REPLY } from '../policies/guards.js';
 import type { HandlerSteps, HandlerTarget } from '../policies/steps.js';
 import type { CommandContext } from './context.js';
 import type { CommandRoute } from './describe.js';
@@ -27,7 +26,9 @@ export type RawOptions =
 /** Tells the person why the command cannot run; the handler is not called. */
 async function refuse(ctx: RunningCommand, problems: readonly string[]): Promise<undefined> {
   ctx.log.info({ problems }, 'invalid options: told the person, handler not called');
-  await ctx.reply(`Sorry, ${ctx.shownAs} cannot run:\n${problems.map((p) => `- ${p}`).join('\n')}`);
+  await ctx.reply(
+    ctx.t('boardbot:invalidOptions', { command: ctx.shownAs, problems: problems.map((p) => `- ${p}`).join('\n') }),
+  );
   return undefined;
 }
 
@@ -48,7 +49,7 @@ export function commandSteps<C extends RunningCommand>(
     guards: {
       context: (ctx) => ctx,
       denied: async (ctx, result) => {
-        await ctx.reply(typeof result === 'string' ? result : DEFAULT_DENIED_REPLY);
+        await ctx.reply(typeof result === 'string' ? result : ctx.t('boardbot:denied'));
       },
     },
     arguments: async (ctx) => {
@@ -65,7 +66,8 @@ export function commandSteps<C extends RunningCommand>(
       who: (ctx) => ctx.user.id,
       board: (ctx) => ctx.boardId,
       cooling: async (ctx, waitMs) => {
-        await ctx.reply(`Slow down: ${ctx.shownAs} can be used again in ${Math.ceil(waitMs / 1000)} s.`);
+        const seconds = Math.ceil(waitMs / 1000);
+        await ctx.reply(ctx.t('boardbot:cooldown', { command: ctx.shownAs, seconds, count: seconds }));
       },
     },
     middleware: (ctx) => ctx,

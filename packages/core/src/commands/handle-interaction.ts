@@ -66,6 +66,6 @@ export class InteractionHandler {
     if (target && found) return this.chain.run(found, target, event, { log, correlationId }, context, undefined);
     log.warn('no handler for this command: is the registered set stale?');
     const { run, deps } = this.chain.open(event, { handler: `/${key}`, log, correlationId });
-    await this.chain.speak(run, context(deps), `/${key} is not available right now.`);
+    await this.chain.speak(run, context(deps), 'boardbot:unknownCommand', { command: `/${key}` });
   }
 }

@@ -4,7 +4,6 @@ import type { SessionHandle } from '../sessions/session-handle.js';
 import { checkAnswer } from './check-answer.js';
 import { walkQuestions } from './conversation-path.js';
 import type { ConversationEnd, ConversationOptions, ConversationState } from './conversation-state.js';
-import { askAgain } from './conversation-texts.js';
 import { AnswerRefusal, type QuestionInput, questionText } from './question.js';
 
 /** A conversation opened for one person on one board. */
@@ -84,7 +83,7 @@ export class ConversationHandleImpl implements ConversationHandle {
     if (s.answeredBy !== ctx.message.id) return undefined;
     if (s.step >= 0) {
       const question = questionText((await walkQuestions(questions, s.answers)).question);
-      return s.refusal === undefined ? question : askAgain(s.refusal, question);
+      return s.refusal === undefined ? question : ctx.t('boardbot:reask', { reason: s.refusal, question });
     }
     if (s.ended === 'timeout') return timeoutReply;
     if (s.ended === 'cancelled') return cancelReply;

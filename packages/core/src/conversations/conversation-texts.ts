@@ -1,6 +1,6 @@
 // Every text a conversation says on its own (not the bot's questions or `done`'s reply), in one
-// place: the defaults of its options, and how a refusal and the question asked again are put
-// together. Translations (issue 32, "Localised replies") hook in here.
+// place: the defaults of its options, and how an answer class's refusal is put together. The
+// question asked again goes through `ctx.t('boardbot:reask')` (kernel/translate.ts).
 
 /** The default `timeoutReply` of the conversation `name`. */
 export const defaultTimeoutReply = (name: string): string =>
@@ -18,6 +18,3 @@ export const defaultTriesReply = (name: string): string =>
  * would be refused (`age must not be less than 0`).
  */
 export const answerClassRefusal = (problems: readonly string[]): string => problems.join('\n');
-
-/** The reply to a refused answer: why, then the question again. */
-export const askAgain = (reason: string, question: string): string => `${reason}\n${question}`;

@@ -1,8 +1,10 @@
 import type { App, Logger } from '@boardbot/protocol';
+import type { TranslateValues } from './context.js';
 import type { BotRest, RequestOptions } from './ports.js';
 import { type HandlerRun, namedKey, type WriteOperation } from './scope.js';
 import type { RunSubject, Scoped } from './scoped.js';
 import type { Services } from './services.js';
+import { englishText, TRANSLATOR } from './translate.js';
 
 /** What the runtime hands every context. */
 export interface ContextDeps {
@@ -45,6 +47,23 @@ export abstract class BaseContextImpl {
   session<H>(definition: Scoped<H>): H {
     const { app, services, run, log, now } = this;
     return definition.open({ ...this.subject(), app, services, run, log, now });
+  }
+
+  get locale(): string {
+    return this.run.locale ?? this.services.find(TRANSLATOR)?.defaultLocale ?? 'en';
+  }
+
+  t(key: string, values?: TranslateValues): string {
+    const translator = this.services.find(TRANSLATOR);
+    return translator ? translator.t(this.locale, key, values) : englishText(key, values);
+  }
+
+  /**
+   * The run and subject behind a context, for the runtime and `@boardbot/core/i18n` (which set and
+   * read the run's locale); not for handlers.
+   */
+  static internals(ctx: BaseContextImpl): { run: HandlerRun; subject: RunSubject; services: Services } {
+    return { run: ctx.run, subject: ctx.subject(), services: ctx.services };
   }
 
   /** The person and board this context acts for (none, unless the kind of context knows them). */

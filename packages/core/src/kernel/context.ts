@@ -5,6 +5,9 @@ import type { Scoped } from './scoped.js';
 /** A message body a handler sends: plain text, or content and embeds. */
 export type ReplyBody = string | { content?: string; embeds?: Embed[] };
 
+/** Values a text is filled with (`{{name}}`), and i18next's own options (`count`, `context`...). */
+export type TranslateValues = Record<string, unknown>;
+
 /** What a handler may return: a body to reply with (when it has not replied yet), or nothing. */
 export type HandlerResult = ReplyBody | undefined;
 
@@ -47,6 +50,23 @@ export interface BaseContext {
    * @example const counter = await ctx.session(Counter).update((c) => { c.count++; });
    */
   session<H>(definition: Scoped<H>): H;
+  /**
+   * The locale {@link BaseContext.t} speaks for this person and board: chosen before the handler
+   * (and its guards) ran by the i18n plugin (`@boardbot/core/i18n`); its `defaultLocale`, or `'en'`,
+   * when the bot has none.
+   */
+  readonly locale: string;
+  /**
+   * The text of `key` in {@link BaseContext.locale}, filled with `values` (i18next's interpolation and
+   * plurals: `{{name}}`, `count`). Needs the i18n plugin, except for the runtime's own keys
+   * (`boardbot:<name>`), which a bot without it says in English.
+   *
+   * @param key - the key in the bot's i18n resources (`'greeting'`, `'ns:greeting'`)
+   * @param values - what the text is filled with; `count` picks the plural form
+   * @throws NoTranslationsError (`BOARDBOT_NO_TRANSLATIONS`) for a key of the bot's own, when it has no i18n plugin
+   * @example return ctx.t('apples', { count: 3 }); // "3 apples", "3 pommes"
+   */
+  t(key: string, values?: TranslateValues): string;
 }
 
 // The contexts of each kind of handler, by `kind`. Each feature adds its own context here (TypeScript

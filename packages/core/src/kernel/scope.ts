@@ -63,6 +63,11 @@ export class HandlerRun implements RunSeed {
    */
   traceContext: Context | undefined;
   /**
+   * The locale `ctx.t` speaks in this run: set by the policy chain before the handler's guards when
+   * the bot has a translator (`@boardbot/core/i18n`), and by `setLocale`; undefined: the default.
+   */
+  locale: string | undefined;
+  /**
    * Settles with `'abandoned'` when the run is abandoned, and never if it is not: what supervision
    * races the handler against (cheaper than an `abort` listener on the signal for every run).
    */
@@ -85,6 +90,7 @@ export class HandlerRun implements RunSeed {
     this.replayed = seed.replayed;
     this.outcome = seed.outcome;
     this.traceContext = seed.trace;
+    this.locale = undefined;
     this.abandonment = new Promise((resolve) => {
       this.markAbandoned = resolve;
     });

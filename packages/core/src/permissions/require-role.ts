@@ -18,14 +18,12 @@ export interface RequireRoleOptions {
 
 const RANK: Record<MemberRole, number> = { app: 0, member: 1, admin: 2, owner: 3 };
 
-function refusal(required: RequiredRole | RolePredicate, role: MemberRole | undefined): string {
-  const theirs =
-    role === undefined
-      ? 'you are not a member of this board'
-      : `you are ${role === 'admin' || role === 'owner' ? 'an' : 'a'} ${role}`;
+/** The refusal in the person's locale (`boardbot:roleNeeded` or `roleDenied`, see `RUNTIME_TEXTS`). */
+function refusal(ctx: HandlerContext, required: RequiredRole | RolePredicate, role: MemberRole | undefined): string {
+  const yours = role === undefined ? ctx.t('boardbot:notMember') : ctx.t('boardbot:yourRole', { context: role });
   return typeof required === 'function'
-    ? `You are not allowed to do that on this board (${theirs}).`
-    : `This needs the ${required} role on this board (${theirs}).`;
+    ? ctx.t('boardbot:roleDenied', { yours })
+    : ctx.t('boardbot:roleNeeded', { role: required, context: required, yours });
 }
 
 /**
@@ -44,7 +42,7 @@ export function RequireRole(role: RequiredRole | RolePredicate, options: Require
   const guard: GuardFn = async (ctx) => {
     if (allows(await memberRole(ctx), ctx)) return true;
     const fresh = await memberRole(ctx, true);
-    return allows(fresh, ctx) || (options.reply ?? refusal(role, fresh));
+    return allows(fresh, ctx) || (options.reply ?? refusal(ctx, role, fresh));
   };
   Object.defineProperty(guard, 'name', { value: `RequireRole(${typeof role === 'function' ? 'predicate' : role})` });
   return (target: object, method?: string | symbol, _descriptor?: PropertyDescriptor): void => {

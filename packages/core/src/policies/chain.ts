@@ -1,10 +1,11 @@
 import { HandlerTimeoutError, ShutdownTimeoutError } from '../errors.js';
 import type { ContextDeps } from '../kernel/base-context.js';
-import type { AnyContext } from '../kernel/context.js';
+import type { AnyContext, TranslateValues } from '../kernel/context.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { EventMeta } from '../kernel/event.js';
 import { noteRunEnded } from '../kernel/outcome.js';
 import { HandlerRun, namedKey } from '../kernel/scope.js';
+import { RUNTIME_TEXTS, TRANSLATOR } from '../kernel/translate.js';
 import type { HandlerOutcome } from '../telemetry/metrics-sink.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { CooldownStore } from './cooldown-store.js';
@@ -109,7 +110,10 @@ export class PolicyChain {
     const ctx = context(deps);
     const { handlerTimeoutMs: timeoutMs } = this.deps;
     const observed = this.deps.telemetry.handler(run, ctx);
-    const work = () => this.steps(steps, target, run, ctx, input);
+    const work = async () => {
+      await this.chooseLocale(run, ctx);
+      await this.steps(steps, target, run, ctx, input);
+    };
     const outcome = await this.running.track(run, () =>
       supervise(run, work, { timeoutMs, clock: this.deps.env.clock }),
     );
@@ -134,11 +138,26 @@ export class PolicyChain {
   }
 
   /**
-   * Tells the person `text` outside any handler (e.g. an unknown command), as the runtime's answer
-   * for `run`; logs (does not throw) when that fails.
+   * Tells the person the runtime text `key` outside any handler (e.g. an unknown command), in their
+   * locale, as the runtime's answer for `run`; logs (does not throw) when that fails.
    */
-  async speak(run: HandlerRun, ctx: Answerable, text: string): Promise<void> {
-    await run.answerAsRuntime(() => this.say(ctx, text));
+  async speak<C extends AnyContext & Answerable>(
+    run: HandlerRun,
+    ctx: C,
+    key: string,
+    values: TranslateValues,
+  ): Promise<void> {
+    await this.chooseLocale(run, ctx);
+    await run.answerAsRuntime(() => this.say(ctx, ctx.t(key, values)));
+  }
+
+  /**
+   * Sets the locale `ctx.t` speaks in this run, before anything (a guard, an option refusal) can
+   * speak: only on a bot with i18n, so a bot without it reads no locale setting.
+   */
+  private async chooseLocale(run: HandlerRun, ctx: AnyContext): Promise<void> {
+    const translator = this.deps.env.services.find(TRANSLATOR);
+    if (translator) run.locale = await translator.locale(ctx);
   }
 
   /**
@@ -233,8 +252,10 @@ export class PolicyChain {
       }
     }
     // The person hears something went wrong, unless a hook already told them.
-    if (answer && this.deps.errorReply !== false && answer.answerCount === before) {
-      await this.say(answer, this.deps.errorReply);
+    const { errorReply } = this.deps;
+    if (answer && errorReply !== false && answer.answerCount === before) {
+      // The default words are the runtime's text, in the person's locale; the bot's own are said as given.
+      await this.say(answer, errorReply === RUNTIME_TEXTS.errorReply ? answer.t('boardbot:errorReply') : errorReply);
     }
   }
 }

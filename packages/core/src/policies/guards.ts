@@ -25,6 +25,3 @@ export function isGuardClass(ref: GuardRef): ref is Class<CanActivate> {
   const proto: unknown = (ref as { prototype?: unknown }).prototype;
   return typeof proto === 'object' && proto !== null && typeof (proto as CanActivate).canActivate === 'function';
 }
-
-/** Reply of a guard that returned `false`. */
-export const DEFAULT_DENIED_REPLY = 'You are not allowed to do that here.';

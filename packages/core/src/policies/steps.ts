@@ -1,5 +1,5 @@
 import type { Logger } from '@boardbot/protocol';
-import type { AnyContext, HandlerContext, ReplyBody } from '../kernel/context.js';
+import type { AnyContext, BaseContext, HandlerContext, ReplyBody } from '../kernel/context.js';
 import type { GuardFn } from './guards.js';
 import type { CooldownMetadata } from './metadata.js';
 import type { ErrorHook } from './on-error.js';
@@ -24,6 +24,8 @@ export interface Answerable {
   /** Answers sent so far (compared around error hooks). */
   readonly answerCount: number;
   reply(body: ReplyBody): Promise<unknown>;
+  /** The runtime's texts in the person's locale. */
+  t: BaseContext['t'];
 }
 
 /**

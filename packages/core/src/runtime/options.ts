@@ -8,6 +8,7 @@ import type { Provider } from '../kernel/container.js';
 import type { LoggerInput } from '../kernel/logger.js';
 import type { Class } from '../kernel/metadata.js';
 import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
+import { RUNTIME_TEXTS } from '../kernel/translate.js';
 import type { Plugin } from '../plugins/plugin.js';
 import type { ErrorHook } from '../policies/on-error.js';
 import type { SessionStore } from '../sessions/session-store.js';
@@ -104,7 +105,11 @@ export interface BotOptions {
    * The platform keeps the events meanwhile (see docs/production.md). @defaultValue 1_000
    */
   maxPendingEvents?: number;
-  /** Told to the person when a handler fails; `false` says nothing. @defaultValue a short apology */
+  /**
+   * Told to the person when a handler fails; `false` says nothing. The default is the runtime text
+   * `boardbot:errorReply`, in the person's locale when the bot has i18n; words given here are said as they are.
+   * @defaultValue a short apology
+   */
   errorReply?: string | false;
   /** Hears about every handler failure, after the class's `@OnError` hook. @defaultValue none */
   onError?: ErrorHook | undefined;
@@ -157,7 +162,7 @@ export const DEFAULT_BOT_OPTIONS = {
   shutdownTimeoutMs: 10_000,
   backfillLimit: 500,
   maxPendingEvents: 1_000,
-  errorReply: 'Sorry, something went wrong while handling that. It has been logged.',
+  errorReply: RUNTIME_TEXTS.errorReply,
   exhaustedInteraction: 'error',
   handleSignals: true,
 } as const satisfies Required<

@@ -143,9 +143,15 @@ export class TextCommandHandler {
     const { prefix } = this.text;
     const shown = `${prefix}${found.name}`;
     const { run, deps } = this.chain.open(event, { handler: shown, ...name });
-    const ctx = new TextCommandContextImpl(deps, found.message, user, { name: found.name, subcommand: null }, prefix);
+    const ctx = new TextCommandContextImpl<Record<string, unknown>>(
+      deps,
+      found.message,
+      user,
+      { name: found.name, subcommand: null },
+      prefix,
+    );
     const subs = [...found.entry.subcommands.keys()].join(', ');
-    const said = subcommand === null ? `${shown} needs a subcommand` : `${shown} has no subcommand "${subcommand}"`;
-    await this.chain.speak(run, ctx, `${said}: ${subs}.`);
+    const key = subcommand === null ? 'boardbot:needsSubcommand' : 'boardbot:noSubcommand';
+    await this.chain.speak(run, ctx, key, { command: shown, subcommand, subcommands: subs });
   }
 }

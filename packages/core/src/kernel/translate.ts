@@ -1,0 +1,82 @@
+import { NoTranslationsError } from '../errors.js';
+import type { AnyContext, TranslateValues } from './context.js';
+import { ServiceKey } from './services.js';
+
+/**
+ * The namespace of the runtime's own texts: `ctx.t('boardbot:cooldown', ...)`. A bot translates them
+ * by giving this namespace in its i18n resources, e.g. `{ fr: { boardbot: { denied: '...' } } }`.
+ */
+export const RUNTIME_NAMESPACE = 'boardbot';
+
+/**
+ * The runtime's own replies, in English, by key in the {@link RUNTIME_NAMESPACE} namespace: what a
+ * bot without i18n says, and the defaults a bot with i18n falls back to for a locale that does not
+ * translate one. `{{name}}` is filled from the values; a key with a `_<context>` variant is chosen
+ * by i18next's `context` value (the role refusal passes the role).
+ */
+export const RUNTIME_TEXTS = {
+  /** A command whose options did not convert or validate; `problems` is one `- ` line each (class-validator's words). */
+  invalidOptions: 'Sorry, {{command}} cannot run:\n{{problems}}',
+  /** A command held by its cooldown; `count` is the same number as `seconds`, for plural forms. */
+  cooldown: 'Slow down: {{command}} can be used again in {{seconds}} s.',
+  /** A guard returned `false`. */
+  denied: 'You are not allowed to do that here.',
+  /** `@RequireRole(role)` refused; `context` is the role needed. */
+  roleNeeded: 'This needs the {{role}} role on this board ({{yours}}).',
+  /** `@RequireRole(predicate)` refused. */
+  roleDenied: 'You are not allowed to do that on this board ({{yours}}).',
+  /** The `yours` of a role refusal, by the person's role (`context`). */
+  yourRole_owner: 'you are an owner',
+  yourRole_admin: 'you are an admin',
+  yourRole_member: 'you are a member',
+  yourRole_app: 'you are an app',
+  /** The `yours` of a role refusal to someone who is not a member of the board. */
+  notMember: 'you are not a member of this board',
+  /** A handler failed (unless `createBot({ errorReply })` gives other words, or `false`). */
+  errorReply: 'Sorry, something went wrong while handling that. It has been logged.',
+  /** An invocation of a command this bot has no handler for. */
+  unknownCommand: '{{command}} is not available right now.',
+  /** A text command with subcommands, typed without one; `subcommands` lists them. */
+  needsSubcommand: '{{command}} needs a subcommand: {{subcommands}}.',
+  /** A text command typed with a `subcommand` it does not have; `subcommands` lists those it has. */
+  noSubcommand: '{{command}} has no subcommand "{{subcommand}}": {{subcommands}}.',
+  /** A conversation asks a question again after its `parse` refused the answer with `reason`. */
+  reask: '{{reason}}\n{{question}}',
+} as const;
+
+/** A key of {@link RUNTIME_TEXTS}. */
+export type RuntimeTextKey = keyof typeof RUNTIME_TEXTS;
+
+/**
+ * What `ctx.t` and the runtime's replies speak through, when the bot has i18n (the
+ * `@boardbot/core/i18n` plugin sets it under {@link TRANSLATOR}).
+ */
+export interface Translator {
+  /** The locale of a person or board with no setting. */
+  readonly defaultLocale: string;
+  /** The locales it has texts for (`setLocale` takes these, and their regional variants). */
+  readonly locales: readonly string[];
+  /** The locale for the person and board `ctx` serves (never rejects: a failure is the default). */
+  locale(ctx: AnyContext): Promise<string>;
+  /** The text of `key` in `locale`, filled with `values`. */
+  t(locale: string, key: string, values?: TranslateValues): string;
+}
+
+/** Where the i18n plugin puts the bot's {@link Translator}. */
+export const TRANSLATOR = new ServiceKey<Translator>('translator (i18n)');
+
+const PREFIX = `${RUNTIME_NAMESPACE}:`;
+
+/**
+ * A runtime text in English, as a bot without i18n says it: `key` is `boardbot:<name>`; `{{x}}` is
+ * filled from `values`, and `values.context` picks the `<name>_<context>` variant when there is one.
+ * @throws NoTranslationsError for any other key: only a bot with i18n has texts of its own
+ */
+export function englishText(key: string, values: TranslateValues = {}): string {
+  const name = key.startsWith(PREFIX) ? key.slice(PREFIX.length) : undefined;
+  const texts: Record<string, string> = RUNTIME_TEXTS;
+  const variant = name !== undefined && values.context !== undefined ? texts[`${name}_${values.context}`] : undefined;
+  const text = variant ?? (name === undefined ? undefined : texts[name]);
+  if (text === undefined) throw new NoTranslationsError(key);
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, v: string) => String(values[v] ?? ''));
+}
