@@ -33,6 +33,7 @@ export { COOLDOWN_KEY, ERROR_HOOK_KEY, GUARDS_KEY } from './policies/metadata.js
 export * from './policies/middleware.js';
 export { describePolicies } from './policies/read-policies.js';
 export type * from './policies/steps.js';
+export { Backpressure, type BackpressureHooks } from './runtime/intake/backpressure.js';
 export * from './runtime/intake/message-marks.js';
 export * from './runtime/position/position-keeper.js';
 export * from './runtime/position/progress.js';

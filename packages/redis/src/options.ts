@@ -39,6 +39,12 @@ export interface RedisScaleOptions {
   /** Most events a replica has read and not finished (across its partitions). @defaultValue 256 */
   prefetch?: number;
   /**
+   * The shared backlog's high-water mark: once this many events are appended and not yet handled
+   * (acknowledged or dead-lettered) across all partitions, the reader stops reading the gateway; it
+   * reads on once half as many are left. Keep it well above replicas × `prefetch`. @defaultValue 10_000
+   */
+  maxBacklog?: number;
+  /**
    * How long a read waits for new events before it looks at its partitions again, in ms; a stop or a
    * partition's release cuts the wait short. @defaultValue 200
    */
@@ -78,6 +84,7 @@ export const DEFAULT_REDIS_OPTIONS = {
   leaseMs: 3000,
   maxDeliveries: 5,
   prefetch: 256,
+  maxBacklog: 10_000,
   blockMs: 200,
   deadLetterMaxLength: 10_000,
   deadLetterRetentionMs: 7 * 24 * 60 * 60 * 1000,
@@ -90,6 +97,7 @@ export const DEFAULT_REDIS_OPTIONS = {
     | 'leaseMs'
     | 'maxDeliveries'
     | 'prefetch'
+    | 'maxBacklog'
     | 'blockMs'
     | 'deadLetterMaxLength'
     | 'deadLetterRetentionMs'
@@ -104,6 +112,7 @@ export type ResolvedRedisOptions = typeof DEFAULT_REDIS_OPTIONS & {
   leaseMs: number;
   maxDeliveries: number;
   prefetch: number;
+  maxBacklog: number;
   blockMs: number;
   deadLetterMaxLength: number;
   deadLetterRetentionMs: number;
@@ -143,6 +152,8 @@ export function resolveRedisOptions(
   if (!isInt(o.maxDeliveries, 1, 1000))
     throw new RedisOptionError('maxDeliveries', 'must be an integer from 1 to 1000');
   if (!isInt(o.prefetch, 1, 100_000)) throw new RedisOptionError('prefetch', 'must be an integer from 1 to 100000');
+  if (!isInt(o.maxBacklog, 2, 10_000_000))
+    throw new RedisOptionError('maxBacklog', 'must be an integer from 2 to 10000000');
   if (!isInt(o.blockMs, 1, 60_000)) throw new RedisOptionError('blockMs', 'must be an integer from 1 to 60000');
   if (!isInt(o.deadLetterMaxLength, 1, 10_000_000)) {
     throw new RedisOptionError('deadLetterMaxLength', 'must be an integer from 1 to 10000000');

@@ -122,7 +122,11 @@ export class RedisScale implements ScaleAdapter {
     const o = this.options;
     const readerLease = new Lease(c.client, c.keys.reader, c.keys.fence, c.replicaId, o.leaseMs);
     const consumer = new Consumer(c, blocking, host, o, () => this.run?.reader.leading === true);
-    this.run = { blocking, reader: new Reader(c, readerLease, host, this.partitions, consumer), consumer };
+    this.run = {
+      blocking,
+      reader: new Reader(c, readerLease, host, this.partitions, o.maxBacklog, consumer),
+      consumer,
+    };
     consumer.start();
     await this.beat();
     // A first start waits for the gateway, so that nothing posted right after it is missed.

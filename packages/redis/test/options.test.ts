@@ -47,6 +47,7 @@ describe('redis() options', () => {
     expect(() => resolveRedisOptions({ partitions: 0 })).toThrow(/partitions/);
     expect(() => resolveRedisOptions({ replicaId: 'a:b' })).toThrow(/replicaId/);
     expect(() => resolveRedisOptions({ deadLetterRetentionMs: 999 })).toThrow(/deadLetterRetentionMs/);
+    expect(() => resolveRedisOptions({ maxBacklog: 1 })).toThrow(/maxBacklog/);
   });
 
   it('shows a URL without its password', () => {

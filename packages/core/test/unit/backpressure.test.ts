@@ -50,6 +50,22 @@ describe('the intake bound (Backpressure)', () => {
     expect(heard).toEqual(['paused 3', 'resumed 1', 'paused 3']);
   });
 
+  it('takes a measured count (a shared backlog) with the same marks, both ways', async () => {
+    const { bp, heard } = marks(10, 5);
+    bp.measure(9);
+    expect(bp.paused).toBe(false);
+    bp.measure(12);
+    const gate = bp.gate();
+    expect(bp.paused).toBe(true);
+    bp.measure(6); // between the marks: still paused
+    expect(bp.gate()).toBe(gate);
+    bp.measure(5);
+    await gate;
+    expect(bp.paused).toBe(false);
+    expect(bp.count).toBe(5);
+    expect(heard).toEqual(['paused 12', 'resumed 5']);
+  });
+
   it('opens the gate on release (the connection closes), whatever the count', async () => {
     const { bp } = marks(2, 0);
     bp.add();

@@ -62,8 +62,11 @@ export class Consumer implements ReadsAlong {
   private readingNow = new Set<Part>();
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
-  /** What the loop waits for: room for more entries, or an append of this replica's reader. */
-  private waitingFor: 'room' | 'feed' | undefined;
+  /**
+   * What the loop waits for: room for more entries, an append of this replica's reader, or the bot's
+   * intake bound to drain.
+   */
+  private waitingFor: 'room' | 'feed' | 'gate' | undefined;
   /** Appends of this replica's reader to its partitions that no read along took, by partition key. */
   private fed = new Map<string, string | undefined>();
   private readFailures = 0;
@@ -74,6 +77,8 @@ export class Consumer implements ReadsAlong {
   private hint: Map<string, string | undefined> | undefined;
   /** Reads along with appends in flight, over all partitions (each may take an entry). */
   private along = 0;
+  /** Entries taken and not queued yet: by reads along (until their partition's settle), by the loop's reads. */
+  private unqueued = 0;
   private readonly runner: EntryRunner;
   private readonly blockingReads: BlockingReads;
 
@@ -194,7 +199,7 @@ export class Consumer implements ReadsAlong {
     // Only a partition read in order right now: not while its last owner's entries are claimed, nor
     // while the read loop's own read of it is in flight (deliveries of one partition never overlap).
     if (part?.status !== 'active' || part.fetching || !this.reading) return undefined;
-    if (this.running + this.along >= this.options.prefetch) return undefined;
+    if (this.room() <= 0) return undefined;
     part.along++;
     this.along++;
     let taken = false;
@@ -206,7 +211,10 @@ export class Consumer implements ReadsAlong {
         taken = true;
         part.along--;
         this.along--;
-        if (entries) part.taken.push(...entries);
+        if (entries) {
+          part.taken.push(...entries);
+          this.unqueued += entries.length;
+        }
         if (part.along === 0) this.settleAlong(part);
       },
     };
@@ -232,6 +240,7 @@ export class Consumer implements ReadsAlong {
   private settleAlong(part: Part): void {
     const taken = part.taken.sort((a, b) => (sortKeyOf(a.id) < sortKeyOf(b.id) ? -1 : 1));
     part.taken = [];
+    this.unqueued -= taken.length;
     this.accept(part, taken);
     for (const resume of part.waiting.splice(0)) resume();
     this.checkDrained(part);
@@ -258,7 +267,8 @@ export class Consumer implements ReadsAlong {
   async sweep(): Promise<void> {
     for (const part of this.parts.values()) {
       if (part.status !== 'active') continue;
-      await this.claim(part, 2 * this.options.leaseMs);
+      // Stuck entries wait for the next sweep while this replica's intake is full.
+      if (!this.host.bound.gate()) await this.claim(part, 2 * this.options.leaseMs);
       await trim(this.c.client, part.key);
     }
   }
@@ -296,22 +306,31 @@ export class Consumer implements ReadsAlong {
   private async readLoop(): Promise<void> {
     while (this.reading) {
       const active = [...this.parts.values()].filter((p) => p.status === 'active');
-      const room = this.options.prefetch - this.running - this.along;
+      const room = this.room();
       if (active.length === 0 || room <= 0) {
-        await this.idle(this.options.blockMs, 'room');
+        // Past the bot's intake bound: wait for it to drain to its low-water mark, not for one entry.
+        const gate = this.host.bound.gate();
+        await this.idle(this.options.blockMs, gate ? 'gate' : 'room', gate);
         continue;
       }
       // Only the partitions the last wait said have new entries (all of them after anything else).
       const hinted = this.hint;
       this.hint = undefined;
-      const targets = hinted ? active.filter((p) => hinted.has(p.key)) : active;
+      // No more partitions than entries there is room for (each read takes at least one).
+      const targets = (hinted ? active.filter((p) => hinted.has(p.key)) : active).slice(0, room);
       const woke = (part: Part) => hinted?.get(part.key);
       for (const part of active) this.readingNow.add(part);
       try {
         const count = Math.max(1, Math.min(100, Math.floor(room / Math.max(1, targets.length))));
         // One partition to read (the one the wait woke for): sent at once, as nothing would share its batch.
         const now = targets.length === 1;
-        const got = await Promise.all(targets.map((part) => this.readPart(part, count, now, woke(part))));
+        // What these reads may take counts as taken until they are back: a read along meanwhile has
+        // only the room that is left.
+        const asked = count * targets.length;
+        this.unqueued += asked;
+        const got = await Promise.all(targets.map((part) => this.readPart(part, count, now, woke(part)))).finally(
+          () => (this.unqueued -= asked),
+        );
         this.readFailures = 0;
         // A partition that gave fewer entries than asked had no more: the wait below covers it, from
         // the last entry read, without another read that would find it empty.
@@ -392,14 +411,19 @@ export class Consumer implements ReadsAlong {
     return reply[1].length;
   }
 
-  private idle(ms: number, reason: 'room' | 'feed'): Promise<void> {
+  /** Waits `ms`, or less: until a wake for `reason`, or until `gate` opens. */
+  private idle(ms: number, reason: 'room' | 'feed' | 'gate', gate?: Promise<void>): Promise<void> {
     // Paused since the loop last looked: nothing to wait for.
     if (!this.reading) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const { clock } = this.c;
       const timer = clock.setTimeout(done, ms);
       const self = this;
+      let over = false;
       function done() {
+        // The gate may open after this wait ended: it must not end the next one.
+        if (over) return;
+        over = true;
         clock.clearTimeout(timer);
         self.wake = undefined;
         self.waitingFor = undefined;
@@ -407,7 +431,19 @@ export class Consumer implements ReadsAlong {
       }
       this.wake = done;
       this.waitingFor = reason;
+      void gate?.then(done);
     });
+  }
+
+  /**
+   * How many more entries this replica may take: under its `prefetch`, and under the bot's intake
+   * bound (none while that is paused, until it drains to its low-water mark).
+   */
+  private room(): number {
+    const bound = this.host.bound;
+    const taking = this.along + this.unqueued;
+    const intake = bound.gate() ? 0 : bound.high - bound.count - taking;
+    return Math.min(this.options.prefetch - this.running - taking, intake);
   }
 
   private deliver(part: Part, entry: TakenEntry, claimed: boolean): void {

@@ -5,6 +5,7 @@ import { GROUP } from '../keys.js';
 import type { Lease } from '../lease/lease.js';
 import { partitionOf } from '../partitions/partition-of.js';
 import { APPEND, BASELINE } from '../scripts/feed-scripts.js';
+import { Backlog } from './backlog.js';
 import { backfillEntryId, entryIdOf, sortKeyOf } from './entry-id.js';
 import { readPosition, type SharedPosition } from './position.js';
 
@@ -35,6 +36,8 @@ export class Reader {
   private gateway: BotGateway | undefined;
   private generation = 0;
   private queue: Append[] = [];
+  /** Appends sent and not answered yet. */
+  private sending = 0;
   private intake: EventIntake | undefined;
   private pumping: Promise<void> | undefined;
   private baselining: Promise<void> | undefined;
@@ -43,12 +46,14 @@ export class Reader {
   private restart = false;
   private refused = 0;
   private stopped = false;
+  private readonly backlog: Backlog;
 
   /**
    * @param c - the replica's connection
    * @param lease - the reader lease
    * @param host - the bot (gateway, ordering keys, local dispatch)
    * @param partitions - the partition count
+   * @param maxBacklog - the shared backlog at which the gateway stops reading (see {@link Backlog})
    * @param local - this replica's consumer, which takes the events read along with their appends
    */
   constructor(
@@ -56,8 +61,11 @@ export class Reader {
     private readonly lease: Lease,
     private readonly host: ScaleHost,
     private readonly partitions: number,
+    maxBacklog: number,
     private readonly local?: ReadsAlong,
-  ) {}
+  ) {
+    this.backlog = new Backlog(c, maxBacklog, () => this.queue.length + this.sending);
+  }
 
   /** Whether this replica holds the reader lease. */
   get leading(): boolean {
@@ -79,6 +87,8 @@ export class Reader {
       if (!(await this.lease.acquire())) return;
       this.c.log.info({ fence: this.lease.token }, 'reader elected: this replica reads the gateway');
     }
+    // While the backlog holds the gateway, only this measure sees the replicas catch up.
+    void this.backlog.measure();
     if (this.restart || !this.gateway) this.opening ??= this.open().finally(() => (this.opening = undefined));
   }
 
@@ -115,7 +125,7 @@ export class Reader {
     this.known = position.appended;
     const intake = this.host.intake(this.sink(position));
     this.intake = intake;
-    const gateway = this.host.openGateway(position.eventId);
+    const gateway = this.host.openGateway(position.eventId, () => this.backlog.gate());
     this.gateway = gateway;
     gateway.on('dispatch', (event) => intake.receive(event));
     gateway.on('error', (error) => {
@@ -187,6 +197,7 @@ export class Reader {
     const carrier = this.host.relay(event);
     const trace = Object.keys(carrier).length === 0 ? '' : JSON.stringify(carrier);
     this.queue.push({ event, entryId, sortKey: sortKeyOf(entryId), trace });
+    this.backlog.changed();
     this.kick();
   }
 
@@ -206,6 +217,7 @@ export class Reader {
       if (value === undefined) return;
       const batch = this.queue.splice(0, BATCH);
       let results: unknown[];
+      this.sending = batch.length;
       try {
         // A lone event (live traffic) goes at once; a batch goes in one write, auto-pipelined.
         results =
@@ -213,6 +225,8 @@ export class Reader {
             ? [await this.append(value, batch[0] as Append, undefined, true)]
             : await Promise.all(batch.map((append, i) => this.append(value, append, batch[i - 1], false)));
       } catch (error) {
+        this.sending = 0;
+        this.backlog.changed();
         if (generation !== this.generation) return;
         this.c.log.warn(
           { err: error },
@@ -221,6 +235,8 @@ export class Reader {
         this.restartFromPosition();
         return;
       }
+      this.sending = 0;
+      this.backlog.changed(results.filter((result) => result === 'ok').length);
       for (const [i, result] of results.entries()) {
         if (result === 'ok' || result === 'duplicate') {
           this.known = (batch[i] as Append).sortKey;
@@ -279,6 +295,7 @@ export class Reader {
   private retire(): void {
     this.generation++;
     this.queue = [];
+    this.backlog.changed();
     this.intake?.close();
     this.intake = undefined;
   }

@@ -102,14 +102,16 @@ export function replica(
 
 /**
  * A replica of another bot on `platform` (its own handlers and options), sharing `url`'s Redis under
- * `keyPrefix`, silent, with a short lease.
+ * `keyPrefix`, silent unless given a logger, with a short lease.
  * @param options - the bot's handlers and any other `createBot` option
+ * @param scale - more `redis()` options (a backlog bound...)
  */
 export function replicaOf(
   platform: TestPlatform,
   url: string,
   keyPrefix: string,
   options: Omit<BotOptions, 'token' | 'scale'>,
+  scale: RedisScaleOptions = {},
 ): Bot {
   return createBot({
     token: platform.token,
@@ -117,7 +119,7 @@ export function replicaOf(
     handleSignals: false,
     logger: false,
     ...options,
-    scale: redis({ url, keyPrefix, leaseMs: 900 }),
+    scale: redis({ url, keyPrefix, leaseMs: 900, ...scale }),
   });
 }
 

@@ -44,18 +44,24 @@ export class Backpressure {
   /** One more event held. */
   add(): void {
     this.held++;
-    if (!this.gatePromise && this.held >= this.high) {
-      this.gatePromise = new Promise<void>((resolve) => {
-        this.gateOpen = resolve;
-      });
-      this.hooks.paused(this.held);
-    }
+    if (!this.gatePromise && this.held >= this.high) this.close();
   }
 
   /** One event let go (handled, or passed on). */
   done(): void {
     this.held--;
     if (this.gatePromise && this.held <= this.low) this.open();
+  }
+
+  /**
+   * The count as measured elsewhere (a replicas' shared backlog, counted in Redis), instead of
+   * {@link add} and {@link done}: the same marks close and open the gate.
+   * @param count - the events held now
+   */
+  measure(count: number): void {
+    this.held = count;
+    if (!this.gatePromise && count >= this.high) this.close();
+    else if (this.gatePromise && count <= this.low) this.open();
   }
 
   /** A promise while the gateway must not read; undefined when it may. */
@@ -66,6 +72,13 @@ export class Backpressure {
   /** Opens the gate for good (at stop: a reader waiting on it must see the stream close). */
   release(): void {
     if (this.gatePromise) this.open();
+  }
+
+  private close(): void {
+    this.gatePromise = new Promise<void>((resolve) => {
+      this.gateOpen = resolve;
+    });
+    this.hooks.paused(this.held);
   }
 
   private open(): void {
@@ -82,20 +95,23 @@ export class Backpressure {
  * log (warn, info) and the metrics.
  * @param parts - the bot's logger and telemetry
  * @param high - `maxPendingEvents`
+ * @param reader - what stops reading, in the log: the gateway (one process) or this replica (it
+ * stops reading and claiming entries of the shared log)
  */
 export function intakeBound(
   parts: { log: Logger; telemetry: { metrics: MetricsSink | undefined } },
   high: number,
+  reader: 'the gateway' | 'this replica' = 'the gateway',
 ): Backpressure {
   const low = Math.floor(high / 2);
   const log = parts.log.child({ component: 'intake' });
   return new Backpressure(high, low, {
     paused(count) {
-      log.warn({ pending: count, high, low }, 'intake full: the gateway stops reading until handlers catch up');
+      log.warn({ pending: count, high, low }, `intake full: ${reader} stops reading until handlers catch up`);
       parts.telemetry.metrics?.intakeBackpressure?.(true);
     },
     resumed(count) {
-      log.info({ pending: count, high, low }, 'intake drained: the gateway reads on');
+      log.info({ pending: count, high, low }, `intake drained: ${reader} reads on`);
       parts.telemetry.metrics?.intakeBackpressure?.(false);
     },
   });

@@ -14,6 +14,19 @@ import type { EventIntake, IntakeSink } from '../intake/intake-sink.js';
 export type { DispatchOutcome } from '../../kernel/outcome.js';
 
 /**
+ * The bot's intake bound (`maxPendingEvents`) as a {@link ScaleAdapter} sees it: what this process
+ * holds, and whether it may take more. It pauses at `high` and resumes once half as many are left.
+ */
+export interface IntakeBound {
+  /** Events this process holds: queued with {@link ScaleHost.enqueue} and not finished. */
+  readonly count: number;
+  /** The high-water mark (`maxPendingEvents`). */
+  readonly high: number;
+  /** A promise while the bound is reached: take no more events until it resolves; undefined when free. */
+  gate(): Promise<void> | undefined;
+}
+
+/**
  * What the runtime gives a {@link ScaleAdapter} once the bot knows its app: the gateway, and the way
  * into the bot's own dispatch (its handlers, its ordering keys, its queue and concurrency). The
  * adapter decides which events this process handles and when; the runtime runs them.
@@ -32,16 +45,23 @@ export interface ScaleHost {
   /**
    * Builds a gateway client resuming after `lastEventId` (the bot's gateway factory, token and URL;
    * its connection reserves a slot of the shared rate limit).
+   * @param readGate - the adapter's own bound (a shared backlog): while it returns a promise, the
+   * client stops reading the stream
    */
-  openGateway(lastEventId: string | undefined): BotGateway;
+  openGateway(lastEventId: string | undefined, readGate?: () => Promise<void> | undefined): BotGateway;
   /** The ordering key of an event under the bot's `orderBy` (undefined: no ordering constraint). */
   orderingKey(event: BotEvent): string | undefined;
   /**
    * Queues `task` on the bot's dispatch queue: tasks with the same key run one after the other, in
    * the order they were queued, up to `concurrency` at once. A task that has not started when the bot
-   * stops is dropped.
+   * stops is dropped. Each task counts toward {@link ScaleHost.bound} until it finishes.
    */
   enqueue(key: string | undefined, task: () => Promise<unknown>): void;
+  /**
+   * The bot's intake bound: while its gate is closed, take no more events (read or claim no entry of
+   * the shared log), so that this process holds at most about `maxPendingEvents` of them.
+   */
+  readonly bound: IntakeBound;
   /**
    * Runs an event's handlers now (call it from a queued task); never rejects.
    * @param replayed - whether another process (or an earlier run) may have handled it already; the

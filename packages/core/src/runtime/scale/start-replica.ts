@@ -5,6 +5,7 @@ import { syncCommands } from '../../commands/sync/sync.js';
 import { orderingKey } from '../../dispatch/ordering.js';
 import type { Clock } from '../../kernel/clock.js';
 import { openBotGateway } from '../clients.js';
+import { intakeBound } from '../intake/backpressure.js';
 import { createdBefore } from '../intake/dispatch-sink.js';
 import { Intake } from '../intake/intake.js';
 import { dispatchTraced } from '../intake/traced-dispatch.js';
@@ -54,19 +55,33 @@ export async function startReplica(s: ReplicaStart): Promise<Started> {
   const sync = () => syncCommands(parts.rest, [...parts.commands], options.commandSync, startLog, s.requestOptions);
   const plan =
     options.commandSync === 'sync' ? await adapter.syncCommands(commandSetHash(parts.commands), sync) : await sync();
+  // Counts what the adapter queues (its consumer's entries, the reader's `ready`) until it finishes;
+  // the adapter asks it before reading or claiming entries. The reader's gateway is paused by the
+  // shared backlog instead (the adapter's gate), so one busy replica does not starve the others.
+  const pressure = intakeBound(parts, options.maxPendingEvents, 'this replica');
   const host: ScaleHost = {
     appId: s.app.id,
     apiUrl: options.apiUrl,
     log: parts.log,
     orderBy: options.orderBy,
     startedAt: s.startedAt,
-    openGateway: (lastEventId) => {
-      const gateway = openBotGateway(options, parts.log, lastEventId, parts.scale?.rateLimit);
+    openGateway: (lastEventId, readGate) => {
+      const gateway = openBotGateway(options, parts.log, lastEventId, parts.scale?.rateLimit, readGate);
       s.watch(gateway, () => lastEventId);
       return gateway;
     },
     orderingKey: (event) => orderingKey(event, options.orderBy),
-    enqueue: (key, task) => parts.queue.push(key, task),
+    enqueue: (key, task) => {
+      pressure.add();
+      parts.queue.push(key, async () => {
+        try {
+          return await task();
+        } finally {
+          pressure.done();
+        }
+      });
+    },
+    bound: pressure,
     dispatch: (event, replayed, carrier) => {
       const traced = parts.telemetry.receive(event, carrier);
       return dispatchTraced(parts, event, replayed || createdBefore(event, s.startedAt), traced);
