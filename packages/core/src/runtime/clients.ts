@@ -2,7 +2,9 @@ import { GatewayClient } from '@boardbot/gateway';
 import type { Logger } from '@boardbot/protocol';
 import { RestClient, type SharedRateLimit } from '@boardbot/rest';
 import type { TracerProvider } from '@opentelemetry/api';
+import { systemClock } from '../kernel/clock.js';
 import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
+import type { ResolvedBotOptions } from './resolve-options.js';
 import { rateLimitedFetch } from './scale/rate-limited-fetch.js';
 
 /** The default REST client of a bot: calls made inside a handler inherit the handler's scope. */
@@ -39,14 +41,14 @@ export function createGateway(options: GatewayFactoryOptions): BotGateway {
  * `GatewayClient`), token and URL, resuming after `lastEventId`. A replica's connection reserves a
  * slot of the shared rate limit first, since the platform counts `GET /gateway` against the window.
  *
- * @param options - the bot's gateway factory, token and API URL
+ * @param options - the bot's gateway factory, token, API URL and clock (which times a replica's wait for a slot)
  * @param logger - the bot's root logger
  * @param lastEventId - where to resume
  * @param rateLimit - the replicas' shared bucket, if any
  * @param readGate - the intake's backpressure: while it returns a promise, the stream is not read
  */
 export function openBotGateway(
-  options: { gateway?: ((options: GatewayFactoryOptions) => BotGateway) | undefined; token: string; apiUrl: string },
+  options: Pick<ResolvedBotOptions, 'gateway' | 'token' | 'apiUrl' | 'clock'>,
   logger: Logger,
   lastEventId: string | undefined,
   rateLimit?: SharedRateLimit,
@@ -57,7 +59,7 @@ export function openBotGateway(
     baseUrl: options.apiUrl,
     logger,
     lastEventId,
-    ...(rateLimit && { fetch: rateLimitedFetch(rateLimit) }),
+    ...(rateLimit && { fetch: rateLimitedFetch(rateLimit, options.clock ?? systemClock) }),
     ...(readGate && { readGate }),
   });
 }
