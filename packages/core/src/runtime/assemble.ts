@@ -1,4 +1,5 @@
 import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
+import { RestClient } from '@boardbot/rest';
 import { trace } from '@opentelemetry/api';
 import { assertValidCommands } from '../commands/validate-commands.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
@@ -17,7 +18,6 @@ import { Scheduler } from '../schedules/scheduler.js';
 import { FileSessionStore } from '../sessions/file-session-store.js';
 import { SESSION_STORE } from '../sessions/service.js';
 import { Telemetry } from '../telemetry/telemetry.js';
-import { createRest } from './clients.js';
 import { FilePositionStore } from './position/file-position-store.js';
 import type { PositionStore } from './position/position-store.js';
 import type { ResolvedBotOptions } from './resolve-options.js';
@@ -92,7 +92,7 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
   services.set(SESSION_STORE, o.sessions ?? scale?.sessions(ownStore) ?? ownStore);
   const rest =
     o.rest ??
-    createRest({
+    new RestClient({
       token: o.token,
       baseUrl: o.apiUrl,
       logger: log,
