@@ -16,8 +16,6 @@ import { keyBasis } from './key-basis.js';
 import { EVENT_KINDS, type EventKind, type KindFactory } from './kinds.js';
 import type { Routes } from './routes.js';
 
-export type { BotEvent } from '../kernel/event.js';
-
 /** What the dispatcher needs from the bot. */
 export interface DispatcherDeps extends CoreEnv {
   routes: Routes;
