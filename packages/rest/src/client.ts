@@ -149,20 +149,17 @@ export class RestClient {
 
   /** Boards the app is installed on (1). @param o - per-call options */
   async listBoards(o?: RequestOptions): Promise<Board[]> {
-    const call = routes.listBoards();
-    return this.list<Board>(call, 'boards', o);
+    return this.list<Board>(routes.listBoards(), 'boards', o);
   }
 
   /** One board (2). @param boardId - the board @param o - per-call options */
   async getBoard(boardId: string, o?: RequestOptions): Promise<Board> {
-    const call = routes.getBoard(boardId);
-    return this.record<Board>(call, o);
+    return this.record<Board>(routes.getBoard(boardId), o);
   }
 
   /** A board's members (3). @param boardId - the board @param o - per-call options */
   async listMembers(boardId: string, o?: RequestOptions): Promise<Member[]> {
-    const call = routes.listMembers(boardId);
-    return this.list<Member>(call, 'members', o);
+    return this.list<Member>(routes.listMembers(boardId), 'members', o);
   }
 
   /**
@@ -172,8 +169,7 @@ export class RestClient {
    * @param o - per-call options
    */
   async listMessages(boardId: string, query: ListMessagesQuery = {}, o?: RequestOptions): Promise<Message[]> {
-    const call = routes.listMessages(boardId, query);
-    return this.list<Message>(call, 'messages', o);
+    return this.list<Message>(routes.listMessages(boardId, query), 'messages', o);
   }
 
   /**
@@ -199,8 +195,7 @@ export class RestClient {
    * @param o - per-call options (give `idempotencyKey` to make a send idempotent across restarts)
    */
   async sendMessage(boardId: string, body: SendMessageBody, o?: RequestOptions): Promise<Message> {
-    const call = routes.sendMessage(boardId, body, this.options.validateRequests);
-    return this.record<Message>(call, o);
+    return this.record<Message>(routes.sendMessage(boardId, body, this.options.validateRequests), o);
   }
 
   /**
@@ -211,8 +206,7 @@ export class RestClient {
    * @param o - per-call options
    */
   async editMessage(boardId: string, messageId: string, body: EditMessageBody, o?: RequestOptions): Promise<Message> {
-    const call = routes.editMessage(boardId, messageId, body, this.options.validateRequests);
-    return this.record<Message>(call, o);
+    return this.record<Message>(routes.editMessage(boardId, messageId, body, this.options.validateRequests), o);
   }
 
   /**
@@ -228,20 +222,17 @@ export class RestClient {
 
   /** A user's public profile (8). @param userId - the user @param o - per-call options */
   async getUser(userId: string, o?: RequestOptions): Promise<UserProfile> {
-    const call = routes.getUser(userId);
-    return this.record<UserProfile>(call, o);
+    return this.record<UserProfile>(routes.getUser(userId), o);
   }
 
   /** The app the token belongs to (9); its `bot_user_id` authors the app's messages. @param o - per-call options */
   async getApp(o?: RequestOptions): Promise<App> {
-    const call = routes.getApp();
-    return this.record<App>(call, o);
+    return this.record<App>(routes.getApp(), o);
   }
 
   /** The app's registered commands (10). @param o - per-call options */
   async listCommands(o?: RequestOptions): Promise<Command[]> {
-    const call = routes.listCommands();
-    return this.list<Command>(call, 'commands', o);
+    return this.list<Command>(routes.listCommands(), 'commands', o);
   }
 
   /**
@@ -250,8 +241,7 @@ export class RestClient {
    * @param o - per-call options
    */
   async replaceCommands(commands: readonly CommandDefinition[], o?: RequestOptions): Promise<Command[]> {
-    const call = routes.replaceCommands(commands, this.options.validateRequests);
-    return this.list<Command>(call, 'commands', o);
+    return this.list<Command>(routes.replaceCommands(commands, this.options.validateRequests), 'commands', o);
   }
 
   /**
@@ -266,8 +256,7 @@ export class RestClient {
     body: InteractionResponseBody,
     o?: RequestOptions,
   ): Promise<Message> {
-    const call = routes.answerInteraction(interactionToken, body, this.options.validateRequests);
-    return this.record<Message>(call, o);
+    return this.record<Message>(routes.answerInteraction(interactionToken, body, this.options.validateRequests), o);
   }
 
   /**

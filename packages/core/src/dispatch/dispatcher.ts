@@ -3,7 +3,7 @@ import type { Context } from '@opentelemetry/api';
 import type { ExhaustedInteraction } from '../commands/context.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent } from '../kernel/event.js';
-import { type DispatchOutcome, dispatchOutcome } from '../kernel/outcome.js';
+import type { DispatchOutcome } from '../kernel/outcome.js';
 import type { HandlerRun } from '../kernel/scope.js';
 import { PolicyChain } from '../policies/chain.js';
 import type { CooldownStore } from '../policies/cooldown-store.js';
@@ -16,8 +16,6 @@ import { DEFAULT_TEXT_COMMAND_OPTIONS, type ResolvedTextCommandOptions } from '.
 import { keyBasis } from './key-basis.js';
 import { EVENT_KINDS, type EventKind, type KindFactory } from './kinds.js';
 import type { Routes } from './routes.js';
-
-export type { BotEvent } from '../kernel/event.js';
 
 /** What the dispatcher needs from the bot. */
 export interface DispatcherDeps extends CoreEnv {
@@ -105,10 +103,17 @@ export class Dispatcher {
    * @param trace - the event's trace context (its span, from `Telemetry.receive`), if traced
    * @returns how its handlers ended (replicas deliver a failed event again)
    */
-  dispatch(event: BotEvent, replayed = false, trace?: Context): Promise<DispatchOutcome> {
-    return dispatchOutcome(async (outcome) => {
-      const meta = { id: event.id, keyBasis: keyBasis(event), replayed, trace, outcome };
+  async dispatch(event: BotEvent, replayed = false, trace?: Context): Promise<DispatchOutcome> {
+    // The outcome travels with the event to each of its runs, which the chain marks when one ends
+    // badly: no async context of its own, which would cost every promise of the dispatch a second
+    // propagation. A rejection counts as a failure.
+    const outcome: DispatchOutcome = { failed: false, abandoned: false };
+    const meta = { id: event.id, keyBasis: keyBasis(event), replayed, trace, outcome };
+    try {
       await Promise.all(this.kinds.map((kind) => kind.handle(event, meta)));
-    });
+    } catch {
+      outcome.failed = true;
+    }
+    return outcome;
   }
 }

@@ -1,4 +1,4 @@
-import type { BotEvent } from './dispatcher.js';
+import type { BotEvent } from '../kernel/event.js';
 
 /**
  * Which events a bot handles one at a time, in the order they arrived:

@@ -44,11 +44,6 @@ export class Container {
     }
   }
 
-  /** Whether `cls` was given as a provider. */
-  has(cls: Class): boolean {
-    return this.providers.has(cls);
-  }
-
   private dependencies(cls: Class): unknown[] {
     if (cls.length === 0) return [];
     const explicit = explicitDependencies(cls);

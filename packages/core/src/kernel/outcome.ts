@@ -8,28 +8,3 @@ export interface DispatchOutcome {
   failed: boolean;
   abandoned: boolean;
 }
-
-/**
- * Runs one event's dispatch and collects how its handlers ended. The outcome travels with the event
- * to each of its handler runs (`RunSeed.outcome`), which the policies mark when a run ends badly: no
- * async context of its own, which would cost every promise of the dispatch a second propagation.
- * @param dispatch - the dispatch, given the outcome to hand its runs; a rejection counts as a failure
- */
-export async function dispatchOutcome(dispatch: (outcome: DispatchOutcome) => Promise<void>): Promise<DispatchOutcome> {
-  const outcome: DispatchOutcome = { failed: false, abandoned: false };
-  try {
-    await dispatch(outcome);
-  } catch {
-    outcome.failed = true;
-  }
-  return outcome;
-}
-
-/**
- * Records that a handler run of a dispatch ended badly.
- * @param outcome - the dispatch's outcome, if the run belongs to one (a scheduled tick does not)
- * @param how - `failed` (it threw or timed out) or `abandoned` (a shutdown gave up on it)
- */
-export function noteRunEnded(outcome: DispatchOutcome | undefined, how: 'failed' | 'abandoned'): void {
-  if (outcome) outcome[how] = true;
-}

@@ -173,11 +173,6 @@ export class HandlerRun implements RunSeed {
   }
 }
 
-/** The handler run the caller is in, if any. */
-export function currentRun(): HandlerRun | undefined {
-  return storage.getStore()?.run;
-}
-
 // Every write of a run hashes its handler's label: the labels are few (the bot's handlers, and the
 // names of commands it has none for), so each is hashed once. Bounded all the same, for a platform
 // that would send endless unknown command names.

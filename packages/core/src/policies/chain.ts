@@ -3,7 +3,6 @@ import type { ContextDeps } from '../kernel/base-context.js';
 import type { AnyContext, TranslateValues } from '../kernel/context.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { EventMeta } from '../kernel/event.js';
-import { noteRunEnded } from '../kernel/outcome.js';
 import { HandlerRun, namedKey } from '../kernel/scope.js';
 import { RUNTIME_TEXTS, TRANSLATOR } from '../kernel/translate.js';
 import type { HandlerOutcome } from '../telemetry/metrics-sink.js';
@@ -119,7 +118,7 @@ export class PolicyChain {
     );
     if (outcome.ok) return observed.end('ok');
     if (outcome.error instanceof ShutdownTimeoutError) {
-      noteRunEnded(run.outcome, 'abandoned');
+      if (run.outcome) run.outcome.abandoned = true;
       return observed.end('abandoned', outcome.error);
     }
     const quiet = quietStop(outcome.error);
@@ -128,7 +127,7 @@ export class PolicyChain {
       ctx.log.info({ handler: target.label, code, api_code: apiCode }, quiet);
       return observed.end('already_applied');
     }
-    noteRunEnded(run.outcome, 'failed');
+    if (run.outcome) run.outcome.failed = true;
     // The span ends after the runtime's answer, so the apology's REST call is its child.
     try {
       await run.answerAsRuntime(() => this.fail(target, ctx, steps.answer?.(ctx), outcome.error));

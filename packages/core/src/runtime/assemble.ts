@@ -1,4 +1,5 @@
 import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
+import { RestClient } from '@boardbot/rest';
 import { trace } from '@opentelemetry/api';
 import type { CommandDescription } from '../commands/describe.js';
 import { assertValidCommands } from '../commands/validate-commands.js';
@@ -21,7 +22,6 @@ import { Telemetry } from '../telemetry/telemetry.js';
 import { CommandCatalogue } from '../text-commands/catalogue.js';
 import { HelpCommand } from '../text-commands/help-command.js';
 import type { ResolvedTextCommandOptions } from '../text-commands/options.js';
-import { createRest } from './clients.js';
 import { FilePositionStore } from './position/file-position-store.js';
 import type { PositionStore } from './position/position-store.js';
 import type { ResolvedBotOptions } from './resolve-options.js';
@@ -111,7 +111,7 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
   services.set(SESSION_STORE, o.sessions ?? scale?.sessions(ownStore) ?? ownStore);
   const rest =
     o.rest ??
-    createRest({
+    new RestClient({
       token: o.token,
       baseUrl: o.apiUrl,
       logger: log,

@@ -1,63 +1,36 @@
 import { GatewayClient } from '@boardbot/gateway';
 import type { Logger } from '@boardbot/protocol';
-import { RestClient, type SharedRateLimit } from '@boardbot/rest';
-import type { TracerProvider } from '@opentelemetry/api';
-import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
+import type { SharedRateLimit } from '@boardbot/rest';
+import { systemClock } from '../kernel/clock.js';
+import type { BotGateway, GatewayFactoryOptions } from '../kernel/ports.js';
+import type { ResolvedBotOptions } from './resolve-options.js';
 import { rateLimitedFetch } from './scale/rate-limited-fetch.js';
-
-/** The default REST client of a bot: calls made inside a handler inherit the handler's scope. */
-export function createRest(options: {
-  token: string;
-  baseUrl: string;
-  logger: Logger;
-  tracerProvider: TracerProvider | false;
-  sharedRateLimit?: SharedRateLimit | undefined;
-}): BotRest {
-  return new RestClient({
-    token: options.token,
-    baseUrl: options.baseUrl,
-    logger: options.logger,
-    tracerProvider: options.tracerProvider,
-    sharedRateLimit: options.sharedRateLimit,
-  });
-}
-
-/** The default gateway client of a bot, resuming after the stored position. */
-export function createGateway(options: GatewayFactoryOptions): BotGateway {
-  return new GatewayClient({
-    token: options.token,
-    baseUrl: options.baseUrl,
-    logger: options.logger,
-    lastEventId: options.lastEventId,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.readGate ? { readGate: options.readGate } : {}),
-  });
-}
 
 /**
  * The one place a bot's gateway client is built: its factory (`createBot({ gateway })`, else a
  * `GatewayClient`), token and URL, resuming after `lastEventId`. A replica's connection reserves a
  * slot of the shared rate limit first, since the platform counts `GET /gateway` against the window.
  *
- * @param options - the bot's gateway factory, token and API URL
+ * @param options - the bot's gateway factory, token, API URL and clock (which times a replica's wait for a slot)
  * @param logger - the bot's root logger
  * @param lastEventId - where to resume
  * @param rateLimit - the replicas' shared bucket, if any
  * @param readGate - the intake's backpressure: while it returns a promise, the stream is not read
  */
 export function openBotGateway(
-  options: { gateway?: ((options: GatewayFactoryOptions) => BotGateway) | undefined; token: string; apiUrl: string },
+  options: Pick<ResolvedBotOptions, 'gateway' | 'token' | 'apiUrl' | 'clock'>,
   logger: Logger,
   lastEventId: string | undefined,
   rateLimit?: SharedRateLimit,
   readGate?: () => Promise<void> | undefined,
 ): BotGateway {
-  return (options.gateway ?? createGateway)({
+  const gateway: GatewayFactoryOptions = {
     token: options.token,
     baseUrl: options.apiUrl,
     logger,
     lastEventId,
-    ...(rateLimit && { fetch: rateLimitedFetch(rateLimit) }),
+    ...(rateLimit && { fetch: rateLimitedFetch(rateLimit, options.clock ?? systemClock) }),
     ...(readGate && { readGate }),
-  });
+  };
+  return options.gateway ? options.gateway(gateway) : new GatewayClient(gateway);
 }

@@ -31,11 +31,6 @@ export class EventDelivery implements EventIteratorOwner {
     this.#config = config;
   }
 
-  /** Events accepted but not yet delivered (at most one network chunk's worth). */
-  get pendingCount(): number {
-    return this.#pending.size;
-  }
-
   /** @param event - The next accepted event, in stream order. */
   accept(event: GatewayDispatch): void {
     if (this.#closed) return;

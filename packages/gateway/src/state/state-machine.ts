@@ -31,13 +31,4 @@ export class StateMachine {
     }
     this.#state = next;
   }
-
-  /**
-   * Whether the state may move to `next` now.
-   *
-   * @param next - The candidate state.
-   */
-  can(next: GatewayState): boolean {
-    return TRANSITIONS[this.#state].includes(next);
-  }
 }

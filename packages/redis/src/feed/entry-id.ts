@@ -9,12 +9,6 @@
 
 const EVENT_ID = /^\d{1,15}$/;
 
-/** A parsed entry id: the event id part and the sequence part. */
-export interface EntryId {
-  ms: number;
-  seq: number;
-}
-
 /**
  * The entry id of a gateway event, or undefined when its id is not a decimal the contract allows.
  * @param eventId - the gateway event id
@@ -32,8 +26,8 @@ export function backfillEntryId(cursor: string, k: number): string | undefined {
   return EVENT_ID.test(cursor) ? `${Number(cursor)}-${k}` : undefined;
 }
 
-/** Parses `ms-seq`. */
-export function parseEntryId(id: string): EntryId {
+/** Parses `ms-seq` into the event id part and the sequence part. */
+function parseEntryId(id: string): { ms: number; seq: number } {
   const [ms = '0', seq = '0'] = id.split('-');
   return { ms: Number(ms), seq: Number(seq) };
 }
@@ -48,12 +42,6 @@ export function sortKeyOf(entryId: string): string {
   const ms = Number(dash < 0 ? entryId : entryId.slice(0, dash));
   const seq = dash < 0 ? 0 : Number(entryId.slice(dash + 1));
   return `${String(ms).padStart(16, '0')}-${String(seq).padStart(10, '0')}`;
-}
-
-/** The entry id of a sort key. */
-export function entryIdOfSortKey(sortKey: string): string {
-  const { ms, seq } = parseEntryId(sortKey);
-  return `${ms}-${seq}`;
 }
 
 /**

@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { GatewayFetch } from '@boardbot/gateway';
 import { readRateLimitHeaders, type SharedRateLimit } from '@boardbot/rest';
+import type { Clock } from '../../kernel/clock.js';
 
 const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'date'];
 
@@ -10,11 +10,16 @@ const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-rat
  * over the gateway while the others spend the window must wait its turn rather than draw a 429.
  *
  * @param limit - the app token's shared bucket
+ * @param clock - the bot's clock: it times the waits for a slot and reads the answer's reset
  * @param base - the fetch that opens the stream @defaultValue the global `fetch`
  */
-export function rateLimitedFetch(limit: SharedRateLimit, base: GatewayFetch = globalThis.fetch): GatewayFetch {
+export function rateLimitedFetch(
+  limit: SharedRateLimit,
+  clock: Clock,
+  base: GatewayFetch = globalThis.fetch,
+): GatewayFetch {
   return async (url, init) => {
-    const slot = await reserveOne(limit, init.signal);
+    const slot = await reserveOne(limit, clock, init.signal);
     let response: Awaited<ReturnType<GatewayFetch>>;
     try {
       response = await base(url, init);
@@ -25,17 +30,30 @@ export function rateLimitedFetch(limit: SharedRateLimit, base: GatewayFetch = gl
     const headers = Object.fromEntries(
       RATE_LIMIT_HEADERS.map((name) => [name, response.headers.get(name) ?? undefined]),
     );
-    limit.settle(slot, readRateLimitHeaders(headers, Date.now())).catch(() => {});
+    limit.settle(slot, readRateLimitHeaders(headers, clock.now())).catch(() => {});
     return response;
   };
 }
 
-async function reserveOne(limit: SharedRateLimit, signal: AbortSignal): Promise<string> {
+async function reserveOne(limit: SharedRateLimit, clock: Clock, signal: AbortSignal): Promise<string> {
   for (;;) {
     signal.throwIfAborted();
     const reservation = await limit.reserve(1);
     const slot = reservation.slots[0];
     if (slot !== undefined) return slot;
-    await sleep(Math.max(1, reservation.waitMs), undefined, { signal });
+    await new Promise<void>((resolve, reject) => {
+      const aborted = () => {
+        clock.clearTimeout(timer);
+        reject(signal.reason);
+      };
+      const timer = clock.setTimeout(
+        () => {
+          signal.removeEventListener('abort', aborted);
+          resolve();
+        },
+        Math.max(1, reservation.waitMs),
+      );
+      signal.addEventListener('abort', aborted, { once: true });
+    });
   }
 }
