@@ -1,8 +1,9 @@
-import { createBot, type MessageContext, OnMessage, OnMessageEdit } from '@boardbot/core';
+import { createBot, MemoryPositionStore, type MessageContext, OnMessage, OnMessageEdit } from '@boardbot/core';
 import type { Message } from '@boardbot/protocol';
 import { sample } from '@boardbot/test-support';
 import { createTestPlatform, TestClock, type TestPlatform } from '@boardbot/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anotherInstance } from './support.js';
 
 // docs/listening-to-messages.md, "Bursts": each policy through the runtime on the emulator, every
 // wait on the harness's clock (the emulator dates messages by it too, so `created_at` is the same time).
@@ -218,6 +219,67 @@ describe('burst policies', () => {
       { message: 'c 0', skipped: [] },
       { message: 'c 3', skipped: ['c 1', 'c 2'] },
     ]);
+  });
+});
+
+/** What the stop test's listeners saw: runs, and each message taken (with who waits for a count). */
+const stopRuns: Seen[] = [];
+const taken: string[] = [];
+const takenWaiters: (() => void)[] = [];
+const takenTimes = (content: string, times: number): Promise<void> =>
+  new Promise((resolve) => {
+    const check = (): void => {
+      if (taken.filter((c) => c === content).length >= times) resolve();
+      else takenWaiters.push(check);
+    };
+    check();
+  });
+
+class HeldAtStop {
+  @OnMessage(/^s /, { burst: { mode: 'debounce', ms: 1000 } })
+  held(ctx: MessageContext) {
+    stopRuns.push(seen(ctx));
+    return `answer to ${ctx.message.content} with ${ctx.skipped.length} skipped`;
+  }
+
+  @OnMessage(/^s /)
+  saw(ctx: MessageContext) {
+    taken.push(ctx.message.content ?? '');
+    for (const wake of takenWaiters.splice(0)) wake();
+  }
+}
+
+describe('a burst held when the bot stops', () => {
+  it('is not done: the next process, resuming from the same position, answers it once', async () => {
+    const clock = new TestClock('2026-03-02T09:00:00Z');
+    const platform = await createTestPlatform({
+      handlers: [Receipts],
+      start: false,
+      emulator: { now: () => clock.now() },
+    });
+    try {
+      const position = new MemoryPositionStore();
+      const first = anotherInstance(platform, { handlers: [HeldAtStop], clock, position });
+      await first.start();
+      const alice = platform.person('alice');
+      await alice.say('s 1');
+      clock.advance(200);
+      const last = await alice.say('s 2');
+      await takenTimes('s 2', 1);
+      await first.stop();
+      const second = anotherInstance(platform, { handlers: [HeldAtStop], clock, position });
+      await second.start();
+      try {
+        await takenTimes('s 2', 2);
+        clock.advance(1000);
+        expect((await platform.bot.nextMessage({ replyTo: last })).content).toBe('answer to s 2 with 1 skipped');
+        expect(stopRuns).toEqual([{ message: 's 2', skipped: ['s 1'] }]);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await platform.close();
+    }
   });
 });
 

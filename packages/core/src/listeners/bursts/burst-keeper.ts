@@ -121,10 +121,21 @@ export class BurstKeeper {
     return done;
   }
 
-  /** Runs nothing more: open bursts stay held (their messages before the resume point); runs going end. */
+  /**
+   * Runs nothing more (at stop): what is held and not running is let go as abandoned, so it is not
+   * done (the resume point stays before it, replicas leave it pending for the next owner); runs going end.
+   */
   close(): void {
     this.closed = true;
-    for (const state of this.keys.values()) this.deps.clock.clearTimeout(state.timer);
+    for (const state of this.keys.values()) this.abandonHeld(state);
+  }
+
+  private abandonHeld(state: KeyState): void {
+    this.deps.clock.clearTimeout(state.timer);
+    for (const entry of [...state.held.splice(0), ...state.ready.splice(0).flat()]) {
+      if (entry.meta.outcome) entry.meta.outcome.abandoned = true;
+      entry.release();
+    }
   }
 
   private keyOf(message: Message): string {
@@ -191,7 +202,8 @@ export class BurstKeeper {
         if (this.policy.mode !== 'debounce' && this.policy.mode !== 'drop' && state.held.length > 0) {
           state.ready.push(state.held.splice(0));
         }
-        this.pump(key, state);
+        if (this.closed) this.abandonHeld(state);
+        else this.pump(key, state);
       });
   }
 

@@ -74,8 +74,9 @@ export class DispatchSink implements IntakeSink {
       this.deps.queue.push(orderingKey(event, this.deps.orderBy), async () => {
         const outcome = await dispatchTraced(this.deps, event, replayed, traced);
         // A burst holding the message frees its board's slot now, and the resume point once it ran.
-        void releasedOutcome(outcome).then(() => {
-          this.finish(ticket);
+        void releasedOutcome(outcome).then((released) => {
+          // Abandoned at stop (a burst still held): not done, the next process handles it.
+          if (!released.abandoned) this.finish(ticket);
           resolve();
         });
       });
