@@ -32,6 +32,9 @@ const seen = (ctx: MessageContext): Seen => ({
   skipped: ctx.skipped.map((m) => m.content ?? ''),
 });
 
+/** The idempotency key each run derived for `k`, by the message it ran for. */
+const keys = new Map<string, string>();
+
 const runs: Record<'debounce' | 'drop' | 'latest' | 'collapse', Seen[]> = {
   debounce: [],
   drop: [],
@@ -49,6 +52,7 @@ class Bursty {
   @OnMessage(/^d /, { burst: { mode: 'debounce', ms: 1000 } })
   debounced(ctx: MessageContext) {
     runs.debounce.push(seen(ctx));
+    keys.set(ctx.message.id, ctx.idempotencyKey('k'));
     return `answer to ${ctx.message.content} with ${ctx.skipped.length} skipped`;
   }
 
@@ -63,6 +67,7 @@ class Bursty {
   @OnMessage(/^latest /, { burst: 'latest' })
   async latest(ctx: MessageContext) {
     runs.latest.push(seen(ctx));
+    keys.set(ctx.message.id, ctx.idempotencyKey('k'));
     if (runs.latest.length === 1) {
       latestStarted.resolve();
       await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
@@ -82,6 +87,11 @@ class Bursty {
       await collapseGate.promise;
     }
     return `read ${[...ctx.skipped, ctx.message].map((m) => m.content).join(' + ')}`;
+  }
+
+  @OnMessage(/^b /, { burst: { mode: 'debounce', ms: 1000, per: 'board' } })
+  board(ctx: MessageContext) {
+    return `the board said ${[...ctx.skipped, ctx.message].map((m) => m.content).join(' + ')}`;
   }
 
   @OnMessage(/^hello/)
@@ -145,6 +155,8 @@ describe('burst policies', () => {
     await platform.settle();
     expect(runs.debounce).toEqual([{ message: 'd 5', skipped: ['d 1', 'd 2', 'd 3', 'd 4'] }]);
     for (const m of burst.slice(0, 4)) expect(platform.bot.messages({ replyTo: m })).toEqual([]);
+    // The run's keys derive from the burst's first message: a replay forms the same burst, same keys.
+    expect(keys.get((burst[4] as Message).id)).toContain(`:m.${(burst[0] as Message).id}:`);
     const text = await metrics();
     expect(sample(text, 'boardbot_bursts_held_total', { handler: 'Bursty.debounced' })).toBe(1);
     expect(sample(text, 'boardbot_burst_messages_skipped_total', { handler: 'Bursty.debounced' })).toBe(4);
@@ -165,6 +177,14 @@ describe('burst policies', () => {
       { message: 'd a', skipped: [] },
       { message: 'd b', skipped: [] },
     ]);
+  });
+
+  it("per: 'board': the messages of everyone on the board form one burst", async () => {
+    await platform.person('alice').say('b one');
+    const last = await platform.person('bob').say('b two');
+    await platform.settle();
+    clock.advance(1000);
+    expect((await platform.bot.nextMessage({ replyTo: last })).content).toBe('the board said b one + b two');
   });
 
   it('drop: what arrives while a run of the same author is going is ignored', async () => {
@@ -203,6 +223,11 @@ describe('burst policies', () => {
     ]);
     const text = await metrics();
     expect(sample(text, 'boardbot_burst_runs_cancelled_total', { handler: 'Bursty.latest' })).toBe(1);
+    const cancelled = { handler: 'Bursty.latest', outcome: 'cancelled' };
+    expect(sample(text, 'boardbot_handler_duration_seconds_count', cancelled)).toBe(1);
+    expect(sample(text, 'boardbot_handler_duration_seconds_count', { ...cancelled, outcome: 'error' })).toBe(0);
+    // Each run of 'latest' keys its writes from its own newest message, not the cancelled one's.
+    expect(keys.get(second.id)).toContain(`:m.${second.id}:`);
   });
 
   it('collapse: three messages during a run are run once, together, when it ends', async () => {
@@ -277,6 +302,32 @@ describe('a burst held when the bot stops', () => {
       } finally {
         await second.stop();
       }
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
+describe('held messages and the intake bound', () => {
+  it('count toward maxPendingEvents: the gateway pauses while a burst holds the mark, and reads on once it ran', async () => {
+    const clock = new TestClock('2026-03-02T09:00:00Z');
+    const platform = await createTestPlatform({
+      handlers: [Bursty],
+      clock,
+      maxPendingEvents: 4,
+      emulator: { now: () => clock.now() },
+    });
+    try {
+      const dave = platform.person('dave');
+      const burst: Message[] = [];
+      for (let i = 1; i <= 4; i++) burst.push(await dave.say(`d bound ${i}`));
+      await platform.settle();
+      const full = 'intake full: the gateway stops reading until handlers catch up';
+      expect(platform.logs.find({ msg: full })).toHaveLength(1);
+      clock.advance(1000);
+      await platform.bot.nextMessage({ replyTo: burst[3] as Message });
+      await platform.settle();
+      expect(platform.logs.find({ msg: 'intake drained: the gateway reads on' })).toHaveLength(1);
     } finally {
       await platform.close();
     }
