@@ -54,6 +54,17 @@ const CORE_ERRORS = createErrorFactory({
       `${handler} called ctx.${operation}() after it was abandoned (${why}): the write was dropped, so that it cannot ` +
       'follow the apology already sent. Stop writing once ctx.signal is aborted, or raise handlerTimeoutMs.',
   },
+  BOARDBOT_RUN_CANCELLED: {
+    message: (handler: string) =>
+      `${handler} was cancelled by a newer message of the same burst (burst 'latest'): its ctx.signal is aborted and ` +
+      'its later writes are dropped; the newest message runs next. Stop working once ctx.signal is aborted.',
+  },
+  BOARDBOT_BURST_UNORDERED: {
+    message: (listeners: readonly string[]) =>
+      `${listeners.join(', ')} ${listeners.length === 1 ? 'declares' : 'declare'} a burst policy, which needs the ` +
+      "messages of a board in order, but orderBy is 'none': a burst could be formed from messages out of order and " +
+      "its runs could overlap. Use orderBy: 'board' (the default) or 'user', or remove the burst option.",
+  },
   BOARDBOT_INTERACTION_EXHAUSTED: {
     message: (command: string) =>
       `${command} has had its 5 answers: the platform accepts 5 answers per interaction (the reply and 4 follow-ups) ` +
@@ -250,7 +261,12 @@ export class WriteDroppedError extends BoardbotCoreError {
    * @param reason - why the handler was abandoned (its signal's reason)
    */
   constructor(handler: string, operation: string, reason: unknown) {
-    const why = reason instanceof ShutdownTimeoutError ? 'the bot stopped' : 'it ran past handlerTimeoutMs';
+    const why =
+      reason instanceof ShutdownTimeoutError
+        ? 'the bot stopped'
+        : reason instanceof RunCancelledError
+          ? 'a newer message cancelled it'
+          : 'it ran past handlerTimeoutMs';
     super('BOARDBOT_WRITE_DROPPED', [handler, operation, why], { cause: reason });
     this.handler = handler;
     this.operation = operation;
@@ -268,6 +284,25 @@ export class InteractionExhaustedError extends BoardbotCoreError {
    */
   constructor(command: string, cause?: unknown) {
     super('BOARDBOT_INTERACTION_EXHAUSTED', [command], { cause });
+  }
+}
+
+/**
+ * A newer message of the same burst cancelled this run (burst `'latest'`): the reason of its
+ * `ctx.signal`. Not a failure: the runtime says nothing to the person, the newest message runs next.
+ */
+export class RunCancelledError extends BoardbotCoreError {
+  /** @param handler - `Class.method` of the cancelled listener */
+  constructor(handler: string) {
+    super('BOARDBOT_RUN_CANCELLED', [handler]);
+  }
+}
+
+/** Listeners declare a burst policy while `orderBy` is `'none'`: refused when the bot is created. */
+export class BurstUnorderedError extends BoardbotCoreError {
+  /** @param listeners - `Class.method` of each listener with a burst policy */
+  constructor(listeners: readonly string[]) {
+    super('BOARDBOT_BURST_UNORDERED', [listeners]);
   }
 }
 

@@ -40,6 +40,7 @@ export type * from './kernel/ports.js';
 export { EVENT_BAGGAGE_KEY, HANDLER_BAGGAGE_KEY } from './kernel/run-baggage.js';
 export type { OpenScope, RunSubject, Scoped } from './kernel/scoped.js';
 export { ServiceKey, Services } from './kernel/services.js';
+export type { BurstMode, BurstOptions, BurstPolicy } from './listeners/bursts/burst-policy.js';
 export type * from './listeners/context.js';
 export type {
   EventListenerMetadata,

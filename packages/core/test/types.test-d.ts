@@ -74,6 +74,7 @@ describe('context types', () => {
     expectTypeOf<MessageContext['event']>().toEqualTypeOf<'message.create' | 'message.edit' | 'message.delete'>();
     expectTypeOf<MessageContext['edit']>().parameters.toEqualTypeOf<[string | Message, string]>();
     expectTypeOf<MessageContext['delete']>().returns.toEqualTypeOf<Promise<void>>();
+    expectTypeOf<MessageContext['skipped']>().toEqualTypeOf<readonly Message[]>();
   });
 
   it('guards and middleware narrow the context by kind', () => {
@@ -124,6 +125,13 @@ describe('event payload types', () => {
       // @ts-expect-error a message listener receives a MessageContext, not a CommandContext
       @OnMessage(/x/)
       notAMessageListener(_ctx: CommandContext) {}
+
+      @OnMessage(/y/, { burst: { mode: 'debounce', ms: 500, per: 'board' } })
+      debounced(_ctx: MessageContext) {}
+
+      // @ts-expect-error a burst policy is one of the named modes
+      @OnMessage(/z/, { burst: 'throttle' })
+      unknownMode(_ctx: MessageContext) {}
     }
     expectTypeOf(Listeners).toBeConstructibleWith();
   });

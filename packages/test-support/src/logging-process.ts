@@ -13,6 +13,8 @@ export interface LoggingProcessOptions {
   name: string;
   /** Hears every line as it is logged. */
   onLine?: (line: JsonLogLine) => void;
+  /** Opens its stdin, for {@link LoggingProcess.send} (a fixture driven by the test). @defaultValue false */
+  stdin?: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ export class LoggingProcess {
     this.onLine = options.onLine;
     this.proc = spawn(process.execPath, [options.script], {
       env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: [options.stdin === true ? 'pipe' : 'ignore', 'pipe', 'inherit'],
     });
     let buffered = '';
     this.proc.stdout?.on('data', (chunk: Buffer) => {
@@ -81,6 +83,15 @@ export class LoggingProcess {
       throw new Error(`${this.name} exited (${code}) before it started:\n${this.report()}`);
     });
     await Promise.race([up, died]);
+  }
+
+  /**
+   * Writes one JSON line to its stdin (opened with `stdin: true`), e.g. a command to a fixture's clock.
+   * @param line - the value, sent as one line of JSON
+   */
+  send(line: unknown): void {
+    if (!this.proc.stdin) throw new Error(`${this.name} was started without stdin: pass stdin: true`);
+    this.proc.stdin.write(`${JSON.stringify(line)}\n`);
   }
 
   /** Sends a signal; with SIGKILL, waits for the process to be gone. */

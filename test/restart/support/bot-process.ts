@@ -31,6 +31,8 @@ export class BotProcess extends LoggingProcess {
     super({
       script: main,
       name: 'the bot',
+      // A fixture on the test's clock (BURST_CLOCK) takes its moves on stdin.
+      stdin: true,
       env: {
         BOARDBOT_TOKEN: env.token,
         BOARDBOT_API_URL: env.apiUrl,

@@ -14,6 +14,7 @@ import { TickHandler } from '../schedules/handle-tick.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { DEFAULT_TEXT_COMMAND_OPTIONS, type ResolvedTextCommandOptions } from '../text-commands/options.js';
 import { keyBasis } from './key-basis.js';
+import { type KeyedQueue, queueTask } from './keyed-queue.js';
 import { EVENT_KINDS, type EventKind, type KindFactory } from './kinds.js';
 import type { Routes } from './routes.js';
 
@@ -34,6 +35,11 @@ export interface DispatcherDeps extends CoreEnv {
   cooldowns?: CooldownStore | undefined;
   /** How commands are invoked as text. @defaultValue {@link DEFAULT_TEXT_COMMAND_OPTIONS} */
   textCommands?: ResolvedTextCommandOptions | undefined;
+  /**
+   * The bot's queue: a burst's run takes one of its workers, outside any ordering slot.
+   * @defaultValue runs at once
+   */
+  queue?: KeyedQueue | undefined;
   /** The kinds of handler events go to. @defaultValue {@link EVENT_KINDS} */
   kinds?: readonly KindFactory[] | undefined;
 }
@@ -60,12 +66,16 @@ export class Dispatcher {
       telemetry: deps.telemetry,
     });
     this.chain = chain;
+    const { queue } = deps;
+    const schedule = queue && ((task: () => Promise<void>) => queueTask(queue, task));
+    const workers = { schedule, telemetry: deps.telemetry };
     const parts = {
       env: deps,
       chain,
       routes: deps.routes,
       exhaustedInteraction: deps.exhaustedInteraction,
       textCommands: deps.textCommands ?? DEFAULT_TEXT_COMMAND_OPTIONS,
+      workers,
     };
     this.kinds = (deps.kinds ?? EVENT_KINDS).map((kind) => kind(parts));
     this.ticks = new TickHandler(deps, chain);
@@ -78,6 +88,11 @@ export class Dispatcher {
    */
   abandonRunning(shutdownTimeoutMs: number): HandlerRun[] {
     return this.chain.abandonRunning(shutdownTimeoutMs);
+  }
+
+  /** Runs nothing more of what the handlers hold (at stop: held bursts stay before the resume point). */
+  close(): void {
+    for (const kind of this.kinds) kind.close?.();
   }
 
   /** Handler runs holding a worker right now. */

@@ -121,3 +121,12 @@ export class KeyedQueue {
     this.ready.splice(i, 0, next);
   }
 }
+
+/**
+ * Runs `task` as a worker of `queue` without an ordering key, and resolves when it ended.
+ * @param queue - the bot's queue
+ * @param task - the work; it should not throw
+ */
+export function queueTask(queue: KeyedQueue, task: () => Promise<void>): Promise<void> {
+  return new Promise((resolve) => queue.push(undefined, () => task().finally(resolve)));
+}

@@ -2,6 +2,7 @@ import type { ExhaustedInteraction } from '../commands/context.js';
 import { InteractionHandler } from '../commands/handle-interaction.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
+import type { BurstWorkers } from '../listeners/bursts/bursts.js';
 import { EventHandler } from '../listeners/handle-event.js';
 import { MessageHandler } from '../listeners/handle-message.js';
 import type { PolicyChain } from '../policies/chain.js';
@@ -16,6 +17,8 @@ export interface EventKind {
   handles(event: BotEvent): boolean;
   /** Runs its handlers of the event, each through the policy chain; never rejects. */
   handle(event: BotEvent, meta: EventMeta): Promise<void>;
+  /** Runs nothing more of what it holds (at stop); optional. */
+  close?(): void;
 }
 
 /** What a kind of handler is built from: the bot's environment, the policy chain and the routes. */
@@ -27,6 +30,8 @@ export interface KindParts {
   exhaustedInteraction: ExhaustedInteraction;
   /** How commands are invoked as text (`createBot({ textCommands })`, defaults applied). */
   textCommands: ResolvedTextCommandOptions;
+  /** Where held work (a burst's run) takes a worker, and the metrics that count it. */
+  workers: BurstWorkers;
 }
 
 /** Builds one kind of handler; a new kind is one more of these in the dispatcher's `kinds`. */
@@ -43,4 +48,5 @@ export const EVENT_KINDS: readonly KindFactory[] = [
   ({ env, chain, routes, textCommands: text }) =>
     new TextCommandHandler(env, chain, textCommandTable(routes.commands, text.all), text),
   ({ env, chain, routes }) => new MessageHandler(env, chain, routes.messages),
+  ({ env, chain, routes, workers }) => new MessageHandler(env, chain, routes.messages, workers),
 ];

@@ -1,6 +1,6 @@
 import type { RestClient } from '@boardbot/rest';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { HandlerKind, HandlerOutcome, MetricsSink } from '../telemetry/metrics-sink.js';
+import type { BurstCount, HandlerKind, HandlerOutcome, MetricsSink } from '../telemetry/metrics-sink.js';
 import { PositionLag } from './position-lag.js';
 import type { ReplicaStatus } from './replica-status.js';
 
@@ -34,6 +34,7 @@ export class BotMetrics implements MetricsSink {
   private readonly gaps: Counter;
   private readonly pauses: Counter;
   private readonly paused: Gauge;
+  private readonly bursts: Record<BurstCount, Counter<'handler'>>;
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly requestSeconds: Histogram<'method' | 'route'>;
   private readonly waits: Counter<'bucket' | 'reason'>;
@@ -87,6 +88,19 @@ export class BotMetrics implements MetricsSink {
       help: 'Whether the gateway is paused by the intake bound (1) or reading (0).',
       registers,
     });
+    this.bursts = {
+      held: counter('boardbot_bursts_held_total', 'Bursts a listener held (burst policies), by handler.', ['handler']),
+      skipped: counter(
+        'boardbot_burst_messages_skipped_total',
+        'Messages a burst policy did not run alone (in ctx.skipped, or dropped), by handler.',
+        ['handler'],
+      ),
+      cancelled: counter(
+        'boardbot_burst_runs_cancelled_total',
+        "Runs cancelled by a newer message (burst 'latest'), by handler.",
+        ['handler'],
+      ),
+    };
     this.requests = counter('boardbot_rest_requests_total', 'REST answers, by method, route template and status.', [
       'method',
       'route',
@@ -148,6 +162,11 @@ export class BotMetrics implements MetricsSink {
   intakeBackpressure(paused: boolean): void {
     if (paused) this.pauses.inc();
     this.paused.set(paused ? 1 : 0);
+  }
+
+  /** @inheritdoc */
+  burst(handler: string, what: BurstCount, count: number): void {
+    this.bursts[what].inc({ handler }, count);
   }
 
   /** The gateway reconnected; `gap` when it reported missed events. */

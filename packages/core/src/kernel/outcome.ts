@@ -7,4 +7,20 @@
 export interface DispatchOutcome {
   failed: boolean;
   abandoned: boolean;
+  /**
+   * Work the event's handlers left running after the dispatch returned: a burst policy holds its
+   * message out of its board's ordering slot until the burst's run ends. The event is done (the
+   * resume point passes it, replicas acknowledge it) only once these settle; they never reject.
+   */
+  held?: Promise<void>[];
+}
+
+/**
+ * Resolves once the work an event's handlers held (see {@link DispatchOutcome.held}) settled, with
+ * the outcome as it stands then.
+ * @param outcome - the outcome of the event's dispatch
+ */
+export async function releasedOutcome(outcome: DispatchOutcome): Promise<DispatchOutcome> {
+  while (outcome.held && outcome.held.length > 0) await Promise.all(outcome.held.splice(0));
+  return outcome;
 }

@@ -16,6 +16,12 @@ export interface MessageContext extends BaseContext {
   readonly authorName: string;
   /** The regular expression match, when the listener matched by one. */
   readonly match: RegExpExecArray | null;
+  /**
+   * The earlier messages of the burst this run answers, oldest first, when the listener has a burst
+   * policy (`'debounce'`, `'collapse'`, or `'latest'`'s cancelled and replaced ones); `ctx.message`
+   * is the newest. Empty otherwise.
+   */
+  readonly skipped: readonly Message[];
   /** Whether the bot itself wrote the message. */
   readonly isOwn: boolean;
   /** Whether something was sent through `reply` or a returned body. */

@@ -6,6 +6,8 @@ import type { BotEvent, EventMeta } from '../kernel/event.js';
 import type { PolicyChain } from '../policies/chain.js';
 import type { HandlerSteps, HandlerTarget } from '../policies/steps.js';
 import { AuthorCache } from './authors.js';
+import type { BurstRun } from './bursts/burst-keeper.js';
+import { Bursts, type BurstWorkers, unheld } from './bursts/bursts.js';
 import { matchMessage } from './match-message.js';
 import { MessageContextImpl } from './message-context.js';
 import type { MessageEventName, MessageListenerMetadata } from './metadata.js';
@@ -57,18 +59,22 @@ const steps: HandlerSteps<MessageContextImpl, string> = {
  */
 export class MessageHandler {
   private readonly authors: AuthorCache;
+  private readonly bursts: Bursts;
 
   /**
    * @param env - the bot's environment
    * @param chain - the policy chain
    * @param listeners - the message listener table
+   * @param workers - where a burst's run takes a worker, and its metrics
    */
   constructor(
     private readonly env: CoreEnv,
     private readonly chain: PolicyChain,
     private readonly listeners: MessageTable,
+    workers: BurstWorkers = {},
   ) {
     this.authors = new AuthorCache(env.rest, () => env.clock.now());
+    this.bursts = new Bursts(listeners['message.create'], env, workers);
   }
 
   /** Whether any listener may see this message event (before its matcher is asked). */
@@ -114,17 +120,29 @@ export class MessageHandler {
             traceContext: event.trace,
           });
     const who = message.author ?? `webhook:${message.webhook_name ?? ''}`;
-    const run = ({ target, match }: (typeof matched)[number]) =>
-      this.chain.run(
-        steps,
-        target,
-        event,
-        { log, correlationId },
-        (deps) => new MessageContextImpl(deps, name, message, author, match),
-        who,
-      );
+    const run = ({ target, match }: (typeof matched)[number]) => {
+      const launch = ({ meta, skipped, opened }: BurstRun) =>
+        this.chain.run(
+          steps,
+          target,
+          meta,
+          { log, correlationId },
+          (deps) => {
+            opened(deps.run);
+            return new MessageContextImpl(deps, name, message, author, match, skipped);
+          },
+          who,
+        );
+      // A held message's run is the burst's: the event is done with it once it is held.
+      return this.bursts.take(target, { message, meta: event, launch }) ?? launch(unheld(event));
+    };
     // Listeners `afterOthers` read what the others write for this message: they wait for them.
     await Promise.all(matched.filter((m) => m.target.listener.afterOthers !== true).map(run));
     await Promise.all(matched.filter((m) => m.target.listener.afterOthers === true).map(run));
+  }
+
+  /** Runs nothing more for the bursts held (at stop): their messages stay before the resume point. */
+  close(): void {
+    this.bursts.close();
   }
 }

@@ -19,6 +19,7 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
    * @param message - the message
    * @param author - its author's profile, if known
    * @param match - the listener's regular expression match
+   * @param skipped - the earlier messages of its burst (a burst policy's run)
    */
   constructor(
     deps: ContextDeps,
@@ -26,6 +27,7 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
     readonly message: Message,
     readonly author: UserProfile | null,
     readonly match: RegExpExecArray | null,
+    readonly skipped: readonly Message[] = [],
   ) {
     super(deps);
     this.boardId = message.board_id;

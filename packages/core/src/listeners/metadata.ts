@@ -1,5 +1,6 @@
 import type { Message } from '@boardbot/protocol';
 import { metadataKey } from '../kernel/metadata.js';
+import type { BurstPolicy } from './bursts/burst-policy.js';
 import type { MessagePattern } from './patterns/message-pattern.js';
 
 /** `@OnMessage`, `@OnMessageEdit`, `@OnMessageDelete` methods: {@link MessageListenerMetadata}[]. */
@@ -33,6 +34,8 @@ export interface MessageListenerMetadata {
   includeOwn: boolean;
   /** Whether it runs once the message's other listeners are done (absent: beside them). */
   afterOthers?: boolean;
+  /** How it takes a burst of messages (`@OnMessage` only); absent: each in turn. */
+  burst?: BurstPolicy;
 }
 
 /** What `@OnEvent`/`@OnReady` store for one method. */

@@ -1,5 +1,6 @@
 import { InvalidHandlerError } from '../errors.js';
 import { appendMetadata } from '../kernel/metadata.js';
+import { type BurstMode, type BurstOptions, burstPolicy } from './bursts/burst-policy.js';
 import type { MessageContext } from './context.js';
 import type { MessageEventName, MessageListenerMetadata, MessageMatcher } from './metadata.js';
 import { MESSAGE_LISTENERS_KEY } from './metadata.js';
@@ -33,6 +34,16 @@ export interface MessageListenerOptions {
   afterOthers?: boolean;
 }
 
+/** Options of `@OnMessage`: those of every message listener, and its burst policy. */
+export interface OnMessageOptions extends MessageListenerOptions {
+  /**
+   * How the listener takes a burst of messages from one author on one board (see {@link BurstMode}):
+   * `'queue'`, `'drop'`, `'latest'`, `'collapse'`, or `{ mode: 'debounce', ms }`.
+   * Refused with `orderBy: 'none'`. @defaultValue 'queue'
+   */
+  burst?: BurstMode | BurstOptions;
+}
+
 /** A message listener method. */
 export type MessageListener = (ctx: MessageContext) => unknown;
 
@@ -50,13 +61,18 @@ function pattern(regex: RegExp, options: MessageListenerOptions, where: string):
   return new MessagePattern(regex, { engine, maxLength, allowSlowRegex, where });
 }
 
-function listener(event: MessageEventName, matcher: MessageMatcher | undefined, options: MessageListenerOptions) {
+function listener(event: MessageEventName, matcher: MessageMatcher | undefined, options: OnMessageOptions) {
   return <T extends MessageListener>(target: object, method: string | symbol, _d: TypedPropertyDescriptor<T>): void => {
     if (typeof method !== 'string') throw new InvalidHandlerError(`@${event} listener needs a string method name`);
     const where = `${target.constructor.name}.${method}`;
     const meta: MessageListenerMetadata = { event, method, includeOwn: options.includeOwn ?? false };
     if (options.afterOthers === true) meta.afterOthers = true;
     if (matcher !== undefined) meta.matcher = matcher;
+    if (options.burst !== undefined) {
+      if (event !== 'message.create') throw new InvalidHandlerError(`${where}: burst applies to @OnMessage only`);
+      const policy = burstPolicy(options.burst, where);
+      if (policy) meta.burst = policy;
+    }
     if (matcher instanceof RegExp) meta.pattern = pattern(matcher, options, where);
     else {
       const misplaced = REGEX_OPTIONS.filter((name) => options[name] !== undefined);
@@ -71,9 +87,10 @@ function listener(event: MessageEventName, matcher: MessageMatcher | undefined, 
 /**
  * Runs the method for new messages: all of them, those whose content matches a regular
  * expression (`ctx.match`), starts with a prefix, or passes a predicate. A regular expression is
- * checked for catastrophic backtracking when the bot starts (see {@link MessageListenerOptions}).
+ * checked for catastrophic backtracking when the bot starts (see {@link MessageListenerOptions}). A
+ * burst policy (`burst`) answers a burst of messages once (see {@link OnMessageOptions}).
  */
-export const OnMessage = (matcher?: MessageMatcher, options: MessageListenerOptions = {}) =>
+export const OnMessage = (matcher?: MessageMatcher, options: OnMessageOptions = {}) =>
   listener('message.create', matcher, options);
 
 /** Runs the method for edited messages (their new state), optionally filtered like `@OnMessage`. */

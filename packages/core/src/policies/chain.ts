@@ -1,4 +1,4 @@
-import { HandlerTimeoutError, ShutdownTimeoutError } from '../errors.js';
+import { HandlerTimeoutError, RunCancelledError, ShutdownTimeoutError } from '../errors.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { AnyContext, TranslateValues } from '../kernel/context.js';
 import type { CoreEnv } from '../kernel/env.js';
@@ -120,6 +120,11 @@ export class PolicyChain {
     if (outcome.error instanceof ShutdownTimeoutError) {
       if (run.outcome) run.outcome.abandoned = true;
       return observed.end('abandoned', outcome.error);
+    }
+    if (outcome.error instanceof RunCancelledError) {
+      // A burst's newer message took over (burst 'latest'): nothing failed, nothing to apologise for.
+      ctx.log.info({ handler: target.label }, 'run cancelled by a newer message of its burst');
+      return observed.end('cancelled');
     }
     const quiet = quietStop(outcome.error);
     if (quiet !== undefined) {

@@ -12,6 +12,7 @@ import { Container } from '../kernel/container.js';
 import { createLogger } from '../kernel/logger.js';
 import type { BotRest } from '../kernel/ports.js';
 import type { Services } from '../kernel/services.js';
+import { assertBurstsOrdered } from '../listeners/bursts/check-order.js';
 import { declaredPatterns } from '../listeners/patterns/check-patterns.js';
 import type { Plugin } from '../plugins/plugin.js';
 import type { Middleware } from '../policies/middleware.js';
@@ -124,7 +125,10 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
         'created with new RestClient({ ..., sharedRateLimit }): together they may draw 429s.',
     );
   }
+  const queue = new KeyedQueue(o.concurrency, (error) => log.error({ err: error }, 'dispatch failed'));
+  assertBurstsOrdered(routes, o.orderBy);
   const dispatcher = new Dispatcher({
+    queue,
     routes,
     middleware,
     rest,
@@ -140,7 +144,6 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
     telemetry,
     cooldowns: scale?.cooldowns,
   });
-  const queue = new KeyedQueue(o.concurrency, (error) => log.error({ err: error }, 'dispatch failed'));
   // Schedules are a plugin of the bot's own: started with the plugins, stopped with them.
   const scheduler = new Scheduler({
     schedules: routes.schedules,

@@ -21,6 +21,8 @@ export const NOTHING_LEFT: StopReport = { abandoned: [], unhandled: 0 };
  */
 export async function drainOrAbandon(parts: BotParts, feed: SingleFeed, timeoutMs: number): Promise<StopReport> {
   const { queue, clock, dispatcher, log } = parts;
+  // Held bursts stay held (before the resume point, run by the next process); runs going finish.
+  dispatcher.close();
   let timer: unknown;
   const timedOut = new Promise<boolean>((resolve) => {
     timer = clock.setTimeout(() => resolve(true), timeoutMs);

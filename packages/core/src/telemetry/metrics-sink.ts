@@ -3,10 +3,14 @@ export type HandlerKind = 'command' | 'message' | 'event';
 
 /**
  * How a handler run ended: it returned (`ok`), threw (`error`), outlived `handlerTimeoutMs`
- * (`timeout`), was abandoned at shutdown (`abandoned`), or stopped on a write an earlier run of the
- * same event had already applied (`already_applied`).
+ * (`timeout`), was abandoned at shutdown (`abandoned`), stopped on a write an earlier run of the
+ * same event had already applied (`already_applied`), or was cancelled by a newer message of its burst
+ * (`cancelled`, burst `'latest'`).
  */
-export type HandlerOutcome = 'ok' | 'error' | 'timeout' | 'abandoned' | 'already_applied';
+export type HandlerOutcome = 'ok' | 'error' | 'timeout' | 'abandoned' | 'already_applied' | 'cancelled';
+
+/** What a burst policy did: held a new burst, skipped messages (`ctx.skipped`, or dropped), cancelled a run. */
+export type BurstCount = 'held' | 'skipped' | 'cancelled';
 
 /**
  * What the runtime tells the metrics as events and handlers go by (the rest is read when scraped).
@@ -39,4 +43,11 @@ export interface MetricsSink {
    * @param paused - whether the gateway is paused now
    */
   intakeBackpressure?(paused: boolean): void;
+  /**
+   * A listener's burst policy held a new burst, skipped messages or cancelled a run.
+   * @param handler - `Class.method`
+   * @param what - which
+   * @param count - how many
+   */
+  burst?(handler: string, what: BurstCount, count: number): void;
 }

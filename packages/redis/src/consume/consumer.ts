@@ -456,15 +456,20 @@ export class Consumer implements ReadsAlong {
     }
     part.running.add(entry.id);
     this.running++;
-    this.host.enqueue(this.host.orderingKey(event), () =>
-      this.runner
-        .run(part, entry, event, claimed, () => this.parts.get(part.index) === part)
-        .finally(() => {
-          part.running.delete(entry.id);
-          this.running--;
-          this.checkDrained(part);
-          // Room for another entry: the loop may wait for it (not for the reader's next append).
-          if (this.waitingFor === 'room') this.wake?.();
+    // The queue's slot is freed early when a burst holds the message (`free`); the entry stays running.
+    this.host.enqueue(
+      this.host.orderingKey(event),
+      () =>
+        new Promise<void>((free) => {
+          const holds = () => this.parts.get(part.index) === part;
+          void this.runner.run(part, entry, event, claimed, holds, free).finally(() => {
+            free();
+            part.running.delete(entry.id);
+            this.running--;
+            this.checkDrained(part);
+            // Room for another entry: the loop may wait for it (not for the reader's next append).
+            if (this.waitingFor === 'room') this.wake?.();
+          });
         }),
     );
   }

@@ -1,4 +1,5 @@
 import type { BotEvent, ScaleHost } from '@boardbot/core';
+import { releasedOutcome } from '@boardbot/core/internal';
 import { backoffDelay } from '@boardbot/protocol/http';
 import { type Connected, persist, sleep } from '../connection.js';
 import { sortKeyOf } from '../feed/entry-id.js';
@@ -53,6 +54,8 @@ export class EntryRunner {
    * @param event - its event
    * @param claimed - whether it was claimed from a previous owner (a replay) rather than read
    * @param holds - whether this replica still holds the partition
+   * @param free - frees the entry's place in its board's order while a burst policy holds it; the
+   *   entry stays pending (and running, for the sweep) until the burst ran
    */
   async run(
     part: RunPart,
@@ -60,6 +63,7 @@ export class EntryRunner {
     event: BotEvent,
     claimed: boolean,
     holds: () => boolean,
+    free: () => void = () => {},
   ): Promise<void> {
     const { maxDeliveries } = this.options;
     let local = 0;
@@ -80,6 +84,10 @@ export class EntryRunner {
       }
       // The bot adds what it knows itself: an event created before this process started.
       const outcome = await this.host.dispatch(event, claimed || attempt > 1, traceOf(entry));
+      if (outcome.held?.length) {
+        free();
+        await releasedOutcome(outcome);
+      }
       if (early) attempt = (await run.count) ?? (await this.recount(entry.id, local));
       // Not finished: left pending, for the next owner of the partition.
       if (outcome.abandoned) return;

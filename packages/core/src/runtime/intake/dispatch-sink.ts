@@ -2,6 +2,7 @@ import type { Message } from '@boardbot/protocol';
 import type { KeyedQueue } from '../../dispatch/keyed-queue.js';
 import { type OrderBy, orderingKey } from '../../dispatch/ordering.js';
 import type { BotEvent } from '../../kernel/event.js';
+import { releasedOutcome } from '../../kernel/outcome.js';
 import type { PositionKeeper } from '../position/position-keeper.js';
 import type { Progress, Ticket } from '../position/progress.js';
 import type { BackfillMarks } from './backfill.js';
@@ -70,12 +71,15 @@ export class DispatchSink implements IntakeSink {
     }
     const replayed = place === undefined && createdBefore(event, this.deps.startedAt);
     return new Promise<void>((resolve) => {
-      this.deps.queue.push(orderingKey(event, this.deps.orderBy), () =>
-        dispatchTraced(this.deps, event, replayed, traced).finally(() => {
-          this.finish(ticket);
+      this.deps.queue.push(orderingKey(event, this.deps.orderBy), async () => {
+        const outcome = await dispatchTraced(this.deps, event, replayed, traced);
+        // A burst holding the message frees its board's slot now, and the resume point once it ran.
+        void releasedOutcome(outcome).then((released) => {
+          // Abandoned at stop (a burst still held): not done, the next process handles it.
+          if (!released.abandoned) this.finish(ticket);
           resolve();
-        }),
-      );
+        });
+      });
     });
   }
 

@@ -1,0 +1,74 @@
+import type { Message } from '@boardbot/protocol';
+import { botMessages } from '@boardbot/test-support';
+import { TestClock } from '@boardbot/testing';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type BotProcess, buildFixtureBot } from './support/bot-process.js';
+import { type Scenario, scenario } from './support/scenario.js';
+
+// docs/listening-to-messages.md, "Bursts": a debounced burst held while the bot is killed with SIGKILL
+// keeps its place before the resume point, and the next process answers it once, with the same keys.
+// The bot process runs on the test's clock (moved through its stdin), the emulator dates messages by it.
+
+beforeAll(() => buildFixtureBot(), 120_000);
+
+let s: Scenario | undefined;
+afterEach(async () => {
+  await s?.close();
+  s = undefined;
+});
+
+/** Moves the test's clock (the emulator's) and the bot's to `clock`'s time plus `ms`. */
+async function advance(clock: TestClock, bot: BotProcess, ms: number): Promise<void> {
+  clock.advance(ms);
+  const at = clock.now();
+  bot.send({ advanceTo: at });
+  await bot.waitFor((l) => l.msg === 'fixture clock' && l.at === at);
+}
+
+describe('a debounced burst across a SIGKILL', () => {
+  it('is still one run with 4 skipped after the restart: nothing lost, one answer', async () => {
+    const clock = new TestClock('2026-03-02T09:00:00Z');
+    s = await scenario({ now: () => clock.now() });
+    const { platform } = s;
+    const alice = platform.person('alice');
+    const bob = platform.person('bob');
+    const first = s.startBot({ BURST_CLOCK: String(clock.now()) });
+    await first.started();
+
+    const burst: Message[] = [];
+    for (let i = 1; i <= 3; i++) {
+      if (i > 1) await advance(clock, first, 200);
+      burst.push(await alice.say(`burst ${i}`));
+    }
+    await first.waitFor((l) => l.msg === 'fixture saw' && l.content === 'burst 3');
+    // Bob's message after the burst is answered: the resume point would pass the burst if it could.
+    const other = await bob.say('m from bob');
+    await platform.bot.nextMessage({ replyTo: other });
+    // A flush of the resume point falls due (positionFlushMs): what it saves stays before the burst.
+    await advance(clock, first, 200);
+    const board = (burst[0] as Message).board_id;
+    const saved = first.lines.filter((l) => l.msg === 'fixture saving position');
+    for (const line of saved) {
+      expect((line.boards as Record<string, number>)[board] ?? 0).toBeLessThan((burst[0] as Message).seq);
+    }
+    await first.kill();
+
+    // The 4th message while the bot is down, the 5th after the restart, then silence.
+    burst.push(await alice.say('burst 4'));
+    const second = s.startBot({ BURST_CLOCK: String(clock.now()) });
+    await second.started();
+    await advance(clock, second, 200);
+    burst.push(await alice.say('burst 5'));
+    await second.waitFor((l) => l.msg === 'fixture saw' && l.content === 'burst 5');
+    await advance(clock, second, 1000);
+    const answer = await platform.bot.nextMessage({ replyTo: burst[4] as Message });
+    expect(answer.content).toBe('burst of 5: burst 1 | burst 2 | burst 3 | burst 4 | burst 5');
+
+    const runs = [...first.lines, ...second.lines].filter((l) => l.msg === 'fixture ran burst');
+    expect(runs).toHaveLength(1);
+    const answers = botMessages(await platform.messages('general'), platform.bot.app.bot_user_id).filter((m) =>
+      m.content?.startsWith('burst of'),
+    );
+    expect(answers.map((m) => m.reply_to)).toEqual([(burst[4] as Message).id]);
+  }, 120_000);
+});
