@@ -10,10 +10,10 @@ import type { BurstRun } from './bursts/burst-keeper.js';
 import { Bursts, type BurstWorkers, unheld } from './bursts/bursts.js';
 import { matchMessage } from './match-message.js';
 import { MessageContextImpl } from './message-context.js';
-import type { MessageEventName, MessageListenerMetadata } from './metadata.js';
+import type { MessageEventName } from './metadata.js';
+import type { MessageTarget } from './target.js';
 
-/** A message listener method, with its matcher and policies. */
-export type MessageTarget = HandlerTarget & { listener: MessageListenerMetadata };
+export type { MessageTarget } from './target.js';
 
 /** Message listeners, by event. */
 export type MessageTable = Readonly<Record<MessageEventName, readonly MessageTarget[]>>;

@@ -1,7 +1,7 @@
 import type { CoreEnv } from '../../kernel/env.js';
 import type { EventMeta } from '../../kernel/event.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
-import type { MessageTarget } from '../handle-message.js';
+import type { MessageTarget } from '../target.js';
 import { BurstKeeper, type BurstRun, type HeldMessage } from './burst-keeper.js';
 
 /** Where a burst's run takes a worker, and who counts what the policies did. */

@@ -1,6 +1,6 @@
-import type { OrderBy } from '../../dispatch/ordering.js';
-import type { Routes } from '../../dispatch/routes.js';
-import { BurstUnorderedError } from '../../errors.js';
+import type { OrderBy } from '../dispatch/ordering.js';
+import type { Routes } from '../dispatch/routes.js';
+import { BurstUnorderedError } from '../errors.js';
 
 /**
  * Refuses burst policies under `orderBy: 'none'` when the bot is created: a burst is formed from a
