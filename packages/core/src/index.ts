@@ -1,6 +1,7 @@
 // Decorator metadata needs the Reflect API before any decorator runs: loaded once, here.
 import 'reflect-metadata';
 
+export * from './answers/stream-options.js';
 export * from './commands/command.js';
 export type * from './commands/context.js';
 export type { CommandMetadata, LeafOptionType, OptionMetadata, SubcommandMetadata } from './commands/metadata.js';

@@ -1,4 +1,5 @@
 import type { GatewayEventMap, Message, UserProfile } from '@boardbot/protocol';
+import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
 import type { BaseContext, ReplyBody } from '../kernel/context.js';
 import type { MessageEventName } from './metadata.js';
 
@@ -22,6 +23,15 @@ export interface MessageContext extends BaseContext {
   readonly replied: boolean;
   /** Replies to the message (threaded with `replyTo`). */
   reply(body: ReplyBody): Promise<Message>;
+  /**
+   * Replies with text that arrives piece by piece (a model's answer): posts a placeholder, then edits
+   * the reply as text arrives, continues it in new replies past the content limit, and makes a final
+   * edit with the whole text. See docs/assistants.md for its guarantees and bounds.
+   * @param source - an async iterable or a web stream of text (e.g. `streamText(...).textStream`)
+   * @param options - throttle (default one edit per second) and bounds
+   * @example await ctx.stream(streamText({ model, prompt: ctx.message.content ?? '' }).textStream);
+   */
+  stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer>;
   /** Posts a message on the board. */
   send(body: ReplyBody): Promise<Message>;
   /** Edits one of the bot's own messages on this board. */

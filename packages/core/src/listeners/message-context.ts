@@ -1,4 +1,6 @@
 import type { Message, UserProfile } from '@boardbot/protocol';
+import { openStream } from '../answers/open-stream.js';
+import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
 import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
@@ -12,6 +14,7 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
   readonly boardId: string;
   readonly isOwn: boolean;
   private replies = 0;
+  private streams = 0;
 
   /**
    * @param deps - what the runtime provides
@@ -54,6 +57,18 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
     const sent = await this.write('reply', () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
     this.replies++;
     return sent;
+  }
+
+  stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer> {
+    const { boardId, requestOptions } = this;
+    const replyTo = this.message.id;
+    const host = { ...this.streamHost(), write: <T>(send: () => Promise<T>) => this.write('stream', send) };
+    const target = {
+      first: (content: string) => this.reply(content),
+      more: (content: string, idempotencyKey: string) =>
+        this.rest.sendMessage(boardId, { content, replyTo }, { ...requestOptions, idempotencyKey }),
+    };
+    return openStream(host, target, this.streams++, source, options);
   }
 
   async send(body: ReplyBody): Promise<Message> {

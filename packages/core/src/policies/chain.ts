@@ -85,7 +85,10 @@ export class PolicyChain {
     const { env } = this.deps;
     // The run's own REST facade: its calls carry the run's keys even when made outside its async flow.
     const rest = env.rest.scoped(run.calls.handler);
-    return { run, deps: { app: env.app(), rest, run, now: () => env.clock.now(), services: env.services } };
+    return {
+      run,
+      deps: { app: env.app(), rest, run, now: () => env.clock.now(), clock: env.clock, services: env.services },
+    };
   }
 
   /**
@@ -232,8 +235,10 @@ export class PolicyChain {
         ctx.log.error({ err: hookError, hook: name }, 'error hook failed');
       }
     }
-    // The person hears something went wrong, unless a hook already told them.
-    if (answer && this.deps.errorReply !== false && answer.answerCount === before) {
+    // The person hears something went wrong, unless a hook already told them, or the error itself did
+    // (a streamed answer that stopped ends with a visible marker).
+    const told = (error as { personTold?: unknown } | null)?.personTold === true;
+    if (answer && this.deps.errorReply !== false && !told && answer.answerCount === before) {
       await this.say(answer, this.deps.errorReply);
     }
   }
