@@ -168,8 +168,12 @@ class AnswerStream {
         });
         this.wake = undefined;
       }
-      const wait = this.lastEditAt + this.o.throttleMs - clock.now();
-      if (wait > 0) await new Promise<void>((resolve) => clock.setTimeout(resolve, wait));
+      // Checked again after each wait: a timer measures from the event loop's cached time, so on a
+      // busy loop it can fire before the throttle's time has passed by the clock.
+      for (let wait = this.lastEditAt + this.o.throttleMs - clock.now(); wait > 0; ) {
+        await new Promise<void>((resolve) => clock.setTimeout(resolve, wait));
+        wait = this.lastEditAt + this.o.throttleMs - clock.now();
+      }
       const final = this.ended !== undefined;
       this.dirty = false;
       await this.flush(final);
@@ -216,10 +220,10 @@ class AnswerStream {
     // Edits are keyed per run (the nonce): an edit is never a replay of an earlier run's edit, whose
     // text may differ; only the posts that create parts must be found again, and they are.
     const key = namedKey(this.deps.run, `stream.${this.deps.index}.p${i}.e${this.edits++}.${this.nonce}`);
-    this.lastEditAt = this.deps.clock.now();
-    await this.guard(() =>
-      this.deps.rest.editMessage(part.boardId, part.messageId, { content }, { idempotencyKey: key }),
-    );
+    await this.guard(() => {
+      this.lastEditAt = this.deps.clock.now();
+      return this.deps.rest.editMessage(part.boardId, part.messageId, { content }, { idempotencyKey: key });
+    });
     part.shown = content;
   }
 
