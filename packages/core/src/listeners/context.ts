@@ -1,5 +1,6 @@
 import type { GatewayEventMap, Message, UserProfile } from '@boardbot/protocol';
 import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
+import type { Thread, ThreadOptions } from '../answers/thread.js';
 import type { BaseContext, ReplyBody } from '../kernel/context.js';
 import type { MessageEventName } from './metadata.js';
 
@@ -32,6 +33,13 @@ export interface MessageContext extends BaseContext {
    * @example await ctx.stream(streamText({ model, prompt: ctx.message.content ?? '' }).textStream);
    */
   stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer>;
+  /**
+   * Reads the conversation this message belongs to, oldest first: its reply chain when it replies to
+   * something, else the board's messages up to it; edits show their latest text, deleted messages
+   * are left out. Give it to a model with `toModelMessages(thread)`.
+   * @param options - how many messages (default 20), how many list pages to read (default 5)
+   */
+  thread(options?: ThreadOptions): Promise<Thread>;
   /** Posts a message on the board. */
   send(body: ReplyBody): Promise<Message>;
   /** Edits one of the bot's own messages on this board. */

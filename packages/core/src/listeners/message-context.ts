@@ -1,6 +1,7 @@
 import type { Message, UserProfile } from '@boardbot/protocol';
 import { openStream } from '../answers/open-stream.js';
 import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
+import { readThread, type Thread, type ThreadOptions } from '../answers/thread.js';
 import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
@@ -69,6 +70,25 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
         this.rest.sendMessage(boardId, { content, replyTo }, { ...requestOptions, idempotencyKey }),
     };
     return openStream(host, target, this.streams++, source, options);
+  }
+
+  thread(options?: ThreadOptions): Promise<Thread> {
+    // Names read once per thread; the message's own author is known already.
+    const names = new Map<string, Promise<string>>();
+    if (this.author) names.set(this.author.id, Promise.resolve(this.author.display_name));
+    const nameOf = (userId: string) => {
+      let name = names.get(userId);
+      if (name === undefined) {
+        name = this.rest.getUser(userId, this.requestOptions).then(
+          (profile) => profile.display_name,
+          () => 'someone',
+        );
+        names.set(userId, name);
+      }
+      return name;
+    };
+    const source = { rest: this.rest, botUserId: this.app.bot_user_id, nameOf, requestOptions: this.requestOptions };
+    return readThread(source, this.message, options);
   }
 
   async send(body: ReplyBody): Promise<Message> {
