@@ -155,5 +155,27 @@ describe('a streamed answer', () => {
   });
 });
 
+class Slow {
+  @OnMessage('!slow')
+  async slow(ctx: MessageContext) {
+    await ctx.stream(paced(SHORT, 10, 60), { throttleMs: 20 });
+  }
+}
+
+describe("a streamed answer's handler", () => {
+  let platform: TestPlatform;
+  beforeAll(async () => {
+    platform = await createTestPlatform({ handlers: [Slow], handlerTimeoutMs: 200, errorReply: 'sorry' });
+  });
+  afterAll(() => platform?.close());
+
+  it("runs past handlerTimeoutMs, up to the stream's own maxDurationMs", async () => {
+    const asked = await platform.person('alice').say('!slow');
+    const answer = await platform.bot.nextAnswer({ replyTo: asked }).final();
+    expect(answer.text).toBe(SHORT);
+    expect(platform.bot.messages({ content: 'sorry' })).toEqual([]);
+  });
+});
+
 /** Keeps the type of an error hook's context honest. */
 export type Hooked = (error: unknown, ctx: AnyContext) => void;
