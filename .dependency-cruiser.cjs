@@ -7,6 +7,7 @@ const CORE_LAYERS = [
   ['kernel', 'errors.ts'], // shared types, ports, the handler run and its keys
   ['telemetry', 'sessions'], // traces and metrics; per-person state
   ['policies'], // the policy chain: guards, cooldown, middleware, supervision
+  ['answers'], // streamed answers and the record of an answer's messages
   ['plugins'], // bundles of handlers, providers, guards and middleware
   ['i18n'], // the i18n plugin (its own entry point, i18n.ts): i18next, locale settings
   ['commands', 'listeners', 'schedules', 'permissions'], // the kinds of handler

@@ -78,6 +78,8 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.MiddlewareNextTwiceError, () => new core.MiddlewareNextTwiceError()],
   [core.InvalidSessionError, () => new core.InvalidSessionError('Score', ['points: points must not be less than 0'])],
   [core.SessionConflictError, () => new core.SessionConflictError('Score', 50)],
+  [core.StreamStoppedError, () => new core.StreamStoppedError('Ask.run', 'failed', 0, leakyCause())],
+  [core.StreamKeyReusedError, () => new core.StreamKeyReusedError('Ask.run', leakyCause())],
   [core.SessionScopeError, () => new core.SessionScopeError('Score', 'user')],
   [core.UnsafeRegexError, () => new core.UnsafeRegexError(['Greedy.all: /^(a+)+$/ takes exponential time'])],
   [

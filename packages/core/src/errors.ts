@@ -93,6 +93,17 @@ const CORE_ERRORS = createErrorFactory({
       `The ${session} session could not be updated: other writers changed it first ${attempts} times in a row. ` +
       'Keep updates short (no slow work inside update()), or key the session more narrowly.',
   },
+  BOARDBOT_STREAM_STOPPED: {
+    message: (handler: string, why: string) =>
+      `${handler}'s streamed answer stopped before its source ended: ${why}. The answer ends with a visible ` +
+      "marker and the error hooks ran. Fix the source, or raise the stream's idleTimeoutMs, maxDurationMs or maxLength.",
+  },
+  BOARDBOT_STREAM_KEY_REUSED: {
+    message: (handler: string) =>
+      `${handler}'s streamed answer met a write the platform had already made with different content ` +
+      '(422 idempotency_key_reused): this run of the event made other writes before the stream than its first ' +
+      'run did. Make the handler write the same things, in the same order, before ctx.stream() on every run.',
+  },
   BOARDBOT_INVALID_SCHEDULE: {
     message: (what: string, fix: string) => `${what} is not a valid schedule: ${fix}.`,
   },
@@ -144,6 +155,54 @@ export abstract class BoardbotCoreError extends BoardbotError {
   /** Takes the code, the arguments of its message template, and the underlying cause if any. */
   constructor(...[code, args, options]: ErrorArgs<typeof CORE_ERRORS, [options?: BoardbotErrorOptions | undefined]>) {
     super(code, CORE_ERRORS.message(code, args), options);
+  }
+}
+
+/** Why a streamed answer stopped before its source ended. */
+export type StreamStopReason = 'failed' | 'idle' | 'too_long_running' | 'too_long';
+
+const STOP_WHY: Record<StreamStopReason, (limit: number) => string> = {
+  failed: () => 'its source threw',
+  idle: (ms) => `its source gave no text for ${ms} ms (idleTimeoutMs)`,
+  too_long_running: (ms) => `it ran past ${ms} ms (maxDurationMs)`,
+  too_long: (n) => `its text grew past ${n} characters (maxLength)`,
+};
+
+/**
+ * A streamed answer (`ctx.stream`) stopped before its source ended: the source threw, stalled past
+ * `idleTimeoutMs`, or the answer outgrew `maxDurationMs` or `maxLength`. The answer already ends with a
+ * visible marker, so the runtime sends no apology; the error hooks get this error (its `cause` is the
+ * source's own error).
+ */
+export class StreamStoppedError extends BoardbotCoreError {
+  /** The person has seen the answer end with a marker: no apology is sent. */
+  readonly personTold = true;
+
+  /**
+   * @param handler - `Class.method` of the handler
+   * @param reason - why it stopped
+   * @param limit - the bound it crossed (ms or characters), for the message
+   * @param cause - the source's error, when it threw
+   */
+  constructor(
+    handler: string,
+    readonly reason: StreamStopReason,
+    limit: number,
+    cause?: unknown,
+  ) {
+    super('BOARDBOT_STREAM_STOPPED', [handler, STOP_WHY[reason](limit)], cause === undefined ? undefined : { cause });
+  }
+}
+
+/**
+ * A write of a streamed answer met `422 idempotency_key_reused`: unlike a plain reply, a stream
+ * never takes that as "already applied" (its parts are found again through their record and keys,
+ * so a refusal means this run diverged before the stream started).
+ */
+export class StreamKeyReusedError extends BoardbotCoreError {
+  /** @param handler - `Class.method` of the handler @param cause - the REST client's error */
+  constructor(handler: string, cause: unknown) {
+    super('BOARDBOT_STREAM_KEY_REUSED', [handler], { cause });
   }
 }
 

@@ -2,6 +2,8 @@
 // the sibling packages of this repository reach into. Not part of the public API: names here may
 // change in any release.
 
+export * from './answers/answer-record.js';
+export * from './answers/split-answer.js';
 export { COMMAND_KEY, OPTIONS_KEY, SUBCOMMANDS_KEY } from './commands/metadata.js';
 export * from './commands/options/derive-options.js';
 export * from './commands/options/parse-options.js';

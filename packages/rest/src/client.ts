@@ -126,11 +126,16 @@ export class RestClient {
     return facade;
   }
 
-  /** The call's options over the ones it inherits from its scope, and its write key (POST 5 and 12, PATCH 6). */
+  /**
+   * The call's options over the ones it inherits from its scope, and its write key (POST 5 and 12,
+   * PATCH 6): the scope's next one, unless the call gives its own.
+   */
   private optionsOf(call: Call, o: RequestOptions | undefined): RequestOptions | undefined {
     const scope = currentCallScope() ?? this.scope;
     if (scope === undefined) return o;
-    const write = call.method === 'POST' || call.method === 'PATCH';
+    // A call that brings its own key takes no ordinal: the scope's later writes keep their keys however
+    // many such calls it makes (a streamed answer's edits, whose number varies from run to run).
+    const write = (call.method === 'POST' || call.method === 'PATCH') && o?.idempotencyKey === undefined;
     const inherited = write
       ? { ...scope.options, idempotencyKey: `${scope.keys.prefix}${scope.keys.next++}` }
       : scope.options;

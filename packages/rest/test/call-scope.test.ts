@@ -52,6 +52,16 @@ describe('call scopes', () => {
     expect(server.received[0]?.headers).toMatchObject({ 'x-request-id': 'scope-req', 'idempotency-key': 'own-key' });
   });
 
+  it('give a write that brings its own key no ordinal, so the later writes keep theirs', async () => {
+    const { server, client } = await start(ok);
+    await withCallScope(scope(), async () => {
+      await client.editMessage(BOARD, MESSAGE_ID, { content: 'a' }, { idempotencyKey: 'named-1' });
+      await client.editMessage(BOARD, MESSAGE_ID, { content: 'b' }, { idempotencyKey: 'named-2' });
+      await client.sendMessage(BOARD, { content: 'c' });
+    });
+    expect(server.received.map((r) => r.headers['idempotency-key'])).toEqual(['named-1', 'named-2', 'evt-7-0']);
+  });
+
   it("abort a call when the scope's signal is aborted, even when the call brings its own signal", async () => {
     const abandoned = new AbortController();
     abandoned.abort(new Error('handler timed out'));

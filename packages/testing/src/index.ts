@@ -9,6 +9,7 @@ export {
   type ShownInteraction,
 } from '@boardbot/emulator/control';
 export type { ActivityRecord } from './activity/journal.js';
+export type * from './bot/streamed-answer.js';
 export * from './bot/test-bot.js';
 export * from './clock/test-clock.js';
 export * from './create-test-platform.js';

@@ -1,4 +1,7 @@
 import type { Interaction, InteractionResponseBody, Message, UserProfile } from '@boardbot/protocol';
+import { LIMITS } from '@boardbot/protocol/runtime';
+import { openStream } from '../answers/open-stream.js';
+import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
 import { InteractionExhaustedError, InteractionExpiredError } from '../errors.js';
 import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
@@ -33,6 +36,7 @@ export class CommandContextImpl<O extends object> extends BaseContextImpl implem
   private answers = 0;
   private fallback: Fallback | undefined;
   private exhausted: InteractionExhaustedError | undefined;
+  private streams = 0;
 
   /**
    * @param deps - what the runtime provides
@@ -91,6 +95,36 @@ export class CommandContextImpl<O extends object> extends BaseContextImpl implem
   async send(body: ReplyBody): Promise<Message> {
     const wire = toWireBody(body);
     return this.write('send', () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
+  }
+
+  stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer> {
+    const host = { ...this.streamHost(), write: <T>(send: () => Promise<T>) => this.write('stream', send) };
+    const target = {
+      first: (content: string) => this.answer(this.replied ? 'followUp' : 'reply', { content }),
+      more: (content: string, key: string) => this.streamPart(content, key),
+    };
+    return openStream(host, target, this.streams++, source, options);
+  }
+
+  /**
+   * A later message of a streamed answer, under its named key: an answer of the interaction while
+   * it takes more (5 in all), then a normal message on the board.
+   */
+  private async streamPart(content: string, idempotencyKey: string): Promise<Message> {
+    const o = { ...this.requestOptions, idempotencyKey };
+    if (!this.fallback && this.answers < LIMITS.interactionAnswers) {
+      try {
+        const message = await this.rest.answerInteraction(this.interaction.token, { content }, o);
+        this.answers++;
+        return message;
+      } catch (error) {
+        const code = apiCodeOf(error);
+        if (code !== 'interaction_exhausted' && code !== 'interaction_expired') throw error;
+      }
+    }
+    const message = await this.rest.sendMessage(this.boardId, { content }, o);
+    this.answers++;
+    return message;
   }
 
   private async answer(operation: WriteOperation, body: InteractionResponseBody): Promise<Message> {

@@ -1,4 +1,5 @@
 import type { Interaction, Message, UserProfile } from '@boardbot/protocol';
+import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
 import type { BaseContext, ReplyBody } from '../kernel/context.js';
 
 /**
@@ -38,6 +39,15 @@ export interface CommandContextBase<O extends object = Record<string, unknown>> 
   reply(body: ReplyBody): Promise<Message>;
   /** Another answer (slash: the platform accepts 5 in all, see {@link CommandContextBase.reply}; text: another reply). */
   followUp(body: ReplyBody): Promise<Message>;
+  /**
+   * Answers with text that arrives piece by piece (a model's answer): posts a placeholder as the
+   * interaction's answer, then edits it as text arrives, continues it in follow-ups past the content
+   * limit (on the board once the interaction has its 5 answers), and makes a final edit. See
+   * docs/assistants.md for its guarantees and bounds.
+   * @param source - an async iterable or a web stream of text
+   * @param options - throttle (default one edit per second) and bounds
+   */
+  stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer>;
   /** Posts a normal message on the board (not tied to the invocation). */
   send(body: ReplyBody): Promise<Message>;
 }

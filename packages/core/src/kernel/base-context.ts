@@ -1,4 +1,5 @@
 import type { App, Logger } from '@boardbot/protocol';
+import type { Clock } from './clock.js';
 import type { TranslateValues } from './context.js';
 import type { BotRest, RequestOptions } from './ports.js';
 import { type HandlerRun, namedKey, type WriteOperation } from './scope.js';
@@ -14,6 +15,8 @@ export interface ContextDeps {
   run: HandlerRun;
   /** The clock, in milliseconds. */
   now: () => number;
+  /** The runtime's clock, for the waits a context makes (a streamed answer's throttle and timeouts). */
+  clock: Clock;
   /** The bot's services (session store, claims...), for what `ctx.session()` opens. */
   services: Services;
 }
@@ -28,6 +31,7 @@ export abstract class BaseContextImpl {
   readonly requestOptions: RequestOptions;
   protected readonly now: () => number;
   protected readonly run: HandlerRun;
+  protected readonly clock: Clock;
   private readonly services: Services;
 
   /** @param deps - what the runtime provides */
@@ -39,6 +43,7 @@ export abstract class BaseContextImpl {
     this.run = deps.run;
     this.signal = deps.run.signal;
     this.now = deps.now;
+    this.clock = deps.clock;
     this.services = deps.services;
     // The correlation id follows the event into every REST call it causes (sent as X-Request-Id).
     this.requestOptions = { requestId: this.correlationId, logger: this.log };
@@ -69,6 +74,12 @@ export abstract class BaseContextImpl {
   /** The person and board this context acts for (none, unless the kind of context knows them). */
   protected subject(): RunSubject {
     return { userId: undefined, boardId: undefined };
+  }
+
+  /** What a streamed answer borrows from the context (its guarded write is added by the kind). */
+  protected streamHost(): { run: HandlerRun; rest: BotRest; clock: Clock; now: () => number; services: Services } {
+    const { run, rest, clock, now, services } = this;
+    return { run, rest, clock, now, services };
   }
 
   idempotencyKey(name: string): string {

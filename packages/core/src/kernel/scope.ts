@@ -8,7 +8,7 @@ import type { DispatchOutcome } from './outcome.js';
 import { withRunBaggage } from './run-baggage.js';
 
 /** A write a handler makes: a context method, or a call on `ctx.rest`. */
-export type WriteOperation = 'reply' | 'followUp' | 'send' | 'edit' | 'delete' | 'rest';
+export type WriteOperation = 'reply' | 'followUp' | 'send' | 'edit' | 'delete' | 'stream' | 'rest';
 
 /** What a handler run is made from. */
 export interface RunSeed {
@@ -73,6 +73,7 @@ export class HandlerRun implements RunSeed {
    */
   readonly abandonment: Promise<'abandoned'>;
   private callTrace: Context | undefined;
+  private deadline: ((ms: number) => void) | undefined;
   private readonly controller = new AbortController();
   private markAbandoned!: (value: 'abandoned') => void;
   /** The keys of the run's writes, `bb1:<key basis>:<handler tag>:<n>` (see {@link writeKey}), in order. */
@@ -110,6 +111,23 @@ export class HandlerRun implements RunSeed {
   /** Aborted (with the reason) when the run is abandoned; the handler's `ctx.signal`. */
   get signal(): AbortSignal {
     return this.controller.signal;
+  }
+
+  /**
+   * Lets the run go on for `ms` more milliseconds from now if its deadline (`handlerTimeoutMs`) is
+   * sooner: a streamed answer asks for its own maximum duration. Nothing when nothing supervises it.
+   * @param ms - the time the run needs from now
+   */
+  extendDeadline(ms: number): void {
+    this.deadline?.(ms);
+  }
+
+  /**
+   * Set by supervision: how {@link HandlerRun.extendDeadline} moves the run's deadline.
+   * @param move - moves it to `ms` from now, if later
+   */
+  supervisedBy(move: (ms: number) => void): void {
+    this.deadline = move;
   }
 
   /** Whether the run was abandoned. */

@@ -1,4 +1,6 @@
 import type { GatewayEventMap, Message, UserProfile } from '@boardbot/protocol';
+import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
+import type { Thread, ThreadOptions } from '../answers/thread.js';
 import type { BaseContext, ReplyBody } from '../kernel/context.js';
 import type { MessageEventName } from './metadata.js';
 
@@ -28,6 +30,22 @@ export interface MessageContext extends BaseContext {
   readonly replied: boolean;
   /** Replies to the message (threaded with `replyTo`). */
   reply(body: ReplyBody): Promise<Message>;
+  /**
+   * Replies with text that arrives piece by piece (a model's answer): posts a placeholder, then edits
+   * the reply as text arrives, continues it in new replies past the content limit, and makes a final
+   * edit with the whole text. See docs/assistants.md for its guarantees and bounds.
+   * @param source - an async iterable or a web stream of text (e.g. `streamText(...).textStream`)
+   * @param options - throttle (default one edit per second) and bounds
+   * @example await ctx.stream(streamText({ model, prompt: ctx.message.content ?? '' }).textStream);
+   */
+  stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer>;
+  /**
+   * Reads the conversation this message belongs to, oldest first: its reply chain when it replies to
+   * something, else the board's messages up to it; edits show their latest text, deleted messages
+   * are left out. Give it to a model with `toModelMessages(thread)`.
+   * @param options - how many messages (default 20), how many list pages to read (default 5)
+   */
+  thread(options?: ThreadOptions): Promise<Thread>;
   /** Posts a message on the board. */
   send(body: ReplyBody): Promise<Message>;
   /** Edits one of the bot's own messages on this board. */

@@ -1,4 +1,7 @@
 import type { Message, UserProfile } from '@boardbot/protocol';
+import { openStream } from '../answers/open-stream.js';
+import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
+import { readThread, type Thread, type ThreadOptions } from '../answers/thread.js';
 import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
@@ -12,6 +15,7 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
   readonly boardId: string;
   readonly isOwn: boolean;
   private replies = 0;
+  private streams = 0;
 
   /**
    * @param deps - what the runtime provides
@@ -56,6 +60,37 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
     const sent = await this.write('reply', () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
     this.replies++;
     return sent;
+  }
+
+  stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer> {
+    const { boardId, requestOptions } = this;
+    const replyTo = this.message.id;
+    const host = { ...this.streamHost(), write: <T>(send: () => Promise<T>) => this.write('stream', send) };
+    const target = {
+      first: (content: string) => this.reply(content),
+      more: (content: string, idempotencyKey: string) =>
+        this.rest.sendMessage(boardId, { content, replyTo }, { ...requestOptions, idempotencyKey }),
+    };
+    return openStream(host, target, this.streams++, source, options);
+  }
+
+  thread(options?: ThreadOptions): Promise<Thread> {
+    // Names read once per thread; the message's own author is known already.
+    const names = new Map<string, Promise<string>>();
+    if (this.author) names.set(this.author.id, Promise.resolve(this.author.display_name));
+    const nameOf = (userId: string) => {
+      let name = names.get(userId);
+      if (name === undefined) {
+        name = this.rest.getUser(userId, this.requestOptions).then(
+          (profile) => profile.display_name,
+          () => 'someone',
+        );
+        names.set(userId, name);
+      }
+      return name;
+    };
+    const source = { rest: this.rest, botUserId: this.app.bot_user_id, nameOf, requestOptions: this.requestOptions };
+    return readThread(source, this.message, options);
   }
 
   async send(body: ReplyBody): Promise<Message> {

@@ -85,7 +85,10 @@ export class PolicyChain {
     const { env } = this.deps;
     // The run's own REST facade: its calls carry the run's keys even when made outside its async flow.
     const rest = env.rest.scoped(run.calls.handler);
-    return { run, deps: { app: env.app(), rest, run, now: () => env.clock.now(), services: env.services } };
+    return {
+      run,
+      deps: { app: env.app(), rest, run, now: () => env.clock.now(), clock: env.clock, services: env.services },
+    };
   }
 
   /**
@@ -255,9 +258,11 @@ export class PolicyChain {
         ctx.log.error({ err: hookError, hook: name }, 'error hook failed');
       }
     }
-    // The person hears something went wrong, unless a hook already told them.
+    // The person hears something went wrong, unless a hook already told them, or the error itself did
+    // (a streamed answer that stopped ends with a visible marker).
     const { errorReply } = this.deps;
-    if (answer && errorReply !== false && answer.answerCount === before) {
+    const told = (error as { personTold?: unknown } | null)?.personTold === true;
+    if (answer && errorReply !== false && !told && answer.answerCount === before) {
       // The default words are the runtime's text, in the person's locale; the bot's own are said as given.
       await this.say(answer, errorReply === RUNTIME_TEXTS.errorReply ? answer.t('boardbot:errorReply') : errorReply);
     }

@@ -21,7 +21,16 @@ export async function supervise(
   options: { timeoutMs: number; clock: Clock },
 ): Promise<Outcome> {
   const { timeoutMs, clock } = options;
-  const timer = clock.setTimeout(() => run.abandon(new HandlerTimeoutError(run.handler, timeoutMs)), timeoutMs);
+  const arm = (ms: number) => clock.setTimeout(() => run.abandon(new HandlerTimeoutError(run.handler, ms)), ms);
+  let timer = arm(timeoutMs);
+  let deadline = clock.now() + timeoutMs;
+  // A streamed answer runs longer than a handler's timeout: it moves the deadline to its own bound.
+  run.supervisedBy((ms) => {
+    if (clock.now() + ms <= deadline) return;
+    clock.clearTimeout(timer);
+    deadline = clock.now() + ms;
+    timer = arm(ms);
+  });
   const running = run.enter(work).then(() => 'done' as const);
   try {
     if ((await Promise.race([running, run.abandonment])) === 'done') return { ok: true };

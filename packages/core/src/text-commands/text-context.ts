@@ -1,4 +1,6 @@
 import type { Message, UserProfile } from '@boardbot/protocol';
+import { openStream } from '../answers/open-stream.js';
+import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
 import type { TextCommandContext } from '../commands/context.js';
 import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
@@ -13,6 +15,7 @@ export class TextCommandContextImpl<O extends object> extends BaseContextImpl im
   readonly command: { readonly name: string; readonly subcommand: string | null };
   private currentOptions: O;
   private answers = 0;
+  private streams = 0;
 
   /**
    * @param deps - what the runtime provides
@@ -73,6 +76,19 @@ export class TextCommandContextImpl<O extends object> extends BaseContextImpl im
   async send(body: ReplyBody): Promise<Message> {
     const wire = toWireBody(body);
     return this.write('send', () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
+  }
+
+  /** Streams the answer as replies to the invoking message (see docs/assistants.md). */
+  stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer> {
+    const { boardId, requestOptions } = this;
+    const replyTo = this.message.id;
+    const host = { ...this.streamHost(), write: <T>(send: () => Promise<T>) => this.write('stream', send) };
+    const target = {
+      first: (content: string) => this.reply(content),
+      more: (content: string, idempotencyKey: string) =>
+        this.rest.sendMessage(boardId, { content, replyTo }, { ...requestOptions, idempotencyKey }),
+    };
+    return openStream(host, target, this.streams++, source, options);
   }
 
   /** Every answer of a text invocation is a reply to its message (there is no interaction to answer). */

@@ -6,6 +6,7 @@ import { type BoardNames, describeFilter, type MessageFilter, matchesFilter } fr
 import { timeoutReport } from '../report/timeout-report.js';
 import type { Waiters } from '../waiting/waiters.js';
 import type { BotObserver } from './bot-observer.js';
+import { type AnswerWait, finishedAnswer } from './streamed-answer.js';
 
 /** Options of every wait. */
 export interface WaitOptions {
@@ -100,6 +101,41 @@ export class TestBot {
    */
   nextDelete(filter: MessageFilter = {}, options: WaitOptions = {}): Promise<Message> {
     return this.next('message.delete', filter, options, `the bot to delete a message${describeFilter(filter)}`);
+  }
+
+  /**
+   * Waits for the bot's next streamed answer (`ctx.stream`) matching `filter` (`{ replyTo: msg }`,
+   * or `{ interaction }` for a command); `final()` resolves once every part of it shows its final
+   * text, with its parts and all their edits.
+   *
+   * @param filter - which answer: what it replies to, or the interaction it answers
+   * @param options - timeout
+   * @example const answer = await platform.bot.nextAnswer({ replyTo: question }).final();
+   */
+  nextAnswer(filter: MessageFilter, options: WaitOptions = {}): AnswerWait {
+    const timeoutMs = options.timeoutMs ?? this.deps.timeoutMs;
+    const editsOf = (id: string) =>
+      this.deps.journal.records
+        .filter((r) => r.name === 'message.edit' && r.message?.id === id)
+        .map((r) => r.message as Message);
+    const expectation = `the bot to finish a streamed answer${describeFilter(filter)}`;
+    return {
+      final: () =>
+        this.deps.waiters.until(
+          () => finishedAnswer(this.messages(filter), editsOf),
+          timeoutMs,
+          () =>
+            timeoutReport({
+              expectation,
+              timeoutMs,
+              unclaimed: this.unclaimed().slice(-REPORTED),
+              claimed: this.claimed.size,
+              notes: [],
+              logs: this.deps.logs,
+              boardName: this.deps.boardName,
+            }),
+        ),
+    };
   }
 
   /**

@@ -1,0 +1,258 @@
+import { randomBytes } from 'node:crypto';
+import type { Message } from '@boardbot/protocol';
+import { LIMITS } from '@boardbot/protocol/runtime';
+import { StreamKeyReusedError, StreamStoppedError, type StreamStopReason } from '../errors.js';
+import type { Clock } from '../kernel/clock.js';
+import type { BotRest } from '../kernel/ports.js';
+import { type HandlerRun, namedKey } from '../kernel/scope.js';
+import type { AnswerPart, AnswerRecord } from './answer-record.js';
+import { SourceReader } from './source-reader.js';
+import { splitAnswer } from './split-answer.js';
+import {
+  DEFAULT_STREAM_OPTIONS,
+  STREAM_TEXTS,
+  type StreamedAnswer,
+  type StreamOptions,
+  type StreamSource,
+} from './stream-options.js';
+
+/** How a context posts an answer's messages, each carrying the fixed placeholder. */
+export interface AnswerTarget {
+  /** The first message: a reply (or the interaction's answer), the run's next write (its ordinal key). */
+  first(content: string): Promise<Message>;
+  /** Message `n` (from 1) of a long answer, under `key` (named, the same on every run of the event). */
+  more(content: string, key: string, n: number): Promise<Message>;
+}
+
+/** What a stream is made from (the context supplies it). */
+export interface AnswerStreamDeps {
+  run: HandlerRun;
+  /** The run's REST facade. */
+  rest: BotRest;
+  clock: Clock;
+  record: AnswerRecord;
+  target: AnswerTarget;
+  /** Sends one of the stream's writes as the run (refused once the run was abandoned). */
+  write<T>(send: () => Promise<T>): Promise<T>;
+  /** The stream's number within its run (a handler may stream twice). */
+  index: number;
+}
+
+// Time a stream's run is given past maxDurationMs for its final edit.
+const FINAL_EDIT_GRACE_MS = 30_000;
+// Every edit but the final one ends with the cursor, so a part's layout keeps room for it.
+const LIMIT = LIMITS.contentLength - STREAM_TEXTS.cursor.length;
+
+/** One message of the answer as this run knows it. */
+interface Shown extends AnswerPart {
+  /** What it shows now (`undefined`: unknown, a part an earlier run posted). */
+  shown: string | undefined;
+}
+
+function apiCodeOf(error: unknown): unknown {
+  return typeof error === 'object' && error !== null ? (error as { apiCode?: unknown }).apiCode : undefined;
+}
+
+function defined(options: StreamOptions): Required<StreamOptions> {
+  const o: Required<StreamOptions> = { ...DEFAULT_STREAM_OPTIONS };
+  for (const [k, v] of Object.entries(options)) if (v !== undefined) (o as Record<string, unknown>)[k] = v;
+  return o;
+}
+
+/**
+ * Streams one answer: posts the placeholder, then edits the answer as text arrives (at most one edit
+ * per `throttleMs`, one write at a time, each carrying all the text so far, so text that arrives
+ * while a write waits in the rate-limit queue joins the next one), continues it in new messages past
+ * the content limit, and makes a final edit. Its parts are recorded, so the same event handled again
+ * edits them and deletes the extra ones.
+ *
+ * @param deps - the run, its REST facade, the record and how to post
+ * @param source - the text
+ * @param options - throttle and bounds
+ * @throws StreamStoppedError when the source threw, stalled or ran too long (after the marker's edit)
+ * @throws StreamKeyReusedError when a write met `422 idempotency_key_reused`
+ */
+export function streamAnswer(
+  deps: AnswerStreamDeps,
+  source: StreamSource,
+  options: StreamOptions = {},
+): Promise<StreamedAnswer> {
+  return new AnswerStream(deps, defined(options)).run(source);
+}
+
+class AnswerStream {
+  private text = '';
+  private readonly parts: Shown[] = [];
+  private earlier: AnswerPart[] = [];
+  private readonly key: string;
+  private readonly nonce = randomBytes(4).toString('hex');
+  private edits = 0;
+  private lastEditAt = Number.NEGATIVE_INFINITY;
+  private dirty = false;
+  /** Set when the source ended: `null` when it ended well, else why it stopped. */
+  private ended: StreamStoppedError | null | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly deps: AnswerStreamDeps,
+    private readonly o: Required<StreamOptions>,
+  ) {
+    this.key = namedKey(deps.run, `stream.${deps.index}`);
+  }
+
+  async run(source: StreamSource): Promise<StreamedAnswer> {
+    const { run, clock, record, target } = this.deps;
+    const started = clock.now();
+    run.extendDeadline(this.o.maxDurationMs + this.o.throttleMs + FINAL_EDIT_GRACE_MS);
+    this.earlier = await record.read(this.key);
+    const first = await this.guard(() => target.first(STREAM_TEXTS.placeholder), false);
+    this.parts.push({ boardId: first.board_id, messageId: first.id, shown: STREAM_TEXTS.placeholder });
+    if (this.earlier[0]?.messageId !== first.id) await this.remember();
+
+    const reader = new SourceReader(source, clock, run.signal);
+    const pumping = this.pump();
+    // A failed write stops the reading too (the pump only ends on its own after the final edit).
+    const failed = pumping.then(() => new Promise<never>(() => {}));
+    try {
+      this.finish(await this.read(reader, started, failed));
+    } catch (error) {
+      reader.stop({ kind: 'done' });
+      this.finish(null);
+      throw error;
+    }
+    await pumping;
+    if (this.ended) throw this.ended;
+    return { text: this.text, parts: this.parts.map(({ boardId, messageId }) => ({ boardId, messageId })) };
+  }
+
+  /** Reads the source to its end, or until a bound stops it. */
+  private async read(
+    reader: SourceReader,
+    started: number,
+    failed: Promise<never>,
+  ): Promise<StreamStoppedError | null> {
+    const { handler } = this.deps.run;
+    for (;;) {
+      const step = await Promise.race([reader.next(this.o.idleTimeoutMs, started + this.o.maxDurationMs), failed]);
+      if (step.kind === 'done') return null;
+      if (step.kind === 'stopped')
+        return new StreamStoppedError(handler, step.reason, this.bound(step.reason), step.cause);
+      this.text += step.text;
+      if (this.text.length > this.o.maxLength) {
+        this.text = this.text.slice(0, this.o.maxLength);
+        reader.stop(step);
+        return new StreamStoppedError(handler, 'too_long', this.o.maxLength);
+      }
+      this.dirty = true;
+      this.wake?.();
+    }
+  }
+
+  private bound(reason: StreamStopReason): number {
+    if (reason === 'idle') return this.o.idleTimeoutMs;
+    return reason === 'too_long' ? this.o.maxLength : this.o.maxDurationMs;
+  }
+
+  private finish(stop: StreamStoppedError | null): void {
+    this.ended ??= stop;
+    this.wake?.();
+  }
+
+  /** Edits the answer at most once per `throttleMs` while text arrives, then makes the final edit. */
+  private async pump(): Promise<void> {
+    const { clock } = this.deps;
+    for (;;) {
+      if (!this.dirty && this.ended === undefined) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
+        this.wake = undefined;
+      }
+      // Checked again after each wait: a timer measures from the event loop's cached time, so on a
+      // busy loop it can fire before the throttle's time has passed by the clock.
+      for (let wait = this.lastEditAt + this.o.throttleMs - clock.now(); wait > 0; ) {
+        await new Promise<void>((resolve) => clock.setTimeout(resolve, wait));
+        wait = this.lastEditAt + this.o.throttleMs - clock.now();
+      }
+      const final = this.ended !== undefined;
+      this.dirty = false;
+      await this.flush(final);
+      if (final) return;
+    }
+  }
+
+  /** What the answer shows: the text, and on the final edit the marker or the empty answer's words. */
+  private display(final: boolean): string {
+    if (!final) return this.text;
+    if (this.ended) return (this.text + STREAM_TEXTS.stopped).trimStart();
+    return this.text === '' ? STREAM_TEXTS.empty : this.text;
+  }
+
+  /** Brings every part to the current text: edits what changed, posts the parts it lacks. */
+  private async flush(final: boolean): Promise<void> {
+    const contents = splitAnswer(this.display(final), LIMIT);
+    for (let i = 0; i < contents.length; i++) {
+      const last = i === contents.length - 1;
+      const content = final || !last ? (contents[i] as string) : `${contents[i]}${STREAM_TEXTS.cursor}`;
+      const part = this.parts[i] ?? (await this.addPart(i));
+      if (part.shown !== content) await this.edit(i, part, content);
+    }
+    if (final) await this.dropExtras(contents.length);
+  }
+
+  /** Part `i`: the one an earlier run posted, else a new message (the placeholder under its named key). */
+  private async addPart(i: number): Promise<Shown> {
+    const known = this.earlier[i];
+    if (known) {
+      const part = { ...known, shown: undefined };
+      this.parts.push(part);
+      return part;
+    }
+    const key = namedKey(this.deps.run, `stream.${this.deps.index}.p${i}`);
+    const m = await this.guard(() => this.deps.target.more(STREAM_TEXTS.placeholder, key, i));
+    const part = { boardId: m.board_id, messageId: m.id, shown: STREAM_TEXTS.placeholder };
+    this.parts.push(part);
+    await this.remember();
+    return part;
+  }
+
+  private async edit(i: number, part: Shown, content: string): Promise<void> {
+    // Edits are keyed per run (the nonce): an edit is never a replay of an earlier run's edit, whose
+    // text may differ; only the posts that create parts must be found again, and they are.
+    const key = namedKey(this.deps.run, `stream.${this.deps.index}.p${i}.e${this.edits++}.${this.nonce}`);
+    await this.guard(() => {
+      this.lastEditAt = this.deps.clock.now();
+      return this.deps.rest.editMessage(part.boardId, part.messageId, { content }, { idempotencyKey: key });
+    });
+    part.shown = content;
+  }
+
+  /** Deletes the parts an earlier run posted beyond this run's answer, then records the answer as it stands. */
+  private async dropExtras(count: number): Promise<void> {
+    const kept = new Set(this.parts.slice(0, count).map((p) => p.messageId));
+    const extras = new Map<string, AnswerPart>();
+    for (const p of [...this.earlier, ...this.parts.slice(count)])
+      if (!kept.has(p.messageId)) extras.set(p.messageId, p);
+    for (const p of extras.values()) await this.guard(() => this.deps.rest.deleteMessage(p.boardId, p.messageId));
+    this.parts.length = Math.min(this.parts.length, count);
+    this.earlier = [];
+    if (extras.size > 0) await this.remember();
+  }
+
+  /** Records this run's parts, and those of an earlier run beyond them (not deleted yet). */
+  private remember(): Promise<void> {
+    const parts: AnswerPart[] = this.parts.map(({ boardId, messageId }) => ({ boardId, messageId }));
+    for (const p of this.earlier.slice(parts.length)) parts.push(p);
+    return this.deps.record.write(this.key, parts);
+  }
+
+  /** Sends a write as the run; a `422` is an error here, never "already applied". */
+  private async guard<T>(send: () => Promise<T>, asRun = true): Promise<T> {
+    try {
+      return await (asRun ? this.deps.write(send) : send());
+    } catch (error) {
+      if (apiCodeOf(error) === 'idempotency_key_reused') throw new StreamKeyReusedError(this.deps.run.handler, error);
+      throw error;
+    }
+  }
+}
