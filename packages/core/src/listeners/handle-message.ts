@@ -4,7 +4,7 @@ import { isReplyBody } from '../kernel/body.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
 import type { PolicyChain } from '../policies/chain.js';
-import type { HandlerSteps, HandlerTarget } from '../policies/steps.js';
+import type { HandlerSteps } from '../policies/steps.js';
 import { AuthorCache } from './authors.js';
 import type { BurstRun } from './bursts/burst-keeper.js';
 import { Bursts, type BurstWorkers, unheld } from './bursts/bursts.js';
