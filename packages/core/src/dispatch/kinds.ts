@@ -47,6 +47,5 @@ export const EVENT_KINDS: readonly KindFactory[] = [
     new InteractionHandler(env, chain, routes.commands, exhaustedInteraction),
   ({ env, chain, routes, textCommands: text }) =>
     new TextCommandHandler(env, chain, textCommandTable(routes.commands, text.all), text),
-  ({ env, chain, routes }) => new MessageHandler(env, chain, routes.messages),
   ({ env, chain, routes, workers }) => new MessageHandler(env, chain, routes.messages, workers),
 ];

@@ -3,24 +3,11 @@ import type { Message } from '@boardbot/protocol';
 import { sample } from '@boardbot/test-support';
 import { createTestPlatform, TestClock, type TestPlatform } from '@boardbot/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anotherInstance } from './support.js';
+import { anotherInstance, type Deferred, deferred } from './support.js';
 
 // docs/listening-to-messages.md, "Bursts": each policy through the runtime on the emulator, every
 // wait on the harness's clock (the emulator dates messages by it too, so `created_at` is the same time).
 // A kill -9 while a burst is held: test/restart/bursts.test.ts; replicas: test/scale/bursts.test.ts.
-
-/** A promise and its resolver: a handler waits on it, the test resolves it. */
-interface Deferred<T = void> {
-  promise: Promise<T>;
-  resolve: (value: T) => void;
-}
-function deferred<T = void>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
 
 /** What each run saw: its message and its skipped ones. */
 interface Seen {

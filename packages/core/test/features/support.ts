@@ -38,3 +38,18 @@ export async function eventually(check: () => Promise<boolean>, what: string, ti
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** A promise and its resolver: a handler waits on it, the test resolves it. */
+export interface Deferred<T = void> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+}
+
+/** A {@link Deferred} (Node 20 has no `Promise.withResolvers`). */
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}

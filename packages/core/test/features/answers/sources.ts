@@ -27,3 +27,46 @@ export async function* stalls(first: string): AsyncGenerator<string> {
 export function fenceLines(content: string): number {
   return content.split('\n').filter((line) => /^ {0,3}(`{3,}|~{3,})/.test(line)).length;
 }
+
+/** A source the test writes as it goes: a model whose every piece of text the test decides. */
+export interface FedSource {
+  /** What the handler streams. */
+  readonly source: AsyncIterable<string>;
+  /** Gives the next piece of text. */
+  push(text: string): void;
+  /** Ends the source once the pieces given are read. */
+  end(): void;
+}
+
+/** A {@link FedSource}: nothing is read until the test pushes it, and it ends when the test says. */
+export function fed(): FedSource {
+  const pieces: string[] = [];
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const poke = (): void => {
+    wake?.();
+    wake = undefined;
+  };
+  async function* read(): AsyncGenerator<string> {
+    for (;;) {
+      const piece = pieces.shift();
+      if (piece !== undefined) yield piece;
+      else if (ended) return;
+      else
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+    }
+  }
+  return {
+    source: read(),
+    push: (text) => {
+      pieces.push(text);
+      poke();
+    },
+    end: () => {
+      ended = true;
+      poke();
+    },
+  };
+}
