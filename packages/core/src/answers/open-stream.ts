@@ -1,3 +1,5 @@
+import type { Message } from '@boardbot/protocol';
+import type { RequestOptions } from '@boardbot/rest';
 import type { Clock } from '../kernel/clock.js';
 import type { BotRest } from '../kernel/ports.js';
 import type { HandlerRun } from '../kernel/scope.js';
@@ -16,6 +18,26 @@ export interface StreamHost {
   services: Services;
   /** The context's guarded write (refused once the run was abandoned). */
   write<T>(send: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * How a context whose answers are replies to `message` posts a streamed answer: the first part
+ * through its own `reply` (the run's next key), the next ones as replies under their named keys.
+ * @param host - the context's REST facade and request options
+ * @param message - the message answered
+ * @param reply - the context's reply
+ */
+export function replyTarget(
+  host: { rest: BotRest; requestOptions: RequestOptions },
+  message: Message,
+  reply: (content: string) => Promise<Message>,
+): AnswerTarget {
+  const replyTo = message.id;
+  return {
+    first: reply,
+    more: (content, idempotencyKey) =>
+      host.rest.sendMessage(message.board_id, { content, replyTo }, { ...host.requestOptions, idempotencyKey }),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Message, UserProfile } from '@boardbot/protocol';
-import { openStream } from '../answers/open-stream.js';
+import { openStream, replyTarget } from '../answers/open-stream.js';
 import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
 import { readThread, type Thread, type ThreadOptions } from '../answers/thread.js';
 import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
@@ -63,14 +63,8 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
   }
 
   stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer> {
-    const { boardId, requestOptions } = this;
-    const replyTo = this.message.id;
     const host = { ...this.streamHost(), write: <T>(send: () => Promise<T>) => this.write('stream', send) };
-    const target = {
-      first: (content: string) => this.reply(content),
-      more: (content: string, idempotencyKey: string) =>
-        this.rest.sendMessage(boardId, { content, replyTo }, { ...requestOptions, idempotencyKey }),
-    };
+    const target = replyTarget(this, this.message, (content) => this.reply(content));
     return openStream(host, target, this.streams++, source, options);
   }
 

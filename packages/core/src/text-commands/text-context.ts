@@ -1,5 +1,5 @@
 import type { Message, UserProfile } from '@boardbot/protocol';
-import { openStream } from '../answers/open-stream.js';
+import { openStream, replyTarget } from '../answers/open-stream.js';
 import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
 import type { TextCommandContext } from '../commands/context.js';
 import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
@@ -80,14 +80,8 @@ export class TextCommandContextImpl<O extends object> extends BaseContextImpl im
 
   /** Streams the answer as replies to the invoking message (see docs/assistants.md). */
   stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer> {
-    const { boardId, requestOptions } = this;
-    const replyTo = this.message.id;
     const host = { ...this.streamHost(), write: <T>(send: () => Promise<T>) => this.write('stream', send) };
-    const target = {
-      first: (content: string) => this.reply(content),
-      more: (content: string, idempotencyKey: string) =>
-        this.rest.sendMessage(boardId, { content, replyTo }, { ...requestOptions, idempotencyKey }),
-    };
+    const target = replyTarget(this, this.message, (content) => this.reply(content));
     return openStream(host, target, this.streams++, source, options);
   }
 
