@@ -80,6 +80,10 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.SessionConflictError, () => new core.SessionConflictError('Score', 50)],
   [core.StreamStoppedError, () => new core.StreamStoppedError('Ask.run', 'failed', 0, leakyCause())],
   [core.StreamKeyReusedError, () => new core.StreamKeyReusedError('Ask.run', leakyCause())],
+  [core.RunCancelledError, () => new core.RunCancelledError('Assistant.answer')],
+  [core.BurstUnorderedError, () => new core.BurstUnorderedError(['Assistant.answer'])],
+  [core.NoTranslationsError, () => new core.NoTranslationsError('greeting')],
+  [core.UnknownLocaleError, () => new core.UnknownLocaleError('xx', ['en', 'fr'])],
   [core.SessionScopeError, () => new core.SessionScopeError('Score', 'user')],
   [core.UnsafeRegexError, () => new core.UnsafeRegexError(['Greedy.all: /^(a+)+$/ takes exponential time'])],
   [
