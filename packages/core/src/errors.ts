@@ -159,13 +159,14 @@ export abstract class BoardbotCoreError extends BoardbotError {
 }
 
 /** Why a streamed answer stopped before its source ended. */
-export type StreamStopReason = 'failed' | 'idle' | 'too_long_running' | 'too_long';
+export type StreamStopReason = 'failed' | 'idle' | 'too_long_running' | 'too_long' | 'interrupted';
 
 const STOP_WHY: Record<StreamStopReason, (limit: number) => string> = {
   failed: () => 'its source threw',
   idle: (ms) => `its source gave no text for ${ms} ms (idleTimeoutMs)`,
   too_long_running: (ms) => `it ran past ${ms} ms (maxDurationMs)`,
   too_long: (n) => `its text grew past ${n} characters (maxLength)`,
+  interrupted: () => 'the bot began to stop (stop()); the next start handles the event again and completes the answer',
 };
 
 /**

@@ -104,12 +104,14 @@ class AnswerStream {
     const { run, clock, record, target } = this.deps;
     const started = clock.now();
     run.extendDeadline(this.o.maxDurationMs + this.o.throttleMs + FINAL_EDIT_GRACE_MS);
+    // The bot is stopping already: no new answer begins (the next start gives it).
+    if (run.stopSignal.aborted) throw this.interrupted();
     this.earlier = await record.read(this.key);
     const first = await this.guard(() => target.first(STREAM_TEXTS.placeholder), false);
     this.parts.push({ boardId: first.board_id, messageId: first.id, shown: STREAM_TEXTS.placeholder });
     if (this.earlier[0]?.messageId !== first.id) await this.remember();
 
-    const reader = new SourceReader(source, clock, run.signal);
+    const reader = new SourceReader(source, clock, run.signal, run.stopSignal);
     const pumping = this.pump();
     // A failed write stops the reading too (the pump only ends on its own after the final edit).
     const failed = pumping.then(() => new Promise<never>(() => {}));
@@ -135,6 +137,7 @@ class AnswerStream {
     for (;;) {
       const step = await Promise.race([reader.next(this.o.idleTimeoutMs, started + this.o.maxDurationMs), failed]);
       if (step.kind === 'done') return null;
+      if (step.kind === 'stopped' && step.reason === 'interrupted') return this.interrupted();
       if (step.kind === 'stopped')
         return new StreamStoppedError(handler, step.reason, this.bound(step.reason), step.cause);
       this.text += step.text;
@@ -146,6 +149,16 @@ class AnswerStream {
       this.dirty = true;
       this.wake?.();
     }
+  }
+
+  /**
+   * The bot began to stop: the answer ends as it stands, marked interrupted, and the event is left
+   * unfinished (above the resume point, even if the handler catches the error) for the next start.
+   */
+  private interrupted(): StreamStoppedError {
+    const { run } = this.deps;
+    if (run.outcome) run.outcome.abandoned = true;
+    return new StreamStoppedError(run.handler, 'interrupted', 0);
   }
 
   private bound(reason: StreamStopReason): number {
@@ -169,8 +182,10 @@ class AnswerStream {
         this.wake = undefined;
       }
       // Checked again after each wait: a timer measures from the event loop's cached time, so on a
-      // busy loop it can fire before the throttle's time has passed by the clock.
-      for (let wait = this.lastEditAt + this.o.throttleMs - clock.now(); wait > 0; ) {
+      // busy loop it can fire before the throttle's time has passed by the clock. An interrupted
+      // answer's final edit does not wait: the shutdown deadline runs.
+      const hurry = this.ended?.reason === 'interrupted';
+      for (let wait = hurry ? 0 : this.lastEditAt + this.o.throttleMs - clock.now(); wait > 0; ) {
         await new Promise<void>((resolve) => clock.setTimeout(resolve, wait));
         wait = this.lastEditAt + this.o.throttleMs - clock.now();
       }
@@ -184,7 +199,10 @@ class AnswerStream {
   /** What the answer shows: the text, and on the final edit the marker or the empty answer's words. */
   private display(final: boolean): string {
     if (!final) return this.text;
-    if (this.ended) return (this.text + STREAM_TEXTS.stopped).trimStart();
+    if (this.ended)
+      return (
+        this.text + (this.ended.reason === 'interrupted' ? STREAM_TEXTS.interrupted : STREAM_TEXTS.stopped)
+      ).trimStart();
     return this.text === '' ? STREAM_TEXTS.empty : this.text;
   }
 

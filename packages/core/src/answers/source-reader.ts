@@ -8,6 +8,8 @@ export type ReadStep =
   | { kind: 'done' }
   | { kind: 'stopped'; reason: Exclude<StreamStopReason, 'too_long'>; cause?: unknown };
 
+const INTERRUPTED: ReadStep = { kind: 'stopped', reason: 'interrupted' };
+
 /** Pulls text, one read at a time, from either kind of source. */
 interface Pull {
   next(): Promise<IteratorResult<string>>;
@@ -35,7 +37,8 @@ function pullOf(source: StreamSource): Pull {
 
 /**
  * Reads a streamed answer's source under its bounds: each read waits at most `idleMs`, and none
- * goes past `deadline`; an abort of `signal` (the handler abandoned) stops it too. A source that
+ * goes past `deadline`; an abort of `signal` (the handler abandoned) or of `stopping` (the bot began
+ * to stop) stops it too. A source that
  * stops being read is cancelled, so a model call behind it ends.
  */
 export class SourceReader {
@@ -45,11 +48,13 @@ export class SourceReader {
    * @param source - the text's source
    * @param clock - the runtime's clock
    * @param signal - the run's signal
+   * @param stopping - the run's stop signal
    */
   constructor(
     source: StreamSource,
     private readonly clock: Clock,
     private readonly signal: AbortSignal,
+    private readonly stopping: AbortSignal,
   ) {
     this.pull = pullOf(source);
   }
@@ -62,9 +67,11 @@ export class SourceReader {
   async next(idleMs: number, deadline: number): Promise<ReadStep> {
     const left = deadline - this.clock.now();
     if (left <= 0) return this.stop({ kind: 'stopped', reason: 'too_long_running' });
+    if (this.stopping.aborted) return this.stop(INTERRUPTED);
     const late = left < idleMs;
     let timer: unknown;
     let onAbort: (() => void) | undefined;
+    let onStop: (() => void) | undefined;
     const bound = new Promise<ReadStep>((resolve) => {
       timer = this.clock.setTimeout(
         () => resolve({ kind: 'stopped', reason: late ? 'too_long_running' : 'idle' }),
@@ -72,6 +79,8 @@ export class SourceReader {
       );
       onAbort = () => resolve({ kind: 'stopped', reason: 'failed', cause: this.signal.reason });
       this.signal.addEventListener('abort', onAbort, { once: true });
+      onStop = () => resolve(INTERRUPTED);
+      this.stopping.addEventListener('abort', onStop, { once: true });
     });
     const read = this.pull.next().then(
       (r): ReadStep => (r.done ? { kind: 'done' } : { kind: 'text', text: String(r.value ?? '') }),
@@ -83,6 +92,7 @@ export class SourceReader {
     } finally {
       this.clock.clearTimeout(timer);
       if (onAbort) this.signal.removeEventListener('abort', onAbort);
+      if (onStop) this.stopping.removeEventListener('abort', onStop);
     }
   }
 

@@ -46,4 +46,6 @@ export const STREAM_TEXTS = {
   empty: '(no answer)',
   /** Ends an answer whose source failed or stalled, or that ran too long. */
   stopped: '\n\n⚠ (the answer stopped here)',
+  /** Ends an answer whose bot stopped (`stop()`) while it streamed: the next start completes it. */
+  interrupted: '\n\n⏸ (interrupted: the answer will be completed when the bot is back)',
 } as const;

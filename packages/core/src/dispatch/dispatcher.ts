@@ -81,6 +81,11 @@ export class Dispatcher {
     this.ticks = new TickHandler(deps, chain);
   }
 
+  /** Tells the running handlers the bot is stopping, see `PolicyChain.interruptRunning`. */
+  interruptRunning(): void {
+    this.chain.interruptRunning();
+  }
+
   /**
    * Abandons every handler still running (at shutdown), see `PolicyChain.abandonRunning`.
    * @param shutdownTimeoutMs - the wait that passed, for the messages

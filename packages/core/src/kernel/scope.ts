@@ -75,6 +75,7 @@ export class HandlerRun implements RunSeed {
   private callTrace: Context | undefined;
   private deadline: ((ms: number) => void) | undefined;
   private readonly controller = new AbortController();
+  private readonly stopping = new AbortController();
   private markAbandoned!: (value: 'abandoned') => void;
   /** The keys of the run's writes, `bb1:<key basis>:<handler tag>:<n>` (see {@link writeKey}), in order. */
   private readonly keys: WriteKeys;
@@ -128,6 +129,19 @@ export class HandlerRun implements RunSeed {
    */
   supervisedBy(move: (ms: number) => void): void {
     this.deadline = move;
+  }
+
+  /**
+   * Aborted when the bot begins to stop (`stop()`) while the run is going: its streamed answers end
+   * at once, marked interrupted, and leave the event to the next start. Other handlers ignore it.
+   */
+  get stopSignal(): AbortSignal {
+    return this.stopping.signal;
+  }
+
+  /** Tells the run the bot is stopping (see {@link HandlerRun.stopSignal}). Only the first call counts. */
+  interrupt(): void {
+    if (!this.stopping.signal.aborted) this.stopping.abort();
   }
 
   /** Whether the run was abandoned. */

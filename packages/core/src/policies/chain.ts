@@ -1,4 +1,4 @@
-import { HandlerTimeoutError, RunCancelledError, ShutdownTimeoutError } from '../errors.js';
+import { HandlerTimeoutError, RunCancelledError, ShutdownTimeoutError, StreamStoppedError } from '../errors.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { AnyContext, TranslateValues } from '../kernel/context.js';
 import type { CoreEnv } from '../kernel/env.js';
@@ -124,6 +124,15 @@ export class PolicyChain {
       if (run.outcome) run.outcome.abandoned = true;
       return observed.end('abandoned', outcome.error);
     }
+    if (outcome.error instanceof StreamStoppedError && outcome.error.reason === 'interrupted') {
+      // Not a failure: the bot is stopping, the answer says so, and the next start completes it.
+      if (run.outcome) run.outcome.abandoned = true;
+      ctx.log.info(
+        { handler: target.label },
+        'streamed answer interrupted by stop(): its event is left for the next start',
+      );
+      return observed.end('abandoned', outcome.error);
+    }
     if (outcome.error instanceof RunCancelledError) {
       // A burst's newer message took over (burst 'latest'): nothing failed, nothing to apologise for.
       ctx.log.info({ handler: target.label }, 'run cancelled by a newer message of its burst');
@@ -165,6 +174,14 @@ export class PolicyChain {
   private async chooseLocale(run: HandlerRun, ctx: AnyContext): Promise<void> {
     const translator = this.deps.env.services.find(TRANSLATOR);
     if (translator) run.locale = await translator.locale(ctx);
+  }
+
+  /**
+   * Tells every handler running, and every one that starts from now on, that the bot is stopping:
+   * their streamed answers end at once, marked interrupted (the start of a stop).
+   */
+  interruptRunning(): void {
+    this.running.interruptAll();
   }
 
   /**

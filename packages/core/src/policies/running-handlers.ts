@@ -3,6 +3,7 @@ import type { HandlerRun } from '../kernel/scope.js';
 /** The runs holding a worker right now, so that a shutdown can abandon them by name. */
 export class RunningHandlers {
   private readonly runs = new Set<HandlerRun>();
+  private stopping = false;
 
   /** How many runs hold a worker. */
   get size(): number {
@@ -16,11 +17,19 @@ export class RunningHandlers {
    */
   async track<T>(run: HandlerRun, work: () => Promise<T>): Promise<T> {
     this.runs.add(run);
+    // A run that starts while the bot stops (an event queued before the stop) is told at once.
+    if (this.stopping) run.interrupt();
     try {
       return await work();
     } finally {
       this.runs.delete(run);
     }
+  }
+
+  /** Tells every run, now and from now on, that the bot is stopping (see `HandlerRun.stopSignal`). */
+  interruptAll(): void {
+    this.stopping = true;
+    for (const run of this.runs) run.interrupt();
   }
 
   /**

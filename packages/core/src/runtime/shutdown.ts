@@ -10,7 +10,8 @@ import type { SingleFeed } from './start-single.js';
 export const NOTHING_LEFT: StopReport = { abandoned: [], unhandled: 0 };
 
 /**
- * Waits up to `timeoutMs` for the queued and running handlers; then gives up on what is left: the
+ * Tells the running handlers the bot is stopping (streamed answers end, marked interrupted), waits
+ * up to `timeoutMs` for the queued and running handlers; then gives up on what is left: the
  * resume point is frozen first (what ends from now on did not finish, so the next process handles it
  * again), queued events are dropped, and running handlers are abandoned.
  *
@@ -23,6 +24,9 @@ export async function drainOrAbandon(parts: BotParts, feed: SingleFeed, timeoutM
   const { queue, clock, dispatcher, log } = parts;
   // Held bursts stay held (before the resume point, run by the next process); runs going finish.
   dispatcher.close();
+  // Streamed answers end now, marked interrupted, within the wait below; their events stay above the
+  // resume point (a stream could run for minutes, and the next start completes the answer anyway).
+  dispatcher.interruptRunning();
   let timer: unknown;
   const timedOut = new Promise<boolean>((resolve) => {
     timer = clock.setTimeout(() => resolve(true), timeoutMs);
