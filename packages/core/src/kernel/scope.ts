@@ -74,7 +74,10 @@ export class HandlerRun implements RunSeed {
   readonly abandonment: Promise<'abandoned'>;
   private callTrace: Context | undefined;
   private deadline: ((ms: number) => void) | undefined;
-  private readonly controller = new AbortController();
+  // Made at the first read of `signal` (most handlers never read it): the signal is the costly part
+  // of a run. `reason` is set when the run is abandoned, whether or not the signal exists yet.
+  private controller: AbortController | undefined;
+  private reason: Error | undefined;
   private markAbandoned!: (value: 'abandoned') => void;
   /** The keys of the run's writes, `bb1:<key basis>:<handler tag>:<n>` (see {@link writeKey}), in order. */
   private readonly keys: WriteKeys;
@@ -110,6 +113,10 @@ export class HandlerRun implements RunSeed {
 
   /** Aborted (with the reason) when the run is abandoned; the handler's `ctx.signal`. */
   get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.reason !== undefined) this.controller.abort(this.reason);
+    }
     return this.controller.signal;
   }
 
@@ -132,7 +139,7 @@ export class HandlerRun implements RunSeed {
 
   /** Whether the run was abandoned. */
   get abandoned(): boolean {
-    return this.controller.signal.aborted;
+    return this.reason !== undefined;
   }
 
   /**
@@ -141,7 +148,8 @@ export class HandlerRun implements RunSeed {
    */
   abandon(reason: Error): void {
     if (this.abandoned) return;
-    this.controller.abort(reason);
+    this.reason = reason;
+    this.controller?.abort(reason);
     this.markAbandoned('abandoned');
   }
 
