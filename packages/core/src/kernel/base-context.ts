@@ -27,7 +27,6 @@ export abstract class BaseContextImpl {
   readonly rest: BotRest;
   readonly log: Logger;
   readonly correlationId: string;
-  readonly signal: AbortSignal;
   readonly requestOptions: RequestOptions;
   protected readonly now: () => number;
   protected readonly run: HandlerRun;
@@ -41,7 +40,6 @@ export abstract class BaseContextImpl {
     this.log = deps.run.log;
     this.correlationId = deps.run.correlationId;
     this.run = deps.run;
-    this.signal = deps.run.signal;
     this.now = deps.now;
     this.clock = deps.clock;
     this.services = deps.services;
@@ -52,6 +50,11 @@ export abstract class BaseContextImpl {
   session<H>(definition: Scoped<H>): H {
     const { app, services, run, log, now } = this;
     return definition.open({ ...this.subject(), app, services, run, log, now });
+  }
+
+  /** Aborted when the run is abandoned; read from the run, which makes it only when asked. */
+  get signal(): AbortSignal {
+    return this.run.signal;
   }
 
   get locale(): string {

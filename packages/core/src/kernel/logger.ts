@@ -1,4 +1,4 @@
-import type { Logger } from '@boardbot/protocol';
+import { type Logger, silentLogger } from '@boardbot/protocol';
 import { type LoggerOptions, pino } from 'pino';
 import { readEnvironment } from './environment.js';
 import { CENSOR, mergeRedact, REDACT_PATHS, withTokenRedaction } from './redaction.js';
@@ -22,7 +22,9 @@ export function isLogger(input: unknown): input is Logger {
  * @param isTTY - whether stdout is a terminal
  */
 export function createLogger(input: LoggerInput | undefined, isTTY = process.stdout.isTTY === true): Logger {
-  if (input === false) return pino({ enabled: false });
+  // Silence is a logger that does nothing, not a disabled pino: a disabled pino still serializes the
+  // bindings of every child, and the runtime makes one per event.
+  if (input === false) return silentLogger;
   if (isLogger(input)) return withTokenRedaction(input);
   return pino(loggerOptions(input, isTTY));
 }

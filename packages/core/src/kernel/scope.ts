@@ -74,8 +74,14 @@ export class HandlerRun implements RunSeed {
   readonly abandonment: Promise<'abandoned'>;
   private callTrace: Context | undefined;
   private deadline: ((ms: number) => void) | undefined;
-  private readonly controller = new AbortController();
-  private readonly stopping = new AbortController();
+  // Made at the first read of `signal` (most handlers never read it): the signal is the costly part
+  // of a run. `reason` is set when the run is abandoned, whether or not the signal exists yet.
+  private controller: AbortController | undefined;
+  private reason: Error | undefined;
+  // Made at the first read of `stopSignal` too (only streams read it); `interrupted` remembers an
+  // earlier `interrupt()`.
+  private stopping: AbortController | undefined;
+  private interrupted = false;
   private markAbandoned!: (value: 'abandoned') => void;
   /** The keys of the run's writes, `bb1:<key basis>:<handler tag>:<n>` (see {@link writeKey}), in order. */
   private readonly keys: WriteKeys;
@@ -111,6 +117,10 @@ export class HandlerRun implements RunSeed {
 
   /** Aborted (with the reason) when the run is abandoned; the handler's `ctx.signal`. */
   get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.reason !== undefined) this.controller.abort(this.reason);
+    }
     return this.controller.signal;
   }
 
@@ -136,17 +146,21 @@ export class HandlerRun implements RunSeed {
    * at once, marked interrupted, and leave the event to the next start. Other handlers ignore it.
    */
   get stopSignal(): AbortSignal {
+    this.stopping ??= new AbortController();
+    if (this.interrupted && !this.stopping.signal.aborted) this.stopping.abort();
     return this.stopping.signal;
   }
 
   /** Tells the run the bot is stopping (see {@link HandlerRun.stopSignal}). Only the first call counts. */
   interrupt(): void {
-    if (!this.stopping.signal.aborted) this.stopping.abort();
+    if (this.interrupted) return;
+    this.interrupted = true;
+    this.stopping?.abort();
   }
 
   /** Whether the run was abandoned. */
   get abandoned(): boolean {
-    return this.controller.signal.aborted;
+    return this.reason !== undefined;
   }
 
   /**
@@ -155,7 +169,8 @@ export class HandlerRun implements RunSeed {
    */
   abandon(reason: Error): void {
     if (this.abandoned) return;
-    this.controller.abort(reason);
+    this.reason = reason;
+    this.controller?.abort(reason);
     this.markAbandoned('abandoned');
   }
 

@@ -136,6 +136,8 @@ export class MessageHandler {
       // A held message's run is the burst's: the event is done with it once it is held.
       return this.bursts.take(target, { message, meta: event, launch }) ?? launch(unheld(event));
     };
+    // One listener (the usual case): nothing to wait on together, nor an order to keep.
+    if (matched.length === 1) return run(matched[0] as (typeof matched)[number]);
     // Listeners `afterOthers` read what the others write for this message: they wait for them.
     await Promise.all(matched.filter((m) => m.target.listener.afterOthers !== true).map(run));
     await Promise.all(matched.filter((m) => m.target.listener.afterOthers === true).map(run));

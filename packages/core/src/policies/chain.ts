@@ -113,7 +113,10 @@ export class PolicyChain {
     const { handlerTimeoutMs: timeoutMs } = this.deps;
     const observed = this.deps.telemetry.handler(run, ctx);
     const work = async () => {
-      await this.chooseLocale(run, ctx);
+      // The locale is chosen here rather than through `chooseLocale`: a bot without i18n (most) then
+      // pays no extra async step per run.
+      const translator = this.deps.env.services.find(TRANSLATOR);
+      if (translator) run.locale = await translator.locale(ctx);
       await this.steps(steps, target, run, ctx, input);
     };
     const outcome = await this.running.track(run, () =>
@@ -213,7 +216,9 @@ export class PolicyChain {
       const result = await target.call(...args);
       await steps.settle?.(ctx, result);
     };
-    await (steps.middleware ? runMiddleware(this.deps.middleware, steps.middleware(ctx), call) : call());
+    // Without middleware (read at each run: `bot.use` may add some), the handler is called directly.
+    const { middleware } = this.deps;
+    await (steps.middleware && middleware.length > 0 ? runMiddleware(middleware, steps.middleware(ctx), call) : call());
     steps.finished?.(ctx, target);
   }
 

@@ -74,3 +74,25 @@ describe('HandlerRun.admitWrite', () => {
     expect(() => run.admitWrite('send')).toThrow(WriteDroppedError);
   });
 });
+
+describe('HandlerRun.signal', () => {
+  // The signal is made at its first read: one read before the abandonment must abort as one read after.
+  it('is aborted with the abandonment reason, whether first read before or after it', () => {
+    const early = slowRun(warnings().log);
+    const before = early.signal;
+    const earlyReason = new HandlerTimeoutError('Slow.run', 50);
+    early.abandon(earlyReason);
+    expect(before.aborted).toBe(true);
+    expect(before.reason).toBe(earlyReason);
+    expect(early.signal).toBe(before);
+
+    const late = slowRun(warnings().log);
+    const lateReason = new HandlerTimeoutError('Slow.run', 50);
+    late.abandon(lateReason);
+    late.abandon(new HandlerTimeoutError('Slow.run', 99));
+    expect(late.signal.aborted).toBe(true);
+    expect(late.signal.reason).toBe(lateReason);
+    expect(late.abandoned).toBe(true);
+    expect(slowRun(warnings().log).abandoned).toBe(false);
+  });
+});
