@@ -67,8 +67,13 @@ describe('streamed answers across kill -9', () => {
       return true;
     };
     await eventually(s, done, 'every stream answered in full', 120_000);
-    // What the last bot started, it finished: no stream left for it to edit further.
-    await last.waitFor((l) => l.msg === 'fixture streamed' && l.to === asked[STREAMS - 1]?.message.id);
+    // What the last bot started, it finished: no stream left for it to edit further. It runs the
+    // last stream again unless the bot before it handled it and stored its position past it.
+    const lastAsked = asked[STREAMS - 1]?.message.id;
+    const handled = lines.find((l) => l.msg === 'handled' && l.message_id === lastAsked);
+    const resumedAt = last.lines.find((l) => l.msg === 'resuming after the stored position')?.last_event_id;
+    const passed = handled !== undefined && resumedAt !== undefined && Number(resumedAt) >= Number(handled.event_id);
+    if (!passed) await last.waitFor((l) => l.msg === 'fixture streamed' && l.to === lastAsked);
     expect(await last.stop()).toBe(0);
     lines.push(...last.lines);
 
