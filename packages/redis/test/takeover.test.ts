@@ -11,11 +11,15 @@ import { botMessages, freshPrefix, type Replica, replica, replicaPlatform } from
 // reads the partition. If the lease is lost and taken again while that claim runs, the second
 // takeover must still run: a replica that renews a lease must consume its partition.
 
-/** Holds a replica's takeover claims (`XPENDING ... IDLE 0`) while closed, and counts those it held. */
+/**
+ * Holds a replica's takeover claims (`XPENDING ... IDLE 0`) while closed, and counts those it held;
+ * the first ones held may be made to fail when it reopens (a takeover that fails).
+ */
 class ClaimGate {
   held = 0;
   private open: Promise<void> | undefined;
   private release: () => void = () => {};
+  private failing = 0;
 
   close(): void {
     this.open = new Promise((resolve) => {
@@ -23,7 +27,9 @@ class ClaimGate {
     });
   }
 
-  reopen(): void {
+  /** @param failing - how many of the first claims held fail instead of running */
+  reopen(failing = 0): void {
+    this.failing = failing;
     this.open = undefined;
     this.release();
   }
@@ -35,8 +41,11 @@ class ClaimGate {
     client.call = ((...args: unknown[]) => {
       const open = this.open;
       if (open === undefined || args[0] !== 'XPENDING' || args[4] !== '0') return call(...args);
-      this.held++;
-      return open.then(() => call(...args));
+      const n = this.held++;
+      return open.then(() => {
+        if (n < this.failing) throw new Error('this takeover claim fails');
+        return call(...args);
+      });
     }) as typeof client.call;
     return client;
   };
@@ -55,43 +64,63 @@ afterEach(async () => {
   platform = undefined;
 });
 
+/**
+ * Starts a replica, then makes every partition lease expire twice: the second time while the
+ * takeovers of the first still claim (held by the gate). Resolves with the replica's log and the
+ * number of partitions; the takeovers of the first expiry are still held.
+ */
+async function takenOverTwice(): Promise<{ lines: Replica['lines']; partitions: number }> {
+  platform = await replicaPlatform();
+  const { client, server } = fixture();
+  const prefix = freshPrefix();
+  gate = new ClaimGate();
+  r = replica(platform, server.url, prefix, { connect: gate.connect });
+  await r.bot.start();
+  const keys = new Keys(prefix, platform.bot.app.id, platform.urls.apiUrl);
+  const partitions = Number(await client.hget(keys.config, 'partitions'));
+  const leaseKeys = Array.from({ length: partitions }, (_, p) => keys.partitionLease(p));
+  // Every lease expired at once (as after a pause past its expiry): the replica finds each lost at
+  // its next heartbeat and takes it again, under a new value.
+  const expireAll = async () => {
+    const before = await client.mget(...leaseKeys);
+    await client.del(...leaseKeys);
+    await until(
+      async () => (await client.mget(...leaseKeys)).every((v, p) => v !== null && v !== before[p]),
+      'every partition lease taken again',
+    );
+  };
+  gate.close();
+  await expireAll();
+  await until(() => gate.held === partitions, 'every takeover claiming what was left pending');
+  // Lost and taken again while the first takeovers still claim.
+  await expireAll();
+  return { lines: r.lines, partitions };
+}
+
+/** Says a message on `general` and resolves once the bot answered it, with the answer. */
+async function answered(): Promise<{ asked: string; replyTo: string | null | undefined }> {
+  const p = platform as TestPlatform;
+  const asked = await p.person('alice').say('m after the takeovers');
+  const botUser = p.bot.app.bot_user_id;
+  await until(async () => botMessages(await p.messages('general'), botUser).length === 1, 'the message answered');
+  const [answer] = botMessages(await p.messages('general'), botUser);
+  return { asked: asked.id, replyTo: answer?.reply_to };
+}
+
 describe('a partition taken over again while its takeover runs', () => {
   it('is consumed: the second takeover runs once the first one ends', async () => {
-    platform = await replicaPlatform();
-    const { client, server } = fixture();
-    const prefix = freshPrefix();
-    gate = new ClaimGate();
-    r = replica(platform, server.url, prefix, { connect: gate.connect });
-    await r.bot.start();
-    const keys = new Keys(prefix, platform.bot.app.id, platform.urls.apiUrl);
-    const partitions = Number(await client.hget(keys.config, 'partitions'));
-    const leaseKeys = Array.from({ length: partitions }, (_, p) => keys.partitionLease(p));
-    // Every lease expired at once (as after a pause past its expiry): the replica finds each lost at
-    // its next heartbeat and takes it again, under a new value.
-    const expireAll = async () => {
-      const before = await client.mget(...leaseKeys);
-      await client.del(...leaseKeys);
-      await until(
-        async () => (await client.mget(...leaseKeys)).every((v, p) => v !== null && v !== before[p]),
-        'every partition lease taken again',
-      );
-    };
-
-    gate.close();
-    await expireAll();
-    await until(() => gate.held === partitions, 'every takeover claiming what was left pending');
-    // Lost and taken again while the first takeovers still claim.
-    await expireAll();
+    await takenOverTwice();
     gate.reopen();
+    const { asked, replyTo } = await answered();
+    expect(replyTo).toBe(asked);
+  }, 30_000);
 
-    const alice = platform.person('alice');
-    const asked = await alice.say('m after the takeovers');
-    const botUser = platform.bot.app.bot_user_id;
-    await until(
-      async () => botMessages(await (platform as TestPlatform).messages('general'), botUser).length === 1,
-      'the message answered',
-    );
-    const [answer] = botMessages(await platform.messages('general'), botUser);
-    expect(answer?.reply_to).toBe(asked.id);
+  it('is kept when the takeover of the lost lease fails: that failure drops neither the partition nor its new lease', async () => {
+    const { lines, partitions } = await takenOverTwice();
+    // The takeovers of the lost leases fail; those of the leases held now run.
+    gate.reopen(partitions);
+    const { asked, replyTo } = await answered();
+    expect(replyTo).toBe(asked);
+    expect(lines.filter((l) => l.msg?.startsWith('could not take the partition over'))).toEqual([]);
   }, 30_000);
 });
