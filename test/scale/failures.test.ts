@@ -104,11 +104,13 @@ describe('replicas under failures', () => {
     const after = [await alice.say('m after the crash')];
     const deaths: (number | NodeJS.Signals)[] = [];
     // Two runs, each killing its replica; the third replica dead-letters the event without running it.
+    // The second is not awaited as started: on a loaded machine the first one's lease may have expired
+    // before it joins, and then it takes the partition over, and dies, while it starts.
     for (let i = 0; i < 2; i++) {
       deaths.push(await current.exited);
       current = c.start();
-      await current.started();
     }
+    await current.started();
     expect(deaths).toEqual(['SIGKILL', 'SIGKILL']);
     const dead = await current.waitFor((l) => l.msg === 'event moved to the dead-letter stream: its board moves on');
     expect(dead).toMatchObject({ deliveries: 2 });

@@ -271,8 +271,12 @@ export class RedisScale implements ScaleAdapter {
         const lease = new Lease(c.client, c.keys.partitionLease(p), c.keys.fence, c.replicaId, this.options.leaseMs);
         if (!(await lease.acquire())) return;
         this.leases.set(p, lease);
-        this.beside(`adopt ${p}`, () =>
+        // Named by the lease value: a takeover of the lease taken again while the one of the lost
+        // lease still runs is no duplicate of it (skipped, it left the partition renewed, unread).
+        this.beside(`adopt ${lease.value}`, () =>
           consumer.adopt(p, lease.value as string).catch(async (error: unknown) => {
+            // Lost meanwhile: the takeover of whatever lease this replica holds now is not this one's.
+            if (this.leases.get(p) !== lease) return;
             consumer.drop(p);
             this.leases.delete(p);
             await lease.release().catch(() => {});

@@ -71,8 +71,7 @@ describe('backpressure with replicas', () => {
           maxPendingEvents: HIGH,
           handlerTimeoutMs: 3_600_000,
         },
-        // A longer lease than the other tests': a loaded machine's pauses cost no takeover here.
-        { maxBacklog: BACKLOG, leaseMs: 3000 },
+        { maxBacklog: BACKLOG },
       ),
     );
     for (const bot of bots) await bot.start();

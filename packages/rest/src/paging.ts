@@ -1,6 +1,7 @@
-import type { ErrorDetail, ListMessagesQuery, Message } from '@boardbot/protocol';
+import type { ListMessagesQuery, Message } from '@boardbot/protocol';
 import { LIMITS } from '@boardbot/protocol/runtime';
 import { type ErrorContext, InvalidArgumentError, InvalidResponseError } from './errors.js';
+import { checkCount } from './routes.js';
 
 /** Options of {@link RestClient.iterateMessages}. */
 export interface IterateMessagesOptions {
@@ -16,16 +17,6 @@ export interface IterateMessagesOptions {
 
 /** Defaults of {@link IterateMessagesOptions}. */
 export const DEFAULT_ITERATE_OPTIONS = { pageSize: LIMITS.listMax } as const;
-
-function checkCount(
-  value: number | undefined,
-  path: string,
-  min: number,
-  max = Number.MAX_SAFE_INTEGER,
-): ErrorDetail[] {
-  if (value === undefined || (Number.isInteger(value) && value >= min && value <= max)) return [];
-  return [{ path, message: `Expected an integer from ${min} to ${max}` }];
-}
 
 /**
  * Pages through a board's messages newest first (CONTRACT: follow `before = lowest seq` until a page

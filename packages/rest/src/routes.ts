@@ -62,6 +62,19 @@ function body(value: unknown, issues: ErrorDetail[], method: HttpMethod, path: s
   return text;
 }
 
+/**
+ * The problem of a count the caller gave (none when it is absent or fits), in the contract's shape.
+ * @param value - the count, if given
+ * @param path - where it was given, e.g. `/limit`
+ * @param min - the least it may be
+ * @param max - the most it may be, if bounded
+ */
+export function checkCount(value: number | undefined, path: string, min: number, max?: number): ErrorDetail[] {
+  if (value === undefined || (Number.isInteger(value) && value >= min && value <= (max ?? value))) return [];
+  const message = max === undefined ? `Expected an integer ≥ ${min}` : `Expected an integer from ${min} to ${max}`;
+  return [{ path, message }];
+}
+
 function call(method: HttpMethod, path: string, route: string, expect: Call['expect'] = 'json'): Call {
   return { method, path, logPath: path, route, expect };
 }
@@ -83,23 +96,14 @@ export const listMembers = (boardId: string): Call =>
  * @param query - cursor and page size
  */
 export function listMessages(boardId: string, query: ListMessagesQuery = {}): Call {
-  const issues: ErrorDetail[] = [];
-  const params: string[] = [];
   const { before, limit } = query;
-  if (before !== undefined) {
-    if (!Number.isInteger(before) || before < 1) issues.push({ path: '/before', message: 'Expected an integer ≥ 1' });
-    params.push(`before=${before}`);
-  }
-  if (limit !== undefined) {
-    if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.listMax) {
-      issues.push({ path: '/limit', message: `Expected an integer from 1 to ${LIMITS.listMax}` });
-    }
-    params.push(`limit=${limit}`);
-  }
+  const issues = [...checkCount(before, '/before', 1), ...checkCount(limit, '/limit', 1, LIMITS.listMax)];
   const path = `/boards/${segment('boardId', boardId, 'GET')}/messages`;
   if (issues.length > 0)
     throw new InvalidArgumentError(`Invalid query for GET ${path}`, issues, { method: 'GET', path });
-  return call('GET', params.length > 0 ? `${path}?${params.join('&')}` : path, '/boards/{boardId}/messages');
+  const params = [before === undefined ? '' : `before=${before}`, limit === undefined ? '' : `limit=${limit}`];
+  const search = params.filter(Boolean).join('&');
+  return call('GET', search ? `${path}?${search}` : path, '/boards/{boardId}/messages');
 }
 
 /**

@@ -93,6 +93,9 @@ describe('iterateMessages', () => {
       code: 'BOARDBOT_INVALID_ARGUMENT',
       details: [{ path: '/limit', message: 'Expected an integer from 1 to 100' }],
     });
+    await expect(client.listMessages(BOARD, { before: 0 })).rejects.toMatchObject({
+      details: [{ path: '/before', message: 'Expected an integer ≥ 1' }],
+    });
     expect(server.received).toHaveLength(0);
   });
 });

@@ -68,14 +68,3 @@ export async function syncDir(dir: string): Promise<void> {
     // EISDIR/EINVAL/EPERM on some platforms: the rename itself is still atomic.
   }
 }
-
-/** Whether a process with this pid runs (the writer of a temporary file in the state directory) (EPERM: it does, under another user). */
-export function isRunning(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from '@boardbot/protocol';
 import lockfile from 'proper-lockfile';
 import { type Clock, systemClock } from '../kernel/clock.js';
-import { defaultStateDir, ensurePrivateDir, PRIVATE_FILE_MODE, syncDir } from '../kernel/state-dir.js';
-import { removeStaleTemps, TMP } from './session-files.js';
+import { defaultStateDir, ensurePrivateDir, syncDir } from '../kernel/state-dir.js';
+import { removeStaleTemps, writeTemp } from '../kernel/state-files.js';
 import type { SessionRecord, SessionStore, SessionValue } from './session-store.js';
 
 /** Version of the file format; a file of another version is treated as no session. */
@@ -100,15 +100,7 @@ export class FileSessionStore implements SessionStore {
         await rm(file, { force: true });
       } else {
         const body: SessionFile = { format: FORMAT, key, version: expected + 1, value };
-        const tmp = `${file}${TMP}${process.pid}`;
-        const handle = await open(tmp, 'w', PRIVATE_FILE_MODE);
-        try {
-          await handle.writeFile(`${JSON.stringify(body)}\n`);
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        await rename(tmp, file);
+        await rename(await writeTemp(file, `${JSON.stringify(body)}\n`), file);
       }
       await syncDir(this.dir);
       return true;
@@ -131,7 +123,7 @@ export class FileSessionStore implements SessionStore {
     } catch {
       return 0;
     }
-    let removed = await removeStaleTemps(this.dir, false, this.log);
+    let removed = await removeStaleTemps(this.dir, false, 'session', this.log);
     for (const name of names) {
       if (!name.endsWith('.json')) continue;
       const file = join(this.dir, name);
@@ -152,7 +144,7 @@ export class FileSessionStore implements SessionStore {
   private start(): Promise<void> {
     this.started ??= (async () => {
       await ensurePrivateDir(this.dir, this.log);
-      await removeStaleTemps(this.dir, true, this.log);
+      await removeStaleTemps(this.dir, true, 'session', this.log);
       this.arm();
     })().catch((err: unknown) => {
       // Tried again at the next use (a directory that could not be made yet, say).

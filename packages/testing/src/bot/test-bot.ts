@@ -124,16 +124,7 @@ export class TestBot {
         this.deps.waiters.until(
           () => finishedAnswer(this.messages(filter), editsOf),
           timeoutMs,
-          () =>
-            timeoutReport({
-              expectation,
-              timeoutMs,
-              unclaimed: this.unclaimed().slice(-REPORTED),
-              claimed: this.claimed.size,
-              notes: [],
-              logs: this.deps.logs,
-              boardName: this.deps.boardName,
-            }),
+          () => this.report(expectation, timeoutMs, []),
         ),
     };
   }
@@ -157,17 +148,15 @@ export class TestBot {
     return this.deps.waiters.until(
       () => this.claim(kind, filter),
       timeoutMs,
-      () =>
-        timeoutReport({
-          expectation,
-          timeoutMs,
-          unclaimed: this.unclaimed().slice(-REPORTED),
-          claimed: this.claimed.size,
-          notes: notes(),
-          logs: this.deps.logs,
-          boardName: this.deps.boardName,
-        }),
+      () => this.report(expectation, timeoutMs, notes()),
     );
+  }
+
+  /** What a wait that timed out reports: what it awaited, and the bot's latest unclaimed actions. */
+  private report(expectation: string, timeoutMs: number, notes: string[]): string {
+    const unclaimed = this.unclaimed().slice(-REPORTED);
+    const { logs, boardName } = this.deps;
+    return timeoutReport({ expectation, timeoutMs, unclaimed, claimed: this.claimed.size, notes, logs, boardName });
   }
 
   /** Whether the bot received an invocation: the first question when it did not answer. */

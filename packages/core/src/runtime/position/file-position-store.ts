@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
-import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Logger } from '@boardbot/protocol';
-import { defaultStateDir, ensurePrivateDir, isRunning, PRIVATE_FILE_MODE, syncDir } from '../../kernel/state-dir.js';
+import { defaultStateDir, ensurePrivateDir, syncDir } from '../../kernel/state-dir.js';
+import { removeStaleTemps, writeTemp } from '../../kernel/state-files.js';
 import type { Position, PositionKey, PositionStore } from './position-store.js';
 
 /** Version of the file format; a file of another version is not read. */
 const FORMAT = 1;
-
-/** A save writes `<file>.tmp-<pid>` first; one a crash left behind is removed at the next load. */
-const TMP = '.tmp-';
 
 interface PositionFile {
   format: number;
@@ -53,7 +51,9 @@ export class FilePositionStore implements PositionStore {
 
   async load(key: PositionKey): Promise<Position | undefined> {
     const file = this.fileOf(key);
-    await this.removeStaleTemps(file);
+    // A temporary file of this process's is a save killed in its earlier life (in a container the
+    // pid is the same at every start): it saves nothing before it loaded.
+    await removeStaleTemps(this.dir, true, 'position', this.log, basename(file));
     for (const candidate of [file, `${file}.prev`]) {
       const found = await this.read(candidate, key);
       if (found !== undefined) {
@@ -76,42 +76,13 @@ export class FilePositionStore implements PositionStore {
       saved_at: position.savedAt,
     };
     const text = `${JSON.stringify({ ...body, checksum: checksum(body) } satisfies PositionFile)}\n`;
-    const tmp = `${file}${TMP}${process.pid}`;
-    const handle = await open(tmp, 'w', PRIVATE_FILE_MODE);
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    const tmp = await writeTemp(file, text);
     // Whatever instant a crash hits, `file` or `file.prev` is a complete position.
     await rename(file, `${file}.prev`).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') throw err;
     });
     await rename(tmp, file);
     await syncDir(this.dir);
-  }
-
-  /**
-   * Removes the temporary files of `file` that no save is writing any more: those of a process that
-   * is gone (SIGKILL during a save), and this process's own (it saves nothing before it loaded; in a
-   * container the pid is the same at every start). A live process's file is left to it.
-   */
-  private async removeStaleTemps(file: string): Promise<void> {
-    const prefix = `${basename(file)}${TMP}`;
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch {
-      return; // No directory yet: nothing was ever saved here.
-    }
-    for (const name of names) {
-      if (!name.startsWith(prefix)) continue;
-      const pid = Number(name.slice(prefix.length));
-      if (pid !== process.pid && isRunning(pid)) continue;
-      await rm(join(this.dir, name), { force: true });
-      this.log?.info({ file: join(this.dir, name) }, 'removed a temporary position file left by an interrupted save');
-    }
   }
 
   private async read(file: string, key: PositionKey): Promise<Position | undefined> {
