@@ -110,6 +110,9 @@ class AnswerStream {
     const first = await this.guard(() => target.first(STREAM_TEXTS.placeholder), false);
     this.parts.push({ boardId: first.board_id, messageId: first.id, shown: STREAM_TEXTS.placeholder });
     if (this.earlier[0]?.messageId !== first.id) await this.remember();
+    // The answer exists and is recorded: the board's next events may run while it streams (its own
+    // edits stay in order, one at a time), and its event stays unfinished until it ends.
+    run.releaseSlot();
 
     const reader = new SourceReader(source, clock, run.signal, run.stopSignal);
     const pumping = this.pump();

@@ -100,7 +100,15 @@ export class Dispatcher {
     for (const kind of this.kinds) kind.close?.();
   }
 
-  /** Handler runs holding a worker right now. */
+  /**
+   * Resolves once no handler that released its slot (a streamed answer after its first post) is
+   * still going: the queue's idleness does not cover them.
+   */
+  settled(): Promise<void> {
+    return this.chain.settled();
+  }
+
+  /** Handler runs going right now (those holding a worker, and streams that released theirs). */
   get inFlight(): number {
     return this.chain.inFlight;
   }
