@@ -173,6 +173,15 @@ export class PolicyChain {
       );
       return observed.end('abandoned', outcome.error);
     }
+    if (outcome.error instanceof StreamStoppedError && outcome.error.reason === 'lost') {
+      // Not a failure either: another replica owns the event now and completes the answer.
+      if (run.outcome) run.outcome.abandoned = true;
+      ctx.log.warn(
+        { handler: target.label, event_id: run.eventId },
+        "streamed answer stopped writing: this replica lost the event's partition, its new owner completes it",
+      );
+      return observed.end('abandoned', outcome.error);
+    }
     if (outcome.error instanceof RunCancelledError) {
       // A burst's newer message took over (burst 'latest'): nothing failed, nothing to apologise for.
       ctx.log.info({ handler: target.label }, 'run cancelled by a newer message of its burst');
