@@ -159,7 +159,7 @@ export abstract class BoardbotCoreError extends BoardbotError {
 }
 
 /** Why a streamed answer stopped before its source ended. */
-export type StreamStopReason = 'failed' | 'idle' | 'too_long_running' | 'too_long' | 'interrupted';
+export type StreamStopReason = 'failed' | 'idle' | 'too_long_running' | 'too_long' | 'interrupted' | 'lost';
 
 const STOP_WHY: Record<StreamStopReason, (limit: number) => string> = {
   failed: () => 'its source threw',
@@ -167,6 +167,8 @@ const STOP_WHY: Record<StreamStopReason, (limit: number) => string> = {
   too_long_running: (ms) => `it ran past ${ms} ms (maxDurationMs)`,
   too_long: (n) => `its text grew past ${n} characters (maxLength)`,
   interrupted: () => 'the bot began to stop (stop()); the next start handles the event again and completes the answer',
+  lost: () =>
+    "this replica lost the event's partition (its lease expired); the new owner handles the event again and completes the answer",
 };
 
 /**

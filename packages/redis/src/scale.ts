@@ -204,12 +204,14 @@ export class RedisScale implements ScaleAdapter {
     try {
       const leaseKeys = Array.from({ length: this.partitions }, (_, p) => c.keys.partitionLease(p));
       const held = Array.from({ length: this.partitions }, (_, p) => this.leases.get(p)?.value ?? '');
+      // Leases renewed now last `leaseMs` from no earlier than this moment.
+      const until = c.clock.now() + this.options.leaseMs;
       const [members, owners, renewed] = (await HEARTBEAT.run(
         c.client,
         [c.keys.members, ...leaseKeys],
         [this.paused ? '' : c.replicaId, this.options.leaseMs, ...held],
       )) as [string[], string[], number[]];
-      this.noteRenewals(run.consumer, held, renewed);
+      this.noteRenewals(run.consumer, held, renewed, until);
       if (!this.paused) {
         await run.reader.tick();
         await this.balance(run.consumer, members, owners.map(holderOf));
@@ -237,9 +239,10 @@ export class RedisScale implements ScaleAdapter {
     this.works.set(name, running);
   }
 
-  /** Forgets the partitions whose lease the heartbeat found lost. */
-  private noteRenewals(consumer: Consumer, held: readonly string[], renewed: readonly number[]): void {
+  /** Extends the deadlines of the partitions renewed (to `until`), forgets those the heartbeat found lost. */
+  private noteRenewals(consumer: Consumer, held: readonly string[], renewed: readonly number[], until: number): void {
     held.forEach((value, p) => {
+      if (value !== '' && renewed[p] === 1) consumer.extend(p, until);
       if (value === '' || renewed[p] === 1 || this.leases.get(p)?.value !== value) return;
       this.leases.get(p)?.forget();
       this.leases.delete(p);
@@ -269,12 +272,13 @@ export class RedisScale implements ScaleAdapter {
     await Promise.all(
       plan.acquire.map(async (p) => {
         const lease = new Lease(c.client, c.keys.partitionLease(p), c.keys.fence, c.replicaId, this.options.leaseMs);
+        const until = c.clock.now() + this.options.leaseMs;
         if (!(await lease.acquire())) return;
         this.leases.set(p, lease);
         // Named by the lease value: a takeover of the lease taken again while the one of the lost
         // lease still runs is no duplicate of it (skipped, it left the partition renewed, unread).
         this.beside(`adopt ${lease.value}`, () =>
-          consumer.adopt(p, lease.value as string).catch(async (error: unknown) => {
+          consumer.adopt(p, lease.value as string, until).catch(async (error: unknown) => {
             // Lost meanwhile: the takeover of whatever lease this replica holds now is not this one's.
             if (this.leases.get(p) !== lease) return;
             consumer.drop(p);

@@ -119,6 +119,13 @@ export interface RequestOptions {
    * passes the handler's). @defaultValue OpenTelemetry's active context
    */
   traceContext?: Context | undefined;
+  /**
+   * Called right before each attempt is sent, after its wait for the rate limit: a throw cancels the
+   * call with that error. For a check that must hold when the request leaves, not when it was queued
+   * (a replica's streamed answer checks that it still owns its event: its process may have been
+   * paused while the call waited).
+   */
+  admit?: (() => void) | undefined;
 }
 
 /** The options that have a default, as the client uses them. */

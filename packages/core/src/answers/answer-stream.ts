@@ -110,6 +110,9 @@ class AnswerStream {
     const first = await this.guard(() => target.first(STREAM_TEXTS.placeholder), false);
     this.parts.push({ boardId: first.board_id, messageId: first.id, shown: STREAM_TEXTS.placeholder });
     if (this.earlier[0]?.messageId !== first.id) await this.remember();
+    // The answer exists and is recorded: the board's next events may run while it streams (its own
+    // edits stay in order, one at a time), and its event stays unfinished until it ends.
+    run.releaseSlot();
 
     const reader = new SourceReader(source, clock, run.signal, run.stopSignal);
     const pumping = this.pump();
@@ -240,7 +243,12 @@ class AnswerStream {
     const key = namedKey(this.deps.run, `stream.${this.deps.index}.p${i}.e${this.edits++}.${this.nonce}`);
     await this.guard(() => {
       this.lastEditAt = this.deps.clock.now();
-      return this.deps.rest.editMessage(part.boardId, part.messageId, { content }, { idempotencyKey: key });
+      return this.deps.rest.editMessage(
+        part.boardId,
+        part.messageId,
+        { content },
+        { idempotencyKey: key, admit: this.admit },
+      );
     });
     part.shown = content;
   }
@@ -251,7 +259,9 @@ class AnswerStream {
     const extras = new Map<string, AnswerPart>();
     for (const p of [...this.earlier, ...this.parts.slice(count)])
       if (!kept.has(p.messageId)) extras.set(p.messageId, p);
-    for (const p of extras.values()) await this.guard(() => this.deps.rest.deleteMessage(p.boardId, p.messageId));
+    for (const p of extras.values()) {
+      await this.guard(() => this.deps.rest.deleteMessage(p.boardId, p.messageId, { admit: this.admit }));
+    }
     this.parts.length = Math.min(this.parts.length, count);
     this.earlier = [];
     if (extras.size > 0) await this.remember();
@@ -264,8 +274,22 @@ class AnswerStream {
     return this.deps.record.write(this.key, parts);
   }
 
+  /**
+   * Refuses a write once the event has another owner (a replica that lost its partition): checked
+   * before each write and again as its request leaves (after the rate limit's wait), by the lease's
+   * deadline against the clock, since a process paused past its lease wakes before its timers notice.
+   * @throws StreamStoppedError with reason `'lost'`
+   */
+  private readonly admit = (): void => {
+    const { run } = this.deps;
+    if (run.outcome?.owned?.() !== false) return;
+    run.outcome.abandoned = true;
+    throw new StreamStoppedError(run.handler, 'lost', 0);
+  };
+
   /** Sends a write as the run; a `422` is an error here, never "already applied". */
   private async guard<T>(send: () => Promise<T>, asRun = true): Promise<T> {
+    this.admit();
     try {
       return await (asRun ? this.deps.write(send) : send());
     } catch (error) {

@@ -100,7 +100,15 @@ export class Dispatcher {
     for (const kind of this.kinds) kind.close?.();
   }
 
-  /** Handler runs holding a worker right now. */
+  /**
+   * Resolves once no handler that released its slot (a streamed answer after its first post) is
+   * still going: the queue's idleness does not cover them.
+   */
+  settled(): Promise<void> {
+    return this.chain.settled();
+  }
+
+  /** Handler runs going right now (those holding a worker, and streams that released theirs). */
   get inFlight(): number {
     return this.chain.inFlight;
   }
@@ -121,13 +129,15 @@ export class Dispatcher {
    * @param event - the event
    * @param replayed - whether an earlier process may have handled it already (after a restart)
    * @param trace - the event's trace context (its span, from `Telemetry.receive`), if traced
+   * @param owned - whether this process still owns the event (see `DispatchOutcome.owned`)
    * @returns how its handlers ended (replicas deliver a failed event again)
    */
-  async dispatch(event: BotEvent, replayed = false, trace?: Context): Promise<DispatchOutcome> {
+  async dispatch(event: BotEvent, replayed = false, trace?: Context, owned?: () => boolean): Promise<DispatchOutcome> {
     // The outcome travels with the event to each of its runs, which the chain marks when one ends
     // badly: no async context of its own, which would cost every promise of the dispatch a second
     // propagation. A rejection counts as a failure.
     const outcome: DispatchOutcome = { failed: false, abandoned: false };
+    if (owned) outcome.owned = owned;
     const meta = { id: event.id, keyBasis: keyBasis(event), replayed, trace, outcome };
     try {
       await Promise.all(this.kinds.map((kind) => kind.handle(event, meta)));

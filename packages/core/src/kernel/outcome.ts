@@ -13,6 +13,12 @@ export interface DispatchOutcome {
    * resume point passes it, replicas acknowledge it) only once these settle; they never reject.
    */
   held?: Promise<void>[];
+  /**
+   * Whether this process still owns the event: a replica's partition lease, compared with the clock
+   * (so a process paused past its lease knows it at once, before its timers catch up). A streamed
+   * answer checks it before each write and stops writing when it turns false. Undefined: always.
+   */
+  owned?: (() => boolean) | undefined;
 }
 
 /**

@@ -82,6 +82,8 @@ export class HandlerRun implements RunSeed {
   // earlier `interrupt()`.
   private stopping: AbortController | undefined;
   private interrupted = false;
+  // Set by the policy chain: hands the run's ordering slot and worker back (see `releaseSlot`).
+  private slotHook: (() => void) | undefined;
   private markAbandoned!: (value: 'abandoned') => void;
   /** The keys of the run's writes, `bb1:<key basis>:<handler tag>:<n>` (see {@link writeKey}), in order. */
   private readonly keys: WriteKeys;
@@ -156,6 +158,26 @@ export class HandlerRun implements RunSeed {
     if (this.interrupted) return;
     this.interrupted = true;
     this.stopping?.abort();
+  }
+
+  /**
+   * Hands back the run's ordering slot and its worker while the run goes on: its event's dispatch
+   * returns (the board's next events may run), and the event stays unfinished (below the resume
+   * point, unacknowledged by a replica) until the run ends. A streamed answer calls it after its
+   * first post. Only the first call counts; nothing when nothing runs the run in a slot.
+   */
+  releaseSlot(): void {
+    const hook = this.slotHook;
+    this.slotHook = undefined;
+    hook?.();
+  }
+
+  /**
+   * Set by the policy chain: what {@link HandlerRun.releaseSlot} does.
+   * @param hook - called at the first release
+   */
+  onSlotReleased(hook: () => void): void {
+    this.slotHook = hook;
   }
 
   /** Whether the run was abandoned. */

@@ -56,11 +56,14 @@ export interface ChainDeps {
  */
 export class PolicyChain {
   private readonly running = new RunningHandlers();
+  /** Runs that released their slot and still go on. */
+  private readonly released = new Set<Promise<void>>();
+  private readonly settledWaiters: (() => void)[] = [];
 
   /** @param deps - the bot's environment, middleware, cooldown state and failure policy */
   constructor(private readonly deps: ChainDeps) {}
 
-  /** Handler runs holding a worker right now. */
+  /** Handler runs going right now (those holding a worker, and streams that released theirs). */
   get inFlight(): number {
     return this.running.size;
   }
@@ -110,6 +113,40 @@ export class PolicyChain {
   ): Promise<void> {
     const { run, deps } = this.open(event, { ...name, handler: target.label });
     const ctx = context(deps);
+    const done = this.execute(steps, target, run, ctx, input);
+    const outcome = run.outcome;
+    if (!outcome) return done;
+    // A run that hands its slot back (a streamed answer, after its first post) ends its part of the
+    // dispatch now: the rest is held work, which the event's completion waits for.
+    return new Promise<void>((resolve) => {
+      run.onSlotReleased(() => {
+        this.released.add(done);
+        void done.finally(() => {
+          this.released.delete(done);
+          if (this.released.size === 0) for (const wake of this.settledWaiters.splice(0)) wake();
+        });
+        if (outcome.held) outcome.held.push(done);
+        else outcome.held = [done];
+        resolve();
+      });
+      void done.then(resolve);
+    });
+  }
+
+  /** Resolves once no run that released its slot (see `HandlerRun.releaseSlot`) is still going. */
+  settled(): Promise<void> {
+    if (this.released.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  /** The run through the chain under supervision, and how it ended; never rejects. */
+  private async execute<C extends AnyContext, I>(
+    steps: HandlerSteps<C, I>,
+    target: HandlerTarget,
+    run: HandlerRun,
+    ctx: C,
+    input: I,
+  ): Promise<void> {
     const { handlerTimeoutMs: timeoutMs } = this.deps;
     const observed = this.deps.telemetry.handler(run, ctx);
     const work = async () => {
@@ -133,6 +170,15 @@ export class PolicyChain {
       ctx.log.info(
         { handler: target.label },
         'streamed answer interrupted by stop(): its event is left for the next start',
+      );
+      return observed.end('abandoned', outcome.error);
+    }
+    if (outcome.error instanceof StreamStoppedError && outcome.error.reason === 'lost') {
+      // Not a failure either: another replica owns the event now and completes the answer.
+      if (run.outcome) run.outcome.abandoned = true;
+      ctx.log.warn(
+        { handler: target.label, event_id: run.eventId },
+        "streamed answer stopped writing: this replica lost the event's partition, its new owner completes it",
       );
       return observed.end('abandoned', outcome.error);
     }

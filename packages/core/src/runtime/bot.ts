@@ -98,7 +98,8 @@ export class Bot {
 
   /** Resolves once every received event has been handled (for tests and harnesses). */
   idle(): Promise<void> {
-    return this.parts.queue.idle();
+    // Streams that released their slot run outside the queue.
+    return this.parts.queue.idle().then(() => this.parts.dispatcher.settled());
   }
 
   /**

@@ -31,7 +31,9 @@ export async function drainOrAbandon(parts: BotParts, feed: SingleFeed, timeoutM
   const timedOut = new Promise<boolean>((resolve) => {
     timer = clock.setTimeout(() => resolve(true), timeoutMs);
   });
-  const late = await Promise.race([queue.idle().then(() => false), timedOut]);
+  // Streams that released their slot run outside the queue: their final edits are waited for too.
+  const drained = queue.idle().then(() => dispatcher.settled());
+  const late = await Promise.race([drained.then(() => false), timedOut]);
   clock.clearTimeout(timer);
   if (!late) return NOTHING_LEFT;
   feed.progress?.halt();

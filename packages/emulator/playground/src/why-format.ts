@@ -20,3 +20,13 @@ export function eventSummary(event: WhyEvent): string {
         : '';
   return `#${event.id} ${event.name}${about}`;
 }
+
+/**
+ * One edit's text as the Why panel lists it: its length, and its end (where a streamed answer grew).
+ * @param content - the content the edit set, or null when it set none
+ */
+export function editPreview(content: string | null): string {
+  if (content === null) return '(no text)';
+  const end = content.length > 60 ? `…${content.slice(-59)}` : content;
+  return `${content.length} chars: ${end}`;
+}

@@ -50,6 +50,20 @@ export class ApiCallLog {
     return out;
   }
 
+  /**
+   * Every remembered edit of a message, oldest first.
+   * @param messageId - the message
+   */
+  editsOf(messageId: string): ApiCall[] {
+    const out: ApiCall[] = [];
+    const first = Math.max(0, this.next - API_CALL_LOG_SIZE);
+    for (let i = first; i < this.next; i++) {
+      const c = this.calls[i % API_CALL_LOG_SIZE] as ApiCall;
+      if (c.edited_message_id === messageId) out.push(c);
+    }
+    return out;
+  }
+
   /** Forgets everything (a reset of the emulator). */
   clear(): void {
     this.calls.fill(undefined);

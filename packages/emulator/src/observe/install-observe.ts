@@ -16,11 +16,28 @@ const CREATES_MESSAGE = new Set([
   `POST ${API_PREFIX}/interactions/:token`,
 ]);
 
-const created = new WeakMap<FastifyRequest, string>();
+// An edit answers with the message as edited: the edit is linked to it, with the content it left.
+const EDITS_MESSAGE = `PATCH ${API_PREFIX}/boards/:boardId/messages/:messageId`;
+
+/** The message a call created or edited, and its content after the call. */
+interface Touched {
+  id: string;
+  edited: boolean;
+  content: string | null;
+}
+
+const touched = new WeakMap<FastifyRequest, Touched>();
 
 // A message is serialized with its `id` first (`createMessage` builds it so), so the id is read from
 // the answer's first bytes instead of parsing the whole answer a second time.
 const LEADING_ID = /^\{"id":"([^"\\]{1,64})"/;
+
+/** The `content` a request set (its body, already parsed: the answer is not parsed again), or null. */
+function contentOf(request: FastifyRequest): string | null {
+  const body = request.body as { content?: unknown; data?: { content?: unknown } } | null | undefined;
+  const content = body?.content ?? body?.data?.content;
+  return typeof content === 'string' ? content : null;
+}
 
 /** The `id` of the message an answer carries; observing never fails an answer. */
 export function messageIdOf(payload: string): string | undefined {
@@ -73,6 +90,7 @@ export function installObserve(app: FastifyInstance, p: Platform, logger: Logger
       logger.info({ ...line, ms: Math.round(reply.elapsedTime) }, 'request');
     }
     if (api !== 'app') return;
+    const t = touched.get(request);
     calls.record({
       at: new Date().toISOString(),
       method: request.method,
@@ -84,15 +102,21 @@ export function installObserve(app: FastifyInstance, p: Platform, logger: Logger
       span_id: trace?.spanId ?? null,
       handler,
       event_id: bounded(baggage.get(EVENT_KEY)),
-      message_id: created.get(request) ?? null,
+      message_id: (t && !t.edited ? t.id : null) ?? null,
+      edited_message_id: t?.edited ? t.id : null,
+      content: t?.content ?? null,
     });
   };
   // Callback hooks: an async one costs a promise per request for work that never waits.
   app.addHook('onSend', (request, reply, payload, done) => {
     const route = request.routeOptions.url;
-    if (reply.statusCode < 300 && typeof payload === 'string' && CREATES_MESSAGE.has(`${request.method} ${route}`)) {
-      const id = messageIdOf(payload);
-      if (id !== undefined) created.set(request, id);
+    if (reply.statusCode < 300 && typeof payload === 'string') {
+      const call = `${request.method} ${route}`;
+      const edited = call === EDITS_MESSAGE;
+      if (edited || CREATES_MESSAGE.has(call)) {
+        const id = messageIdOf(payload);
+        if (id !== undefined) touched.set(request, { id, edited, content: contentOf(request) });
+      }
     }
     done(null, payload);
   });

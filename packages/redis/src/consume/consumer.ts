@@ -21,6 +21,11 @@ interface Part {
   running: Set<string>;
   /** The lease value reads are fenced with. */
   lease: string;
+  /**
+   * When the lease expires unless renewed (epoch ms, by the replica's clock, measured from before the
+   * call that took or renewed it, so never later than Redis's own expiry).
+   */
+  until: number;
   /** The last entry id seen in the stream: a wait for new entries waits for what comes after it. */
   cursor: string;
   /** The cursor's sort key, kept beside it: every entry delivered is compared with it. */
@@ -136,14 +141,16 @@ export class Consumer implements ReadsAlong {
    * then reads it.
    * @param index - the partition
    * @param lease - the value its lease is held under (every read checks it)
+   * @param until - when the lease expires unless renewed (see {@link Consumer.extend})
    */
-  async adopt(index: number, lease: string): Promise<void> {
+  async adopt(index: number, lease: string, until: number): Promise<void> {
     const part: Part = {
       index,
       key: this.c.keys.partition(index),
       status: 'claiming',
       running: new Set(),
       lease,
+      until,
       cursor: '0-0',
       cursorKey: sortKeyOf('0-0'),
       fetching: false,
@@ -182,6 +189,16 @@ export class Consumer implements ReadsAlong {
     this.wake?.();
     void this.blockingReads.interrupt();
     return drained;
+  }
+
+  /**
+   * Notes a partition's lease renewed: its entries' runs own their events until `until`.
+   * @param index - the partition
+   * @param until - when the lease expires unless renewed again (epoch ms, measured from before the renewal)
+   */
+  extend(index: number, until: number): void {
+    const part = this.parts.get(index);
+    if (part) part.until = Math.max(part.until, until);
   }
 
   /**
@@ -462,7 +479,10 @@ export class Consumer implements ReadsAlong {
       () =>
         new Promise<void>((free) => {
           const holds = () => this.parts.get(part.index) === part;
-          void this.runner.run(part, entry, event, claimed, holds, free).finally(() => {
+          // A run's writes check the lease's deadline by the clock too: a replica paused past its lease
+          // (SIGSTOP, a long GC) wakes with its timers late, before the heartbeat finds the lease lost.
+          const owned = () => holds() && this.c.clock.now() < part.until;
+          void this.runner.run(part, entry, event, claimed, holds, free, owned).finally(() => {
             free();
             part.running.delete(entry.id);
             this.running--;

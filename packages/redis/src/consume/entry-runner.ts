@@ -56,6 +56,8 @@ export class EntryRunner {
    * @param holds - whether this replica still holds the partition
    * @param free - frees the entry's place in its board's order while a burst policy holds it; the
    *   entry stays pending (and running, for the sweep) until the burst ran
+   * @param owned - whether this replica still owns the entry's event, by its lease's deadline: a
+   *   streamed answer checks it before each write
    */
   async run(
     part: RunPart,
@@ -64,6 +66,7 @@ export class EntryRunner {
     claimed: boolean,
     holds: () => boolean,
     free: () => void = () => {},
+    owned: () => boolean = holds,
   ): Promise<void> {
     const { maxDeliveries } = this.options;
     let local = 0;
@@ -83,7 +86,7 @@ export class EntryRunner {
         return;
       }
       // The bot adds what it knows itself: an event created before this process started.
-      const outcome = await this.host.dispatch(event, claimed || attempt > 1, traceOf(entry));
+      const outcome = await this.host.dispatch(event, claimed || attempt > 1, traceOf(entry), owned);
       if (outcome.held?.length) {
         free();
         await releasedOutcome(outcome);

@@ -139,6 +139,14 @@ export class Executor {
       queue.settle(null, generation);
       throw new AbortedError('closed', ctx);
     }
+    if (o?.admit) {
+      try {
+        o.admit();
+      } catch (error) {
+        queue.settle(null, generation);
+        throw error;
+      }
+    }
     const attempt = ++run.attempt;
     const started = performance.now();
     // When the answer's head arrived (0: not yet), and the clock then (rate limits, Retry-After).

@@ -2,7 +2,7 @@ import type { Logger, Message } from '@boardbot/protocol';
 import { RunCancelledError } from '../../errors.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventMeta } from '../../kernel/event.js';
-import type { DispatchOutcome } from '../../kernel/outcome.js';
+import { type DispatchOutcome, releasedOutcome } from '../../kernel/outcome.js';
 import type { HandlerRun } from '../../kernel/scope.js';
 import type { BurstCount } from '../../telemetry/metrics-sink.js';
 import type { BurstPolicy } from './burst-policy.js';
@@ -49,7 +49,7 @@ interface KeyState {
   timer: unknown;
   /** Batches ready to run, in order; runs of one key never overlap. */
   ready: Entry[][];
-  running: { batch: Entry[]; run?: HandlerRun; cancel: boolean } | undefined;
+  running: { batch: Entry[]; run?: HandlerRun; cancel: boolean; outcome?: DispatchOutcome } | undefined;
 }
 
 /**
@@ -190,6 +190,8 @@ export class BurstKeeper {
     state.running = running;
     void this.deps
       .schedule(() => this.runBatch(running))
+      // A run that released its worker (a streamed answer) has not ended: the next batch waits for it.
+      .then(() => this.ended(running))
       .then(() => {
         state.running = undefined;
         if (running.cancel) {
@@ -222,6 +224,7 @@ export class BurstKeeper {
       outcome,
     };
     const skipped = batch.slice(0, -1).map((entry) => entry.message);
+    running.outcome = outcome;
     await newest.launch({
       meta,
       skipped,
@@ -230,8 +233,14 @@ export class BurstKeeper {
         if (running.cancel) run.abandon(new RunCancelledError(run.handler));
       },
     });
-    if (running.cancel) return;
-    if (skipped.length > 0) this.deps.count('skipped', skipped.length);
+  }
+
+  /** Waits for the batch's run to end (past its worker), then counts it and marks its events. */
+  private async ended(running: NonNullable<KeyState['running']>): Promise<void> {
+    const { batch, outcome } = running;
+    if (outcome) await releasedOutcome(outcome);
+    if (running.cancel || !outcome) return;
+    if (batch.length > 1) this.deps.count('skipped', batch.length - 1);
     for (const entry of batch) {
       if (!entry.meta.outcome) continue;
       entry.meta.outcome.failed ||= outcome.failed;

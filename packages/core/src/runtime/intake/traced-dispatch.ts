@@ -18,12 +18,14 @@ export interface TracedDispatch {
  * @param event - the event
  * @param replayed - whether another process (or an earlier run) may have handled it already
  * @param traced - the trace its receipt started
+ * @param owned - whether this process still owns the event (a replica's partition lease)
  */
 export function dispatchTraced(
   parts: Pick<TracedDispatch, 'dispatcher'>,
   event: BotEvent,
   replayed: boolean,
   traced: EventTrace,
+  owned?: () => boolean,
 ): Promise<DispatchOutcome> {
-  return parts.dispatcher.dispatch(event, replayed, traced.begin()).finally(() => traced.end());
+  return parts.dispatcher.dispatch(event, replayed, traced.begin(), owned).finally(() => traced.end());
 }

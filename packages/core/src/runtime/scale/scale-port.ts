@@ -68,8 +68,15 @@ export interface ScaleHost {
    * bot adds an event created before this process started
    * @param carrier - the trace headers {@link ScaleHost.relay} gave for it on the reader, if any: its
    * handlers' spans continue that trace
+   * @param owned - whether this replica still holds the event's partition, by its lease's deadline and
+   * the clock (checked before each write of a streamed answer, which stops writing once it is false)
    */
-  dispatch(event: BotEvent, replayed: boolean, carrier?: Readonly<Record<string, string>>): Promise<DispatchOutcome>;
+  dispatch(
+    event: BotEvent,
+    replayed: boolean,
+    carrier?: Readonly<Record<string, string>>,
+    owned?: () => boolean,
+  ): Promise<DispatchOutcome>;
   /**
    * Traces the receipt of an event this replica passes on to the others (a short span) and returns
    * the W3C headers that continue its trace; empty when the bot does not trace. Store them with the

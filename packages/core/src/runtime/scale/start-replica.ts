@@ -82,9 +82,9 @@ export async function startReplica(s: ReplicaStart): Promise<Started> {
       });
     },
     bound: pressure,
-    dispatch: (event, replayed, carrier) => {
+    dispatch: (event, replayed, carrier, owned) => {
       const traced = parts.telemetry.receive(event, carrier);
-      return dispatchTraced(parts, event, replayed || createdBefore(event, s.startedAt), traced);
+      return dispatchTraced(parts, event, replayed || createdBefore(event, s.startedAt), traced, owned);
     },
     relay: (event) => parts.telemetry.relay(event),
     intake: (sink) => new Intake(sink, { ...parts, backfillLimit: options.backfillLimit }),

@@ -136,7 +136,9 @@ export function MessageItem(props: MessageItemProps) {
             {error}
           </p>
         )}
-        {explaining && onWhy && <WhyPanel messageId={message.id} load={() => onWhy(message)} />}
+        {explaining && onWhy && (
+          <WhyPanel messageId={message.id} version={message.edited_at} load={() => onWhy(message)} />
+        )}
       </div>
       {!deleted && !editing && (
         <div class="message-actions">

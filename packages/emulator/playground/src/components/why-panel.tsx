@@ -1,10 +1,12 @@
 import type { MessageWhy } from '@boardbot/emulator/control';
 import { useEffect, useState } from 'preact/hooks';
-import { eventSummary } from '../why-format.js';
+import { editPreview, eventSummary } from '../why-format.js';
 
 /** Props of {@link WhyPanel}. */
 export interface WhyPanelProps {
   messageId: string;
+  /** Changes whenever the message does (its `edited_at`): a streamed answer's panel follows its edits. */
+  version?: string | null | undefined;
   /** Reads what produced the message (the control API's `.../why`). */
   load(): Promise<MessageWhy>;
 }
@@ -12,15 +14,17 @@ export interface WhyPanelProps {
 /**
  * What produced a bot's message, as the emulator saw it: the event the handler ran for, the handler
  * (named by the bot in `baggage`), and the REST calls of the same request or trace with their statuses
- * and durations.
+ * and durations; and the message's edits, oldest first (a streamed answer growing), each with the run
+ * that sent it.
  */
-export function WhyPanel({ messageId, load }: WhyPanelProps) {
+export function WhyPanel({ messageId, version, load }: WhyPanelProps) {
   const [why, setWhy] = useState<MessageWhy | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
-  // Read once each time the panel opens: what the emulator saw of a message does not change after.
+  // Read when the panel opens, and again at each edit of the message (a streamed answer grows while
+  // the panel is open); what the emulator saw of an unedited message does not change.
   useEffect(() => {
     load().then(setWhy, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
-  }, [messageId]);
+  }, [messageId, version]);
 
   return (
     <section class="why" id={`why-${messageId}`} aria-label="Why this answer">
@@ -81,6 +85,31 @@ export function WhyPanel({ messageId, load }: WhyPanelProps) {
               ))}
             </tbody>
           </table>
+          {why.edits.length > 0 && (
+            <table class="why-calls why-edits">
+              <caption>Edits, oldest first: {why.edits.length} (the answer as each one left it)</caption>
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Text</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Request id</th>
+                </tr>
+              </thead>
+              <tbody>
+                {why.edits.map((edit, i) => (
+                  <tr key={`${edit.at}-${edit.span_id ?? ''}-${i}`}>
+                    <td>{i + 1}</td>
+                    <td class="why-edit-text">{editPreview(edit.content)}</td>
+                    <td>{edit.status}</td>
+                    <td>
+                      <code>{edit.request_id ?? '—'}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </>
       )}
     </section>

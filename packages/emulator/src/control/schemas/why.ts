@@ -30,6 +30,10 @@ export const ApiCall = Type.Object(
     event_id: OrNull(Type.String()),
     /** The message the call created, if it created one. */
     message_id: OrNull(Uuid),
+    /** The message the call edited, if it edited one (`PATCH` of a message, answered 2xx). */
+    edited_message_id: OrNull(Uuid),
+    /** The message's content as the call left it, when it created or edited one. */
+    content: OrNull(Type.String()),
   },
   { title: 'ApiCall' },
 );
@@ -54,6 +58,11 @@ export const MessageWhy = Type.Object(
     event: OrNull(WhyEvent),
     /** Every call made for the same request id or trace, oldest first (the creating call among them). */
     calls: Type.Array(ApiCall),
+    /**
+     * Every remembered edit of the message, oldest first, whatever run made it: a streamed answer
+     * growing, each edit with its content and the request id of the run that sent it.
+     */
+    edits: Type.Array(ApiCall),
   },
   { title: 'MessageWhy' },
 );

@@ -32,6 +32,7 @@ export function controlWhyRoutes(app: FastifyInstance, p: Platform): void {
         trace_id: call?.trace_id ?? null,
         event: eventOf(p, appId, call?.event_id ?? null),
         calls: call ? calls.related(call) : [],
+        edits: calls.editsOf(messageId),
       };
     },
   );
