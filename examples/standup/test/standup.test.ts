@@ -90,13 +90,21 @@ describe('the standup bot', () => {
   it('takes !away as a text command whose reason is the rest of the line, and refuses it without one', async () => {
     await start();
     const dave = platform.person('dave');
-    const away = await dave.say('!away at the dentist, back at noon');
-    expect((await platform.bot.nextMessage({ replyTo: away })).content).toMatch(/^Noted, .*: away for this standup\.$/);
+    const away = await dave.say('!away at the dentsit, back at noon');
+    const answer = await platform.bot.nextMessage({ replyTo: away });
+    expect(answer.content).toMatch(/^Noted, .*: away for this standup \(at the dentsit, back at noon\)\.$/);
     const bare = await dave.say('!away');
     expect((await platform.bot.nextMessage({ replyTo: bare })).content).toBe(
       'Sorry, !away cannot run:\n- reason is required',
     );
+    // Editable: the typo fixed, the answer is edited in place and the reason replaced, not added.
+    await dave.edit(away, '!away at the dentist, back at noon');
+    await platform.settle();
+    const answers = platform.bot.messages({ replyTo: away });
+    expect(answers.map((m) => [m.id, m.content])).toEqual([
+      [answer.id, expect.stringMatching(/^Noted, .*: away for this standup \(at the dentist, back at noon\)\.$/)],
+    ]);
     const summary = await platform.person('alice').invoke('standup summary');
-    expect(summary.content).toMatch(/: away \(at the dentist, back at noon\)$/);
+    expect(summary.content).toMatch(/^[^\n]*: away \(at the dentist, back at noon\)$/);
   });
 });

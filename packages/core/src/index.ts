@@ -27,6 +27,7 @@ export {
 } from './conversations/question.js';
 export * from './dispatch/derive-commands.js';
 export type { OrderBy } from './dispatch/ordering.js';
+export { DEFAULT_EDITABLE_OPTIONS, type EditableOptions, type ResolvedEditable } from './editable/editable-options.js';
 export * from './errors.js';
 export * from './health/health-options.js';
 export type * from './health/replica-status.js';

@@ -5,6 +5,7 @@ import {
   type CommandContext,
   createBot,
   defineConversation,
+  type EditableOptions,
   type EventContext,
   type EventPayload,
   exitCodeAfterStop,
@@ -14,6 +15,7 @@ import {
   type Middleware,
   OnEvent,
   OnMessage,
+  OnMessageEdit,
   OnReady,
   Option,
   type ReplyBody,
@@ -63,8 +65,26 @@ describe('context types', () => {
     expectTypeOf<TextCommandContext['message']>().toEqualTypeOf<Message>();
     // A text invocation can be asked for per command, and the prefix and `all` per bot.
     expectTypeOf<NonNullable<BotOptions['textCommands']>>().toEqualTypeOf<TextCommandOptions>();
-    expectTypeOf<TextCommandOptions>().toEqualTypeOf<{ prefix?: string; all?: boolean }>();
+    expectTypeOf<TextCommandOptions>().toEqualTypeOf<{
+      prefix?: string;
+      all?: boolean;
+      editable?: boolean | EditableOptions;
+    }>();
     expectTypeOf(Command).parameter(0).toHaveProperty('text').toEqualTypeOf<boolean | undefined>();
+  });
+
+  it('editable answers: per command a boolean, per bot and per listener the options too', () => {
+    expectTypeOf<EditableOptions>().toEqualTypeOf<{ deleteWithMessage?: boolean }>();
+    expectTypeOf(Command).parameter(0).toHaveProperty('editable').toEqualTypeOf<boolean | undefined>();
+    expectTypeOf(OnMessage)
+      .parameter(1)
+      .exclude<undefined>()
+      .toHaveProperty('editable')
+      .toEqualTypeOf<boolean | EditableOptions | undefined>();
+    // Only a new message's listener re-runs on its edit: the others take no `editable`.
+    expectTypeOf(OnMessageEdit).parameter(1).exclude<undefined>().not.toHaveProperty('editable');
+    // @ts-expect-error a subcommand follows its command's `editable`
+    Subcommand({ name: 'add', description: 'Add', editable: true });
   });
 
   it('a message context carries the message, its author and the match', () => {

@@ -5,6 +5,15 @@ import type { SessionStore } from '../sessions/session-store.js';
 export interface AnswerPart {
   readonly boardId: string;
   readonly messageId: string;
+  /** What an edit cannot change (an editable answer's embeds), as a fingerprint; absent for a streamed part. */
+  readonly look?: string;
+}
+
+/** What a record holds: the parts, and the event whose run wrote them last, if it said. */
+export interface AnswerLink {
+  parts: AnswerPart[];
+  /** The gateway event id of the run that wrote the record last. */
+  by: string | undefined;
 }
 
 /** Bounds of an {@link AnswerRecord}. */
@@ -52,24 +61,39 @@ export class AnswerRecord {
 
   /** The parts recorded under `key`, in order; none when there is no record or it expired. */
   async read(key: string): Promise<AnswerPart[]> {
+    return (await this.find(key))?.parts ?? [];
+  }
+
+  /**
+   * The record under `key`: its parts, in order, and who wrote it; undefined when there is none or
+   * it expired (an empty record is a link to no answer yet: an editable handler that said nothing).
+   */
+  async find(key: string): Promise<AnswerLink | undefined> {
     const record = await this.store.read(storeKey(key));
     const value = record?.value;
-    if (!value || (value.expiresAt !== null && value.expiresAt <= this.now())) return [];
-    const parts = (value.data as { parts?: unknown } | null)?.parts;
-    return Array.isArray(parts) ? parts.filter(isPart) : [];
+    if (!value || (value.expiresAt !== null && value.expiresAt <= this.now())) return undefined;
+    const data = value.data as { parts?: unknown; by?: unknown } | null;
+    const parts = Array.isArray(data?.parts) ? data.parts.filter(isPart) : [];
+    return { parts, by: typeof data?.by === 'string' ? data.by : undefined };
   }
 
   /**
    * Records `parts` under `key` (replacing what was there) and restarts its life.
+   * @param by - the event whose run writes it (an editable answer's link says, a stream's does not)
    * @throws BotStateError when there are more than `maxParts`
    * @throws SessionConflictError when other writers of the same key won every attempt
    */
-  async write(key: string, parts: readonly AnswerPart[]): Promise<void> {
+  async write(key: string, parts: readonly AnswerPart[], by?: string): Promise<void> {
     if (parts.length > this.maxParts) {
       throw new BotStateError(`An answer record keeps at most ${this.maxParts} parts, got ${parts.length}.`);
     }
     const k = storeKey(key);
-    const data = { parts: parts.map(({ boardId, messageId }) => ({ boardId, messageId })) };
+    const data = {
+      parts: parts.map(({ boardId, messageId, look }) =>
+        look === undefined ? { boardId, messageId } : { boardId, messageId, look },
+      ),
+      ...(by !== undefined && { by }),
+    };
     for (let i = 0; i < ATTEMPTS; i++) {
       const version = (await this.store.read(k))?.version ?? 0;
       const value = { data, shape: SHAPE, expiresAt: this.now() + this.ttlMs, applied: [] };

@@ -15,6 +15,12 @@ export interface CommandOptions<O extends object = object> {
    * commands"); a subcommand follows its command. @defaultValue the bot's `textCommands.all` (false)
    */
   text?: boolean;
+  /**
+   * Whether a text invocation follows its message's edits: run again on an edit, its answers edited
+   * in place (see docs/commands-and-options.md, "Editable text commands"); a subcommand follows its
+   * command. @defaultValue the bot's `textCommands.editable` (false)
+   */
+  editable?: boolean;
 }
 
 /**
@@ -28,6 +34,7 @@ export function Command<O extends object>(options: CommandOptions<O>): ClassDeco
     const meta: CommandMetadata = { name: options.name, description: options.description };
     if (options.options) meta.options = options.options;
     if (options.text !== undefined) meta.text = options.text;
+    if (options.editable !== undefined) meta.editable = options.editable;
     Reflect.defineMetadata(COMMAND_KEY, meta, target);
   };
 }

@@ -13,6 +13,8 @@ export interface CommandRoute {
   options: DerivedOption[];
   /** `@Command({ text })`: whether it can also be invoked as text; absent: as the bot's `textCommands.all` says. */
   text?: boolean;
+  /** `@Command({ editable })`: whether its text invocations follow edits; absent: as `textCommands.editable` says. */
+  editable?: boolean;
 }
 
 /** A `@Command` class: what it registers, how invocations reach its methods, where options come from. */
@@ -53,6 +55,7 @@ function describe(cls: Class, meta: CommandMetadata, subs: readonly SubcommandMe
     const route: CommandRoute = { command: meta.name, subcommand: null, method: 'run', options };
     if (meta.options) route.optionsClass = meta.options;
     if (meta.text !== undefined) route.text = meta.text;
+    if (meta.editable !== undefined) route.editable = meta.editable;
     return { definition, routes: [route], optionSources: options.map((d) => d.source), subOptionSources: [] };
   }
   if (hasRun) {
@@ -72,6 +75,7 @@ function describe(cls: Class, meta: CommandMetadata, subs: readonly SubcommandMe
     const route: CommandRoute = { command: meta.name, subcommand: s.name, method: s.method, options };
     if (s.options) route.optionsClass = s.options;
     if (meta.text !== undefined) route.text = meta.text;
+    if (meta.editable !== undefined) route.editable = meta.editable;
     return route;
   });
   definition.options = routes.map((r, i): CommandOption => {

@@ -21,6 +21,8 @@ export interface CommandMetadata {
   options?: Class;
   /** Whether it can also be invoked as text (`!roll 20`); absent: as the bot's `textCommands.all` says. */
   text?: boolean;
+  /** Whether its text invocations follow their message's edits; absent: as the bot's `textCommands.editable` says. */
+  editable?: boolean;
 }
 
 /** What `@Subcommand` stores for one method. */

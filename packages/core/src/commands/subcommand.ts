@@ -14,7 +14,9 @@ export type SubcommandHandler<O extends object> = (ctx: CommandContext<O>, optio
  *
  * @param options - name, description and options class of the subcommand
  */
-export function Subcommand<O extends object = Record<string, unknown>>(options: Omit<CommandOptions<O>, 'text'>) {
+export function Subcommand<O extends object = Record<string, unknown>>(
+  options: Omit<CommandOptions<O>, 'text' | 'editable'>,
+) {
   return <T extends SubcommandHandler<O>>(
     target: object,
     method: string | symbol,

@@ -6,21 +6,23 @@ import type { BotEvent } from '../kernel/event.js';
  *   parallel; a slow handler holds its board.
  * - `'user'`: the events of one person on one board: people on a busy board do not wait for each
  *   other, but one person's messages may be handled while an earlier message of another is.
- * - `'none'`: every event as soon as a worker is free; nothing waits, nothing is ordered (not even
- *   the edit of a message after its creation).
+ * - `'none'`: every event as soon as a worker is free; nothing waits, nothing is ordered, except the
+ *   events of one message (its creation, edits and deletion), so that an editable answer's re-run
+ *   finds the answers its message's earlier run linked.
  */
 export type OrderBy = 'board' | 'user' | 'none';
 
 /**
  * The ordering key of an event: events with the same key run one after the other; undefined keys
  * (events of no board, such as `ready`, events whose name this version does not know, or every event
- * with `'none'`) run as soon as they can.
+ * but a message's with `'none'`) run as soon as they can.
  *
  * @param event - the gateway event
  * @param by - the bot's ordering
  */
 export function orderingKey(event: BotEvent, by: OrderBy): string | undefined {
-  if (by === 'none' || event.unknown) return undefined;
+  if (event.unknown) return undefined;
+  if (by === 'none') return messageKey(event);
   switch (event.name) {
     case 'interaction.create': {
       const { board_id, user } = event.data.interaction;
@@ -35,4 +37,12 @@ export function orderingKey(event: BotEvent, by: OrderBy): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** With `'none'`, the events of one message share a key (`<board>:message:<id>`); other events have none. */
+function messageKey(event: BotEvent): string | undefined {
+  if (event.unknown) return undefined;
+  if (event.name !== 'message.create' && event.name !== 'message.edit' && event.name !== 'message.delete')
+    return undefined;
+  return `${event.data.message.board_id}:message:${event.data.message.id}`;
 }

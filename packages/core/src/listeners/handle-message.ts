@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Message } from '@boardbot/protocol';
+import type { EditableAnswers } from '../editable/editable-answers.js';
+import { EditableLinks } from '../editable/editable-links.js';
+import { rerunSteps } from '../editable/rerun-steps.js';
 import { isReplyBody } from '../kernel/body.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
@@ -52,6 +55,15 @@ const steps: HandlerSteps<MessageContextImpl, string> = {
   answer: (ctx) => ctx,
 };
 
+/** An editable listener's re-run on its message's edit: the same steps, no cooldown use. */
+const rerun = rerunSteps(steps);
+
+/** A listener to run for a message event: for an edit, an `@OnMessage` marked editable runs again. */
+interface Candidate {
+  target: MessageTarget;
+  rerun: boolean;
+}
+
 /**
  * Handles the message events: runs every listener whose matcher accepts the message (the bot's own
  * messages only reach listeners that ask for them), each through the policy chain; those marked
@@ -60,6 +72,9 @@ const steps: HandlerSteps<MessageContextImpl, string> = {
 export class MessageHandler {
   private readonly authors: AuthorCache;
   private readonly bursts: Bursts;
+  private readonly links: EditableLinks;
+  /** The `@OnMessage` listeners marked editable: they run again on their message's edit. */
+  private readonly editable: readonly MessageTarget[];
 
   /**
    * @param env - the bot's environment
@@ -75,6 +90,8 @@ export class MessageHandler {
   ) {
     this.authors = new AuthorCache(env.rest, () => env.clock.now());
     this.bursts = new Bursts(listeners['message.create'], env, workers);
+    this.links = new EditableLinks(env);
+    this.editable = listeners['message.create'].filter((target) => target.listener.editable !== undefined);
   }
 
   /** Whether any listener may see this message event (before its matcher is asked). */
@@ -83,10 +100,15 @@ export class MessageHandler {
     return seen !== undefined && this.candidates(seen.name, seen.message).length > 0;
   }
 
-  /** The listeners of `name` that may see the message: a bot answering its own messages loops, so only listeners that ask see them. */
-  private candidates(name: MessageEventName, message: Message): readonly MessageTarget[] {
+  /**
+   * The listeners of `name` that may see the message (for an edit, the editable `@OnMessage` ones
+   * too): a bot answering its own messages loops, so only listeners that ask see them.
+   */
+  private candidates(name: MessageEventName, message: Message): Candidate[] {
     const own = message.author !== null && message.author === this.env.app().bot_user_id;
-    return own ? this.listeners[name].filter((target) => target.listener.includeOwn) : this.listeners[name];
+    const all: Candidate[] = this.listeners[name].map((target) => ({ target, rerun: false }));
+    if (name === 'message.edit') for (const target of this.editable) all.push({ target, rerun: true });
+    return own ? all.filter((c) => c.target.listener.includeOwn) : all;
   }
 
   /** Handles a message event (other events are not this kind's); never rejects. */
@@ -94,15 +116,25 @@ export class MessageHandler {
     const seen = messageEvent(dispatched);
     if (!seen) return;
     const { name, message } = seen;
-    const matched = this.candidates(name, message).flatMap((target) => {
+    const found = this.candidates(name, message).flatMap(({ target, rerun }) => {
       try {
         const match = matchMessage(target.listener, message);
-        return match === false ? [] : [{ target, match }];
+        return match === false ? [] : [{ target, match, rerun }];
       } catch (error) {
         this.env.log.error({ err: error, handler: target.label, event_id: event.id }, 'message matcher threw');
         return [];
       }
     });
+    // An edit re-runs an editable listener only where its answers to the message are linked, and an
+    // event a later one of the message superseded is not run again after a crash.
+    const linked = await Promise.all(
+      found.map(
+        (m) =>
+          m.target.listener.editable === undefined ||
+          this.links.mayRun(message, m.target.label, { id: event.id, edited: m.rerun }),
+      ),
+    );
+    const matched = found.filter((_, i) => linked[i]);
     if (matched.length === 0) return;
     const correlationId = randomUUID();
     const log = this.env.log.child({
@@ -120,20 +152,25 @@ export class MessageHandler {
             traceContext: event.trace,
           });
     const who = message.author ?? `webhook:${message.webhook_name ?? ''}`;
-    const run = ({ target, match }: (typeof matched)[number]) => {
-      const launch = ({ meta, skipped, opened }: BurstRun) =>
-        this.chain.run(
-          steps,
+    const run = ({ target, match, rerun: again }: (typeof matched)[number]) => {
+      let answers: EditableAnswers | undefined;
+      const launch = async ({ meta, skipped, opened }: BurstRun) => {
+        await this.chain.run(
+          again ? rerun : steps,
           target,
           meta,
           { log, correlationId },
           (deps) => {
             opened(deps.run);
-            return new MessageContextImpl(deps, name, message, author, match, skipped);
+            answers = target.listener.editable ? this.links.answers(deps, message, target.label) : undefined;
+            return new MessageContextImpl(deps, name, message, author, match, skipped, answers);
           },
           who,
         );
+        await this.links.finish(answers, log);
+      };
       // A held message's run is the burst's: the event is done with it once it is held.
+      if (again) return launch(unheld(event));
       return this.bursts.take(target, { message, meta: event, launch }) ?? launch(unheld(event));
     };
     // One listener (the usual case): nothing to wait on together, nor an order to keep.

@@ -2,6 +2,7 @@ import type { Message, UserProfile } from '@boardbot/protocol';
 import { openStream, replyTarget } from '../answers/open-stream.js';
 import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
 import { readThread, type Thread, type ThreadOptions } from '../answers/thread.js';
+import type { EditableAnswers } from '../editable/editable-answers.js';
 import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
@@ -24,6 +25,7 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
    * @param author - its author's profile, if known
    * @param match - the listener's regular expression match
    * @param skipped - the earlier messages of its burst (a burst policy's run)
+   * @param editable - an editable listener's answers, kept in step with its message's earlier ones
    */
   constructor(
     deps: ContextDeps,
@@ -32,6 +34,7 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
     readonly author: UserProfile | null,
     readonly match: RegExpExecArray | null,
     readonly skipped: readonly Message[] = [],
+    private readonly editable?: EditableAnswers,
   ) {
     super(deps);
     this.boardId = message.board_id;
@@ -56,8 +59,13 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
   }
 
   async reply(body: ReplyBody): Promise<Message> {
-    const wire = { ...toWireBody(body), replyTo: this.message.id };
-    const sent = await this.write('reply', () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
+    const answers = this.editable;
+    const wire = toWireBody(body);
+    const sent = await this.write('reply', () =>
+      answers
+        ? answers.reply(wire)
+        : this.rest.sendMessage(this.boardId, { ...wire, replyTo: this.message.id }, this.requestOptions),
+    );
     this.replies++;
     return sent;
   }

@@ -1,4 +1,5 @@
 import type { Message } from '@boardbot/protocol';
+import type { ResolvedEditable } from '../editable/editable-options.js';
 import { metadataKey } from '../kernel/metadata.js';
 import type { BurstPolicy } from './bursts/burst-policy.js';
 import type { MessagePattern } from './patterns/message-pattern.js';
@@ -36,6 +37,8 @@ export interface MessageListenerMetadata {
   afterOthers?: boolean;
   /** How it takes a burst of messages (`@OnMessage` only); absent: each in turn. */
   burst?: BurstPolicy;
+  /** How its answers follow the message's edits (`@OnMessage` only); absent: they do not. */
+  editable?: ResolvedEditable;
 }
 
 /** What `@OnEvent`/`@OnReady` store for one method. */

@@ -1,3 +1,4 @@
+import { type EditableOptions, resolveEditable } from '../editable/editable-options.js';
 import { InvalidHandlerError } from '../errors.js';
 import { appendMetadata } from '../kernel/metadata.js';
 import { type BurstMode, type BurstOptions, burstPolicy } from './bursts/burst-policy.js';
@@ -42,6 +43,12 @@ export interface OnMessageOptions extends MessageListenerOptions {
    * Refused with `orderBy: 'none'`. @defaultValue 'queue'
    */
   burst?: BurstMode | BurstOptions;
+  /**
+   * The listener runs again when its message is edited, and its replies follow: edited in place,
+   * the extra ones posted or deleted; an object also says what a deletion of the message does. See
+   * docs/listening-to-messages.md, "Editable answers". Not with `burst`. @defaultValue false
+   */
+  editable?: boolean | EditableOptions;
 }
 
 /** A message listener method. */
@@ -72,6 +79,13 @@ function listener(event: MessageEventName, matcher: MessageMatcher | undefined, 
       if (event !== 'message.create') throw new InvalidHandlerError(`${where}: burst applies to @OnMessage only`);
       const policy = burstPolicy(options.burst, where);
       if (policy) meta.burst = policy;
+    }
+    const editable = resolveEditable(options.editable, `${where}: editable`, (m) => new InvalidHandlerError(m));
+    if (editable) {
+      if (event !== 'message.create') throw new InvalidHandlerError(`${where}: editable applies to @OnMessage only`);
+      // A burst's answer is one run's for many messages: no one message's edit can re-run it.
+      if (meta.burst) throw new InvalidHandlerError(`${where}: editable cannot be combined with burst; choose one`);
+      meta.editable = editable;
     }
     if (matcher instanceof RegExp) meta.pattern = pattern(matcher, options, where);
     else {

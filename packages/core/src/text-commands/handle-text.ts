@@ -4,6 +4,10 @@ import { checkInvocationOptions, type ErrorDetail } from '@boardbot/protocol/run
 import type { CommandTarget } from '../commands/command-steps.js';
 import { commandSteps, type RawOptions } from '../commands/command-steps.js';
 import { routeKey } from '../commands/route-key.js';
+import { TEXT_COMMANDS } from '../editable/answer-link.js';
+import { EditableAnswers } from '../editable/editable-answers.js';
+import { EditableLinks } from '../editable/editable-links.js';
+import { rerunSteps } from '../editable/rerun-steps.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
@@ -24,6 +28,8 @@ interface Invocation {
   entry: TextCommandEntry;
   /** The text after the command's name. */
   line: string;
+  /** Whether it is the message's edit (an editable command's re-run). */
+  edited: boolean;
 }
 
 /** `Required option is missing` → `sides is required`; `Expected at most 6` → `sides: expected at most 6`. */
@@ -41,6 +47,7 @@ function problemOf(issue: ErrorDetail): string {
  */
 export class TextCommandHandler {
   private readonly authors: AuthorCache;
+  private readonly links: EditableLinks;
 
   /**
    * @param env - the bot's environment
@@ -55,32 +62,38 @@ export class TextCommandHandler {
     private readonly text: ResolvedTextCommandOptions,
   ) {
     this.authors = new AuthorCache(env.rest, () => env.clock.now());
+    this.links = new EditableLinks(env);
   }
 
-  /** Whether the event is a new message, from a person, that names a text command. */
+  /** Whether the event is a new message, from a person, that names a text command (or an edit naming an editable one). */
   handles(event: BotEvent): boolean {
     return this.invocation(event) !== undefined;
   }
 
   /** The invocation a message makes, if any; a webhook's or the bot's own message makes none. */
   private invocation(event: BotEvent): (Invocation & { message: Message }) | undefined {
-    if (event.unknown || event.name !== 'message.create' || this.table.size === 0) return undefined;
+    if (event.unknown || this.table.size === 0) return undefined;
+    if (event.name !== 'message.create' && event.name !== 'message.edit') return undefined;
     const { message } = event.data;
+    const edited = event.name === 'message.edit';
     const { prefix } = this.text;
     if (message.author === null || message.author === this.env.app().bot_user_id) return undefined;
     if (message.content === null || !message.content.startsWith(prefix)) return undefined;
     const head = /^(\S+)/.exec(message.content.slice(prefix.length));
     const name = head?.[1]?.toLowerCase();
     const entry = name === undefined ? undefined : this.table.get(name);
-    if (name === undefined || !entry) return undefined;
-    return { name, entry, line: message.content.slice(prefix.length + name.length), message };
+    if (name === undefined || !entry || (edited && !entry.editable)) return undefined;
+    return { name, entry, line: message.content.slice(prefix.length + name.length), message, edited };
   }
 
   /** Handles a text invocation (other events are not this kind's); never rejects. */
   async handle(dispatched: BotEvent, event: EventMeta): Promise<void> {
     const found = this.invocation(dispatched);
     if (!found) return;
-    const { message, entry, name } = found;
+    const { message, entry, name, edited } = found;
+    // An edit is answered only where the message's answers are linked (docs: "Editable answers"),
+    // and an event a later one of the message superseded is not run again after a crash.
+    if (entry.editable && !(await this.links.mayRun(message, TEXT_COMMANDS, { id: event.id, edited }))) return;
     const correlationId = randomUUID();
     let log = this.env.log.child({
       event_id: event.id,
@@ -97,6 +110,7 @@ export class TextCommandHandler {
     if (user === null) return;
     // Other bots' commands are not for this one: answering them could make two bots talk forever.
     if (user.is_bot) return log.debug('text command from a bot: ignored');
+    if (edited) log.info('message edited: the text command runs again and edits its answers');
     let target = entry.run;
     let line = found.line;
     let subcommand: string | null = null;
@@ -109,10 +123,15 @@ export class TextCommandHandler {
     }
     const command = { name, subcommand };
     log = log.child({ command: routeKey(name, subcommand) });
-    const context = (deps: ContextDeps): Ctx =>
-      new TextCommandContextImpl(deps, message, user, command, this.text.prefix);
+    let answers: EditableAnswers | undefined;
+    const context = (deps: ContextDeps): Ctx => {
+      answers = entry.editable ? this.links.answers(deps, message, TEXT_COMMANDS) : undefined;
+      return new TextCommandContextImpl(deps, message, user, command, this.text.prefix, answers);
+    };
     const steps = commandSteps<Ctx>(target, (ctx) => this.read(ctx, line, target as CommandTarget));
-    await this.chain.run(steps, target, event, { log, correlationId }, context, undefined);
+    const chosen = edited ? rerunSteps(steps) : steps;
+    await this.chain.run(chosen, target, event, { log, correlationId }, context, undefined);
+    await this.links.finish(answers, log);
   }
 
   /** Reads the arguments as the docs say, resolves names to ids, and makes the platform's checks. */
@@ -143,15 +162,18 @@ export class TextCommandHandler {
     const { prefix } = this.text;
     const shown = `${prefix}${found.name}`;
     const { run, deps } = this.chain.open(event, { handler: shown, ...name });
+    const answers = found.entry.editable ? this.links.answers(deps, found.message, TEXT_COMMANDS) : undefined;
     const ctx = new TextCommandContextImpl<Record<string, unknown>>(
       deps,
       found.message,
       user,
       { name: found.name, subcommand: null },
       prefix,
+      answers,
     );
     const subs = [...found.entry.subcommands.keys()].join(', ');
     const key = subcommand === null ? 'boardbot:needsSubcommand' : 'boardbot:noSubcommand';
     await this.chain.speak(run, ctx, key, { command: shown, subcommand, subcommands: subs });
+    await this.links.finish(answers, name.log);
   }
 }

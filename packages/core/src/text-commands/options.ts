@@ -1,3 +1,4 @@
+import { type EditableOptions, type ResolvedEditable, resolveEditable } from '../editable/editable-options.js';
 import { InvalidConfigError } from '../errors.js';
 
 /** What `createBot({ textCommands })` takes: how commands are invoked as text (`!roll 20`). */
@@ -9,12 +10,20 @@ export interface TextCommandOptions {
    * @defaultValue false: only commands with `@Command({ text: true })`
    */
   all?: boolean;
+  /**
+   * Text invocations follow their message's edits (run again, answers edited in place), except those
+   * of commands with `@Command({ editable: false })`; an object also says what a deletion of the
+   * message does (see docs/commands-and-options.md, "Editable text commands").
+   * @defaultValue false: only commands with `@Command({ editable: true })`, whose answers are deleted with their message
+   */
+  editable?: boolean | EditableOptions;
 }
 
 /** The defaults of {@link TextCommandOptions}. */
 export const DEFAULT_TEXT_COMMAND_OPTIONS = {
   prefix: '!',
   all: false,
+  editable: false,
 } as const satisfies Required<TextCommandOptions>;
 
 /** {@link TextCommandOptions} with its defaults applied. */
@@ -33,5 +42,15 @@ export function resolveTextCommandOptions(options: TextCommandOptions = {}): Res
       `textCommands.prefix must be a non-empty text without spaces, such as '!' (got ${JSON.stringify(resolved.prefix)})`,
     );
   }
+  textEditable(resolved);
   return resolved;
+}
+
+/**
+ * How the bot's text invocations follow their message's edits (`textCommands.editable`, defaults
+ * applied); undefined: they do not.
+ * @throws InvalidConfigError for a value that is neither a boolean nor an object
+ */
+export function textEditable(options: ResolvedTextCommandOptions): ResolvedEditable | undefined {
+  return resolveEditable(options.editable, 'textCommands.editable', (m) => new InvalidConfigError(m));
 }

@@ -2,6 +2,7 @@ import type { Message, UserProfile } from '@boardbot/protocol';
 import { openStream, replyTarget } from '../answers/open-stream.js';
 import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
 import type { TextCommandContext } from '../commands/context.js';
+import type { EditableAnswers } from '../editable/editable-answers.js';
 import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
@@ -23,6 +24,7 @@ export class TextCommandContextImpl<O extends object> extends BaseContextImpl im
    * @param user - its author
    * @param command - the command and subcommand it names
    * @param prefix - the bot's text prefix (`!`)
+   * @param editable - an editable command's answers, kept in step with its message's earlier ones
    */
   constructor(
     deps: ContextDeps,
@@ -30,6 +32,7 @@ export class TextCommandContextImpl<O extends object> extends BaseContextImpl im
     readonly user: UserProfile,
     command: { name: string; subcommand: string | null },
     private readonly prefix: string,
+    private readonly editable?: EditableAnswers,
   ) {
     super(deps);
     this.boardId = message.board_id;
@@ -87,8 +90,13 @@ export class TextCommandContextImpl<O extends object> extends BaseContextImpl im
 
   /** Every answer of a text invocation is a reply to its message (there is no interaction to answer). */
   private async answer(operation: 'reply' | 'followUp', body: ReplyBody): Promise<Message> {
-    const wire = { ...toWireBody(body), replyTo: this.message.id };
-    const sent = await this.write(operation, () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
+    const answers = this.editable;
+    const wire = toWireBody(body);
+    const sent = await this.write(operation, () =>
+      answers
+        ? answers.reply(wire)
+        : this.rest.sendMessage(this.boardId, { ...wire, replyTo: this.message.id }, this.requestOptions),
+    );
     this.answers++;
     return sent;
   }

@@ -48,13 +48,18 @@ const interaction = (board: string, userId: string): BotEvent => {
 const app: App = { id: 'a1', name: 'bot', description: null, bot_user_id: 'u0', created_at: AT };
 
 describe('orderingKey', () => {
-  it('orders by board by default, by person on a board with user, and not at all with none', () => {
+  it('orders by board by default, by person on a board with user, and only per message with none', () => {
     expect(orderingKey(message('b1', 'u1'), 'board')).toBe('b1');
     expect(orderingKey(interaction('b1', 'u2'), 'board')).toBe('b1');
     expect(orderingKey(message('b1', 'u1'), 'user')).toBe('b1:u1');
     expect(orderingKey(interaction('b1', 'u1'), 'user')).toBe('b1:u1');
     expect(orderingKey(message('b1', null, 'ci'), 'user')).toBe('b1:webhook:ci');
-    expect(orderingKey(message('b1', 'u1'), 'none')).toBeUndefined();
+    // An editable answer's re-run must find what its message's earlier run linked: one message's
+    // creation, edits and deletion keep their order whatever orderBy says.
+    expect(orderingKey(message('b1', 'u1'), 'none')).toBe('b1:message:m1');
+    const edited = { ...message('b1', 'u1'), name: 'message.edit' } as BotEvent;
+    expect(orderingKey(edited, 'none')).toBe('b1:message:m1');
+    expect(orderingKey(interaction('b1', 'u1'), 'none')).toBeUndefined();
   });
 
   it('gives events of no board (ready, unknown events) no key', () => {

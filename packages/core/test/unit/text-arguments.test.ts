@@ -66,11 +66,21 @@ describe('readArguments (which option each argument goes to)', () => {
 
 describe('resolveTextCommandOptions', () => {
   it('defaults to the prefix ! and to the commands marked text: true, and refuses a prefix nobody can type', () => {
-    expect(resolveTextCommandOptions()).toEqual({ prefix: '!', all: false });
-    expect(resolveTextCommandOptions({ prefix: '?', all: true })).toEqual({ prefix: '?', all: true });
+    expect(resolveTextCommandOptions()).toEqual({ prefix: '!', all: false, editable: false });
+    expect(resolveTextCommandOptions({ prefix: '?', all: true })).toEqual({ prefix: '?', all: true, editable: false });
     for (const prefix of ['', ' ', '! '])
       expect(() => resolveTextCommandOptions({ prefix })).toThrow(
         expect.objectContaining({ code: 'BOARDBOT_INVALID_CONFIG' }),
       );
+    // `editable` is a boolean or `{ deleteWithMessage }`: anything else names the fix.
+    expect(resolveTextCommandOptions({ editable: { deleteWithMessage: false } }).editable).toEqual({
+      deleteWithMessage: false,
+    });
+    expect(() => resolveTextCommandOptions({ editable: 'yes' as never })).toThrow(
+      expect.objectContaining({
+        code: 'BOARDBOT_INVALID_CONFIG',
+        message: expect.stringContaining('textCommands.editable must be true, false or { deleteWithMessage: boolean }'),
+      }),
+    );
   });
 });
