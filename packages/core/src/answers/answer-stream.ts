@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Message } from '@boardbot/protocol';
 import { LIMITS } from '@boardbot/protocol/runtime';
 import { StreamKeyReusedError, StreamStoppedError, type StreamStopReason } from '../errors.js';
+import { apiCodeOf } from '../kernel/api-code.js';
 import type { Clock } from '../kernel/clock.js';
 import type { BotRest } from '../kernel/ports.js';
 import { type HandlerRun, namedKey } from '../kernel/scope.js';
@@ -47,10 +48,6 @@ const LIMIT = LIMITS.contentLength - STREAM_TEXTS.cursor.length;
 interface Shown extends AnswerPart {
   /** What it shows now (`undefined`: unknown, a part an earlier run posted). */
   shown: string | undefined;
-}
-
-function apiCodeOf(error: unknown): unknown {
-  return typeof error === 'object' && error !== null ? (error as { apiCode?: unknown }).apiCode : undefined;
 }
 
 function defined(options: StreamOptions): Required<StreamOptions> {

@@ -1,19 +1,15 @@
 import type { Interaction, InteractionResponseBody, Message, UserProfile } from '@boardbot/protocol';
 import { LIMITS } from '@boardbot/protocol/runtime';
-import { openStream } from '../answers/open-stream.js';
-import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
+import type { AnswerTarget } from '../answers/answer-stream.js';
+import { AnsweringContextImpl } from '../answers/answering-context.js';
 import { InteractionExhaustedError, InteractionExpiredError } from '../errors.js';
-import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
+import { apiCodeOf } from '../kernel/api-code.js';
+import type { ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
 import type { WriteOperation } from '../kernel/scope.js';
 import type { RunSubject } from '../kernel/scoped.js';
 import type { ExhaustedInteraction, SlashCommandContext } from './context.js';
-
-/** The contract's `error.code` of a failed REST call (as `@boardbot/rest` reports it), if any. */
-function apiCodeOf(error: unknown): unknown {
-  return typeof error === 'object' && error !== null ? (error as { apiCode?: unknown }).apiCode : undefined;
-}
 
 /** Why answers no longer go through the interaction. */
 type Fallback = 'expired' | 'exhausted';
@@ -25,7 +21,7 @@ const FALLBACK_WARNINGS: Record<Fallback, string> = {
 };
 
 /** The {@link SlashCommandContext} of one invocation. */
-export class CommandContextImpl<O extends object> extends BaseContextImpl implements SlashCommandContext<O> {
+export class CommandContextImpl<O extends object> extends AnsweringContextImpl implements SlashCommandContext<O> {
   readonly kind = 'command' as const;
   readonly via = 'slash' as const;
   readonly interaction: Interaction;
@@ -33,10 +29,8 @@ export class CommandContextImpl<O extends object> extends BaseContextImpl implem
   readonly boardId: string;
   readonly command: { readonly name: string; readonly subcommand: string | null };
   private currentOptions: O;
-  private answers = 0;
   private fallback: Fallback | undefined;
   private exhausted: InteractionExhaustedError | undefined;
-  private streams = 0;
 
   /**
    * @param deps - what the runtime provides
@@ -75,15 +69,6 @@ export class CommandContextImpl<O extends object> extends BaseContextImpl implem
     this.currentOptions = options;
   }
 
-  get replied(): boolean {
-    return this.answers > 0;
-  }
-
-  /** Answers sent so far (the runtime compares it around error hooks). */
-  get answerCount(): number {
-    return this.answers;
-  }
-
   async reply(body: ReplyBody): Promise<Message> {
     return this.answer('reply', toWireBody(body));
   }
@@ -92,18 +77,11 @@ export class CommandContextImpl<O extends object> extends BaseContextImpl implem
     return this.answer('followUp', toWireBody(body));
   }
 
-  async send(body: ReplyBody): Promise<Message> {
-    const wire = toWireBody(body);
-    return this.write('send', () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
-  }
-
-  stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer> {
-    const host = { ...this.streamHost(), write: <T>(send: () => Promise<T>) => this.write('stream', send) };
-    const target = {
+  protected streamTarget(): AnswerTarget {
+    return {
       first: (content: string) => this.answer(this.replied ? 'followUp' : 'reply', { content }),
       more: (content: string, key: string) => this.streamPart(content, key),
     };
-    return openStream(host, target, this.streams++, source, options);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { InteractionResponseBody, Message } from '@boardbot/protocol';
 import type { AnswerPart, AnswerRecord } from '../answers/answer-record.js';
+import { apiCodeOf } from '../kernel/api-code.js';
 import type { BotRest, RequestOptions } from '../kernel/ports.js';
 import { type HandlerRun, namedKey } from '../kernel/scope.js';
 
@@ -15,10 +16,6 @@ export interface EditableAnswersDeps {
   requestOptions: RequestOptions;
   /** The message answered: the answers are replies to it. */
   message: Message;
-}
-
-function apiCodeOf(error: unknown): unknown {
-  return typeof error === 'object' && error !== null ? (error as { apiCode?: unknown }).apiCode : undefined;
 }
 
 /**

@@ -1,22 +1,17 @@
 import type { Message, UserProfile } from '@boardbot/protocol';
-import { openStream, replyTarget } from '../answers/open-stream.js';
-import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
 import { readThread, type Thread, type ThreadOptions } from '../answers/thread.js';
 import type { EditableAnswers } from '../editable/editable-answers.js';
-import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
-import { toWireBody } from '../kernel/body.js';
+import { ReplyContextImpl } from '../editable/reply-context.js';
+import type { ContextDeps } from '../kernel/base-context.js';
 import type { ReplyBody } from '../kernel/context.js';
 import type { RunSubject } from '../kernel/scoped.js';
 import type { MessageContext } from './context.js';
 import type { MessageEventName } from './metadata.js';
 
 /** The {@link MessageContext} of one message event and listener. */
-export class MessageContextImpl extends BaseContextImpl implements MessageContext {
+export class MessageContextImpl extends ReplyContextImpl implements MessageContext {
   readonly kind = 'message' as const;
-  readonly boardId: string;
   readonly isOwn: boolean;
-  private replies = 0;
-  private streams = 0;
 
   /**
    * @param deps - what the runtime provides
@@ -30,14 +25,13 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
   constructor(
     deps: ContextDeps,
     readonly event: MessageEventName,
-    readonly message: Message,
+    message: Message,
     readonly author: UserProfile | null,
     readonly match: RegExpExecArray | null,
     readonly skipped: readonly Message[] = [],
-    private readonly editable?: EditableAnswers,
+    editable?: EditableAnswers,
   ) {
-    super(deps);
-    this.boardId = message.board_id;
+    super(deps, message, editable);
     this.isOwn = message.author !== null && message.author === deps.app.bot_user_id;
   }
 
@@ -49,31 +43,8 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
     return { userId: this.message.author ?? undefined, boardId: this.boardId };
   }
 
-  get replied(): boolean {
-    return this.replies > 0;
-  }
-
-  /** Replies sent so far (the runtime compares it around error hooks). */
-  get answerCount(): number {
-    return this.replies;
-  }
-
-  async reply(body: ReplyBody): Promise<Message> {
-    const answers = this.editable;
-    const wire = toWireBody(body);
-    const sent = await this.write('reply', () =>
-      answers
-        ? answers.reply(wire)
-        : this.rest.sendMessage(this.boardId, { ...wire, replyTo: this.message.id }, this.requestOptions),
-    );
-    this.replies++;
-    return sent;
-  }
-
-  stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer> {
-    const host = { ...this.streamHost(), write: <T>(send: () => Promise<T>) => this.write('stream', send) };
-    const target = replyTarget(this, this.message, (content) => this.reply(content));
-    return openStream(host, target, this.streams++, source, options);
+  reply(body: ReplyBody): Promise<Message> {
+    return this.replyToMessage('reply', body);
   }
 
   thread(options?: ThreadOptions): Promise<Thread> {
@@ -93,11 +64,6 @@ export class MessageContextImpl extends BaseContextImpl implements MessageContex
     };
     const source = { rest: this.rest, botUserId: this.app.bot_user_id, nameOf, requestOptions: this.requestOptions };
     return readThread(source, this.message, options);
-  }
-
-  async send(body: ReplyBody): Promise<Message> {
-    const wire = toWireBody(body);
-    return this.write('send', () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
   }
 
   async edit(message: string | Message, content: string): Promise<Message> {

@@ -1,6 +1,7 @@
 import type { Board, OptionValue, UserProfile } from '@boardbot/protocol';
 import { UUID_PATTERN } from '@boardbot/protocol/runtime';
 import type { DerivedOption } from '../commands/options/derive-options.js';
+import { apiCodeOf } from '../kernel/api-code.js';
 import type { BotRest, RequestOptions } from '../kernel/ports.js';
 
 /** The resolved values (ids in place of names), the ids known to exist, and the problems. */
@@ -83,7 +84,7 @@ async function userExists(id: string, where: { rest: BotRest; requestOptions: Re
     await where.rest.getUser(id, where.requestOptions);
     return true;
   } catch (error) {
-    if ((error as { apiCode?: unknown }).apiCode === 'unknown_user') return false;
+    if (apiCodeOf(error) === 'unknown_user') return false;
     throw error;
   }
 }

@@ -1,22 +1,17 @@
 import type { Message, UserProfile } from '@boardbot/protocol';
-import { openStream, replyTarget } from '../answers/open-stream.js';
-import type { StreamedAnswer, StreamOptions, StreamSource } from '../answers/stream-options.js';
 import type { TextCommandContext } from '../commands/context.js';
 import type { EditableAnswers } from '../editable/editable-answers.js';
-import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
-import { toWireBody } from '../kernel/body.js';
+import { ReplyContextImpl } from '../editable/reply-context.js';
+import type { ContextDeps } from '../kernel/base-context.js';
 import type { ReplyBody } from '../kernel/context.js';
 import type { RunSubject } from '../kernel/scoped.js';
 
 /** The {@link TextCommandContext} of one text invocation: its answers are replies to its message. */
-export class TextCommandContextImpl<O extends object> extends BaseContextImpl implements TextCommandContext<O> {
+export class TextCommandContextImpl<O extends object> extends ReplyContextImpl implements TextCommandContext<O> {
   readonly kind = 'command' as const;
   readonly via = 'text' as const;
-  readonly boardId: string;
   readonly command: { readonly name: string; readonly subcommand: string | null };
   private currentOptions: O;
-  private answers = 0;
-  private streams = 0;
 
   /**
    * @param deps - what the runtime provides
@@ -28,14 +23,13 @@ export class TextCommandContextImpl<O extends object> extends BaseContextImpl im
    */
   constructor(
     deps: ContextDeps,
-    readonly message: Message,
+    message: Message,
     readonly user: UserProfile,
     command: { name: string; subcommand: string | null },
     private readonly prefix: string,
-    private readonly editable?: EditableAnswers,
+    editable?: EditableAnswers,
   ) {
-    super(deps);
-    this.boardId = message.board_id;
+    super(deps, message, editable);
     this.command = command;
     this.currentOptions = {} as O;
   }
@@ -59,45 +53,12 @@ export class TextCommandContextImpl<O extends object> extends BaseContextImpl im
     this.currentOptions = options;
   }
 
-  get replied(): boolean {
-    return this.answers > 0;
-  }
-
-  /** Answers sent so far (the runtime compares it around error hooks). */
-  get answerCount(): number {
-    return this.answers;
-  }
-
-  async reply(body: ReplyBody): Promise<Message> {
-    return this.answer('reply', body);
-  }
-
-  async followUp(body: ReplyBody): Promise<Message> {
-    return this.answer('followUp', body);
-  }
-
-  async send(body: ReplyBody): Promise<Message> {
-    const wire = toWireBody(body);
-    return this.write('send', () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
-  }
-
-  /** Streams the answer as replies to the invoking message (see docs/assistants.md). */
-  stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer> {
-    const host = { ...this.streamHost(), write: <T>(send: () => Promise<T>) => this.write('stream', send) };
-    const target = replyTarget(this, this.message, (content) => this.reply(content));
-    return openStream(host, target, this.streams++, source, options);
-  }
-
   /** Every answer of a text invocation is a reply to its message (there is no interaction to answer). */
-  private async answer(operation: 'reply' | 'followUp', body: ReplyBody): Promise<Message> {
-    const answers = this.editable;
-    const wire = toWireBody(body);
-    const sent = await this.write(operation, () =>
-      answers
-        ? answers.reply(wire)
-        : this.rest.sendMessage(this.boardId, { ...wire, replyTo: this.message.id }, this.requestOptions),
-    );
-    this.answers++;
-    return sent;
+  reply(body: ReplyBody): Promise<Message> {
+    return this.replyToMessage('reply', body);
+  }
+
+  followUp(body: ReplyBody): Promise<Message> {
+    return this.replyToMessage('followUp', body);
   }
 }

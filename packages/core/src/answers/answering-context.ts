@@ -1,0 +1,41 @@
+import type { Message } from '@boardbot/protocol';
+import { BaseContextImpl } from '../kernel/base-context.js';
+import { toWireBody } from '../kernel/body.js';
+import type { ReplyBody } from '../kernel/context.js';
+import type { AnswerTarget } from './answer-stream.js';
+import { openStream } from './open-stream.js';
+import type { StreamedAnswer, StreamOptions, StreamSource } from './stream-options.js';
+
+/**
+ * The parts of a context that answers on a board (a message listener's, a slash or text command's):
+ * its answers counted, `send`, and streamed answers. A kind says how a stream's messages are posted.
+ */
+export abstract class AnsweringContextImpl extends BaseContextImpl {
+  abstract readonly boardId: string;
+  /** Answers sent so far: the kind counts each of its answers. */
+  protected answers = 0;
+  private streams = 0;
+
+  get replied(): boolean {
+    return this.answers > 0;
+  }
+
+  /** Answers sent so far (the runtime compares it around error hooks). */
+  get answerCount(): number {
+    return this.answers;
+  }
+
+  async send(body: ReplyBody): Promise<Message> {
+    const wire = toWireBody(body);
+    return this.write('send', () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
+  }
+
+  /** Streams an answer (see docs/assistants.md), posted the way the kind answers. */
+  stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer> {
+    const host = { ...this.streamHost(), write: <T>(send: () => Promise<T>) => this.write('stream', send) };
+    return openStream(host, this.streamTarget(), this.streams++, source, options);
+  }
+
+  /** How this kind posts a streamed answer's first message and the next ones. */
+  protected abstract streamTarget(): AnswerTarget;
+}
