@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Message } from '@boardbot/protocol';
 import type { EditableAnswers } from '../editable/editable-answers.js';
 import { EditableLinks } from '../editable/editable-links.js';
@@ -13,6 +12,7 @@ import type { BurstRun } from './bursts/burst-keeper.js';
 import { Bursts, type BurstWorkers, unheld } from './bursts/bursts.js';
 import { matchMessage } from './match-message.js';
 import { MessageContextImpl } from './message-context.js';
+import { startMessageRun } from './message-run.js';
 import type { MessageEventName } from './metadata.js';
 import type { MessageTarget } from './target.js';
 
@@ -136,21 +136,7 @@ export class MessageHandler {
     );
     const matched = found.filter((_, i) => linked[i]);
     if (matched.length === 0) return;
-    const correlationId = randomUUID();
-    const log = this.env.log.child({
-      event_id: event.id,
-      correlation_id: correlationId,
-      message_id: message.id,
-      board_id: message.board_id,
-    });
-    const author =
-      message.author === null
-        ? null
-        : await this.authors.get(message.author, log, {
-            requestId: correlationId,
-            logger: log,
-            traceContext: event.trace,
-          });
+    const { correlationId, log, author } = await startMessageRun(this.env.log, this.authors, event, message);
     const who = message.author ?? `webhook:${message.webhook_name ?? ''}`;
     const run = ({ target, match, rerun: again }: (typeof matched)[number]) => {
       let answers: EditableAnswers | undefined;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Message, UserProfile } from '@boardbot/protocol';
 import { checkInvocationOptions, type ErrorDetail } from '@boardbot/protocol/runtime';
 import type { CommandTarget } from '../commands/command-steps.js';
@@ -12,6 +11,7 @@ import type { ContextDeps } from '../kernel/base-context.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
 import { AuthorCache } from '../listeners/authors.js';
+import { startMessageRun } from '../listeners/message-run.js';
 import type { PolicyChain } from '../policies/chain.js';
 import type { ResolvedTextCommandOptions } from './options.js';
 import { readArguments } from './read-arguments.js';
@@ -94,19 +94,9 @@ export class TextCommandHandler {
     // An edit is answered only where the message's answers are linked (docs: "Editable answers"),
     // and an event a later one of the message superseded is not run again after a crash.
     if (entry.editable && !(await this.links.mayRun(message, TEXT_COMMANDS, { id: event.id, edited }))) return;
-    const correlationId = randomUUID();
-    let log = this.env.log.child({
-      event_id: event.id,
-      correlation_id: correlationId,
-      message_id: message.id,
-      board_id: message.board_id,
-      command: name,
-    });
-    const user = await this.authors.get(message.author as string, log, {
-      requestId: correlationId,
-      logger: log,
-      traceContext: event.trace,
-    });
+    const start = await startMessageRun(this.env.log, this.authors, event, message, { command: name });
+    const { correlationId, author: user } = start;
+    let log = start.log;
     if (user === null) return;
     // Other bots' commands are not for this one: answering them could make two bots talk forever.
     if (user.is_bot) return log.debug('text command from a bot: ignored');
