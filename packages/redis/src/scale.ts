@@ -264,6 +264,8 @@ export class RedisScale implements ScaleAdapter {
     for (const p of plan.release) {
       const lease = this.leases.get(p);
       void consumer.drain(p).then(async () => {
+        // A lease lost and taken again during the drain is the new one's: keep it.
+        if (this.leases.get(p) !== lease) return;
         this.leases.delete(p);
         await lease?.release().catch(() => {});
         c.log.info({ partition: p }, 'partition handed over');
