@@ -1,0 +1,175 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type MessageContext, OnMessage } from '@boardbot/core';
+import { Bot as GrammyBot } from 'grammy';
+import type { Update } from 'grammy/types';
+import { pino } from 'pino';
+import { it } from 'vitest';
+import { inProcessRig, median } from './lib/in-process-bot.js';
+import { record } from './lib/record.js';
+
+// Dispatch against the lightest popular TypeScript bot framework: grammY's `bot.handleUpdate`
+// (offline: `botInfo` given, so no API call) and boardbot's runtime, each through 20 message handlers
+// of which the last one matches, from a parsed update to the last handler's return. CPU time
+// (user + system) per event, in interleaved rounds of one run so the machine's drift hits both alike;
+// each round's ratio pairs the figures measured next to each other. boardbot runs with its defaults
+// (its position store in a state directory, the hang timeout, the OpenTelemetry API without an SDK;
+// only the signal handlers are left out, as in every bench), twice: with `logger: false`, since grammY
+// logs nothing, and with its default pino logger at `info`, which writes a `handled` line per event
+// (here to /dev/null, so the vitest output is not flooded; pino formats the line all the same).
+
+const HANDLERS = 20;
+const ROUNDS = 9;
+const EVENTS = 4000;
+let handled = 0;
+
+/** `c1 <n>` … `c20 <n>`: one pattern per handler, the content `c20 5` matches the last one only. */
+const patterns = Array.from({ length: HANDLERS }, (_, i) => new RegExp(`^c${i + 1} (\\d+)$`));
+
+/** One boardbot class with 20 `@OnMessage` listeners, decorated the way the compiler would. */
+class Listeners {}
+patterns.forEach((pattern, i) => {
+  const method = `c${i + 1}`;
+  const fn = (ctx: MessageContext) => {
+    handled += ctx.match ? 1 : 0;
+  };
+  Object.defineProperty(Listeners.prototype, method, { value: fn, writable: true, configurable: true });
+  const descriptor = Object.getOwnPropertyDescriptor(Listeners.prototype, method) as PropertyDescriptor;
+  OnMessage(pattern)(Listeners.prototype, method, descriptor);
+});
+
+/** A grammY bot with the same 20 handlers (`bot.hears`), never started: updates are handed to it. */
+function grammyBot(): GrammyBot {
+  const bot = new GrammyBot('123456:bench-token', {
+    botInfo: {
+      id: 123456,
+      is_bot: true,
+      first_name: 'bench',
+      username: 'bench_bot',
+      can_join_groups: true,
+      can_read_all_group_messages: false,
+      supports_inline_queries: false,
+      can_connect_to_business: false,
+      has_main_web_app: false,
+      has_topics_enabled: false,
+      allows_users_to_create_topics: false,
+      can_manage_bots: false,
+      supports_join_request_queries: false,
+    },
+  });
+  for (const pattern of patterns) {
+    bot.hears(pattern, (ctx) => {
+      handled += ctx.match ? 1 : 0;
+    });
+  }
+  return bot;
+}
+
+/** A parsed Telegram update: a text message in a group, as `getUpdates` or a webhook gives it. */
+function update(id: number): Update {
+  return {
+    update_id: id,
+    message: {
+      message_id: id,
+      date: 1_700_000_000,
+      chat: { id: -100123, type: 'supergroup', title: 'bench' },
+      from: { id: 42, is_bot: false, first_name: 'Alice', username: 'alice' },
+      text: 'c20 5',
+    },
+  } as Update;
+}
+
+it('dispatches through 20 handlers at a lower CPU cost per event than grammY', async () => {
+  const stateDir = mkdtempSync(join(tmpdir(), 'boardbot-peers-'));
+  const rig = await inProcessRig();
+  const silent = await rig.bot({ handlers: [Listeners], handleSignals: false, stateDir, logger: false });
+  const logging = await rig.bot({
+    handlers: [Listeners],
+    handleSignals: false,
+    stateDir,
+    logger: pino({ name: 'boardbot', level: 'info' }, pino.destination({ dest: '/dev/null', sync: true })),
+  });
+  const grammy = grammyBot();
+  let nextId = 1;
+
+  const boardbotRound = async ({ bot, gateway }: typeof silent, n: number) => {
+    const events = Array.from({ length: n }, () => ({
+      id: String(nextId++),
+      name: 'message.create',
+      data: { type: 'message.create', message: rig.message(undefined, 'c20 5') },
+    }));
+    const before = handled;
+    const cpu = process.cpuUsage();
+    for (const e of events) gateway.emit('dispatch', e);
+    await bot.idle();
+    const used = process.cpuUsage(cpu);
+    if (handled - before !== n) throw new Error(`boardbot handled ${handled - before} of ${n}`);
+    return (used.user + used.system) / n;
+  };
+  const grammyRound = async (n: number) => {
+    const updates = Array.from({ length: n }, () => update(nextId++));
+    const before = handled;
+    const cpu = process.cpuUsage();
+    for (const u of updates) await grammy.handleUpdate(u);
+    const used = process.cpuUsage(cpu);
+    if (handled - before !== n) throw new Error(`grammY handled ${handled - before} of ${n}`);
+    return (used.user + used.system) / n;
+  };
+
+  const subjects = [
+    () => grammyRound(EVENTS),
+    () => boardbotRound(silent, EVENTS),
+    () => boardbotRound(logging, EVENTS),
+  ];
+  await grammyRound(2000);
+  await boardbotRound(silent, 2000);
+  await boardbotRound(logging, 2000);
+  const samples: number[][] = subjects.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    // Rotate the order each round, so none always runs first (on a cooler cache) or last.
+    for (let k = 0; k < subjects.length; k++) {
+      const i = (round + k) % subjects.length;
+      samples[i]?.push(await (subjects[i] as () => Promise<number>)());
+    }
+  }
+  await silent.bot.stop();
+  await logging.bot.stop();
+  await rig.close();
+  rmSync(stateDir, { recursive: true, force: true });
+
+  const spread = (xs: number[], digits = 1) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
+  const [theirs = [], ...ours] = samples;
+  const bench = 'peers: dispatch CPU, 20 message handlers, the last matching';
+  const labels = [
+    'boardbot, defaults, logger: false (message.create)',
+    'boardbot, defaults with its info log line per event',
+  ];
+  const targets = ['; target ≤ 0.5×', "; the log line's price"];
+  record(
+    {
+      bench,
+      subject: `grammY ${grammyVersion()} bot.handleUpdate (baseline)`,
+      value: median(theirs),
+      unit: 'µs CPU/event',
+      ratio: 1,
+      note: `${spread(theirs)} µs over ${ROUNDS} interleaved rounds of ${EVENTS}`,
+    },
+    ...ours.map((xs, j) => {
+      const ratios = xs.map((x, round) => x / (theirs[round] as number));
+      return {
+        bench,
+        subject: labels[j] as string,
+        value: median(xs),
+        unit: 'µs CPU/event',
+        ratio: median(ratios),
+        note: `${spread(xs)} µs; paired ratio per round ${spread(ratios, 2)}×${targets[j]}`,
+      };
+    }),
+  );
+}, 300_000);
+/** The installed grammY's version, for the table. */
+function grammyVersion(): string {
+  const path = new URL('../../node_modules/grammy/package.json', import.meta.url);
+  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
+}
