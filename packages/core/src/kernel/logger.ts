@@ -1,4 +1,4 @@
-import { type Logger, silentLogger } from '@boardbot/protocol';
+import { type Logger, silentLogger } from '@boardbot/protocol/runtime';
 import { type LoggerOptions, pino } from 'pino';
 import { readEnvironment } from './environment.js';
 import { CENSOR, mergeRedact, REDACT_PATHS, withTokenRedaction } from './redaction.js';
