@@ -417,6 +417,9 @@ const report = {
   ticks: finalSamples.reduce((s, x) => s + x.ticks, 0),
   lost: slices.reduce((s, x) => s + x.lost, 0),
   doubled: slices.reduce((s, x) => s + x.doubled, 0),
+  // The first few, to look them up on the platform.
+  lostAnswers: [...expected.keys()].filter((k) => !counts.has(k)).slice(0, 10),
+  doubledAnswers: [...expected.keys()].filter((k) => (counts.get(k) ?? 0) > 1).slice(0, 10),
   slices,
   memory: {
     windowMinutes: lastMinutes,
