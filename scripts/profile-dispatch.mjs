@@ -5,7 +5,8 @@
 // handed to the runtime by an in-process gateway (an in-memory emulator serves only the start), in
 // rounds of 4,000. Prints the median CPU µs per event on stderr. `--default-logger` keeps the
 // default pino logger (its lines go to stdout: redirect it), else `logger: false`.
-// `--count-promises` also counts, with an async hook, the promises made per event. Uses the built
+// `--tracing off|api|sdk`: `tracing: false`, the OpenTelemetry API without an SDK (the default),
+// or an SDK with a batch processor whose exporter drops every span. `--count-promises` also counts, with an async hook, the promises made per event. Uses the built
 // packages (`npx tsc -b packages/core packages/emulator`).
 import { createHook } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     events: { type: 'string', default: '100000' },
     'default-logger': { type: 'boolean', default: false },
     'count-promises': { type: 'boolean', default: false },
+    tracing: { type: 'string', default: 'off' },
   },
 });
 const ROUND = 4000;
@@ -57,6 +59,15 @@ class Gateway extends EventEmitter {
   }
   async close() {}
 }
+/** The `tracing` option of `--tracing`. */
+async function tracing(mode) {
+  if (mode === 'off') return { tracing: false };
+  if (mode === 'api') return {};
+  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const dropAll = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
+  return { tracing: new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropAll)] }) };
+}
+
 let gateway;
 const stateDir = mkdtempSync(join(tmpdir(), 'boardbot-profile-'));
 const bot = createBot({
@@ -65,6 +76,7 @@ const bot = createBot({
   handlers: [Listeners],
   ...(values['default-logger'] ? {} : { logger: false }),
   handleSignals: false,
+  ...(await tracing(values.tracing)),
   stateDir,
   gateway: () => {
     gateway = new Gateway();
