@@ -5,7 +5,8 @@
 // platform's rate limit of 50 requests/s per app token) and the bot (scripts/soak/soak-bot.mjs, its
 // own process; with --replicas N, N of them sharing a redis-server started here) take `--rate`
 // operations per second from the people this script plays through the control API: /echo commands
-// (30%), `ping` messages (30%), messages edited to `edit` (20%), two-message conversations (10%),
+// (30%), `ping` messages (30%), messages edited to `edit` (20%), two-message conversations (10%, one
+// at a time per person),
 // messages posted then deleted (10%), and the bot's own 5 s schedule. Every answer names the tag of
 // what it answers, so answers lost (none) and doubled (more than one) are counted on the platform.
 //
@@ -196,6 +197,18 @@ let failures = 0;
 let deletesSent = 0;
 const roundTrips = [];
 const pick = () => people[Math.floor(Math.random() * people.length)];
+/** Each person's last conversation, which the next one waits for. */
+const talking = new Map();
+
+/** Resolves once the bot's `text` is on the person's board (or after 10 s: then it counts as lost). */
+async function answered(who, text) {
+  const until = performance.now() + 10_000;
+  while (performance.now() < until) {
+    const recent = await control.messages(who.board, { limit: 50 });
+    if (recent.some((m) => m.author === botUserId && m.content === text)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 const operations = [
   [
@@ -227,11 +240,21 @@ const operations = [
   ],
   [
     0.1,
-    async (tag, who) => {
+    (tag, who) => {
       // The board's messages are handled in order: the answer finds the conversation its `!ask` opened.
-      expected.set(`thanks ${tag}`, sliceOf());
-      await control.postMessage(who.board, { user_id: who.user, content: `!ask ${tag}` });
-      await control.postMessage(who.board, { user_id: who.user, content: `answer ${tag}` });
+      // A person has one conversation at a time (its session is per person on a board): the next waits
+      // until the last one's answer is in.
+      const turn = (talking.get(who) ?? Promise.resolve()).then(async () => {
+        expected.set(`thanks ${tag}`, sliceOf());
+        await control.postMessage(who.board, { user_id: who.user, content: `!ask ${tag}` });
+        await control.postMessage(who.board, { user_id: who.user, content: `answer ${tag}` });
+        await answered(who, `thanks ${tag}`);
+      });
+      talking.set(
+        who,
+        turn.catch(() => {}),
+      );
+      return turn;
     },
   ],
   [
