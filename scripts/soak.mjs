@@ -18,13 +18,14 @@
 // confidence interval is above zero and the growth it predicts over that window exceeds twice the
 // samples' own scatter around the line (the run's noise), else "no leak". The last line of output is
 // the JSON report. Not part of `npm test`; test/soak.test.ts runs it for a few seconds.
-import { execFileSync, fork, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { sampleBots, startBot, startEmulator, startRedis } from './soak/processes.mjs';
+import { percentile, round, slopeOf } from './soak/stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -70,63 +71,11 @@ const cleanup = () => {
 process.on('exit', cleanup);
 process.on('SIGINT', () => process.exit(130));
 
-/** A free TCP port on the loopback interface. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/** Resolves with the first JSON line of a child's stdout. */
-function firstJson(child) {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk) => {
-      buffer += chunk;
-      const line = buffer.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line));
-    });
-    child.once('exit', (code) => reject(new Error(`child exited with ${code}`)));
-  });
-}
-
-// The emulator: a database file, the default rate limit.
-const emulatorProc = spawn(
-  process.execPath,
-  [
-    '--input-type=module',
-    '-e',
-    `import { createEmulator } from './packages/emulator/dist/index.js';
-     const emu = await createEmulator({ db: ${JSON.stringify(join(dir, 'emulator.db'))}, logger: false, adminKey: '${ADMIN}' });
-     const urls = await emu.listen({ host: '127.0.0.1', port: 0 });
-     console.log(JSON.stringify(urls));`,
-  ],
-  { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-);
-children.push(emulatorProc);
-const urls = await firstJson(emulatorProc);
+const urls = await startEmulator(join(dir, 'emulator.db'), ADMIN, children);
 const { ControlClient } = await import(join(root, 'packages/emulator/dist/control/index.js'));
 const control = new ControlClient({ url: urls.controlUrl, adminKey: ADMIN });
 
-let redisUrl;
-if (replicas > 1) {
-  const port = await freePort();
-  const redis = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  children.push(redis);
-  await new Promise((resolve) => redis.stdout.on('data', (d) => String(d).includes('Ready to accept') && resolve()));
-  redisUrl = `redis://127.0.0.1:${port}`;
-}
+const redisUrl = replicas > 1 ? await startRedis(children) : undefined;
 
 // People and boards: 4 boards with the bot installed, 2 people on each.
 const apps = await control.apps();
@@ -146,44 +95,15 @@ const boards = [...new Set(people.map((p) => p.board))];
 // The bot, or its replicas.
 const bots = [];
 for (let i = 0; i < replicas; i++) {
-  const bot = fork(join(root, 'scripts/soak/soak-bot.mjs'), [], {
-    cwd: root,
-    execArgv: ['--expose-gc'],
-    env: {
-      ...process.env,
-      BOARDBOT_API_URL: urls.apiUrl,
-      BOARDBOT_STATE_DIR: join(dir, `bot-${i}`),
-      ...(redisUrl ? { BOARDBOT_REDIS_URL: redisUrl } : {}),
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  children.push(bot);
-  await new Promise((resolve, reject) => {
-    bot.on('message', (m) => m?.type === 'ready' && resolve());
-    bot.once('exit', (code) => reject(new Error(`the bot exited with ${code} before it was ready`)));
-  });
-  bots.push(bot);
+  const env = {
+    BOARDBOT_API_URL: urls.apiUrl,
+    BOARDBOT_STATE_DIR: join(dir, `bot-${i}`),
+    BOARDBOT_REDIS_URL: redisUrl,
+  };
+  bots.push(await startBot(env, children));
 }
 const botUserId = app.bot_user_id;
 log(`soak: ${replicas} bot process(es), ${rate} operations/s, ${runMs / 60_000} min in slices of ${sliceMs / 1000} s`);
-
-/** Asks every bot process for its sample; resolves with them. */
-function sampleBots() {
-  return Promise.all(
-    bots.map(
-      (bot) =>
-        new Promise((resolve) => {
-          const onMessage = (m) => {
-            if (m?.type !== 'sample') return;
-            bot.off('message', onMessage);
-            resolve(m.sample);
-          };
-          bot.on('message', onMessage);
-          bot.send({ type: 'sample' });
-        }),
-    ),
-  );
-}
 
 // ---- traffic ----
 const started = performance.now();
@@ -302,7 +222,7 @@ const slices = [];
 const memory = [];
 let sliceStart = performance.now();
 const sampler = setInterval(async () => {
-  const samples = await sampleBots();
+  const samples = await sampleBots(bots);
   memory.push({
     minute: (performance.now() - started) / 60_000,
     heapMb: samples.reduce((s, x) => s + x.heapUsed, 0) / 2 ** 20,
@@ -311,15 +231,8 @@ const sampler = setInterval(async () => {
 }, SAMPLE_MS);
 let pending = [];
 
-const percentile = (xs, p) => {
-  if (xs.length === 0) return null;
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-};
-const round = (x, digits = 2) => (x === null ? null : Number(x.toFixed(digits)));
-
 async function closeSlice(index) {
-  const samples = await sampleBots();
+  const samples = await sampleBots(bots);
   const all = [...pending, ...samples];
   pending = [];
   const runs = all.flatMap((s) => s.runs);
@@ -398,7 +311,7 @@ for (let tries = 0; tries < 30; tries++) {
   if (same && missing === 0) break;
   if (same && tries >= 5) break;
 }
-const finalSamples = await sampleBots();
+const finalSamples = await sampleBots(bots);
 for (const slice of slices) {
   const keys = [...expected].filter(([, s]) => s === slice.slice).map(([k]) => k);
   slice.answers = keys.length;
@@ -409,20 +322,6 @@ for (const slice of slices) {
 // ---- the memory verdict ----
 const lastMinutes = Math.min(20, runMs / 60_000);
 const window = memory.filter((m) => m.minute >= runMs / 60_000 - lastMinutes);
-function slopeOf(points) {
-  const n = points.length;
-  if (n < 3) return null;
-  const mx = points.reduce((s, p) => s + p.minute, 0) / n;
-  const my = points.reduce((s, p) => s + p.heapMb, 0) / n;
-  const sxx = points.reduce((s, p) => s + (p.minute - mx) ** 2, 0);
-  const slope = points.reduce((s, p) => s + (p.minute - mx) * (p.heapMb - my), 0) / sxx;
-  const residuals = points.map((p) => p.heapMb - (my + slope * (p.minute - mx)));
-  const scatter = Math.sqrt(residuals.reduce((s, r) => s + r * r, 0) / (n - 2));
-  // 95%: Student's t for n − 2 degrees of freedom (1.96 from 30 on).
-  const t = [12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23][n - 3] ?? (n - 2 < 30 ? 2.1 : 1.96);
-  const halfWidth = (t * scatter) / Math.sqrt(sxx);
-  return { slope, low: slope - halfWidth, high: slope + halfWidth, scatter };
-}
 const fit = slopeOf(window);
 const growth = fit ? fit.slope * lastMinutes : null;
 const verdict = fit === null ? 'too short to say' : fit.low > 0 && growth > 2 * fit.scatter ? 'leak' : 'no leak';
