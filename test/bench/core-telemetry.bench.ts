@@ -1,4 +1,5 @@
 import { type Bot, type MessageContext, OnMessage } from '@boardbot/core';
+import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   BatchSpanProcessor,
@@ -12,7 +13,10 @@ import { record } from './lib/record.js';
 
 // What tracing costs dispatch: CPU time per event with telemetry off (`tracing: false`), with the
 // OpenTelemetry API and no SDK (the default), and with an SDK whose exporter drops every span, in
-// interleaved rounds of one run so that drift of the machine hits the three alike.
+// interleaved rounds of one run so that drift of the machine hits the three alike. And boardbot's
+// own cost around the SDK (issue 35): per round, the SDK mode minus `tracing: false` minus the same
+// two spans made bare (the event's and its handler's, with the same attributes, in a loop on the same
+// provider), each round's difference paired from figures measured next to each other.
 
 let handled = 0;
 
@@ -60,8 +64,40 @@ it('traces dispatch at a small CPU cost per event, with and without an SDK', asy
     bots.push({ ...started, nextId: 1 });
   }
 
-  /** CPU microseconds (user + system) per event for `n` events through one bot. */
+  /** CPU microseconds per event of the SDK's two spans with nothing around them, as the runtime makes them. */
+  const tracer = sdk.getTracer('bare');
+  const bareSpans = (n: number) => {
+    const boardId = rig.boardIds[0] as string;
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < n; i++) {
+      const event = tracer.startSpan(
+        'event message.create',
+        {
+          kind: SpanKind.CONSUMER,
+          startTime: performance.now(),
+          attributes: { 'boardbot.event.name': 'message.create', 'boardbot.event.id': String(i) },
+        },
+        ROOT_CONTEXT,
+      );
+      const parent = trace.setSpan(ROOT_CONTEXT, event);
+      const attributes = {
+        'boardbot.handler': 'Listener.roll',
+        'boardbot.handler.kind': 'message',
+        'boardbot.board_id': boardId,
+      };
+      const handler = tracer.startSpan('handler Listener.roll', { attributes }, parent);
+      handled += handler.isRecording() ? 1 : 0;
+      handler.setAttribute('boardbot.outcome', 'ok');
+      handler.end();
+      event.end(performance.now());
+    }
+    const used = process.cpuUsage(cpu);
+    return (used.user + used.system) / n;
+  };
+
+  /** CPU microseconds (user + system) per event for `n` events through one bot (or bare spans, last). */
   const cpuPerEvent = async (i: number, n: number) => {
+    if (i === bots.length) return bareSpans(n);
     const b = bots[i] as (typeof bots)[number];
     const events = Array.from({ length: n }, () => ({
       id: String(b.nextId++),
@@ -77,12 +113,14 @@ it('traces dispatch at a small CPU cost per event, with and without an SDK', asy
     return (used.user + used.system) / n;
   };
 
-  for (let i = 0; i < modes.length; i++) await cpuPerEvent(i, 2000);
-  const samples: number[][] = modes.map(() => []);
+  // The modes' bots, then the bare spans.
+  const subjects = modes.length + 1;
+  for (let i = 0; i < subjects; i++) await cpuPerEvent(i, 2000);
+  const samples: number[][] = Array.from({ length: subjects }, () => []);
   for (let round = 0; round < ROUNDS; round++) {
     // Rotate the order each round, so no mode always runs first (on a cooler cache) or last.
-    for (let k = 0; k < modes.length; k++) {
-      const i = (round + k) % modes.length;
+    for (let k = 0; k < subjects; k++) {
+      const i = (round + k) % subjects;
       samples[i]?.push(await cpuPerEvent(i, EVENTS));
     }
   }
@@ -93,7 +131,25 @@ it('traces dispatch at a small CPU cost per event, with and without an SDK', asy
   const spread = (xs: number[]) =>
     `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)} µs/event over ${ROUNDS} interleaved rounds`;
   const targets = ['', '; target ≥ 0.95 of off', '; target ≥ 0.8 of off', ''];
+  const bare = samples[modes.length] ?? [];
+  // boardbot's own cost around the SDK, per round: SDK on, minus off, minus the two spans bare.
+  const own = (samples[2] ?? []).map((on, round) => on - (samples[0]?.[round] ?? 0) - (bare[round] ?? 0));
+  const sorted = [...own].sort((a, b) => a - b);
   record(
+    {
+      bench: 'core: tracing cost',
+      subject: 'the same two spans made bare on the SDK, no runtime around them',
+      value: median(bare),
+      unit: 'µs CPU/event',
+      note: spread(bare),
+    },
+    {
+      bench: 'core: tracing cost',
+      subject: "boardbot's own cost around the SDK (SDK − off − bare spans)",
+      value: median(own),
+      unit: 'µs CPU/event',
+      note: `paired per round: ${(sorted[0] ?? 0).toFixed(2)} to ${(sorted[sorted.length - 1] ?? 0).toFixed(2)} µs, interquartile ${(sorted[Math.floor(ROUNDS / 4)] ?? 0).toFixed(2)} to ${(sorted[Math.ceil((3 * ROUNDS) / 4) - 1] ?? 0).toFixed(2)} µs over ${ROUNDS} rounds; target: upper end ≤ 0.5 µs`,
+    },
     ...modes.map((mode, i) => {
       const xs = samples[i] ?? [];
       const us = median(xs);

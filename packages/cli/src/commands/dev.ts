@@ -1,12 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_DB_PATH, DEFAULT_DEV_TOKEN, type Emulator, type EmulatorUrls } from '@boardbot/emulator';
+import type { Emulator, EmulatorUrls } from '@boardbot/emulator';
 import { type Command, InvalidArgumentError } from 'commander';
 import type ts from 'typescript';
 import { loadConfig } from '../config/load-config.js';
 import { BotProcess } from '../dev/bot-process.js';
 import { clearDevState, type DevState, ensureStateDir, readDevStates, writeDevState } from '../dev/dev-state.js';
+import { DEFAULT_DB_PATH, DEFAULT_DEV_TOKEN } from '../dev/emulator-defaults.js';
 import { startEmulator, tightenDatabase } from '../dev/emulator-start.js';
 import { type BuildResult, watchProject } from '../dev/watch-compiler.js';
 import { ProjectError } from '../errors.js';

@@ -1,8 +1,9 @@
 import { dirname, resolve } from 'node:path';
-import { DEFAULT_DB_PATH, type Emulator } from '@boardbot/emulator';
+import type { Emulator } from '@boardbot/emulator';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load-config.js';
 import { ensureStateDir, stateDir } from '../dev/dev-state.js';
+import { DEFAULT_DB_PATH } from '../dev/emulator-defaults.js';
 import { startEmulator } from '../dev/emulator-start.js';
 import type { CliIo } from '../io.js';
 import { parsePort } from './shared-options.js';

@@ -1,9 +1,4 @@
-import {
-  ControlApiError,
-  ControlClient,
-  ControlUnreachableError,
-  type InteractionView,
-} from '@boardbot/emulator/control';
+import type { InteractionView } from '@boardbot/emulator/control';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { type DevState, devPort, readDevStates } from '../dev/dev-state.js';
@@ -116,6 +111,8 @@ export async function runInvoke(
   }
   const { subcommand, options } = parseInvocation(words);
   const name = command.replace(/^\//, '');
+  // Loaded by `invoke` alone: every other command (`start`'s bot among them) runs without it.
+  const { ControlApiError, ControlClient, ControlUnreachableError } = await import('@boardbot/emulator/control');
   const client = new ControlClient({ url, adminKey: key });
   const who = flags.as ?? DEFAULT_INVOKE_FLAGS.as;
   const where = flags.board ?? DEFAULT_INVOKE_FLAGS.board;

@@ -1,5 +1,5 @@
 import { chmodSync } from 'node:fs';
-import { createEmulator, type Emulator, type EmulatorOptions, type EmulatorUrls } from '@boardbot/emulator';
+import type { Emulator, EmulatorOptions, EmulatorUrls } from '@boardbot/emulator';
 import { DatabaseInUseError, PortInUseError } from '../errors.js';
 
 /**
@@ -55,6 +55,8 @@ export async function startEmulator(
 ): Promise<{ emulator: Emulator; urls: EmulatorUrls }> {
   let emulator: Emulator;
   try {
+    // Loaded here, by the commands that run one: see emulator-defaults.ts.
+    const { createEmulator } = await import('@boardbot/emulator');
     emulator = await createEmulator(options);
   } catch (error) {
     if (!isDbInUse(error)) throw error;

@@ -1,4 +1,4 @@
-import { IsArray, IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { IsArray, IsIn, IsInt, IsOptional, IsString, Min } from '../kernel/class-validator.js';
 import type { MessageContext } from '../listeners/context.js';
 import type { AnswersOf, Branch, QuestionInput } from './question.js';
 

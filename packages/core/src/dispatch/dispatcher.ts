@@ -139,8 +139,12 @@ export class Dispatcher {
     const outcome: DispatchOutcome = { failed: false, abandoned: false };
     if (owned) outcome.owned = owned;
     const meta = { id: event.id, keyBasis: keyBasis(event), replayed, trace, outcome };
+    // Only the kinds that have a handler for it, and the one directly (the usual case): each kind's
+    // `handle` and a `Promise.all` over four of them cost every event ten promises otherwise.
+    const kinds = this.kinds.filter((kind) => kind.handles(event));
     try {
-      await Promise.all(this.kinds.map((kind) => kind.handle(event, meta)));
+      if (kinds.length === 1) await (kinds[0] as EventKind).handle(event, meta);
+      else if (kinds.length > 1) await Promise.all(kinds.map((kind) => kind.handle(event, meta)));
     } catch {
       outcome.failed = true;
     }

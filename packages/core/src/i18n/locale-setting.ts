@@ -1,4 +1,4 @@
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from '../kernel/class-validator.js';
 import { defineSession } from '../sessions/define-session.js';
 
 /** A year, in milliseconds: how long a locale setting is kept after its last change. */

@@ -1,7 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { Logger } from '@boardbot/protocol';
-import { type CallScope, type WriteKeys, withCallScope } from '@boardbot/rest';
+import { type CallScope, currentCallScope, type WriteKeys, withCallScope } from '@boardbot/rest';
 import { type Context, context as otelContext, ROOT_CONTEXT } from '@opentelemetry/api';
 import { WriteDroppedError } from '../errors.js';
 import type { DispatchOutcome } from './outcome.js';
@@ -33,15 +32,16 @@ export interface RunSeed {
   outcome?: DispatchOutcome | undefined;
 }
 
-/** What async context carries: the run, and whether the runtime (not the handler) is writing for it. */
-interface Frame {
-  run: HandlerRun;
-  runtime: boolean;
-}
+// The run travels in `@boardbot/rest`'s call scope, the one AsyncLocalStorage of the process: every
+// REST call made anywhere inside a handler learns its run from there, without the author passing
+// anything. A second storage of the runtime's own would double what Node 20 does for every promise
+// made during a run (each enabled storage propagates its store to each new promise).
 
-// The one AsyncLocalStorage of the runtime: every REST call made anywhere inside a handler learns its
-// run from here, without the author passing anything.
-const storage = new AsyncLocalStorage<Frame>();
+/** The run the caller's async flow belongs to, and whether the runtime (not the handler) is writing for it. */
+function currentFrame(): RunCalls | undefined {
+  const scope = currentCallScope();
+  return scope instanceof RunCalls ? scope : undefined;
+}
 
 /**
  * One run of one handler for one event, carried through async context: its ids, its abort signal,
@@ -202,7 +202,7 @@ export class HandlerRun implements RunSeed {
     // OpenTelemetry's own context follows too, for the libraries a handler calls that read it (it is
     // the API's context manager, the author's SDK's choice: a no-op without one).
     const inner = trace === undefined ? fn : () => otelContext.with(trace, fn);
-    return storage.run({ run: this, runtime: false }, () => withCallScope(this.calls.handler, inner));
+    return withCallScope(this.calls.handler, inner);
   }
 
   /**
@@ -210,7 +210,7 @@ export class HandlerRun implements RunSeed {
    * context used from elsewhere still writes with its own run's keys.
    */
   within<T>(fn: () => T): T {
-    return storage.getStore()?.run === this ? fn() : this.enter(fn);
+    return currentFrame()?.run === this ? fn() : this.enter(fn);
   }
 
   /**
@@ -220,7 +220,7 @@ export class HandlerRun implements RunSeed {
    * @param answer - the runtime's answer
    */
   answerAsRuntime<T>(answer: () => Promise<T>): Promise<T> {
-    return storage.run({ run: this, runtime: true }, () => withCallScope(this.calls.runtime, answer));
+    return withCallScope(this.calls.runtime, answer);
   }
 
   /**
@@ -233,7 +233,7 @@ export class HandlerRun implements RunSeed {
    * @throws WriteDroppedError when the handler's run was abandoned
    */
   admitWrite(operation: WriteOperation): void {
-    if (!this.abandoned || storage.getStore()?.runtime === true) return;
+    if (!this.abandoned || currentFrame()?.runtime === true) return;
     this.log.warn(
       { handler: this.handler, write: operation },
       'write dropped: the handler was abandoned (timeout or shutdown)',
@@ -290,15 +290,22 @@ export function namedKey(run: Pick<RunSeed, 'keyBasis' | 'handler'>, name: strin
  * The REST calls of a run, as `@boardbot/rest` reads them ({@link CallScope}): its correlation id,
  * logger and trace context, its abort signal (not for the runtime's own answers, which go out after
  * an abandonment), and its write keys. Built on the first call: a run that makes none pays nothing.
+ * It is also what async context carries for the run (see {@link currentFrame}): the handler's flow
+ * runs in the signalled one, the runtime's own answers in the other.
  */
 class RunCalls implements CallScope {
   private built: CallScope['options'] | undefined;
 
   constructor(
-    private readonly run: HandlerRun,
+    readonly run: HandlerRun,
     readonly keys: WriteKeys,
     private readonly signalled: boolean,
   ) {}
+
+  /** Whether the runtime (not the handler) writes in this scope: its answers go out after an abandonment. */
+  get runtime(): boolean {
+    return !this.signalled;
+  }
 
   get options(): CallScope['options'] {
     this.built ??= {

@@ -1,6 +1,6 @@
 import type { Logger } from '@boardbot/protocol';
-import { validate } from 'class-validator';
 import { classTransformer } from '../kernel/class-transformer.js';
+import { validate } from '../kernel/class-validator.js';
 import type { Class } from '../kernel/metadata.js';
 import type { SessionValue } from './session-store.js';
 

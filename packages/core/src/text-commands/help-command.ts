@@ -1,7 +1,7 @@
-import { IsOptional } from 'class-validator';
 import { Command } from '../commands/command.js';
 import type { CommandContext } from '../commands/context.js';
 import { Option } from '../commands/option.js';
+import { IsOptional } from '../kernel/class-validator.js';
 import { Inject } from '../kernel/inject.js';
 import { CommandCatalogue } from './catalogue.js';
 

@@ -90,6 +90,23 @@ describe('token redaction merges with a logger’s own, never replaced by it', (
     expectRedacted(out.text());
   });
 
+  it.each<[string, LoggerOptions | undefined]>([
+    ['the default logger', undefined],
+    ['a logger built from options without redaction', { level: 'info' }],
+  ])('redacts the token paths with %s (censored by the runtime, not by pino)', (_what, options) => {
+    const out = sink();
+    logEveryPath(createLogger(options, false, out.stream));
+    expectRedacted(out.text());
+    expect(out.text()).toContain('hunter2');
+  });
+
+  it('lets the default logger’s options keep pino’s redaction when they bring paths of their own', () => {
+    const out = sink();
+    logEveryPath(createLogger({ redact: ['password'] }, false, out.stream));
+    expectRedacted(out.text());
+    expect(out.text()).not.toContain('hunter2');
+  });
+
   it('keeps an error’s message and stack for pino’s err serializer, and censors a token it carries', () => {
     const out = sink();
     const log = createLogger(pino({ redact: ['password'] }, out.stream));

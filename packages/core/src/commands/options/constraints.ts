@@ -1,4 +1,4 @@
-import { getMetadataStorage } from 'class-validator';
+import { getMetadataStorage } from '../../kernel/class-validator.js';
 
 /** One class-validator constraint on a property, as its public metadata storage records it. */
 export interface PropertyConstraint {

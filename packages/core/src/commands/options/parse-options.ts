@@ -1,6 +1,7 @@
 import type { OptionValue } from '@boardbot/protocol';
-import { type ValidationError, validate } from 'class-validator';
+import type { ValidationError } from 'class-validator';
 import { classTransformer } from '../../kernel/class-transformer.js';
+import { validate } from '../../kernel/class-validator.js';
 import type { Class } from '../../kernel/metadata.js';
 import type { DerivedOption } from './derive-options.js';
 

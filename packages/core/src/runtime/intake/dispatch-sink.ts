@@ -2,7 +2,7 @@ import type { Message } from '@boardbot/protocol';
 import type { KeyedQueue } from '../../dispatch/keyed-queue.js';
 import { type OrderBy, orderingKey } from '../../dispatch/ordering.js';
 import type { BotEvent } from '../../kernel/event.js';
-import { releasedOutcome } from '../../kernel/outcome.js';
+import { type DispatchOutcome, releasedOutcome } from '../../kernel/outcome.js';
 import type { PositionKeeper } from '../position/position-keeper.js';
 import type { Progress, Ticket } from '../position/progress.js';
 import type { BackfillMarks } from './backfill.js';
@@ -73,12 +73,15 @@ export class DispatchSink implements IntakeSink {
     return new Promise<void>((resolve) => {
       this.deps.queue.push(orderingKey(event, this.deps.orderBy), async () => {
         const outcome = await dispatchTraced(this.deps, event, replayed, traced);
-        // A burst holding the message frees its board's slot now, and the resume point once it ran.
-        void releasedOutcome(outcome).then((released) => {
+        const done = (released: DispatchOutcome) => {
           // Abandoned at stop (a burst still held): not done, the next process handles it.
           if (!released.abandoned) this.finish(ticket);
           resolve();
-        });
+        };
+        // A burst holding the message frees its board's slot now, and the resume point once it ran;
+        // nothing held (the usual case) is done now, without a promise more per event.
+        if (outcome.held && outcome.held.length > 0) void releasedOutcome(outcome).then(done);
+        else done(outcome);
       });
     });
   }

@@ -1,0 +1,364 @@
+// `node scripts/soak.mjs [--minutes 30] [--slice-seconds 300] [--rate 40] [--replicas 1] [--json <file>]`
+//
+// A bot left running under steady mixed traffic, as an operator's would be, and what it looks like
+// slice after slice. An emulator (its own process, a SQLite file that grows through the run, the
+// platform's rate limit of 50 requests/s per app token) and the bot (scripts/soak/soak-bot.mjs, its
+// own process; with --replicas N, N of them sharing a redis-server started here) take `--rate`
+// operations per second from the people this script plays through the control API: /echo commands
+// (30%), `ping` messages (30%), messages edited to `edit` (20%), two-message conversations (10%, one
+// at a time per person),
+// messages posted then deleted (10%), and the bot's own 5 s schedule. Every answer names the tag of
+// what it answers, so answers lost (none) and doubled (more than one) are counted on the platform.
+//
+// Per slice: the bot's RSS and heap after a forced GC, its event-loop delay p99, the /echo round
+// trip p50/p99 (invoke → answer stored, through the control API), answers lost and doubled, and the
+// p99 of the bot's own handling time apart from the emulator's share (each handler's time minus the
+// time it waited on its REST calls). Heap after GC is sampled every 20 s (a third of a slice when shorter); the verdict on a leak is
+// the least-squares slope over the last 20 minutes (the whole run when shorter): "leak" when its 95%
+// confidence interval is above zero and the growth it predicts over that window exceeds twice the
+// samples' own scatter around the line (the run's noise), else "no leak". The last line of output is
+// the JSON report. Not part of `npm test`; test/soak.test.ts runs it for a few seconds.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { sampleBots, startBot, startEmulator, startRedis } from './soak/processes.mjs';
+import { percentile, round, slopeOf } from './soak/stats.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '30' },
+    'slice-seconds': { type: 'string', default: '300' },
+    rate: { type: 'string', default: '40' },
+    replicas: { type: 'string', default: '1' },
+    json: { type: 'string' },
+    'no-build': { type: 'boolean', default: false },
+  },
+});
+const runMs = Number(values.minutes) * 60_000;
+const sliceMs = Number(values['slice-seconds']) * 1000;
+const rate = Number(values.rate);
+const replicas = Number(values.replicas);
+if (!(runMs > 0) || !(sliceMs > 0) || !(rate > 0) || !Number.isInteger(replicas) || replicas < 1) {
+  console.error('--minutes, --slice-seconds and --rate take positive numbers, --replicas a whole number ≥ 1');
+  process.exit(2);
+}
+const ADMIN = 'soak-admin-key';
+// Heap samples for the slope: every 20 s, more often in a run of short slices (a test).
+const SAMPLE_MS = Math.min(20_000, sliceMs / 3);
+const log = (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+
+if (!values['no-build']) {
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'packages/core', 'packages/emulator', 'packages/redis'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
+}
+
+const children = [];
+const dir = mkdtempSync(join(tmpdir(), 'boardbot-soak-'));
+const cleanup = () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+};
+process.on('exit', cleanup);
+process.on('SIGINT', () => process.exit(130));
+
+const urls = await startEmulator(join(dir, 'emulator.db'), ADMIN, children);
+const { ControlClient } = await import(join(root, 'packages/emulator/dist/control/index.js'));
+const control = new ControlClient({ url: urls.controlUrl, adminKey: ADMIN });
+
+const redisUrl = replicas > 1 ? await startRedis(children) : undefined;
+
+// People and boards: 4 boards with the bot installed, 2 people on each.
+const apps = await control.apps();
+const app = apps.find((a) => a.name === 'dev-bot');
+const people = [];
+for (let b = 0; b < 4; b++) {
+  const board = await control.createBoard({ name: `soak-${b}` });
+  await control.install(app.id, board.id);
+  for (let k = 0; k < 2; k++) {
+    const user = await control.createUser({ username: `soak-${b}-${k}` });
+    await control.setMember(board.id, user.id);
+    people.push({ user: user.id, board: board.id });
+  }
+}
+const boards = [...new Set(people.map((p) => p.board))];
+
+// The bot, or its replicas.
+const bots = [];
+for (let i = 0; i < replicas; i++) {
+  const env = {
+    BOARDBOT_API_URL: urls.apiUrl,
+    BOARDBOT_STATE_DIR: join(dir, `bot-${i}`),
+    BOARDBOT_REDIS_URL: redisUrl,
+  };
+  bots.push(await startBot(env, children));
+}
+const botUserId = app.bot_user_id;
+log(`soak: ${replicas} bot process(es), ${rate} operations/s, ${runMs / 60_000} min in slices of ${sliceMs / 1000} s`);
+
+// ---- traffic ----
+const started = performance.now();
+const sliceOf = () => Math.min(Math.floor((performance.now() - started) / sliceMs), Math.ceil(runMs / sliceMs) - 1);
+/** Expected answers, by `<kind> <tag>`, with the slice they were asked in. */
+const expected = new Map();
+let nextTag = 0;
+let inFlight = 0;
+let skipped = 0;
+let failures = 0;
+let deletesSent = 0;
+const roundTrips = [];
+const pick = () => people[Math.floor(Math.random() * people.length)];
+/** Each person's last conversation, which the next one waits for. */
+const talking = new Map();
+
+/** Resolves once the bot's `text` is on the person's board (or after 10 s: then it counts as lost). */
+async function answered(who, text) {
+  const until = performance.now() + 10_000;
+  while (performance.now() < until) {
+    const recent = await control.messages(who.board, { limit: 50 });
+    if (recent.some((m) => m.author === botUserId && m.content === text)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const operations = [
+  [
+    0.3,
+    async (tag, who) => {
+      expected.set(`echo ${tag}`, sliceOf());
+      const t = performance.now();
+      await control.invokeAndWait(
+        { board_id: who.board, user_id: who.user, command: 'echo', options: { tag } },
+        { answers: 1, timeoutMs: 10_000 },
+      );
+      roundTrips.push([sliceOf(), performance.now() - t]);
+    },
+  ],
+  [
+    0.3,
+    async (tag, who) => {
+      expected.set(`pong ${tag}`, sliceOf());
+      await control.postMessage(who.board, { user_id: who.user, content: `ping ${tag}` });
+    },
+  ],
+  [
+    0.2,
+    async (tag, who) => {
+      const draft = await control.postMessage(who.board, { user_id: who.user, content: `draft ${tag}` });
+      expected.set(`edited ${tag}`, sliceOf());
+      await control.editMessage(who.board, draft.id, `edit ${tag}`);
+    },
+  ],
+  [
+    0.1,
+    (tag, who) => {
+      // The board's messages are handled in order: the answer finds the conversation its `!ask` opened.
+      // A person has one conversation at a time (its session is per person on a board): the next waits
+      // until the last one's answer is in.
+      const turn = (talking.get(who) ?? Promise.resolve()).then(async () => {
+        expected.set(`thanks ${tag}`, sliceOf());
+        await control.postMessage(who.board, { user_id: who.user, content: `!ask ${tag}` });
+        await control.postMessage(who.board, { user_id: who.user, content: `answer ${tag}` });
+        await answered(who, `thanks ${tag}`);
+      });
+      talking.set(
+        who,
+        turn.catch(() => {}),
+      );
+      return turn;
+    },
+  ],
+  [
+    0.1,
+    async (tag, who) => {
+      const note = await control.postMessage(who.board, { user_id: who.user, content: `note ${tag}` });
+      await control.deleteMessage(who.board, note.id);
+      deletesSent++;
+    },
+  ],
+];
+
+function operate() {
+  if (inFlight >= 200) {
+    skipped++;
+    return;
+  }
+  let r = Math.random();
+  let op = operations[operations.length - 1][1];
+  for (const [weight, fn] of operations) {
+    if (r < weight) {
+      op = fn;
+      break;
+    }
+    r -= weight;
+  }
+  inFlight++;
+  op(`t${nextTag++}`, pick())
+    .catch((error) => {
+      failures++;
+      if (failures <= 5) log(`operation failed: ${error.message}`);
+    })
+    .finally(() => inFlight--);
+}
+
+let owed = 0;
+const TICK_MS = 50;
+const traffic = setInterval(() => {
+  owed += (rate * TICK_MS) / 1000;
+  for (; owed >= 1; owed--) operate();
+}, TICK_MS);
+
+// ---- sampling ----
+const slices = [];
+const memory = [];
+let sliceStart = performance.now();
+const sampler = setInterval(async () => {
+  const samples = await sampleBots(bots);
+  memory.push({
+    minute: (performance.now() - started) / 60_000,
+    heapMb: samples.reduce((s, x) => s + x.heapUsed, 0) / 2 ** 20,
+  });
+  pending.push(...samples);
+}, SAMPLE_MS);
+let pending = [];
+
+async function closeSlice(index) {
+  const samples = await sampleBots(bots);
+  const all = [...pending, ...samples];
+  pending = [];
+  const runs = all.flatMap((s) => s.runs);
+  const trips = roundTrips.filter(([s]) => s === index).map(([, ms]) => ms);
+  slices.push({
+    slice: index,
+    seconds: round((performance.now() - sliceStart) / 1000, 1),
+    rssMb: samples.map((s) => round(s.rss / 2 ** 20, 1)),
+    heapMb: samples.map((s) => round(s.heapUsed / 2 ** 20, 1)),
+    loopDelayP99Ms: round(Math.max(...all.map((s) => s.loopDelayP99Ms))),
+    roundTripMs: { p50: round(percentile(trips, 50)), p99: round(percentile(trips, 99)), n: trips.length },
+    handlerMs: {
+      ownP99: round(
+        percentile(
+          runs.map(([total, rest]) => total - rest),
+          99,
+        ),
+        3,
+      ),
+      emulatorP99: round(
+        percentile(
+          runs.map(([, rest]) => rest),
+          99,
+        ),
+        3,
+      ),
+      n: runs.length,
+    },
+    ticks: samples.reduce((s, x) => s + x.ticks, 0),
+    load: loadavg().map((x) => round(x)),
+  });
+  sliceStart = performance.now();
+  log(`slice ${index}: ${JSON.stringify(slices.at(-1))}`);
+}
+
+const sliceCount = Math.ceil(runMs / sliceMs);
+for (let i = 0; i < sliceCount; i++) {
+  const end = started + Math.min((i + 1) * sliceMs, runMs);
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, end - performance.now())));
+  if (i === sliceCount - 1) clearInterval(traffic);
+  await closeSlice(i);
+}
+clearInterval(sampler);
+
+// ---- counting answers on the platform ----
+/** Every bot message's `<kind> <tag>` on the boards, counted. */
+async function countAnswers() {
+  const counts = new Map();
+  for (const board of boards) {
+    let before;
+    for (;;) {
+      const page = await control.messages(board, { limit: 100, ...(before === undefined ? {} : { before }) });
+      if (page.length === 0) break;
+      for (const m of page) {
+        const found = /^(echo|pong|edited|thanks) (\S+)$/.exec(m.content ?? '');
+        if (found && m.author === botUserId) {
+          counts.set(found[0], (counts.get(found[0]) ?? 0) + 1);
+        }
+      }
+      before = Math.min(...page.map((m) => m.seq));
+      if (page.length < 100) break;
+    }
+  }
+  return counts;
+}
+
+// Operations still in flight end, then the bot's last answers land: counted until two counts agree.
+while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+let counts = await countAnswers();
+for (let tries = 0; tries < 30; tries++) {
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const again = await countAnswers();
+  const missing = [...expected.keys()].filter((k) => !again.has(k)).length;
+  const same = again.size === counts.size && [...again].every(([k, v]) => counts.get(k) === v);
+  counts = again;
+  if (same && missing === 0) break;
+  if (same && tries >= 5) break;
+}
+const finalSamples = await sampleBots(bots);
+for (const slice of slices) {
+  const keys = [...expected].filter(([, s]) => s === slice.slice).map(([k]) => k);
+  slice.answers = keys.length;
+  slice.lost = keys.filter((k) => !counts.has(k)).length;
+  slice.doubled = keys.filter((k) => (counts.get(k) ?? 0) > 1).length;
+}
+
+// ---- the memory verdict ----
+const lastMinutes = Math.min(20, runMs / 60_000);
+const window = memory.filter((m) => m.minute >= runMs / 60_000 - lastMinutes);
+const fit = slopeOf(window);
+const growth = fit ? fit.slope * lastMinutes : null;
+const verdict = fit === null ? 'too short to say' : fit.low > 0 && growth > 2 * fit.scatter ? 'leak' : 'no leak';
+
+const report = {
+  node: process.version,
+  replicas,
+  rate,
+  minutes: runMs / 60_000,
+  sliceSeconds: sliceMs / 1000,
+  operations: nextTag,
+  skipped,
+  failures,
+  deletes: { sent: deletesSent, seen: finalSamples.reduce((s, x) => s + x.deletes, 0) },
+  ticks: finalSamples.reduce((s, x) => s + x.ticks, 0),
+  lost: slices.reduce((s, x) => s + x.lost, 0),
+  doubled: slices.reduce((s, x) => s + x.doubled, 0),
+  // The first few, to look them up on the platform.
+  lostAnswers: [...expected.keys()].filter((k) => !counts.has(k)).slice(0, 10),
+  doubledAnswers: [...expected.keys()].filter((k) => (counts.get(k) ?? 0) > 1).slice(0, 10),
+  slices,
+  memory: {
+    windowMinutes: lastMinutes,
+    samples: window.length,
+    slopeMbPerMinute: fit && round(fit.slope, 4),
+    slope95: fit && [round(fit.low, 4), round(fit.high, 4)],
+    scatterMb: fit && round(fit.scatter, 3),
+    growthMb: growth === null ? null : round(growth, 3),
+    verdict,
+  },
+  ownP99Ratio:
+    slices.length > 1 && slices[0].handlerMs.ownP99
+      ? round(slices.at(-1).handlerMs.ownP99 / slices[0].handlerMs.ownP99)
+      : null,
+};
+if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
+console.log(JSON.stringify(report));
+for (const bot of bots) bot.kill('SIGTERM');
+await Promise.all(bots.map((bot) => (bot.exitCode === null ? new Promise((r) => bot.once('exit', r)) : undefined)));
+process.exit(0);
