@@ -1,4 +1,5 @@
-import { type Logger, silentLogger } from '@boardbot/protocol/runtime';
+import type { Logger } from '@boardbot/protocol';
+import { silentLogger } from '@boardbot/protocol/runtime';
 import { type DestinationStream, type LoggerOptions, pino } from 'pino';
 import { readEnvironment } from './environment.js';
 import { CENSOR, mergeRedact, REDACT_PATHS, withTokenRedaction } from './redaction.js';
