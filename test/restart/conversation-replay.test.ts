@@ -1,6 +1,6 @@
 import { botMessages } from '@boardbot/test-support';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureBot, type LogLine } from './support/bot-process.js';
+import { buildFixtureBot, refused } from './support/bot-process.js';
 import { repliesTo, waitForReplies } from './support/replies.js';
 import { type Scenario, scenario } from './support/scenario.js';
 
@@ -16,10 +16,6 @@ afterEach(async () => {
   await s?.close();
   s = undefined;
 });
-
-/** The platform's refusal of a different body under a key it already used, as the bot logs it. */
-const refused = (lines: LogLine[]) =>
-  lines.filter((l) => JSON.stringify(l).includes('idempotency_key_reused') || l.status === 422);
 
 /**
  * Alice starts the survey and gives `answers`; the fixture holds after taking the last one (it

@@ -1,7 +1,7 @@
 import type { Message } from '@boardbot/protocol';
 import { botMessages } from '@boardbot/test-support';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureBot, type LogLine } from './support/bot-process.js';
+import { buildFixtureBot, type LogLine, refused } from './support/bot-process.js';
 import { eventually } from './support/replies.js';
 import { type Scenario, scenario } from './support/scenario.js';
 
@@ -17,10 +17,6 @@ afterEach(async () => {
   await s?.close();
   s = undefined;
 });
-
-/** A 422 the bot met, as it logs it. */
-const refused = (lines: LogLine[]) =>
-  lines.filter((l) => JSON.stringify(l).includes('idempotency_key_reused') || l.status === 422);
 
 describe('editable answers across kill -9', () => {
   it('edit in place, post more, delete fewer, post again for an embed and delete with the message, each edit made while the bot was dead', async () => {

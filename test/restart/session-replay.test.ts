@@ -1,6 +1,6 @@
 import { botMessages, type RedisServer, startRedisServer } from '@boardbot/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureBot, type LogLine } from './support/bot-process.js';
+import { buildFixtureBot, refused } from './support/bot-process.js';
 import { repliesTo, waitForReplies } from './support/replies.js';
 import { type Scenario, scenario } from './support/scenario.js';
 
@@ -16,10 +16,6 @@ afterEach(async () => {
   await s?.close();
   s = undefined;
 });
-
-/** The platform's refusal of a different body under a key it already used, as the bot logs it. */
-const refused = (lines: LogLine[]) =>
-  lines.filter((l) => JSON.stringify(l).includes('idempotency_key_reused') || l.status === 422);
 
 /**
  * Alice's `count` on general is held (by the fixture, `hold`: after its update, or after its reply)

@@ -3,7 +3,7 @@ import type { Message } from '@boardbot/protocol';
 import { botMessages } from '@boardbot/test-support';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { streamedText } from '../fixtures/restart-bot/src/streamed-text.js';
-import { buildFixtureBot, type LogLine } from './support/bot-process.js';
+import { buildFixtureBot, type LogLine, refused } from './support/bot-process.js';
 import { eventually } from './support/replies.js';
 import { type Scenario, scenario } from './support/scenario.js';
 
@@ -26,10 +26,6 @@ const BOARDS = ['general', 'random', 'ops', 'lounge'];
 const LAYOUT_LIMIT = 3998;
 
 const randomBetween = (low: number, high: number) => low + Math.floor(Math.random() * (high - low));
-
-/** A 422 the bot met, as it logs it. */
-const refused = (lines: LogLine[]) =>
-  lines.filter((l) => JSON.stringify(l).includes('idempotency_key_reused') || l.status === 422);
 
 describe('streamed answers across kill -9', () => {
   it('give each of 20 streams its answer once and complete, the bot killed at a random moment of each', async () => {

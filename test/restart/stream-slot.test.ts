@@ -2,7 +2,7 @@ import { splitAnswer } from '@boardbot/core/internal';
 import { botMessages } from '@boardbot/test-support';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { streamedText } from '../fixtures/restart-bot/src/streamed-text.js';
-import { buildFixtureBot, type LogLine } from './support/bot-process.js';
+import { buildFixtureBot, refused } from './support/bot-process.js';
 import { eventually, repliesTo, storedPosition } from './support/replies.js';
 import { type Scenario, scenario } from './support/scenario.js';
 
@@ -22,10 +22,6 @@ afterEach(async () => {
 
 // Content limit less the cursor's room, as the stream lays its parts out.
 const LAYOUT_LIMIT = 3998;
-
-/** A 422 the bot met, as it logs it. */
-const refused = (lines: LogLine[]) =>
-  lines.filter((l) => JSON.stringify(l).includes('idempotency_key_reused') || l.status === 422);
 
 describe('a stream after its first post', () => {
   it('lets its board answer the next message, holds the resume point, and completes once after kill -9', async () => {

@@ -43,3 +43,8 @@ export class BotProcess extends LoggingProcess {
     });
   }
 }
+
+/** The platform's refusals the bot logged: a key it reused with another body (422 `idempotency_key_reused`). */
+export function refused(lines: readonly LogLine[]): LogLine[] {
+  return lines.filter((l) => JSON.stringify(l).includes('idempotency_key_reused') || l.status === 422);
+}
