@@ -53,7 +53,9 @@ export class PlaygroundPage {
   async send(text: string): Promise<Locator> {
     await this.composer.fill(text);
     await this.composer.press('Enter');
-    const item = this.item(text);
+    // The first item with the text is the message sent: a bot's reply quoting it comes after it,
+    // and may already be shown (a fast bot).
+    const item = this.item(text).first();
     await shown(item);
     return item;
   }
