@@ -1,21 +1,15 @@
 import type { Message } from '@boardbot/protocol';
 import { botMessages } from '@boardbot/test-support';
 import { TestClock } from '@boardbot/testing';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type BotProcess, buildFixtureBot } from './support/bot-process.js';
-import { type Scenario, scenario } from './support/scenario.js';
+import { describe, expect, it } from 'vitest';
+import { type BotProcess } from './support/bot-process.js';
+import { useScenario } from './support/scenario.js';
 
 // docs/listening-to-messages.md, "Bursts": a debounced burst held while the bot is killed with SIGKILL
 // keeps its place before the resume point, and the next process answers it once, with the same keys.
 // The bot process runs on the test's clock (moved through its stdin), the emulator dates messages by it.
 
-beforeAll(() => buildFixtureBot(), 120_000);
-
-let s: Scenario | undefined;
-afterEach(async () => {
-  await s?.close();
-  s = undefined;
-});
+const openScenario = useScenario();
 
 /** Moves the test's clock (the emulator's) and the bot's to `clock`'s time plus `ms`. */
 async function advance(clock: TestClock, bot: BotProcess, ms: number): Promise<void> {
@@ -28,7 +22,7 @@ async function advance(clock: TestClock, bot: BotProcess, ms: number): Promise<v
 describe('a debounced burst across a SIGKILL', () => {
   it('is still one run with 4 skipped after the restart: nothing lost, one answer', async () => {
     const clock = new TestClock('2026-03-02T09:00:00Z');
-    s = await scenario({ now: () => clock.now() });
+    const s = await openScenario({ now: () => clock.now() });
     const { platform } = s;
     const alice = platform.person('alice');
     const bob = platform.person('bob');

@@ -1,6 +1,5 @@
 import type { Message } from '@boardbot/protocol';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureBot } from './support/bot-process.js';
+import { describe, expect, it } from 'vitest';
 import {
   eventually,
   expectRepliedOnceInOrder,
@@ -9,19 +8,13 @@ import {
   storedPosition,
   waitForReplies,
 } from './support/replies.js';
-import { type Scenario, scenario } from './support/scenario.js';
+import { useScenario } from './support/scenario.js';
 
 // A crash, then a gap: the bot is killed with SIGKILL while a handler holds its event after writing,
 // and the platform, which keeps almost no events here, can no longer replay what came after the
 // stored point. The next process backfills over REST. Effects are counted once it has exited.
 
-beforeAll(() => buildFixtureBot(), 120_000);
-
-let s: Scenario | undefined;
-afterEach(async () => {
-  await s?.close();
-  s = undefined;
-});
+const openScenario = useScenario();
 
 /** The fixture's reply: `held …` to a message it holds, `echo …` to the others. */
 const fixtureReply = (m: Message) => (m.content?.startsWith('hold ') ? `held ${m.content}` : `echo ${m.content}`);
@@ -32,7 +25,7 @@ describe('a bot that crashes and then meets a gap', () => {
   it('answers once a message whose handler wrote before the crash, when the backfill reads it back', async () => {
     // Regression: a backfilled message ran as event `backfill:<id>`, so its writes carried other keys
     // than the live run's, and the platform posted the answer a second time.
-    s = await scenario({ limits: { retainedEvents: 1, retainedEventsMs: 0 } });
+    const s = await openScenario({ limits: { retainedEvents: 1, retainedEventsMs: 0 } });
     const first = s.startBot({ HOLD_AFTER_WRITE: '1' });
     await first.started();
     const opening = await post(s, 2, 'open');
@@ -53,47 +46,46 @@ describe('a bot that crashes and then meets a gap', () => {
   }, 120_000);
 
   it('backfills each board from its stored seq, messages older than the saved point included', async () => {
-    s = await scenario({ limits: { retainedEvents: 1, retainedEventsMs: 0 } });
-    const sc = s;
-    await sc.platform.createBoard('ops');
+    const s = await openScenario({ limits: { retainedEvents: 1, retainedEventsMs: 0 } });
+    await s.platform.createBoard('ops');
     const boards = ['general', 'random', 'ops'];
     const ids = new Map<string, string>();
-    for (const name of boards) ids.set(name, (await sc.platform.board(name)).id);
-    const mark = async (name: string) => (await storedPosition(sc))?.boards[ids.get(name) as string] ?? 0;
+    for (const name of boards) ids.set(name, (await s.platform.board(name)).id);
+    const mark = async (name: string) => (await storedPosition(s))?.boards[ids.get(name) as string] ?? 0;
     const handled = new Map<string, Message[]>(boards.map((b) => [b, []]));
     const add = (board: string, messages: Message[]) => handled.get(board)?.push(...messages);
 
-    const first = sc.startBot({ HOLD_AFTER_WRITE: '1' });
+    const first = s.startBot({ HOLD_AFTER_WRITE: '1' });
     await first.started();
-    for (const board of boards) add(board, await post(sc, 1, `${board}-open`, board));
-    for (const board of boards) await waitForReplies(sc, handled.get(board) as Message[], board);
+    for (const board of boards) add(board, await post(s, 1, `${board}-open`, board));
+    for (const board of boards) await waitForReplies(s, handled.get(board) as Message[], board);
     // general is held after its write; two more of its messages wait behind it.
-    const held = await sc.platform.person('alice').say('hold general');
+    const held = await s.platform.person('alice').say('hold general');
     add('general', [held]);
     await first.waitFor((l) => l.msg === 'fixture wrote' && l.to === held.id);
-    const queued = await post(sc, 2, 'general-queued');
+    const queued = await post(s, 2, 'general-queued');
     add('general', queued);
     // The other boards go on, and the point is saved after the queued messages were written.
-    const later = { random: await post(sc, 1, 'random-later', 'random'), ops: await post(sc, 1, 'ops-later', 'ops') };
+    const later = { random: await post(s, 1, 'random-later', 'random'), ops: await post(s, 1, 'ops-later', 'ops') };
     add('random', later.random);
     add('ops', later.ops);
     await eventually(
-      sc,
+      s,
       async () =>
         (await mark('random')) >= (later.random[0]?.seq ?? 0) && (await mark('ops')) >= (later.ops[0]?.seq ?? 0),
       'the marks of random and ops stored past their later messages',
     );
-    const saved = await storedPosition(sc);
+    const saved = await storedPosition(s);
     // A backfill from the time the point was saved would miss the held and queued messages.
     expect(saved?.savedAt).toBeGreaterThan(Date.parse(queued[1]?.created_at ?? ''));
     expect(await mark('general')).toBeLessThan(held.seq);
     await first.kill();
 
-    for (const board of boards) add(board, await post(sc, 1, `${board}-down`, board));
-    const second = sc.startBot();
+    for (const board of boards) add(board, await post(s, 1, `${board}-down`, board));
+    const second = s.startBot();
     await second.started();
     await second.waitFor((l) => l.msg === GAP);
-    for (const board of boards) await waitForReplies(sc, handled.get(board) as Message[], board);
+    for (const board of boards) await waitForReplies(s, handled.get(board) as Message[], board);
     expect(await second.stop()).toBe(0);
 
     const from = second.lines.filter((l) => l.msg === 'backfilling after a known seq');
@@ -102,7 +94,7 @@ describe('a bot that crashes and then meets a gap', () => {
     );
     expect(second.lines.some((l) => l.msg === 'backfilling from a time: no seq is known for this board')).toBe(false);
     for (const board of boards) {
-      await expectRepliedOnceInOrder(sc, handled.get(board) as Message[], board, fixtureReply);
+      await expectRepliedOnceInOrder(s, handled.get(board) as Message[], board, fixtureReply);
     }
   }, 120_000);
 });

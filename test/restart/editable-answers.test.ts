@@ -1,26 +1,20 @@
 import type { Message } from '@boardbot/protocol';
 import { botMessages } from '@boardbot/test-support';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureBot, type LogLine, refused } from './support/bot-process.js';
+import { describe, expect, it } from 'vitest';
+import { type LogLine, refused } from './support/bot-process.js';
 import { eventually } from './support/replies.js';
-import { type Scenario, scenario } from './support/scenario.js';
+import { type Scenario, useScenario } from './support/scenario.js';
 
 // docs/commands-and-options.md, "Editable text commands": the link from a message to its answers is
 // in the session store (the fixture's is a file under its state directory), so a bot killed with
 // SIGKILL between a message and its edit edits the answer the killed one posted; and a crash after
 // the edit's write, before its position was stored, runs the edit again without doubling anything.
 
-beforeAll(() => buildFixtureBot(), 120_000);
-
-let s: Scenario | undefined;
-afterEach(async () => {
-  await s?.close();
-  s = undefined;
-});
+const openScenario = useScenario();
 
 describe('editable answers across kill -9', () => {
   it('edit in place, post more, delete fewer, post again for an embed and delete with the message, each edit made while the bot was dead', async () => {
-    s = await scenario();
+    const s = await openScenario();
     const { platform } = s;
     const alice = platform.person('alice');
     const botUser = platform.bot.app.bot_user_id;
@@ -74,7 +68,7 @@ describe('editable answers across kill -9', () => {
   }, 120_000);
 
   it('a crash after the edit was written, before its position was stored: the edit runs again, nothing doubles', async () => {
-    s = await scenario();
+    const s = await openScenario();
     const { platform } = s;
     const alice = platform.person('alice');
     const botUser = platform.bot.app.bot_user_id;

@@ -1,19 +1,12 @@
 import { botMessages, type Posted, unanswered, until } from '@boardbot/test-support';
 import type { Person } from '@boardbot/testing';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureBot } from './support/bot-process.js';
-import { type Scenario, scenario } from './support/scenario.js';
+import { describe, expect, it } from 'vitest';
+import { useScenario } from './support/scenario.js';
 
 // CONTRACT (docs/production.md): delivery at least once, effects exactly once, order per board.
 // The bot is a real process killed with SIGKILL at random moments; the emulator is real, over loopback.
 
-beforeAll(() => buildFixtureBot(), 120_000);
-
-let s: Scenario | undefined;
-afterEach(async () => {
-  await s?.close();
-  s = undefined;
-});
+const openScenario = useScenario();
 
 const KILLS = 22;
 const MESSAGES = 2000;
@@ -24,7 +17,7 @@ const randomBetween = (low: number, high: number) => low + Math.floor(Math.rando
 
 describe('a bot killed with SIGKILL at random moments', () => {
   it('answers every message and command exactly once, in order per board, across 22 kills', async () => {
-    s = await scenario();
+    const s = await openScenario();
     const { platform } = s;
     for (const name of BOARDS.slice(2)) await platform.createBoard(name);
     const people: Person[] = [platform.person('alice'), platform.person('bob')];

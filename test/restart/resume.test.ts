@@ -1,23 +1,16 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { botMessages } from '@boardbot/test-support';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureBot } from './support/bot-process.js';
+import { describe, expect, it } from 'vitest';
 import { expectRepliedOnceInOrder, post, waitForReplies } from './support/replies.js';
-import { type Scenario, scenario } from './support/scenario.js';
+import { useScenario } from './support/scenario.js';
 
-beforeAll(() => buildFixtureBot(), 120_000);
-
-let s: Scenario | undefined;
-afterEach(async () => {
-  await s?.close();
-  s = undefined;
-});
+const openScenario = useScenario();
 
 // Effects are counted once the bot that made them has exited: a late second write counts too.
 describe('a bot that restarts', () => {
   it('handles the 300 messages posted while it was stopped, once each, in order', async () => {
-    s = await scenario();
+    const s = await openScenario();
     const first = s.startBot();
     await first.started();
     const before = await post(s, 5, 'before');
@@ -36,7 +29,7 @@ describe('a bot that restarts', () => {
 
   it("backfills from each board's stored seq when the platform no longer has its resume point", async () => {
     // The emulator keeps almost no events, so the stored resume point is past its retention.
-    s = await scenario({ limits: { retainedEvents: 1, retainedEventsMs: 0 } });
+    const s = await openScenario({ limits: { retainedEvents: 1, retainedEventsMs: 0 } });
     const first = s.startBot();
     await first.started();
     const before = await post(s, 3, 'before');
@@ -54,7 +47,7 @@ describe('a bot that restarts', () => {
   }, 120_000);
 
   it('answers once when a handler with random output is killed after its write and run again', async () => {
-    s = await scenario();
+    const s = await openScenario();
     const first = s.startBot({ HOLD_AFTER_WRITE: '1' });
     await first.started();
     const [random] = await post(s, 1, 'x').then(async () => [await s?.platform.person('alice').say('random draw')]);
@@ -75,7 +68,7 @@ describe('a bot that restarts', () => {
   }, 120_000);
 
   it('starts, says what it found and falls back to the previous point when the position file is torn', async () => {
-    s = await scenario();
+    const s = await openScenario();
     const first = s.startBot();
     await first.started();
     const one = await post(s, 3, 'one');

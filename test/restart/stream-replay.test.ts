@@ -1,35 +1,26 @@
-import { splitAnswer } from '@boardbot/core/internal';
 import type { Message } from '@boardbot/protocol';
 import { botMessages } from '@boardbot/test-support';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { streamedText } from '../fixtures/restart-bot/src/streamed-text.js';
-import { buildFixtureBot, type LogLine, refused } from './support/bot-process.js';
-import { eventually } from './support/replies.js';
-import { type Scenario, scenario } from './support/scenario.js';
+import { type LogLine, refused } from './support/bot-process.js';
+import { eventually, streamParts } from './support/replies.js';
+import { useScenario } from './support/scenario.js';
 
 // docs/assistants.md, "Exactly once across a crash": a bot killed with SIGKILL mid-stream, its event
 // handled again by the next process, gives one answer per stream, edited to completion: the first
 // post is found again by its ordinal key, the later parts by their record and their named keys. The
 // bot is a real process; the emulator is real, over loopback.
 
-beforeAll(() => buildFixtureBot(), 120_000);
-
-let s: Scenario | undefined;
-afterEach(async () => {
-  await s?.close();
-  s = undefined;
-});
+const openScenario = useScenario();
 
 const STREAMS = 20;
 const BOARDS = ['general', 'random', 'ops', 'lounge'];
-// Content limit less the cursor's room, as the stream lays its parts out.
-const LAYOUT_LIMIT = 3998;
 
 const randomBetween = (low: number, high: number) => low + Math.floor(Math.random() * (high - low));
 
 describe('streamed answers across kill -9', () => {
   it('give each of 20 streams its answer once and complete, the bot killed at a random moment of each', async () => {
-    s = await scenario();
+    const s = await openScenario();
     const { platform } = s;
     for (const name of BOARDS.slice(2)) await platform.createBoard(name);
     const alice = platform.person('alice');
@@ -56,7 +47,7 @@ describe('streamed answers across kill -9', () => {
       );
     const done = async () => {
       for (const a of asked) {
-        const expected = splitAnswer(streamedText(a.n), LAYOUT_LIMIT);
+        const expected = streamParts(streamedText(a.n));
         const parts = (await answerOf(a)).map((m) => m.content);
         if (parts.length !== expected.length || parts.some((p, i) => p !== expected[i])) return false;
       }
@@ -76,13 +67,11 @@ describe('streamed answers across kill -9', () => {
     for (const a of asked) {
       const parts = await answerOf(a);
       // Once: exactly the parts of the text, no second answer, no part left behind.
-      expect(parts.map((m) => m.content)).toEqual(splitAnswer(streamedText(a.n), LAYOUT_LIMIT));
+      expect(parts.map((m) => m.content)).toEqual(streamParts(streamedText(a.n)));
     }
     const all = (await Promise.all(BOARDS.map((b) => platform.messages(b)))).flat();
     const leftovers = botMessages(all, botUser).filter((m) => m.deleted_at === null);
-    expect(leftovers).toHaveLength(
-      asked.reduce((sum, a) => sum + splitAnswer(streamedText(a.n), LAYOUT_LIMIT).length, 0),
-    );
+    expect(leftovers).toHaveLength(asked.reduce((sum, a) => sum + streamParts(streamedText(a.n)).length, 0));
     expect(refused(lines)).toEqual([]);
   }, 300_000);
 });

@@ -1,33 +1,23 @@
 import { STREAM_TEXTS } from '@boardbot/core';
-import { splitAnswer } from '@boardbot/core/internal';
 import { botMessages } from '@boardbot/test-support';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { streamedText } from '../fixtures/restart-bot/src/streamed-text.js';
-import { buildFixtureBot } from './support/bot-process.js';
-import { eventually } from './support/replies.js';
-import { type Scenario, scenario } from './support/scenario.js';
+import { eventually, streamParts } from './support/replies.js';
+import { useScenario } from './support/scenario.js';
 
 // docs/assistants.md, "Stopping mid-stream": stop() (SIGTERM) while an answer streams ends the
 // answer at once with the interrupted marker, before the shutdown deadline (the process exits 0, not
 // 124), and leaves its event above the resume point: the next start handles it again and completes
 // the same answer. The bot is a real process; the emulator is real, over loopback.
 
-beforeAll(() => buildFixtureBot(), 120_000);
+const openScenario = useScenario();
 
-let s: Scenario | undefined;
-afterEach(async () => {
-  await s?.close();
-  s = undefined;
-});
-
-// Content limit less the cursor's room, as the stream lays its parts out.
-const LAYOUT_LIMIT = 3998;
 // Where the fixture's model holds: past the first part, so the answer has two when it stops.
 const HOLD = 4400;
 
 describe('stop() during a stream', () => {
   it('marks the answer interrupted, and the next start completes the same answer', async () => {
-    s = await scenario();
+    const s = await openScenario();
     const { platform } = s;
     const botUser = platform.bot.app.bot_user_id;
     const answer = async () =>
@@ -40,7 +30,7 @@ describe('stop() during a stream', () => {
     // Stopped within its deadline: nothing was abandoned.
     expect(await first.stop()).toBe(0);
 
-    const interrupted = splitAnswer(streamedText(0).slice(0, HOLD) + STREAM_TEXTS.interrupted, LAYOUT_LIMIT);
+    const interrupted = streamParts(streamedText(0).slice(0, HOLD) + STREAM_TEXTS.interrupted);
     expect(interrupted).toHaveLength(2);
     const shown = await answer();
     expect(shown.map((m) => m.reply_to)).toEqual([asked.id, asked.id]);
@@ -48,7 +38,7 @@ describe('stop() during a stream', () => {
 
     const second = s.startBot();
     await second.started();
-    const complete = splitAnswer(streamedText(0), LAYOUT_LIMIT);
+    const complete = streamParts(streamedText(0));
     const done = async () => {
       const parts = await answer();
       return parts.length === complete.length && parts.every((m, i) => m.content === complete[i]);

@@ -1,8 +1,13 @@
-import { FilePositionStore, type Position } from '@boardbot/core';
-import type { Message } from '@boardbot/protocol';
+import { FilePositionStore, type Position, STREAM_TEXTS } from '@boardbot/core';
+import { splitAnswer } from '@boardbot/core/internal';
+import { LIMITS, type Message } from '@boardbot/protocol';
 import { botMessages, until } from '@boardbot/test-support';
 import { expect } from 'vitest';
 import type { Scenario } from './scenario.js';
+
+/** The parts a streamed answer lays `text` out in: the content limit less the cursor's room, as the stream does. */
+export const streamParts = (text: string): string[] =>
+  splitAnswer(text, LIMITS.contentLength - STREAM_TEXTS.cursor.length);
 
 /** Resolves when `test` holds, checking every 100 ms; fails after `timeoutMs`, with the bots' warnings. */
 export function eventually(s: Scenario, test: () => Promise<boolean>, what: string, timeoutMs = 60_000) {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { OnEvent } from '@boardbot/core';
 import type { EmulatorOptions } from '@boardbot/emulator';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
-import { BotProcess } from './bot-process.js';
+import { afterEach, beforeAll } from 'vitest';
+import { BotProcess, buildFixtureBot } from './bot-process.js';
 
 /** The harness's own bot, never started: it only provides the emulator, people and boards. */
 class NeverStarted {
@@ -57,5 +58,27 @@ export async function scenario(emulator: Omit<EmulatorOptions, 'db' | 'seed' | '
       await platform.close();
       rmSync(stateDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Options of one scenario's emulator (`scenario`'s parameter). */
+export type ScenarioEmulator = Parameters<typeof scenario>[0];
+
+/**
+ * What every restart test file sets up: the fixture bot built once for the file, and a scenario per
+ * test, closed (its bot processes killed, its emulator stopped) after that test.
+ *
+ * @returns opens the test's scenario
+ */
+export function useScenario(): (emulator?: ScenarioEmulator) => Promise<Scenario> {
+  beforeAll(() => buildFixtureBot(), 120_000);
+  let current: Scenario | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (emulator) => {
+    current = await scenario(emulator);
+    return current;
   };
 }
