@@ -17,6 +17,7 @@ import {
 import type { BotEvent } from '../kernel/event.js';
 import type { HandlerRun } from '../kernel/scope.js';
 import type { HandlerKind, HandlerOutcome, MetricsSink } from './metrics-sink.js';
+import { withSpan } from './span-context.js';
 
 /**
  * One event's trace. Its span starts when its dispatch begins, dated from the event's receipt: an
@@ -154,7 +155,7 @@ export class Telemetry {
       // Every attribute known at the start is given at once: the SDK checks each call's attributes.
       const attributes = handlerAttributes(run, kind, boardId, command);
       span = tracer.startSpan(spanName(handlerSpanNames, 'handler', run.handler), { attributes }, parent);
-      run.traceContext = trace.setSpan(parent, span);
+      run.traceContext = withSpan(parent, span);
     }
     return {
       end: (outcome, error) => {
@@ -208,7 +209,7 @@ class PendingEventTrace implements EventTrace {
     // An inert event span (no SDK): its handlers make none either, and the context stays as it was.
     if (inert(span)) return undefined;
     this.span = span;
-    return trace.setSpan(this.parent, span);
+    return withSpan(this.parent, span);
   }
 
   end(): void {
