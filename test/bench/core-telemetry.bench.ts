@@ -21,7 +21,7 @@ import { record } from './lib/record.js';
 // the SDK mode minus an untraced bot whose handler makes those two spans itself, which prices the
 // spans inside a running bot (its heap, its flow) rather than in a tight loop. That figure is
 // a fraction of a microsecond inside a 30 µs event on a shared machine whose rounds move by tens of
-// µs: it gets many rounds of its own (PAIRED_ROUNDS of PAIRED_EVENTS, the three subjects in a
+// µs: it gets many rounds of its own (PAIRED_ROUNDS of PAIRED_EVENTS, the four subjects in a
 // rotating order), and its spread is the 95 % confidence interval of the median of the per-round
 // differences, from order statistics (distribution-free: the rounds' noise has long tails). Rounds of
 // 2,000 events rather than a few hundred: at 500 a round's difference spread about three times wider
