@@ -3,6 +3,7 @@ import type { Logger } from '@boardbot/protocol';
 import { type CallScope, currentCallScope, type WriteKeys, withCallScope } from '@boardbot/rest';
 import { type Context, context as otelContext, ROOT_CONTEXT } from '@opentelemetry/api';
 import { WriteDroppedError } from '../errors.js';
+import { contextManaged } from './otel-context.js';
 import type { DispatchOutcome } from './outcome.js';
 import { withRunBaggage } from './run-baggage.js';
 
@@ -200,8 +201,8 @@ export class HandlerRun implements RunSeed {
   enter<T>(fn: () => T): T {
     const trace = this.traceContext;
     // OpenTelemetry's own context follows too, for the libraries a handler calls that read it (it is
-    // the API's context manager, the author's SDK's choice: a no-op without one).
-    const inner = trace === undefined ? fn : () => otelContext.with(trace, fn);
+    // the API's context manager, the author's SDK's choice: nothing to enter without one).
+    const inner = trace === undefined || !contextManaged() ? fn : () => otelContext.with(trace, fn);
     return withCallScope(this.calls.handler, inner);
   }
 

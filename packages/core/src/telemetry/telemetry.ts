@@ -17,6 +17,7 @@ import {
 import type { BotEvent } from '../kernel/event.js';
 import type { HandlerRun } from '../kernel/scope.js';
 import type { HandlerKind, HandlerOutcome, MetricsSink } from './metrics-sink.js';
+import { withSpan } from './span-context.js';
 
 /**
  * One event's trace. Its span starts when its dispatch begins, dated from the event's receipt: an
@@ -27,6 +28,7 @@ export interface EventTrace {
   /**
    * The event's dispatch begins: starts its span (from the receipt's time).
    * @returns the context its handlers' spans are children of; undefined when the bot does not trace
+   *   (then there is no span, and `end` has nothing to do)
    */
   begin(): Context | undefined;
   /** Ends the event's span, once its handlers finished. */
@@ -46,6 +48,22 @@ const UNTRACED: EventTrace = { begin: () => undefined, end: () => {} };
 
 /** What the API's global provider delegates to while no SDK is registered (the API's no-op provider). */
 const NO_SDK = new ProxyTracerProvider().getDelegate();
+
+/**
+ * Span names by event name and by handler label, made once: both sets are small and fixed (the
+ * protocol's event names and `other`, the bot's handlers), and a name concatenated per event would be
+ * an allocation per span.
+ */
+const eventSpanNames = new Map<string, string>();
+const handlerSpanNames = new Map<string, string>();
+function spanName(names: Map<string, string>, prefix: string, of: string): string {
+  let name = names.get(of);
+  if (name === undefined) {
+    name = `${prefix} ${of}`;
+    names.set(of, name);
+  }
+  return name;
+}
 
 const setter = {
   set(carrier: Record<string, string>, key: string, value: string): void {
@@ -136,8 +154,8 @@ export class Telemetry {
     if (traced) {
       // Every attribute known at the start is given at once: the SDK checks each call's attributes.
       const attributes = handlerAttributes(run, kind, boardId, command);
-      span = tracer.startSpan(`handler ${run.handler}`, { attributes }, parent);
-      run.traceContext = trace.setSpan(parent, span);
+      span = tracer.startSpan(spanName(handlerSpanNames, 'handler', run.handler), { attributes }, parent);
+      run.traceContext = withSpan(parent, span);
     }
     return {
       end: (outcome, error) => {
@@ -180,7 +198,7 @@ class PendingEventTrace implements EventTrace {
 
   begin(): Context | undefined {
     const span = this.tracer.startSpan(
-      `event ${this.name}`,
+      spanName(eventSpanNames, 'event', this.name),
       {
         kind: SpanKind.CONSUMER,
         startTime: this.receivedAt,
@@ -191,7 +209,7 @@ class PendingEventTrace implements EventTrace {
     // An inert event span (no SDK): its handlers make none either, and the context stays as it was.
     if (inert(span)) return undefined;
     this.span = span;
-    return trace.setSpan(this.parent, span);
+    return withSpan(this.parent, span);
   }
 
   end(): void {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import {
   type Bot,
@@ -9,7 +10,7 @@ import {
 } from '@boardbot/core';
 import type { Message } from '@boardbot/protocol';
 import { envelope, HttpFaultProxy, until } from '@boardbot/test-support';
-import { trace } from '@opentelemetry/api';
+import { type Context, type ContextManager, context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import {
   AlwaysOffSampler,
@@ -309,6 +310,66 @@ describe('traces of a bot given tracing: false', () => {
       expect(why.request_id).toMatch(/./);
     } finally {
       trace.disable();
+      await started.bot.stop();
+      await platform.close();
+    }
+  });
+});
+
+/** A context manager as an SDK registers one (NodeSDK's keeps the context in an AsyncLocalStorage). */
+class StoreContextManager implements ContextManager {
+  private readonly store = new AsyncLocalStorage<Context>();
+  active(): Context {
+    return this.store.getStore() ?? ROOT_CONTEXT;
+  }
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    ctx: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
+    return this.store.run(ctx, () => fn.call(thisArg, ...args));
+  }
+  bind<T>(ctx: Context, target: T): T {
+    if (typeof target !== 'function') return target;
+    const store = this.store;
+    return function (this: unknown, ...args: unknown[]) {
+      return store.run(ctx, () => target.apply(this, args));
+    } as T;
+  }
+  enable(): this {
+    return this;
+  }
+  disable(): this {
+    this.store.disable();
+    return this;
+  }
+}
+
+/** Reads the span OpenTelemetry's API says is active in the handler, as a library it calls would. */
+class Active {
+  static spanId: string | undefined;
+  @OnMessage('!active')
+  active() {
+    Active.spanId = trace.getActiveSpan()?.spanContext().spanId;
+  }
+}
+
+describe('traces of a bot under a context manager', () => {
+  it("makes the handler's span the active one in its handler, for the libraries it calls", async () => {
+    const platform = await TestPlatform.start();
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    context.setGlobalContextManager(new StoreContextManager());
+    const started = platform.bot({ handlers: [Active], tracing: provider });
+    try {
+      await started.bot.start();
+      await platform.post(platform.bob, platform.general, '!active');
+      await until(() => exporter.getFinishedSpans().some((s) => s.name === 'handler Active.active'), 'handled');
+      const span = exporter.getFinishedSpans().find((s) => s.name === 'handler Active.active');
+      expect(Active.spanId).toBe(span?.spanContext().spanId);
+    } finally {
+      context.disable();
       await started.bot.stop();
       await platform.close();
     }
