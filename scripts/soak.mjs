@@ -1,4 +1,4 @@
-// `node scripts/soak.mjs [--minutes 30] [--slice-seconds 300] [--rate 40] [--replicas 1] [--json <file>]`
+// `node scripts/soak.mjs [--minutes 30] [--slice-seconds 300] [--rate 40] [--replicas 1] [--json <file>] [--log-level warn]`
 //
 // A bot left running under steady mixed traffic, as an operator's would be, and what it looks like
 // slice after slice. An emulator (its own process, a SQLite file that grows through the run, the
@@ -6,8 +6,9 @@
 // own process; with --replicas N, N of them sharing a redis-server started here) take `--rate`
 // operations per second from the people this script plays through the control API: /echo commands
 // (30%), `ping` messages (30%), messages edited to `edit` (20%), two-message conversations (10%, one
-// at a time per person),
-// messages posted then deleted (10%), and the bot's own 5 s schedule. Every answer names the tag of
+// at a time per person, who posts nothing else meanwhile: a conversation takes the person's next
+// message on the board as its answer, whatever it says), messages posted then deleted (10%), and the
+// bot's own 5 s schedule. Every answer names the tag of
 // what it answers, so answers lost (none) and doubled (more than one) are counted on the platform.
 //
 // Per slice: the bot's RSS and heap after a forced GC, its event-loop delay p99, the /echo round
@@ -17,7 +18,8 @@
 // the least-squares slope over the last 20 minutes (the whole run when shorter): "leak" when its 95%
 // confidence interval is above zero and the growth it predicts over that window exceeds twice the
 // samples' own scatter around the line (the run's noise), else "no leak". The last line of output is
-// the JSON report. Not part of `npm test`; test/soak.test.ts runs it for a few seconds.
+// the JSON report. The bots log to stdout at `--log-level` (`info` logs each run, to find what became
+// of a lost answer). Not part of `npm test`; test/soak/soak-script.test.ts runs it for two slices of 15 s.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     'slice-seconds': { type: 'string', default: '300' },
     rate: { type: 'string', default: '40' },
     replicas: { type: 'string', default: '1' },
+    'log-level': { type: 'string', default: 'warn' },
     json: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
   },
@@ -99,6 +102,7 @@ for (let i = 0; i < replicas; i++) {
     BOARDBOT_API_URL: urls.apiUrl,
     BOARDBOT_STATE_DIR: join(dir, `bot-${i}`),
     BOARDBOT_REDIS_URL: redisUrl,
+    SOAK_LOG_LEVEL: values['log-level'],
   };
   bots.push(await startBot(env, children));
 }
@@ -116,9 +120,16 @@ let skipped = 0;
 let failures = 0;
 let deletesSent = 0;
 const roundTrips = [];
-const pick = () => people[Math.floor(Math.random() * people.length)];
 /** Each person's last conversation, which the next one waits for. */
 const talking = new Map();
+/**
+ * People with a conversation under way or waiting to start, by how many: a conversation takes the
+ * person's next message on the board as its answer, whatever it says, so such a person posts nothing
+ * else until it ends (the other operations pick another person).
+ */
+const conversing = new Map();
+/** Each person's other operations under way, which a conversation waits for before its `!ask`. */
+const busy = new Map();
 
 /** Resolves once the bot's `text` is on the person's board (or after 10 s: then it counts as lost). */
 async function answered(who, text) {
@@ -129,6 +140,30 @@ async function answered(who, text) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** A two-message conversation: `!ask <tag>`, then `answer <tag>`, answered `thanks <tag>`. */
+const converse = (tag, who) => {
+  // The board's messages are handled in order: the answer finds the conversation its `!ask` opened.
+  // A person has one conversation at a time (its session is per person on a board): the next waits
+  // until the last one's answer is in.
+  conversing.set(who, (conversing.get(who) ?? 0) + 1);
+  const turn = (talking.get(who) ?? Promise.resolve()).then(async () => {
+    await Promise.allSettled(busy.get(who) ?? []);
+    expected.set(`thanks ${tag}`, sliceOf());
+    await control.postMessage(who.board, { user_id: who.user, content: `!ask ${tag}` });
+    await control.postMessage(who.board, { user_id: who.user, content: `answer ${tag}` });
+    await answered(who, `thanks ${tag}`);
+  });
+  const ended = turn
+    .catch(() => {})
+    .then(() => {
+      const left = (conversing.get(who) ?? 1) - 1;
+      if (left === 0) conversing.delete(who);
+      else conversing.set(who, left);
+    });
+  talking.set(who, ended);
+  return turn;
+};
 
 const operations = [
   [
@@ -158,25 +193,7 @@ const operations = [
       await control.editMessage(who.board, draft.id, `edit ${tag}`);
     },
   ],
-  [
-    0.1,
-    (tag, who) => {
-      // The board's messages are handled in order: the answer finds the conversation its `!ask` opened.
-      // A person has one conversation at a time (its session is per person on a board): the next waits
-      // until the last one's answer is in.
-      const turn = (talking.get(who) ?? Promise.resolve()).then(async () => {
-        expected.set(`thanks ${tag}`, sliceOf());
-        await control.postMessage(who.board, { user_id: who.user, content: `!ask ${tag}` });
-        await control.postMessage(who.board, { user_id: who.user, content: `answer ${tag}` });
-        await answered(who, `thanks ${tag}`);
-      });
-      talking.set(
-        who,
-        turn.catch(() => {}),
-      );
-      return turn;
-    },
-  ],
+  [0.1, converse],
   [
     0.1,
     async (tag, who) => {
@@ -201,13 +218,26 @@ function operate() {
     }
     r -= weight;
   }
+  const conversation = op === converse;
+  const free = conversation ? people : people.filter((p) => !conversing.has(p));
+  if (free.length === 0) {
+    skipped++;
+    return;
+  }
+  const who = free[Math.floor(Math.random() * free.length)];
   inFlight++;
-  op(`t${nextTag++}`, pick())
+  const done = op(`t${nextTag++}`, who)
     .catch((error) => {
       failures++;
       if (failures <= 5) log(`operation failed: ${error.message}`);
     })
     .finally(() => inFlight--);
+  if (!conversation) {
+    const mine = busy.get(who) ?? new Set();
+    busy.set(who, mine);
+    mine.add(done);
+    done.finally(() => mine.delete(done));
+  }
 }
 
 let owed = 0;

@@ -100,7 +100,7 @@ const bot = createBot({
   token,
   apiUrl,
   handlers: [Echo, Listeners, Ask.listener],
-  logger: { level: 'warn' },
+  logger: { level: process.env.SOAK_LOG_LEVEL ?? 'warn' },
   handleSignals: true,
 });
 bot.use(async (ctx, next) => {
