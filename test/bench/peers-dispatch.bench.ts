@@ -9,16 +9,18 @@ import { inProcessRig, median } from './lib/in-process-bot.js';
 import { record } from './lib/record.js';
 
 // Dispatch against the lightest popular TypeScript bot framework: grammY's `bot.handleUpdate`
-// (offline: `botInfo` given, so no API call; in a worker thread, see lib/grammy-worker.mjs) and
-// boardbot's runtime, each through 20 message handlers of which the last one matches, from a parsed
-// update to the last handler's return. CPU time
-// (user + system) per event, in interleaved rounds of one run so the machine's drift hits both alike;
-// each round's ratio pairs the figures measured next to each other. boardbot runs with its defaults
-// (its position store in a state directory, the hang timeout, the OpenTelemetry API without an SDK;
-// only the signal handlers are left out, as in every bench), twice: with `logger: false`, since grammY
-// logs nothing, and with its default pino logger at `info`, which writes a `handled` line per event
-// (here a pino logger at `info` writing to /dev/null, so the vitest output is not flooded: the runtime
-// censors its token paths the way it does the default logger's, and pino formats each line all the same).
+// (offline: `botInfo` given, so no API call; in a worker thread, see lib/grammy-worker.mjs), a second
+// peer, Slack Bolt's `app.processEvent` (offline: a receiver that opens nothing, the bot's ids given;
+// its own worker, see lib/bolt-worker.mjs, which also proves no connection was opened), and boardbot's
+// runtime, each through 20 message handlers of which the last one matches, from a parsed update to the
+// last handler's return. CPU time (user + system) per event, in interleaved rounds of one run so the
+// machine's drift hits all alike; each round's ratio pairs the figures measured next to each other.
+// boardbot runs with its defaults (its position store in a state directory, the hang timeout, the
+// OpenTelemetry API without an SDK; only the signal handlers are left out, as in every bench), twice:
+// with `logger: false`, since the peers log nothing per event, and with its default pino logger at
+// `info`, which writes a `handled` line per event (here a pino logger at `info` writing to /dev/null,
+// so the vitest output is not flooded: the runtime censors its token paths the way it does the default
+// logger's, and pino formats each line all the same).
 
 const HANDLERS = 20;
 const ROUNDS = 9;
@@ -40,25 +42,35 @@ patterns.forEach((pattern, i) => {
   OnMessage(pattern)(Listeners.prototype, method, descriptor);
 });
 
-/** grammY's side, in a worker thread (see lib/grammy-worker.mjs): CPU µs per update of `n`. */
-function grammyWorker(): { round(n: number): Promise<number>; close(): Promise<number> } {
-  const worker = new Worker(new URL('./lib/grammy-worker.mjs', import.meta.url));
+/** What a peer's worker answers for a round: CPU µs per event, events handled, connections opened. */
+interface PeerRound {
+  us: number;
+  handled: number;
+  connections?: number;
+}
+
+/** A peer framework in a worker thread of its own (see lib/grammy-worker.mjs): CPU µs per event of `n`. */
+function peerWorker(file: string, name: string): { round(n: number): Promise<number>; close(): Promise<number> } {
+  const worker = new Worker(new URL(`./lib/${file}`, import.meta.url));
   let failed: ((error: Error) => void) | undefined;
   worker.on('error', (error) => failed?.(error));
   return {
     round: (n) =>
       new Promise((resolve, reject) => {
         failed = reject;
-        worker.once('message', ({ us, handled: count }: { us: number; handled: number }) =>
-          count === n ? resolve(us) : reject(new Error(`grammY handled ${count} of ${n}`)),
-        );
+        worker.once('message', ({ us, handled: count, connections = 0 }: PeerRound) => {
+          // An offline peer that reached the network would be measured with its I/O: not this bench.
+          if (connections !== 0) reject(new Error(`${name} opened ${connections} connection(s)`));
+          else if (count !== n) reject(new Error(`${name} handled ${count} of ${n}`));
+          else resolve(us);
+        });
         worker.postMessage({ n });
       }),
     close: () => worker.terminate(),
   };
 }
 
-it('dispatches through 20 handlers at a lower CPU cost per event than grammY', async () => {
+it('dispatches through 20 handlers at a lower CPU cost per event than grammY and Bolt', async () => {
   const stateDir = mkdtempSync(join(tmpdir(), 'boardbot-peers-'));
   const rig = await inProcessRig();
   const silent = await rig.bot({ handlers: [Listeners], handleSignals: false, stateDir, logger: false });
@@ -68,7 +80,8 @@ it('dispatches through 20 handlers at a lower CPU cost per event than grammY', a
     stateDir,
     logger: pino({ name: 'boardbot', level: 'info' }, pino.destination({ dest: '/dev/null', sync: true })),
   });
-  const grammy = grammyWorker();
+  const grammy = peerWorker('grammy-worker.mjs', 'grammY');
+  const bolt = peerWorker('bolt-worker.mjs', 'Bolt');
   let nextId = 1;
 
   const boardbotRound = async ({ bot, gateway }: typeof silent, n: number) => {
@@ -85,14 +98,14 @@ it('dispatches through 20 handlers at a lower CPU cost per event than grammY', a
     if (handled - before !== n) throw new Error(`boardbot handled ${handled - before} of ${n}`);
     return (used.user + used.system) / n;
   };
-  const grammyRound = (n: number) => grammy.round(n);
-
   const subjects = [
-    () => grammyRound(EVENTS),
+    () => grammy.round(EVENTS),
+    () => bolt.round(EVENTS),
     () => boardbotRound(silent, EVENTS),
     () => boardbotRound(logging, EVENTS),
   ];
-  await grammyRound(2000);
+  await grammy.round(2000);
+  await bolt.round(2000);
   await boardbotRound(silent, 2000);
   await boardbotRound(logging, 2000);
   const samples: number[][] = subjects.map(() => []);
@@ -104,43 +117,56 @@ it('dispatches through 20 handlers at a lower CPU cost per event than grammY', a
     }
   }
   await grammy.close();
+  await bolt.close();
   await silent.bot.stop();
   await logging.bot.stop();
   await rig.close();
   rmSync(stateDir, { recursive: true, force: true });
 
   const spread = (xs: number[], digits = 1) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
-  const [theirs = [], ...ours] = samples;
+  /** Each round's ratio of `xs` to `base`: two figures measured next to each other. */
+  const paired = (xs: number[], base: number[]) => xs.map((x, round) => x / (base[round] as number));
+  const [theirs = [], bolts = [], ...ours] = samples;
   const bench = 'peers: dispatch CPU, 20 message handlers, the last matching';
   const labels = [
     'boardbot, defaults, logger: false (message.create)',
     'boardbot, defaults with its info log line per event',
   ];
   const targets = ['; target ≤ 0.5×', "; the log line's price"];
+  const boltRatios = paired(bolts, theirs);
   record(
     {
       bench,
-      subject: `grammY ${grammyVersion()} bot.handleUpdate (baseline)`,
+      subject: `grammY ${versionOf('grammy')} bot.handleUpdate (baseline)`,
       value: median(theirs),
       unit: 'µs CPU/event',
       ratio: 1,
       note: `${spread(theirs)} µs over ${ROUNDS} interleaved rounds of ${EVENTS}`,
     },
+    {
+      bench,
+      subject: `Slack Bolt ${versionOf('@slack/bolt')} app.processEvent, offline receiver`,
+      value: median(bolts),
+      unit: 'µs CPU/event',
+      ratio: median(boltRatios),
+      note: `${spread(bolts)} µs; paired ratio per round ${spread(boltRatios, 2)}×`,
+    },
     ...ours.map((xs, j) => {
-      const ratios = xs.map((x, round) => x / (theirs[round] as number));
+      const ratios = paired(xs, theirs);
+      const againstBolt = paired(xs, bolts);
       return {
         bench,
         subject: labels[j] as string,
         value: median(xs),
         unit: 'µs CPU/event',
         ratio: median(ratios),
-        note: `${spread(xs)} µs; paired ratio per round ${spread(ratios, 2)}×${targets[j]}`,
+        note: `${spread(xs)} µs; paired ratio per round ${spread(ratios, 2)}×${targets[j]}; against Bolt ${median(againstBolt).toFixed(2)}× (${spread(againstBolt, 2)})`,
       };
     }),
   );
 }, 300_000);
-/** The installed grammY's version, for the table. */
-function grammyVersion(): string {
-  const path = new URL('../../node_modules/grammy/package.json', import.meta.url);
+/** An installed peer's version, for the table. */
+function versionOf(name: string): string {
+  const path = new URL(`../../node_modules/${name}/package.json`, import.meta.url);
   return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
 }

@@ -6,8 +6,8 @@ import { median } from './lib/measure.js';
 import { record } from './lib/record.js';
 
 // What a bot costs in memory before it does anything: RSS after importing the framework and building
-// a bot with one command and one message listener, after a forced GC, against bare Node measured the
-// same way. Each figure comes from a fresh `node --expose-gc` (nothing loaded carries over), each
+// a bot with one command and one message listener (boardbot, and the peers grammY and Slack Bolt),
+// after a forced GC, against bare Node measured the same way. Each figure comes from a fresh `node --expose-gc` (nothing loaded carries over), each
 // round runs every subject once, and each figure is the median of its rounds. boardbot's bot is built
 // twice: its command without options, and with an options class validated by class-validator (as a
 // real bot has, so class-validator's share shows). The decorators are applied as the compiler would.
@@ -28,6 +28,16 @@ const GRAMMY = `
     supports_inline_queries: false, can_connect_to_business: false, has_main_web_app: false } });
   bot.command('roll', (ctx) => ctx.reply('4'));
   bot.hears(/^roll (\\d+)$/, (ctx) => ctx.reply(ctx.match[1]));
+  ${MEASURE}`;
+
+// Slack Bolt with its default HTTP receiver, built and not started (no server listens), the bot's ids
+// given with `tokenVerificationEnabled: false` so construction calls no API (`auth.test`).
+const BOLT = `
+  import { App } from '@slack/bolt';
+  const app = new App({ signingSecret: 'bench-secret', token: 'xoxb-bench-token', botId: 'B0BENCH',
+    botUserId: 'U0BENCH', tokenVerificationEnabled: false });
+  app.command('/roll', async ({ ack, respond }) => { await ack(); await respond('4'); });
+  app.message(/^roll (\\d+)$/, async ({ context, say }) => { await say(context.matches[1]); });
   ${MEASURE}`;
 
 /** boardbot with a `roll` command (with an options class or without) and a message listener. */
@@ -61,10 +71,11 @@ async function rssOf(code: string): Promise<number> {
   return (JSON.parse(line) as { rss: number }).rss / 2 ** 20;
 }
 
-it('measures RSS after import and construction: grammY, boardbot with and without an options class, bare Node', async () => {
+it('measures RSS after import and construction: grammY, Bolt, boardbot with and without an options class, bare Node', async () => {
   const subjects = [
     { subject: `bare node ${process.versions.node} (baseline)`, code: MEASURE },
     { subject: 'grammY: one command, one hears', code: GRAMMY },
+    { subject: 'Slack Bolt: one command, one message listener', code: BOLT },
     { subject: 'boardbot: one command without options, one listener', code: boardbot(false) },
     { subject: 'boardbot: one command with an options class (class-validator), one listener', code: boardbot(true) },
   ];
@@ -74,16 +85,23 @@ it('measures RSS after import and construction: grammY, boardbot with and withou
   }
   const bare = median(samples[0] ?? []);
   const grammy = median(samples[1] ?? []) - bare;
+  const bolt = median(samples[2] ?? []) - bare;
   record(
     ...subjects.map(({ subject }, i) => {
       const xs = samples[i] ?? [];
       const value = median(xs);
       const spread = `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)} MB`;
       const above = value - bare;
+      // grammY's row is compared with bare Node only; Bolt's with grammY's too; boardbot's with both peers'.
+      const peers = [
+        i > 1 && `${(above / grammy).toFixed(2)}× grammY's`,
+        i > 2 && `${(above / bolt).toFixed(2)}× Bolt's`,
+      ];
+      const against = peers.filter(Boolean).join(', ');
       const note =
         i === 0
           ? `median of ${ROUNDS}, ${spread}`
-          : `median of ${ROUNDS}, ${spread}; +${above.toFixed(1)} MB over bare Node${i > 1 ? ` (${(above / grammy).toFixed(2)}× grammY's)` : ''}`;
+          : `median of ${ROUNDS}, ${spread}; +${above.toFixed(1)} MB over bare Node${against ? ` (${against})` : ''}`;
       return {
         bench: 'peers: RSS after import and construction, forced GC',
         subject,
