@@ -1,5 +1,6 @@
-import type { Board, Member, UserProfile } from '@boardbot/protocol';
+import type { Board, Member } from '@boardbot/protocol';
 import type { Db } from './db.js';
+import { toProfile, type UserRow } from './users.js';
 
 interface BoardRow {
   id: string;
@@ -9,15 +10,9 @@ interface BoardRow {
   member_count: number;
 }
 
-interface MemberRow {
+interface MemberRow extends UserRow {
   role: Member['role'];
   joined_at: string;
-  id: string;
-  username: string;
-  display_name: string;
-  avatar_url: string | null;
-  is_bot: number;
-  created_at: string;
 }
 
 const BOARD_COLUMNS =
@@ -25,17 +20,7 @@ const BOARD_COLUMNS =
 
 const toBoard = (r: BoardRow): Board => ({ ...r });
 
-const toMember = (r: MemberRow): Member => {
-  const user: UserProfile = {
-    id: r.id,
-    username: r.username,
-    display_name: r.display_name,
-    avatar_url: r.avatar_url,
-    is_bot: r.is_bot === 1,
-    created_at: r.created_at,
-  };
-  return { user, role: r.role, joined_at: r.joined_at };
-};
+const toMember = (r: MemberRow): Member => ({ user: toProfile(r), role: r.role, joined_at: r.joined_at });
 
 /** Boards, their memberships and their `seq` counters. */
 export class BoardRepository {

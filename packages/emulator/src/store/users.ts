@@ -1,7 +1,8 @@
 import type { UserProfile } from '@boardbot/protocol';
 import type { Db } from './db.js';
 
-interface UserRow {
+/** A row of `users` (`is_bot` as SQLite stores it). */
+export interface UserRow {
   id: string;
   username: string;
   display_name: string;
@@ -10,7 +11,8 @@ interface UserRow {
   created_at: string;
 }
 
-const toProfile = (r: UserRow): UserProfile => ({
+/** The profile of a row (of `users`, or of a query that selects its columns). */
+export const toProfile = (r: UserRow): UserProfile => ({
   id: r.id,
   username: r.username,
   display_name: r.display_name,
