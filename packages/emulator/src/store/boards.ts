@@ -2,14 +2,6 @@ import type { Board, Member } from '@boardbot/protocol';
 import type { Db } from './db.js';
 import { toProfile, type UserRow } from './users.js';
 
-interface BoardRow {
-  id: string;
-  name: string;
-  description: string | null;
-  created_at: string;
-  member_count: number;
-}
-
 interface MemberRow extends UserRow {
   role: Member['role'];
   joined_at: string;
@@ -18,7 +10,8 @@ interface MemberRow extends UserRow {
 const BOARD_COLUMNS =
   'b.id, b.name, b.description, b.created_at, (SELECT count(*) FROM members m WHERE m.board_id = b.id) AS member_count';
 
-const toBoard = (r: BoardRow): Board => ({ ...r });
+// A row is a board, copied into a plain object of its own (whatever object the driver made).
+const toBoard = (r: Board): Board => ({ ...r });
 
 const toMember = (r: MemberRow): Member => ({ user: toProfile(r), role: r.role, joined_at: r.joined_at });
 
@@ -47,13 +40,13 @@ export class BoardRepository {
     this.insertStmt = db.prepare(
       'INSERT INTO boards (id, name, description, created_at) VALUES (@id, @name, @description, @created_at)',
     );
-    this.byIdStmt = db.prepare<[string], BoardRow>(`SELECT ${BOARD_COLUMNS} FROM boards b WHERE b.id = ?`);
+    this.byIdStmt = db.prepare<[string], Board>(`SELECT ${BOARD_COLUMNS} FROM boards b WHERE b.id = ?`);
     this.existsStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM boards WHERE id = ?');
-    this.byNameStmt = db.prepare<[string], BoardRow>(
+    this.byNameStmt = db.prepare<[string], Board>(
       `SELECT ${BOARD_COLUMNS} FROM boards b WHERE b.name = ? ORDER BY b.rowid LIMIT 1`,
     );
-    this.allStmt = db.prepare<[], BoardRow>(`SELECT ${BOARD_COLUMNS} FROM boards b ORDER BY b.rowid`);
-    this.ofUserStmt = db.prepare<[string], BoardRow>(
+    this.allStmt = db.prepare<[], Board>(`SELECT ${BOARD_COLUMNS} FROM boards b ORDER BY b.rowid`);
+    this.ofUserStmt = db.prepare<[string], Board>(
       `SELECT ${BOARD_COLUMNS} FROM boards b JOIN members mm ON mm.board_id = b.id WHERE mm.user_id = ? ORDER BY b.rowid`,
     );
     this.idsOfUserStmt = db

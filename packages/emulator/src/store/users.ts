@@ -1,15 +1,8 @@
 import type { UserProfile } from '@boardbot/protocol';
 import type { Db } from './db.js';
 
-/** A row of `users` (`is_bot` as SQLite stores it). */
-export interface UserRow {
-  id: string;
-  username: string;
-  display_name: string;
-  avatar_url: string | null;
-  is_bot: number;
-  created_at: string;
-}
+/** A row of `users`: a profile with `is_bot` as SQLite stores it. */
+export type UserRow = Omit<UserProfile, 'is_bot'> & { is_bot: number };
 
 /** The profile of a row (of `users`, or of a query that selects its columns). */
 export const toProfile = (r: UserRow): UserProfile => ({
