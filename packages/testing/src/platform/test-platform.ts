@@ -151,7 +151,7 @@ export class TestPlatform {
       const log = this.logs.text({ atLeast: 'warn' });
       throw new BotStartError(
         `The bot failed to start against the test platform: ${error instanceof Error ? error.message : String(error)}` +
-          (log ? `\nBot log (warn and above):\n${indent(log)}` : ''),
+          (log ? `\nBot log (warn and above):\n${log.replace(/^/gm, '  ')}` : ''),
         error,
       );
     }
@@ -252,11 +252,4 @@ export class TestPlatform {
       boardName: (id) => this.parts.directory.boardName(id),
     });
   }
-}
-
-function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => `  ${l}`)
-    .join('\n');
 }
