@@ -177,17 +177,8 @@ export function resolveOptions(options: RestClientOptions): ResolvedRestOptions 
   if (options.token !== undefined) {
     check(typeof options.token === 'string' && TOKEN_PATTERN.test(options.token), 'token', 'Expected visible ASCII');
   }
-  let url: URL | undefined;
-  try {
-    url = new URL(o.baseUrl);
-  } catch {
-    url = undefined;
-  }
-  check(
-    url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:'),
-    'baseUrl',
-    'Expected an http(s) URL',
-  );
+  const protocol = URL.canParse(o.baseUrl) ? new URL(o.baseUrl).protocol : undefined;
+  check(protocol === 'http:' || protocol === 'https:', 'baseUrl', 'Expected an http(s) URL');
   check(Number.isFinite(o.timeoutMs) && o.timeoutMs > 0, 'timeoutMs', 'Expected a positive number');
   check(isCount(o.retries), 'retries', 'Expected an integer ≥ 0');
   check(Number.isFinite(o.retryBaseMs) && o.retryBaseMs >= 0, 'retryBaseMs', 'Expected a number ≥ 0');

@@ -75,6 +75,10 @@ export function checkCount(value: number | undefined, path: string, min: number,
   return [{ path, message }];
 }
 
+/** The path of one message, its ids checked and encoded. */
+const messagePath = (boardId: string, messageId: string, method: HttpMethod) =>
+  `/boards/${segment('boardId', boardId, method)}/messages/${segment('messageId', messageId, method)}`;
+
 function call(method: HttpMethod, path: string, route: string, expect: Call['expect'] = 'json'): Call {
   return { method, path, logPath: path, route, expect };
 }
@@ -127,11 +131,7 @@ export function sendMessage(boardId: string, message: SendMessageBody, validate:
  * @param validate - check the body against the protocol first
  */
 export function editMessage(boardId: string, messageId: string, edit: EditMessageBody, validate: boolean): Call {
-  const c = call(
-    'PATCH',
-    `/boards/${segment('boardId', boardId, 'PATCH')}/messages/${segment('messageId', messageId, 'PATCH')}`,
-    '/boards/{boardId}/messages/{messageId}',
-  );
+  const c = call('PATCH', messagePath(boardId, messageId, 'PATCH'), '/boards/{boardId}/messages/{messageId}');
   const checked = checkEdit.check(edit);
   c.body = body(edit, validate && !checked.ok ? checked.issues : [], c.method, c.path);
   return c;
@@ -143,12 +143,7 @@ export function editMessage(boardId: string, messageId: string, edit: EditMessag
  * @param messageId - the app's own message
  */
 export const deleteMessage = (boardId: string, messageId: string): Call =>
-  call(
-    'DELETE',
-    `/boards/${segment('boardId', boardId, 'DELETE')}/messages/${segment('messageId', messageId, 'DELETE')}`,
-    '/boards/{boardId}/messages/{messageId}',
-    'empty',
-  );
+  call('DELETE', messagePath(boardId, messageId, 'DELETE'), '/boards/{boardId}/messages/{messageId}', 'empty');
 
 /** `GET /users/{userId}` (8). @param userId - the user */
 export const getUser = (userId: string): Call =>

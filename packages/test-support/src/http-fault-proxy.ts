@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 /** One request that went through the proxy. */
 export interface SeenRequest {
@@ -34,7 +34,6 @@ export class HttpFaultProxy {
   readonly seen: SeenRequest[] = [];
   /** The status of every answer the upstream gave, in order. */
   readonly upstreamStatuses: number[] = [];
-  private readonly sockets = new Set<Socket>();
   private blocked = false;
   private choose: (request: SeenRequest, n: number) => RequestFault = () => undefined;
 
@@ -83,11 +82,6 @@ export class HttpFaultProxy {
       res.on('close', () => upstream.destroy());
       req.pipe(upstream);
     });
-    server.on('connection', (socket) => {
-      const p = proxy as HttpFaultProxy;
-      p.sockets.add(socket);
-      socket.on('close', () => p.sockets.delete(socket));
-    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     proxy = new HttpFaultProxy(server, `http://127.0.0.1:${port}`);
@@ -110,7 +104,7 @@ export class HttpFaultProxy {
   /** Drops every open connection and refuses new ones until {@link HttpFaultProxy.restore}. */
   cut(): void {
     this.blocked = true;
-    for (const s of this.sockets) s.destroy();
+    this.server.closeAllConnections();
   }
 
   /** Lets connections through again. */
@@ -120,7 +114,7 @@ export class HttpFaultProxy {
 
   /** Drops every connection and stops listening. */
   async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
+    this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }

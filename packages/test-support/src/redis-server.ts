@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toolPath } from '../../../scripts/ensure-test-tools.mjs';
+import { vacantPort } from './ports.js';
 
 /** A real `redis-server` the test started, on a free loopback port, with its data in a fresh directory. */
 export interface RedisServer {
@@ -24,15 +24,6 @@ export interface RedisServer {
 export const REDIS_SERVER_MISSING =
   'The Redis tests start a real redis-server, and none is installed: install it (Debian/Ubuntu, as root: ' +
   'apt-get install redis-server), or run `node scripts/ensure-test-tools.mjs`, which `npm test` runs first.';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** How a test's `redis-server` persists; the defaults are what docs/scaling.md recommends. */
 export interface RedisServerOptions {
@@ -58,7 +49,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const binary = toolPath('redis-server');
   if (binary === undefined) throw new Error(REDIS_SERVER_MISSING);
   const dir = mkdtempSync(join(options.parent ?? tmpdir(), 'boardbot-redis-'));
-  const port = await freePort();
+  const port = await vacantPort();
   const args = [
     '--port',
     String(port),

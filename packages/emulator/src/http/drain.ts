@@ -7,32 +7,28 @@ import type { IncomingMessage } from 'node:http';
 export const DRAIN_BYTES = 64 * 1024 * 1024;
 
 /**
- * Reads and drops the rest of a request body, up to `maxBytes`. A server that answers and closes
- * while the client is still uploading races the upload: the close resets the connection and the
- * client sees `EPIPE` instead of the answer. Drained first, the answer and the close are clean.
- *
- * @returns Whether the body was read to its end (false: it was cut at `maxBytes`, or the client left).
+ * Reads and drops the rest of a request body, up to {@link DRAIN_BYTES}. A server that answers and
+ * closes while the client is still uploading races the upload: the close resets the connection and
+ * the client sees `EPIPE` instead of the answer. Drained first, the answer and the close are clean.
+ * Resolves once the body ended, was cut at the bound, or the client left.
  */
-export function drainBody(request: IncomingMessage, maxBytes = DRAIN_BYTES): Promise<boolean> {
-  if (request.complete) return Promise.resolve(true);
-  if (request.destroyed) return Promise.resolve(false);
+export function drainBody(request: IncomingMessage): Promise<void> {
+  if (request.complete || request.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     let bytes = 0;
-    const done = (whole: boolean) => {
+    const done = () => {
       request.off('data', onData);
-      request.off('end', onEnd);
-      request.off('close', onClose);
-      resolve(whole);
+      request.off('end', done);
+      request.off('close', done);
+      resolve();
     };
     const onData = (chunk: Buffer) => {
       bytes += chunk.length;
-      if (bytes > maxBytes) done(false);
+      if (bytes > DRAIN_BYTES) done();
     };
-    const onEnd = () => done(true);
-    const onClose = () => done(request.complete);
     request.on('data', onData);
-    request.on('end', onEnd);
-    request.on('close', onClose);
+    request.on('end', done);
+    request.on('close', done);
     request.resume();
   });
 }

@@ -59,20 +59,6 @@ export function sendPlatformError(
   return reply.code(error.statusCode).type('application/json; charset=utf-8').send(error.toEnvelope());
 }
 
-// CONTRACT: a body over the limit is `413 payload_too_large`. The rest of the body is read and
-// dropped first (up to a bound), then the answer closes the connection: answering while the client
-// still uploads makes it see a reset instead of the answer.
-async function refuseBody(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  error: PlatformError,
-  verdict: () => RateLimitVerdict,
-) {
-  await drainBody(request.raw);
-  reply.header('Connection', 'close');
-  return sendPlatformError(reply, error, verdict);
-}
-
 /**
  * One error handler for the whole server: every thrown {@link PlatformError} and every Fastify
  * error becomes the contract's envelope; anything else is a `500 internal_error` that is logged
@@ -88,7 +74,13 @@ export function installErrorHandler(
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const mapped = toPlatformError(error);
     const verdict = () => verdictOf(request);
-    if (mapped?.apiCode === 'payload_too_large') return refuseBody(request, reply, mapped, verdict);
+    if (mapped?.apiCode === 'payload_too_large') {
+      // CONTRACT: a body over the limit is `413 payload_too_large`. The rest of the body is read and
+      // dropped first (up to a bound), then the answer closes the connection: answering while the
+      // client still uploads makes it see a reset instead of the answer.
+      await drainBody(request.raw);
+      reply.header('Connection', 'close');
+    }
     if (mapped) return sendPlatformError(reply, mapped, verdict);
     logger.error({ err: error, method: request.method, route: request.routeOptions.url }, 'emulator: internal error');
     return sendPlatformError(reply, new PlatformError('internal_error', 'The emulator failed; see its log'), verdict);

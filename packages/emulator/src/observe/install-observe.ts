@@ -20,13 +20,7 @@ const CREATES_MESSAGE = new Set([
 const EDITS_MESSAGE = `PATCH ${API_PREFIX}/boards/:boardId/messages/:messageId`;
 
 /** The message a call created or edited, and its content after the call. */
-interface Touched {
-  id: string;
-  edited: boolean;
-  content: string | null;
-}
-
-const touched = new WeakMap<FastifyRequest, Touched>();
+const touched = new WeakMap<FastifyRequest, { id: string; edited: boolean; content: string | null }>();
 
 // A message is serialized with its `id` first (`createMessage` builds it so), so the id is read from
 // the answer's first bytes instead of parsing the whole answer a second time.

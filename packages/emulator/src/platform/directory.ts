@@ -1,5 +1,6 @@
 import type { Board, Member, UserProfile } from '@boardbot/protocol';
 import { hashToken, randomToken } from '../auth/tokens.js';
+import type { CreateAppBody, CreateBoardBody, CreateUserBody } from '../control/schemas/requests.js';
 import { PlatformError, validationFailed } from '../errors.js';
 import type { AppRow } from '../store/apps.js';
 import type { Outbox } from './outbox.js';
@@ -8,13 +9,8 @@ import type { Platform } from './platform.js';
 // The people's side of the platform (control API and seed): users, boards, memberships, apps and
 // installs. Each function runs inside a write and raises the activity stream's `state.update`.
 
-/** A new person or bot user. */
-export interface NewUser {
-  username: string;
-  display_name?: string;
-  avatar_url?: string | null;
-  is_bot?: boolean;
-}
+/** A new person (as the control API creates one), or a bot user. */
+export type NewUser = CreateUserBody & { is_bot?: boolean };
 
 /** Creates a user; `400 validation_failed` when the username is taken. */
 export function createUser(p: Platform, out: Outbox, u: NewUser): UserProfile {
@@ -35,7 +31,7 @@ export function createUser(p: Platform, out: Outbox, u: NewUser): UserProfile {
 }
 
 /** Creates a board. */
-export function createBoard(p: Platform, out: Outbox, b: { name: string; description?: string | null }): Board {
+export function createBoard(p: Platform, out: Outbox, b: CreateBoardBody): Board {
   const id = p.newId();
   p.store.boards.insert({ id, name: b.name, description: b.description ?? null, created_at: p.isoNow() });
   out.activityEvent('state.update', { what: 'boards' });
@@ -80,12 +76,11 @@ export function removeMember(p: Platform, out: Outbox, boardId: string, userId: 
 }
 
 function botUsername(p: Platform, name: string): string {
-  const base = `${
+  const base =
     name
       .toLowerCase()
       .replace(/[^a-z0-9_.-]+/g, '-')
-      .slice(0, 28) || 'app'
-  }`;
+      .slice(0, 28) || 'app';
   let candidate = base;
   for (let i = 2; p.store.users.byUsername(candidate); i++) candidate = `${base.slice(0, 28)}-${i}`;
   return candidate;
@@ -95,11 +90,7 @@ function botUsername(p: Platform, name: string): string {
  * Creates an app and its bot user; answers the token, which is stored only as its SHA-256.
  * A given `token` is used as is (so a bot's `.env` keeps working), else a random one is made.
  */
-export function createApp(
-  p: Platform,
-  out: Outbox,
-  a: { name: string; description?: string | null; token?: string },
-): { app: AppRow; token: string } {
+export function createApp(p: Platform, out: Outbox, a: CreateAppBody): { app: AppRow; token: string } {
   const token = a.token ?? randomToken();
   const tokenHash = hashToken(token);
   if (p.store.apps.byTokenHash(tokenHash)) {

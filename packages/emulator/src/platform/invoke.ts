@@ -8,24 +8,14 @@ import type {
 } from '@boardbot/protocol';
 import { checkInvocationOptions } from '@boardbot/protocol';
 import { hashToken } from '../auth/tokens.js';
+import type { InvokeBody } from '../control/schemas/requests.js';
 import { validationFailed } from '../errors.js';
 import type { StoredInteraction } from '../store/interactions.js';
 import { findUser, requireBoard } from './directory.js';
 import type { Outbox } from './outbox.js';
 import type { Platform } from './platform.js';
 
-/** A person's invocation of a slash command (control API `POST /interactions`). */
-export interface Invocation {
-  board_id: string;
-  user_id: string;
-  command: string;
-  subcommand?: string;
-  options?: Record<string, OptionValue>;
-  /** Which app's command, when two apps on the board register the same name. */
-  app_id?: string;
-}
-
-function findCommand(p: Platform, inv: Invocation): { appId: string; command: Command } {
+function findCommand(p: Platform, inv: InvokeBody): { appId: string; command: Command } {
   const candidates: { appId: string; command: Command }[] = [];
   for (const appId of p.store.apps.installedOn(inv.board_id)) {
     if (inv.app_id !== undefined && appId !== inv.app_id) continue;
@@ -70,7 +60,7 @@ function checkOptions(
  * @returns The interaction with its token (what the app receives), and its stored JSON text (without
  *   the token: what the control API shows).
  */
-export function invokeCommand(p: Platform, out: Outbox, inv: Invocation): { interaction: Interaction; json: string } {
+export function invokeCommand(p: Platform, out: Outbox, inv: InvokeBody): { interaction: Interaction; json: string } {
   requireBoard(p, inv.board_id);
   const user = findUser(p, inv.user_id);
   if (!p.store.boards.isMember(inv.board_id, inv.user_id)) {

@@ -24,35 +24,28 @@ export const toApp = (r: AppRow): App => ({
 
 /** Apps, their tokens (as SHA-256 only) and their installs. */
 export class AppRepository {
-  private readonly insertStmt;
-  private readonly byIdStmt;
-  private readonly byTokenStmt;
-  private readonly byNameStmt;
-  private readonly allStmt;
-  private readonly setTokenStmt;
-  private readonly installedStmt;
-  private readonly prunedStmt;
+  constructor(private readonly db: Db) {}
+
+  private readonly insertStmt = this.db.prepare(
+    'INSERT INTO apps (id, name, description, bot_user_id, token_hash, created_at) VALUES (@id, @name, @description, @bot_user_id, @token_hash, @created_at)',
+  );
+  private readonly byIdStmt = this.db.prepare<[string], AppRow>('SELECT * FROM apps WHERE id = ?');
+  private readonly byTokenStmt = this.db.prepare<[string], AppRow>('SELECT * FROM apps WHERE token_hash = ?');
+  private readonly byNameStmt = this.db.prepare<[string], AppRow>(
+    'SELECT * FROM apps WHERE name = ? ORDER BY rowid LIMIT 1',
+  );
+  private readonly allStmt = this.db.prepare<[], AppRow>('SELECT * FROM apps ORDER BY rowid');
+  private readonly setTokenStmt = this.db.prepare('UPDATE apps SET token_hash = ? WHERE id = ?');
+  private readonly installedStmt = this.db
+    .prepare<[string], string>(
+      'SELECT a.id FROM members m JOIN apps a ON a.bot_user_id = m.user_id WHERE m.board_id = ? ORDER BY a.rowid',
+    )
+    .pluck();
+  private readonly prunedStmt = this.db.prepare('UPDATE apps SET pruned_through = max(pruned_through, ?) WHERE id = ?');
   // Every app API request authenticates and every send fans out to the board's apps: both are cached,
   // and dropped whenever apps or memberships change.
   private readonly byTokenCache = new Map<string, AppRow | undefined>();
   private readonly installedCache = new Map<string, string[]>();
-
-  constructor(db: Db) {
-    this.insertStmt = db.prepare(
-      'INSERT INTO apps (id, name, description, bot_user_id, token_hash, created_at) VALUES (@id, @name, @description, @bot_user_id, @token_hash, @created_at)',
-    );
-    this.byIdStmt = db.prepare<[string], AppRow>('SELECT * FROM apps WHERE id = ?');
-    this.byTokenStmt = db.prepare<[string], AppRow>('SELECT * FROM apps WHERE token_hash = ?');
-    this.byNameStmt = db.prepare<[string], AppRow>('SELECT * FROM apps WHERE name = ? ORDER BY rowid LIMIT 1');
-    this.allStmt = db.prepare<[], AppRow>('SELECT * FROM apps ORDER BY rowid');
-    this.setTokenStmt = db.prepare('UPDATE apps SET token_hash = ? WHERE id = ?');
-    this.installedStmt = db
-      .prepare<[string], string>(
-        'SELECT a.id FROM members m JOIN apps a ON a.bot_user_id = m.user_id WHERE m.board_id = ? ORDER BY a.rowid',
-      )
-      .pluck();
-    this.prunedStmt = db.prepare('UPDATE apps SET pruned_through = max(pruned_through, ?) WHERE id = ?');
-  }
 
   /** Stores a new app. */
   insert(app: Omit<AppRow, 'pruned_through'>): void {

@@ -1,95 +1,66 @@
-import type { Board, Member, UserProfile } from '@boardbot/protocol';
+import type { Board, Member } from '@boardbot/protocol';
 import type { Db } from './db.js';
+import { toProfile, type UserRow } from './users.js';
 
-interface BoardRow {
-  id: string;
-  name: string;
-  description: string | null;
-  created_at: string;
-  member_count: number;
-}
-
-interface MemberRow {
+interface MemberRow extends UserRow {
   role: Member['role'];
   joined_at: string;
-  id: string;
-  username: string;
-  display_name: string;
-  avatar_url: string | null;
-  is_bot: number;
-  created_at: string;
 }
 
 const BOARD_COLUMNS =
   'b.id, b.name, b.description, b.created_at, (SELECT count(*) FROM members m WHERE m.board_id = b.id) AS member_count';
 
-const toBoard = (r: BoardRow): Board => ({ ...r });
+const MEMBER_SELECT =
+  'SELECT m.role, m.joined_at, u.id, u.username, u.display_name, u.avatar_url, u.is_bot, u.created_at FROM members m JOIN users u ON u.id = m.user_id';
 
-const toMember = (r: MemberRow): Member => {
-  const user: UserProfile = {
-    id: r.id,
-    username: r.username,
-    display_name: r.display_name,
-    avatar_url: r.avatar_url,
-    is_bot: r.is_bot === 1,
-    created_at: r.created_at,
-  };
-  return { user, role: r.role, joined_at: r.joined_at };
-};
+// A row is a board, copied into a plain object of its own (whatever object the driver made).
+const toBoard = (r: Board): Board => ({ ...r });
+
+const toMember = (r: MemberRow): Member => ({ user: toProfile(r), role: r.role, joined_at: r.joined_at });
 
 /** Boards, their memberships and their `seq` counters. */
 export class BoardRepository {
-  private readonly insertStmt;
-  private readonly byIdStmt;
-  private readonly existsStmt;
-  private readonly byNameStmt;
-  private readonly allStmt;
-  private readonly ofUserStmt;
-  private readonly idsOfUserStmt;
-  private readonly isMemberStmt;
-  private readonly membersStmt;
-  private readonly memberStmt;
-  private readonly upsertMemberStmt;
-  private readonly removeMemberStmt;
+  /**
+   * @param db - The database.
+   * @param onChange - Called after a membership changed (the app repository caches installs).
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly onChange: () => void,
+  ) {}
+
+  private readonly insertStmt = this.db.prepare(
+    'INSERT INTO boards (id, name, description, created_at) VALUES (@id, @name, @description, @created_at)',
+  );
+  private readonly byIdStmt = this.db.prepare<[string], Board>(`SELECT ${BOARD_COLUMNS} FROM boards b WHERE b.id = ?`);
+  private readonly existsStmt = this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM boards WHERE id = ?');
+  private readonly byNameStmt = this.db.prepare<[string], Board>(
+    `SELECT ${BOARD_COLUMNS} FROM boards b WHERE b.name = ? ORDER BY b.rowid LIMIT 1`,
+  );
+  private readonly allStmt = this.db.prepare<[], Board>(`SELECT ${BOARD_COLUMNS} FROM boards b ORDER BY b.rowid`);
+  private readonly ofUserStmt = this.db.prepare<[string], Board>(
+    `SELECT ${BOARD_COLUMNS} FROM boards b JOIN members mm ON mm.board_id = b.id WHERE mm.user_id = ? ORDER BY b.rowid`,
+  );
+  private readonly idsOfUserStmt = this.db
+    .prepare<[string], string>(
+      'SELECT b.id FROM boards b JOIN members m ON m.board_id = b.id WHERE m.user_id = ? ORDER BY b.rowid',
+    )
+    .pluck();
+  private readonly isMemberStmt = this.db.prepare<[string, string], { one: number }>(
+    'SELECT 1 AS one FROM members WHERE board_id = ? AND user_id = ?',
+  );
+  private readonly membersStmt = this.db.prepare<[string], MemberRow>(
+    `${MEMBER_SELECT} WHERE m.board_id = ? ORDER BY m.joined_at, u.rowid`,
+  );
+  private readonly memberStmt = this.db.prepare<[string, string], MemberRow>(
+    `${MEMBER_SELECT} WHERE m.board_id = ? AND m.user_id = ?`,
+  );
+  private readonly upsertMemberStmt = this.db.prepare(
+    'INSERT INTO members (board_id, user_id, role, joined_at) VALUES (?, ?, ?, ?) ON CONFLICT (board_id, user_id) DO UPDATE SET role = excluded.role',
+  );
+  private readonly removeMemberStmt = this.db.prepare('DELETE FROM members WHERE board_id = ? AND user_id = ?');
   // Membership answers, cached: every send checks that the app is installed on the board.
   private readonly memberCache = new Map<string, boolean>();
-
-  /** @param onChange - Called after a membership changed (the app repository caches installs). */
-  constructor(
-    db: Db,
-    private readonly onChange: () => void,
-  ) {
-    this.insertStmt = db.prepare(
-      'INSERT INTO boards (id, name, description, created_at) VALUES (@id, @name, @description, @created_at)',
-    );
-    this.byIdStmt = db.prepare<[string], BoardRow>(`SELECT ${BOARD_COLUMNS} FROM boards b WHERE b.id = ?`);
-    this.existsStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM boards WHERE id = ?');
-    this.byNameStmt = db.prepare<[string], BoardRow>(
-      `SELECT ${BOARD_COLUMNS} FROM boards b WHERE b.name = ? ORDER BY b.rowid LIMIT 1`,
-    );
-    this.allStmt = db.prepare<[], BoardRow>(`SELECT ${BOARD_COLUMNS} FROM boards b ORDER BY b.rowid`);
-    this.ofUserStmt = db.prepare<[string], BoardRow>(
-      `SELECT ${BOARD_COLUMNS} FROM boards b JOIN members mm ON mm.board_id = b.id WHERE mm.user_id = ? ORDER BY b.rowid`,
-    );
-    this.idsOfUserStmt = db
-      .prepare<[string], string>(
-        'SELECT b.id FROM boards b JOIN members m ON m.board_id = b.id WHERE m.user_id = ? ORDER BY b.rowid',
-      )
-      .pluck();
-    this.isMemberStmt = db.prepare<[string, string], { one: number }>(
-      'SELECT 1 AS one FROM members WHERE board_id = ? AND user_id = ?',
-    );
-    const memberSelect =
-      'SELECT m.role, m.joined_at, u.id, u.username, u.display_name, u.avatar_url, u.is_bot, u.created_at FROM members m JOIN users u ON u.id = m.user_id';
-    this.membersStmt = db.prepare<[string], MemberRow>(
-      `${memberSelect} WHERE m.board_id = ? ORDER BY m.joined_at, u.rowid`,
-    );
-    this.memberStmt = db.prepare<[string, string], MemberRow>(`${memberSelect} WHERE m.board_id = ? AND m.user_id = ?`);
-    this.upsertMemberStmt = db.prepare(
-      'INSERT INTO members (board_id, user_id, role, joined_at) VALUES (?, ?, ?, ?) ON CONFLICT (board_id, user_id) DO UPDATE SET role = excluded.role',
-    );
-    this.removeMemberStmt = db.prepare('DELETE FROM members WHERE board_id = ? AND user_id = ?');
-  }
 
   /** Stores a new board. */
   insert(board: { id: string; name: string; description: string | null; created_at: string }): void {

@@ -3,19 +3,17 @@ import type { Db } from './db.js';
 
 /** Registered slash commands, in the order the app gave them. */
 export class CommandRepository {
-  private readonly listStmt;
-  private readonly clearStmt;
-  private readonly insertStmt;
+  constructor(private readonly db: Db) {}
+
+  private readonly listStmt = this.db
+    .prepare<[string], string>('SELECT json FROM commands WHERE app_id = ? ORDER BY position')
+    .pluck();
+  private readonly clearStmt = this.db.prepare('DELETE FROM commands WHERE app_id = ?');
+  private readonly insertStmt = this.db.prepare(
+    'INSERT INTO commands (id, app_id, position, name, json) VALUES (?, ?, ?, ?, ?)',
+  );
   // Every invocation reads its board's apps' commands: parsed once per change, not per request.
   private readonly cache = new Map<string, readonly Command[]>();
-
-  constructor(db: Db) {
-    this.listStmt = db
-      .prepare<[string], string>('SELECT json FROM commands WHERE app_id = ? ORDER BY position')
-      .pluck();
-    this.clearStmt = db.prepare('DELETE FROM commands WHERE app_id = ?');
-    this.insertStmt = db.prepare('INSERT INTO commands (id, app_id, position, name, json) VALUES (?, ?, ?, ?, ?)');
-  }
 
   /** The app's commands (shared: do not modify them). */
   list(appId: string): readonly Command[] {

@@ -9,21 +9,18 @@ export interface EventRow {
 
 /** The durable per-app event log the gateway replays from (`Last-Event-ID`). */
 export class EventRepository {
-  private readonly insertStmt;
-  private readonly afterStmt;
-  private readonly createdAtStmt;
-  private readonly pruneStmt;
+  constructor(private readonly db: Db) {}
 
-  constructor(db: Db) {
-    this.insertStmt = db.prepare('INSERT INTO events (app_id, id, name, data, created_at_ms) VALUES (?, ?, ?, ?, ?)');
-    this.afterStmt = db.prepare<[string, number, number, number], EventRow>(
-      'SELECT id, name, data FROM events WHERE app_id = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?',
-    );
-    this.createdAtStmt = db
-      .prepare<[string, number], number>('SELECT created_at_ms FROM events WHERE app_id = ? AND id = ?')
-      .pluck();
-    this.pruneStmt = db.prepare('DELETE FROM events WHERE app_id = ? AND id <= ?');
-  }
+  private readonly insertStmt = this.db.prepare(
+    'INSERT INTO events (app_id, id, name, data, created_at_ms) VALUES (?, ?, ?, ?, ?)',
+  );
+  private readonly afterStmt = this.db.prepare<[string, number, number, number], EventRow>(
+    'SELECT id, name, data FROM events WHERE app_id = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?',
+  );
+  private readonly createdAtStmt = this.db
+    .prepare<[string, number], number>('SELECT created_at_ms FROM events WHERE app_id = ? AND id = ?')
+    .pluck();
+  private readonly pruneStmt = this.db.prepare('DELETE FROM events WHERE app_id = ? AND id <= ?');
 
   /** Appends an event (its id was taken from the app's counter in the same transaction). */
   insert(appId: string, id: number, name: string, data: string, nowMs: number): void {

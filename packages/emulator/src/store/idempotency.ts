@@ -10,20 +10,16 @@ export interface IdempotencyRecord {
 
 /** Stored `Idempotency-Key` answers, scoped to the credential that sent them. */
 export class IdempotencyRepository {
-  private readonly getStmt;
-  private readonly putStmt;
-  private readonly pruneStmt;
-  private puts = 0;
+  constructor(private readonly db: Db) {}
 
-  constructor(db: Db) {
-    this.getStmt = db.prepare<[string, string], IdempotencyRecord>(
-      'SELECT fingerprint, status, body, created_at_ms FROM idempotency WHERE scope = ? AND key = ?',
-    );
-    this.putStmt = db.prepare(
-      'INSERT OR REPLACE INTO idempotency (scope, key, fingerprint, status, body, created_at_ms) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    this.pruneStmt = db.prepare('DELETE FROM idempotency WHERE created_at_ms < ?');
-  }
+  private readonly getStmt = this.db.prepare<[string, string], IdempotencyRecord>(
+    'SELECT fingerprint, status, body, created_at_ms FROM idempotency WHERE scope = ? AND key = ?',
+  );
+  private readonly putStmt = this.db.prepare(
+    'INSERT OR REPLACE INTO idempotency (scope, key, fingerprint, status, body, created_at_ms) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  private readonly pruneStmt = this.db.prepare('DELETE FROM idempotency WHERE created_at_ms < ?');
+  private puts = 0;
 
   /** The record of `key` under `scope`. */
   get(scope: string, key: string): IdempotencyRecord | undefined {

@@ -24,39 +24,33 @@ export const EXPIRED_BETWEEN_SQL =
 
 /** Slash-command invocations and the messages that answered them. */
 export class InteractionRepository {
-  private readonly insertStmt;
-  private readonly byIdStmt;
-  private readonly byTokenStmt;
-  private readonly countAnswerStmt;
-  private readonly addAnswerStmt;
-  private readonly answersStmt;
-  private readonly listStmt;
-  private readonly listByBoardStmt;
-  private readonly expiredStmt;
+  constructor(private readonly db: Db) {}
 
-  constructor(db: Db) {
-    this.insertStmt = db.prepare(
-      'INSERT INTO interactions (id, app_id, board_id, token_hash, expires_at_ms, json) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    this.byIdStmt = db.prepare<[string], InteractionRow>('SELECT * FROM interactions WHERE id = ?');
-    this.byTokenStmt = db.prepare<[string], InteractionRow>('SELECT * FROM interactions WHERE token_hash = ?');
-    this.countAnswerStmt = db
-      .prepare<[string], number>('UPDATE interactions SET answers = answers + 1 WHERE id = ? RETURNING answers')
-      .pluck();
-    this.addAnswerStmt = db.prepare(
-      'INSERT INTO interaction_answers (interaction_id, n, board_id, seq) VALUES (?, ?, ?, ?)',
-    );
-    this.answersStmt = db
-      .prepare<[string], string>(
-        'SELECT m.json FROM interaction_answers a JOIN messages m ON m.board_id = a.board_id AND m.seq = a.seq WHERE a.interaction_id = ? ORDER BY a.n',
-      )
-      .pluck();
-    this.listStmt = db.prepare<[number], InteractionRow>('SELECT * FROM interactions ORDER BY rowid DESC LIMIT ?');
-    this.listByBoardStmt = db.prepare<[string, number], InteractionRow>(
-      'SELECT * FROM interactions WHERE board_id = ? ORDER BY rowid DESC LIMIT ?',
-    );
-    this.expiredStmt = db.prepare<[number, number], InteractionRow>(EXPIRED_BETWEEN_SQL);
-  }
+  private readonly insertStmt = this.db.prepare(
+    'INSERT INTO interactions (id, app_id, board_id, token_hash, expires_at_ms, json) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  private readonly byIdStmt = this.db.prepare<[string], InteractionRow>('SELECT * FROM interactions WHERE id = ?');
+  private readonly byTokenStmt = this.db.prepare<[string], InteractionRow>(
+    'SELECT * FROM interactions WHERE token_hash = ?',
+  );
+  private readonly countAnswerStmt = this.db
+    .prepare<[string], number>('UPDATE interactions SET answers = answers + 1 WHERE id = ? RETURNING answers')
+    .pluck();
+  private readonly addAnswerStmt = this.db.prepare(
+    'INSERT INTO interaction_answers (interaction_id, n, board_id, seq) VALUES (?, ?, ?, ?)',
+  );
+  private readonly answersStmt = this.db
+    .prepare<[string], string>(
+      'SELECT m.json FROM interaction_answers a JOIN messages m ON m.board_id = a.board_id AND m.seq = a.seq WHERE a.interaction_id = ? ORDER BY a.n',
+    )
+    .pluck();
+  private readonly listStmt = this.db.prepare<[number], InteractionRow>(
+    'SELECT * FROM interactions ORDER BY rowid DESC LIMIT ?',
+  );
+  private readonly listByBoardStmt = this.db.prepare<[string, number], InteractionRow>(
+    'SELECT * FROM interactions WHERE board_id = ? ORDER BY rowid DESC LIMIT ?',
+  );
+  private readonly expiredStmt = this.db.prepare<[number, number], InteractionRow>(EXPIRED_BETWEEN_SQL);
 
   /**
    * Stores a new interaction under the hash of its token.

@@ -13,23 +13,22 @@ export interface MessageRow {
 
 /** Messages, clustered by `(board_id, seq)` for keyset paging. */
 export class MessageRepository {
-  private readonly insertStmt;
-  private readonly byIdStmt;
-  private readonly updateStmt;
-  private readonly pageBeforeStmt;
+  constructor(private readonly db: Db) {}
 
-  constructor(db: Db) {
-    this.insertStmt = db.prepare(
-      'INSERT INTO messages (board_id, seq, id, author, deleted, json) VALUES (@board_id, @seq, @id, @author, @deleted, @json)',
-    );
-    this.byIdStmt = db.prepare<[string, string], MessageRow>('SELECT * FROM messages WHERE id = ? AND board_id = ?');
-    this.updateStmt = db.prepare('UPDATE messages SET json = ?, deleted = ? WHERE board_id = ? AND seq = ?');
-    this.pageBeforeStmt = db
-      .prepare<[string, number, number], string>(
-        'SELECT json FROM messages WHERE board_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
-      )
-      .pluck();
-  }
+  private readonly insertStmt = this.db.prepare(
+    'INSERT INTO messages (board_id, seq, id, author, deleted, json) VALUES (@board_id, @seq, @id, @author, @deleted, @json)',
+  );
+  private readonly byIdStmt = this.db.prepare<[string, string], MessageRow>(
+    'SELECT * FROM messages WHERE id = ? AND board_id = ?',
+  );
+  private readonly updateStmt = this.db.prepare(
+    'UPDATE messages SET json = ?, deleted = ? WHERE board_id = ? AND seq = ?',
+  );
+  private readonly pageBeforeStmt = this.db
+    .prepare<[string, number, number], string>(
+      'SELECT json FROM messages WHERE board_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+    )
+    .pluck();
 
   /** Stores a new message; `json` is its serialized record. */
   insert(message: Message, json: string): void {

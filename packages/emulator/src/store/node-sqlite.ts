@@ -59,23 +59,16 @@ class NodeStatement<P extends unknown[], R> implements Statement<P, R> {
  * `open` / `inTransaction` flags.
  */
 export class NodeSqliteDb implements Db {
-  private isOpen = true;
-  private readonly begin;
-  private readonly commit;
-  private readonly rollback;
-  private readonly savepoint;
-  private readonly release;
-  private readonly rollbackTo;
-
   /** @param native - An open `DatabaseSync`. */
-  constructor(private readonly native: NativeDatabase) {
-    this.begin = native.prepare('BEGIN');
-    this.commit = native.prepare('COMMIT');
-    this.rollback = native.prepare('ROLLBACK');
-    this.savepoint = native.prepare('SAVEPOINT boardbot_tx');
-    this.release = native.prepare('RELEASE boardbot_tx');
-    this.rollbackTo = native.prepare('ROLLBACK TO boardbot_tx');
-  }
+  constructor(private readonly native: NativeDatabase) {}
+
+  private isOpen = true;
+  private readonly begin = this.native.prepare('BEGIN');
+  private readonly commit = this.native.prepare('COMMIT');
+  private readonly rollback = this.native.prepare('ROLLBACK');
+  private readonly savepoint = this.native.prepare('SAVEPOINT boardbot_tx');
+  private readonly release = this.native.prepare('RELEASE boardbot_tx');
+  private readonly rollbackTo = this.native.prepare('ROLLBACK TO boardbot_tx');
 
   get open(): boolean {
     return this.isOpen;

@@ -6,13 +6,10 @@ import type { Db } from './db.js';
  * derives the same values (the interaction tokens of its event log).
  */
 export class SecretRepository {
-  private readonly getStmt;
-  private readonly insertStmt;
+  constructor(private readonly db: Db) {}
 
-  constructor(db: Db) {
-    this.getStmt = db.prepare<[string], string>('SELECT value FROM secrets WHERE name = ?').pluck();
-    this.insertStmt = db.prepare('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)');
-  }
+  private readonly getStmt = this.db.prepare<[string], string>('SELECT value FROM secrets WHERE name = ?').pluck();
+  private readonly insertStmt = this.db.prepare('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)');
 
   /** The secret called `name`: 32 random bytes (base64url), made and stored on first use. */
   get(name: string): string {

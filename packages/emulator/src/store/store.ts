@@ -26,19 +26,19 @@ const TABLES = [
 
 /** The database and one repository per table group, each with its prepared statements. */
 export class Store {
-  readonly users: UserRepository;
-  readonly boards: BoardRepository;
-  readonly apps: AppRepository;
-  readonly messages: MessageRepository;
-  readonly commands: CommandRepository;
-  readonly interactions: InteractionRepository;
-  readonly events: EventRepository;
-  readonly idempotency: IdempotencyRepository;
-  readonly secrets: SecretRepository;
+  readonly users = new UserRepository(this.db);
+  readonly apps = new AppRepository(this.db);
+  readonly boards = new BoardRepository(this.db, () => this.apps.invalidate());
+  readonly messages = new MessageRepository(this.db);
+  readonly commands = new CommandRepository(this.db);
+  readonly interactions = new InteractionRepository(this.db);
+  readonly events = new EventRepository(this.db);
+  readonly idempotency = new IdempotencyRepository(this.db);
+  readonly secrets = new SecretRepository(this.db);
   private readonly counters: Counters;
   // One transaction wrapper for every write: building one per `db.transaction(fn)` call costs as
   // much as the statements of a send.
-  private readonly inTransaction: (fn: () => unknown) => unknown;
+  private readonly inTransaction = this.db.transaction((fn: () => unknown) => fn());
 
   /**
    * @param db - An open, migrated database (see {@link openStore}).
@@ -48,16 +48,6 @@ export class Store {
     readonly db: Db,
     readonly lock?: DatabaseLock,
   ) {
-    this.users = new UserRepository(db);
-    this.apps = new AppRepository(db);
-    this.boards = new BoardRepository(db, () => this.apps.invalidate());
-    this.messages = new MessageRepository(db);
-    this.commands = new CommandRepository(db);
-    this.interactions = new InteractionRepository(db);
-    this.events = new EventRepository(db);
-    this.idempotency = new IdempotencyRepository(db);
-    this.secrets = new SecretRepository(db);
-    this.inTransaction = db.transaction((fn: () => unknown) => fn());
     const maxSeq = db
       .prepare<[string], number>('SELECT coalesce(max(seq), 0) FROM messages WHERE board_id = ?')
       .pluck();

@@ -1,16 +1,11 @@
 import type { UserProfile } from '@boardbot/protocol';
 import type { Db } from './db.js';
 
-interface UserRow {
-  id: string;
-  username: string;
-  display_name: string;
-  avatar_url: string | null;
-  is_bot: number;
-  created_at: string;
-}
+/** A row of `users`: a profile with `is_bot` as SQLite stores it. */
+export type UserRow = Omit<UserProfile, 'is_bot'> & { is_bot: number };
 
-const toProfile = (r: UserRow): UserProfile => ({
+/** The profile of a row (of `users`, or of a query that selects its columns). */
+export const toProfile = (r: UserRow): UserProfile => ({
   id: r.id,
   username: r.username,
   display_name: r.display_name,
@@ -21,23 +16,17 @@ const toProfile = (r: UserRow): UserProfile => ({
 
 /** People and bot users. */
 export class UserRepository {
-  private readonly insertStmt;
-  private readonly byIdStmt;
-  private readonly byUsernameStmt;
-  private readonly allStmt;
-  private readonly sharesBoardStmt;
+  constructor(private readonly db: Db) {}
 
-  constructor(db: Db) {
-    this.insertStmt = db.prepare(
-      'INSERT INTO users (id, username, display_name, avatar_url, is_bot, created_at) VALUES (@id, @username, @display_name, @avatar_url, @is_bot, @created_at)',
-    );
-    this.byIdStmt = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
-    this.byUsernameStmt = db.prepare<[string], UserRow>('SELECT * FROM users WHERE username = ?');
-    this.allStmt = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY rowid');
-    this.sharesBoardStmt = db.prepare<[string, string], { one: number }>(
-      'SELECT 1 AS one FROM members a JOIN members b ON a.board_id = b.board_id WHERE a.user_id = ? AND b.user_id = ? LIMIT 1',
-    );
-  }
+  private readonly insertStmt = this.db.prepare(
+    'INSERT INTO users (id, username, display_name, avatar_url, is_bot, created_at) VALUES (@id, @username, @display_name, @avatar_url, @is_bot, @created_at)',
+  );
+  private readonly byIdStmt = this.db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
+  private readonly byUsernameStmt = this.db.prepare<[string], UserRow>('SELECT * FROM users WHERE username = ?');
+  private readonly allStmt = this.db.prepare<[], UserRow>('SELECT * FROM users ORDER BY rowid');
+  private readonly sharesBoardStmt = this.db.prepare<[string, string], { one: number }>(
+    'SELECT 1 AS one FROM members a JOIN members b ON a.board_id = b.board_id WHERE a.user_id = ? AND b.user_id = ? LIMIT 1',
+  );
 
   /** Stores a new user. */
   insert(user: UserProfile): void {

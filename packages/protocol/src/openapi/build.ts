@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { GATEWAY_EVENTS } from '../events.js';
 import { API_PREFIX, IDEMPOTENCY_KEY_PATTERN, LIMITS } from '../limits.js';
+import { GATEWAY_EVENT_SCHEMAS } from '../schemas/gateway-events.js';
 import { COMPONENT_SCHEMAS } from './components.js';
 import { withDocumentRules } from './document-rules.js';
 import { commonErrors, ENDPOINTS, type EndpointSpec } from './endpoints.js';
@@ -17,45 +18,44 @@ const ref = componentRef;
 const names = new Set(Object.keys(COMPONENT_SCHEMAS));
 const toJson = (schema: TSchema, root: boolean): JsonValue => schemaToJson(schema, names, root);
 
+/** A parameter of the document, its fields in the document's order. */
+const param = (name: string, where: 'path' | 'query' | 'header', description: string, schema: JsonValue) => ({
+  name,
+  in: where,
+  required: where === 'path',
+  description,
+  schema,
+});
+
+/** A response header of the document's components. */
+const header = (description: string, schema: JsonValue, required = true) => ({ description, required, schema });
+
 const PARAMETERS: Record<EndpointSpec['params'][number], JsonValue> = {
-  boardId: {
-    name: 'boardId',
-    in: 'path',
-    required: true,
-    description: 'Board id; a malformed UUID is `400 validation_failed`.',
-    schema: ref('Uuid'),
-  },
-  messageId: { name: 'messageId', in: 'path', required: true, description: 'Message id (UUID).', schema: ref('Uuid') },
-  userId: { name: 'userId', in: 'path', required: true, description: 'User id (UUID).', schema: ref('Uuid') },
-  token: {
-    name: 'token',
-    in: 'path',
-    required: true,
-    description: 'Interaction token: opaque base64url of at least 32 random bytes. It is the credential of this call.',
-    schema: { type: 'string', minLength: 1 },
-  },
-  before: {
-    name: 'before',
-    in: 'query',
-    required: false,
-    description: 'Return only messages whose `seq` is strictly below this value.',
-    schema: { type: 'integer', minimum: 1 },
-  },
-  limit: {
-    name: 'limit',
-    in: 'query',
-    required: false,
-    description: 'Most messages returned.',
-    schema: { type: 'integer', minimum: 1, maximum: LIMITS.listMax, default: LIMITS.listDefault },
-  },
-  idempotencyKey: {
-    name: 'Idempotency-Key',
-    in: 'header',
-    required: false,
-    description:
-      'Same key from the same credential within 24 h replays the first response; reused with another body is `422`; while the first is in flight `409`.',
-    schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
-  },
+  boardId: param('boardId', 'path', 'Board id; a malformed UUID is `400 validation_failed`.', ref('Uuid')),
+  messageId: param('messageId', 'path', 'Message id (UUID).', ref('Uuid')),
+  userId: param('userId', 'path', 'User id (UUID).', ref('Uuid')),
+  token: param(
+    'token',
+    'path',
+    'Interaction token: opaque base64url of at least 32 random bytes. It is the credential of this call.',
+    { type: 'string', minLength: 1 },
+  ),
+  before: param('before', 'query', 'Return only messages whose `seq` is strictly below this value.', {
+    type: 'integer',
+    minimum: 1,
+  }),
+  limit: param('limit', 'query', 'Most messages returned.', {
+    type: 'integer',
+    minimum: 1,
+    maximum: LIMITS.listMax,
+    default: LIMITS.listDefault,
+  }),
+  idempotencyKey: param(
+    'Idempotency-Key',
+    'header',
+    'Same key from the same credential within 24 h replays the first response; reused with another body is `422`; while the first is in flight `409`.',
+    { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
+  ),
 };
 
 const RATE_HEADERS = {
@@ -120,19 +120,12 @@ function operation(e: EndpointSpec): JsonValue {
     responses,
     security: e.auth ? [{ bearerAuth: [] }] : [],
   };
-  if (e.n === 13) op['x-gateway-events'] = Object.fromEntries(GATEWAY_EVENTS.map((n) => [n, ref(eventComponent(n))]));
+  if (e.n === 13)
+    op['x-gateway-events'] = Object.fromEntries(
+      GATEWAY_EVENTS.map((n) => [n, ref(GATEWAY_EVENT_SCHEMAS[n].title as string)]),
+    );
   if (e.body) op.requestBody = { required: true, content: { 'application/json': { schema: ref(e.body) } } };
   return op;
-}
-
-function eventComponent(name: string): string {
-  return {
-    ready: 'ReadyEvent',
-    'message.create': 'MessageCreateEvent',
-    'message.edit': 'MessageEditEvent',
-    'message.delete': 'MessageDeleteEvent',
-    'interaction.create': 'InteractionCreateEvent',
-  }[name] as string;
 }
 
 /**
@@ -167,33 +160,19 @@ export function buildOpenApiDocument(serverUrl = `http://127.0.0.1:8787${API_PRE
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'App (bot) token.' } },
       headers: {
-        'X-RateLimit-Limit': {
-          description: 'Requests allowed per window.',
-          required: true,
-          schema: { type: 'integer', minimum: 1 },
-        },
-        'X-RateLimit-Remaining': {
-          description: 'Requests left in the current window.',
-          required: true,
-          schema: { type: 'integer', minimum: 0 },
-        },
-        'X-RateLimit-Reset': {
-          description: 'Seconds until the window resets, decimal with up to 3 places (e.g. `0.734`).',
-          required: true,
-          schema: { type: 'string', pattern: '^\\d+(\\.\\d{1,3})?$' },
-        },
-        'Retry-After': {
-          description: 'Whole seconds to wait, rounded up.',
-          required: true,
-          schema: { type: 'integer', minimum: 0 },
-        },
-        'WWW-Authenticate': { description: 'Always `Bearer`.', required: true, schema: { type: 'string' } },
-        'Idempotent-Replayed': {
-          description:
-            'Present, as `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; nothing was written again.',
-          required: false,
-          schema: { type: 'string', const: 'true' },
-        },
+        'X-RateLimit-Limit': header('Requests allowed per window.', { type: 'integer', minimum: 1 }),
+        'X-RateLimit-Remaining': header('Requests left in the current window.', { type: 'integer', minimum: 0 }),
+        'X-RateLimit-Reset': header('Seconds until the window resets, decimal with up to 3 places (e.g. `0.734`).', {
+          type: 'string',
+          pattern: '^\\d+(\\.\\d{1,3})?$',
+        }),
+        'Retry-After': header('Whole seconds to wait, rounded up.', { type: 'integer', minimum: 0 }),
+        'WWW-Authenticate': header('Always `Bearer`.', { type: 'string' }),
+        'Idempotent-Replayed': header(
+          'Present, as `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; nothing was written again.',
+          { type: 'string', const: 'true' },
+          false,
+        ),
       },
       schemas,
     },

@@ -23,136 +23,102 @@ export interface EndpointSpec {
 const BODY_ERRORS = ['invalid_json', 'validation_failed', 'payload_too_large', 'unsupported_media_type'] as const;
 const IDEMPOTENCY_ERRORS = ['idempotency_in_progress', 'idempotency_key_reused'] as const;
 
-/** The 13 endpoints of CONTRACT.md "Endpoints". */
-export const ENDPOINTS: readonly EndpointSpec[] = [
+/** An endpoint as the table below states it: `route` is `method path`; most need the bearer token. */
+type EndpointRow = Omit<EndpointSpec, 'n' | 'method' | 'path' | 'auth' | 'params' | 'errors'> & {
+  route: `${EndpointSpec['method']} /${string}`;
+  auth?: false;
+  params?: EndpointSpec['params'];
+  errors?: EndpointSpec['errors'];
+};
+
+// In the contract's order: endpoint `n` is the `n`-th row.
+const ROWS: readonly EndpointRow[] = [
   {
-    n: 1,
-    method: 'get',
-    path: '/boards',
+    route: 'get /boards',
     operationId: 'listBoards',
     summary: 'List the boards the app is installed on',
-    auth: true,
-    params: [],
     success: { status: 200, schema: 'BoardList' },
-    errors: [],
   },
   {
-    n: 2,
-    method: 'get',
-    path: '/boards/{boardId}',
+    route: 'get /boards/{boardId}',
     operationId: 'getBoard',
     summary: 'Read one board',
-    auth: true,
     params: ['boardId'],
     success: { status: 200, schema: 'Board' },
     errors: ['validation_failed', 'unknown_board'],
   },
   {
-    n: 3,
-    method: 'get',
-    path: '/boards/{boardId}/members',
+    route: 'get /boards/{boardId}/members',
     operationId: 'listMembers',
     summary: "List a board's members",
-    auth: true,
     params: ['boardId'],
     success: { status: 200, schema: 'MemberList' },
     errors: ['validation_failed', 'unknown_board'],
   },
   {
-    n: 4,
-    method: 'get',
-    path: '/boards/{boardId}/messages',
+    route: 'get /boards/{boardId}/messages',
     operationId: 'listMessages',
     summary: 'List messages, highest seq first, with cursor paging',
-    auth: true,
     params: ['boardId', 'before', 'limit'],
     success: { status: 200, schema: 'MessageList' },
     errors: ['validation_failed', 'unknown_board'],
   },
   {
-    n: 5,
-    method: 'post',
-    path: '/boards/{boardId}/messages',
+    route: 'post /boards/{boardId}/messages',
     operationId: 'sendMessage',
     summary: 'Send a message as the app',
-    auth: true,
     params: ['boardId', 'idempotencyKey'],
     body: 'SendMessageBody',
     success: { status: 200, schema: 'Message' },
     errors: [...BODY_ERRORS, 'unknown_board', ...IDEMPOTENCY_ERRORS],
   },
   {
-    n: 6,
-    method: 'patch',
-    path: '/boards/{boardId}/messages/{messageId}',
+    route: 'patch /boards/{boardId}/messages/{messageId}',
     operationId: 'editMessage',
     summary: "Edit the app's own message",
-    auth: true,
     params: ['boardId', 'messageId', 'idempotencyKey'],
     body: 'EditMessageBody',
     success: { status: 200, schema: 'Message' },
     errors: [...BODY_ERRORS, 'forbidden', 'unknown_board', 'unknown_message', ...IDEMPOTENCY_ERRORS],
   },
   {
-    n: 7,
-    method: 'delete',
-    path: '/boards/{boardId}/messages/{messageId}',
+    route: 'delete /boards/{boardId}/messages/{messageId}',
     operationId: 'deleteMessage',
     summary: "Delete the app's own message (idempotent)",
-    auth: true,
     params: ['boardId', 'messageId'],
     success: { status: 204, schema: null },
     errors: ['validation_failed', 'forbidden', 'unknown_board', 'unknown_message'],
   },
   {
-    n: 8,
-    method: 'get',
-    path: '/users/{userId}',
+    route: 'get /users/{userId}',
     operationId: 'getUser',
     summary: "Read a user's public profile",
-    auth: true,
     params: ['userId'],
     success: { status: 200, schema: 'UserProfile' },
     errors: ['validation_failed', 'unknown_user'],
   },
   {
-    n: 9,
-    method: 'get',
-    path: '/app',
+    route: 'get /app',
     operationId: 'getApp',
     summary: 'Read the app the token belongs to',
-    auth: true,
-    params: [],
     success: { status: 200, schema: 'App' },
-    errors: [],
   },
   {
-    n: 10,
-    method: 'get',
-    path: '/app/commands',
+    route: 'get /app/commands',
     operationId: 'listCommands',
     summary: "List the app's registered slash commands",
-    auth: true,
-    params: [],
     success: { status: 200, schema: 'CommandList' },
-    errors: [],
   },
   {
-    n: 11,
-    method: 'put',
-    path: '/app/commands',
+    route: 'put /app/commands',
     operationId: 'replaceCommands',
     summary: "Replace the app's whole command set",
-    auth: true,
-    params: [],
     body: 'ReplaceCommandsBody',
     success: { status: 200, schema: 'CommandList' },
     errors: [...BODY_ERRORS],
   },
   {
-    n: 12,
-    method: 'post',
-    path: '/interactions/{token}',
+    route: 'post /interactions/{token}',
     operationId: 'answerInteraction',
     summary: 'Answer an interaction (reply, then follow-ups); the token is the credential',
     auth: false,
@@ -168,17 +134,20 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     ],
   },
   {
-    n: 13,
-    method: 'get',
-    path: '/gateway',
+    route: 'get /gateway',
     operationId: 'openGateway',
     summary: 'Open the server-sent event stream of activity on the app’s boards',
-    auth: true,
-    params: [],
     success: { status: 200, schema: null },
-    errors: [],
   },
 ];
+
+/** The 13 endpoints of CONTRACT.md "Endpoints". */
+export const ENDPOINTS: readonly EndpointSpec[] = ROWS.map(
+  ({ route, auth = true, params = [], errors = [], ...rest }, i) => {
+    const [method, path] = route.split(' ') as [EndpointSpec['method'], string];
+    return { n: i + 1, method, path, auth, params, errors, ...rest };
+  },
+);
 
 /**
  * Error codes every endpoint can answer: its credential's refusal, the rate limit, the server's own

@@ -21,13 +21,10 @@ export const BODY_CHECKERS: {
   InteractionResponseBody: Checker<InteractionResponseBody>;
   ReplaceCommandsBody: Checker<ReplaceCommandsBody>;
 } = {
-  SendMessageBody: precompiledChecker(compiled.SendMessageBody.is, compiled.SendMessageBody.schema),
-  EditMessageBody: precompiledChecker(compiled.EditMessageBody.is, compiled.EditMessageBody.schema),
-  InteractionResponseBody: precompiledChecker(
-    compiled.InteractionResponseBody.is,
-    compiled.InteractionResponseBody.schema,
-  ),
-  ReplaceCommandsBody: precompiledChecker(compiled.ReplaceCommandsBody.is, compiled.ReplaceCommandsBody.schema),
+  SendMessageBody: precompiledChecker(compiled.SendMessageBody),
+  EditMessageBody: precompiledChecker(compiled.EditMessageBody),
+  InteractionResponseBody: precompiledChecker(compiled.InteractionResponseBody),
+  ReplaceCommandsBody: precompiledChecker(compiled.ReplaceCommandsBody),
 };
 
 /**
@@ -35,5 +32,5 @@ export const BODY_CHECKERS: {
  * required fields, unions and lengths; string formats and patterns are not re-checked), by event name.
  */
 export const GATEWAY_EVENT_CHECKERS = Object.fromEntries(
-  Object.entries(compiled.GATEWAY_EVENTS).map(([name, c]) => [name, precompiledChecker(c.is, c.schema)]),
+  Object.entries(compiled.GATEWAY_EVENTS).map(([name, c]) => [name, precompiledChecker(c)]),
 ) as { [K in GatewayEventName]: Checker<GatewayEventMap[K]> };

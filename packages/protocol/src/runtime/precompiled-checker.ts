@@ -27,13 +27,12 @@ export interface Compiled {
 }
 
 /**
- * A checker from a check function compiled ahead of time (`compiled-checks.ts`) and its schema, the
- * latter read only to explain a failure.
+ * A checker from a check compiled ahead of time (`compiled-checks.ts`); its schema is read only to
+ * explain a failure.
  *
- * @param is - The compiled check.
- * @param schema - The schema it was compiled from.
+ * @param compiled - The compiled check and the schema it was compiled from.
  */
-export function precompiledChecker<T>(is: (value: unknown) => boolean, schema: TSchema): Checker<T> {
+export function precompiledChecker<T>({ is, schema }: Compiled): Checker<T> {
   return {
     is: is as (value: unknown) => value is T,
     check(value) {

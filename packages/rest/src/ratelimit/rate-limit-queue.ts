@@ -54,7 +54,8 @@ export class RateLimitQueue implements CallQueue {
         return;
       }
       if (wait > this.shared.maxWaitMs) {
-        this.failAll(wait);
+        this.clearTimer();
+        this.waiting.refuseAll(wait, this.bucket, this.state.limit);
         return;
       }
       this.arm(wait, now);
@@ -92,11 +93,6 @@ export class RateLimitQueue implements CallQueue {
     };
     head.log().debug(event, 'waiting for the rate limit');
     if (this.shared.emitter.has('rateLimited')) this.shared.emitter.emit('rateLimited', event);
-  }
-
-  private failAll(wait: number): void {
-    this.clearTimer();
-    this.waiting.refuseAll(wait, this.bucket, this.state.limit);
   }
 
   private clearTimer(): void {

@@ -88,7 +88,7 @@ export class SharedRateLimitQueue implements CallQueue {
         this.hand(reservation.slots);
         if (reservation.slots.length > 0) continue;
         if (reservation.waitMs > this.shared.maxWaitMs) {
-          this.failAll(reservation.waitMs);
+          this.waiting.refuseAll(reservation.waitMs, this.bucket, this.currentLimit);
           return;
         }
         this.announce(reservation);
@@ -135,10 +135,6 @@ export class SharedRateLimitQueue implements CallQueue {
       }
       this.wake = done;
     });
-  }
-
-  private failAll(waitMs: number): void {
-    this.waiting.refuseAll(waitMs, this.bucket, this.currentLimit);
   }
 
   private storeFailed(err: unknown, what: string): void {

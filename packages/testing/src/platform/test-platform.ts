@@ -50,18 +50,17 @@ export interface CreateBoardOptions {
  */
 export class TestPlatform {
   /** The emulator (advanced use: `emulator.app.inject`, `emulator.platform`). */
-  readonly emulator: Emulator;
+  readonly emulator: Emulator = this.parts.emulator;
   /** Its URLs: `apiUrl` (the app API), `controlUrl`, `playgroundUrl`. */
-  readonly urls: EmulatorUrls;
+  readonly urls: EmulatorUrls = this.parts.urls;
   /** The control API, typed (advanced use: boards, members, interactions). */
-  readonly control: ControlClient;
+  readonly control: ControlClient = this.parts.control;
   /** The bot as people see it: what it posts, edits and deletes, and waits for its next action. */
-  readonly bot: TestBot;
+  readonly bot: TestBot = this.parts.bot;
   /** The bot's log, captured instead of printed. */
-  readonly logs: CapturedLogs;
+  readonly logs: CapturedLogs = this.parts.logs;
   /** How long waits last by default, in milliseconds. */
-  readonly timeoutMs: number;
-  private readonly parts: TestPlatformParts;
+  readonly timeoutMs: number = this.parts.timeoutMs;
   private readonly people = new Map<string, Person>();
   /** Boards the harness installed the bot on after it started (not in its `ready` frame yet). */
   private readonly installed = new Set<string>();
@@ -69,15 +68,7 @@ export class TestPlatform {
   private closing: Promise<void> | undefined;
 
   /** @param parts - wired by `createTestPlatform` */
-  constructor(parts: TestPlatformParts) {
-    this.parts = parts;
-    this.emulator = parts.emulator;
-    this.urls = parts.urls;
-    this.control = parts.control;
-    this.bot = parts.bot;
-    this.logs = parts.logs;
-    this.timeoutMs = parts.timeoutMs;
-  }
+  constructor(private readonly parts: TestPlatformParts) {}
 
   /** The control API's admin key (the playground URL carries it too). */
   get adminKey(): string {
@@ -160,7 +151,7 @@ export class TestPlatform {
       const log = this.logs.text({ atLeast: 'warn' });
       throw new BotStartError(
         `The bot failed to start against the test platform: ${error instanceof Error ? error.message : String(error)}` +
-          (log ? `\nBot log (warn and above):\n${indent(log)}` : ''),
+          (log ? `\nBot log (warn and above):\n${log.replace(/^/gm, '  ')}` : ''),
         error,
       );
     }
@@ -261,11 +252,4 @@ export class TestPlatform {
       boardName: (id) => this.parts.directory.boardName(id),
     });
   }
-}
-
-function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => `  ${l}`)
-    .join('\n');
 }

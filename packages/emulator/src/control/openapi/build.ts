@@ -1,6 +1,7 @@
 import {
   COMPONENT_SCHEMAS,
   CONTROL_PREFIX,
+  componentRef,
   ERROR_DESCRIPTIONS,
   ERROR_STATUS,
   type ErrorCode,
@@ -15,8 +16,6 @@ import { ACTIVITY_EVENT_SCHEMAS } from '../schemas/activity.js';
 import { COMMON_CONTROL_ERRORS, CONTROL_OPERATIONS, type ControlOperation } from './operations.js';
 
 type JsonObject = { [k: string]: JsonValue };
-
-const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
 
 /**
  * Titled schemas by title: the protocol's components and every titled schema of the control API. A
@@ -134,7 +133,7 @@ function operation(op: ControlOperation, names: ReadonlySet<string>): JsonObject
   }
   if (op.success.schema === 'event-stream') {
     json['x-activity-events'] = Object.fromEntries(
-      Object.entries(ACTIVITY_EVENT_SCHEMAS).map(([name, s]) => [name, ref(s.title as string)]),
+      Object.entries(ACTIVITY_EVENT_SCHEMAS).map(([name, s]) => [name, componentRef(s.title as string)]),
     );
   }
   return json;

@@ -71,51 +71,47 @@ export const COMMON_CONTROL_ERRORS: readonly ErrorCode[] = ['unauthorized', 'int
 
 const ok = (schema: TSchema | null, status: 200 | 201 | 204 = schema === null ? 204 : 200) => ({ status, schema });
 
-/** Every operation of the control API (docs/control-api.md), in the order of that page. */
-export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
+/** An operation as the table below states it: `route` is `method path`; `errors` defaults to none. */
+type OperationRow = Omit<ControlOperation, 'method' | 'path' | 'errors'> & {
+  route: `${ControlOperation['method']} /${string}`;
+  errors?: readonly ErrorCode[];
+};
+
+// In the order of docs/control-api.md.
+const ROWS: readonly OperationRow[] = [
   {
-    method: 'get',
-    path: '/info',
+    route: 'get /info',
     operationId: 'getInfo',
     summary: 'Version, URLs and limits',
     success: ok(EmulatorInfo),
-    errors: [],
   },
   {
-    method: 'get',
-    path: '/state',
+    route: 'get /state',
     operationId: 'getState',
     summary: 'Every person, board and app',
     success: ok(PlatformState),
-    errors: [],
   },
   {
-    method: 'post',
-    path: '/reset',
+    route: 'post /reset',
     operationId: 'reset',
     summary: 'Delete everything; end the open gateway streams',
     success: ok(null),
-    errors: [],
   },
   {
-    method: 'post',
-    path: '/seed',
+    route: 'post /seed',
     operationId: 'seed',
     summary: 'Load the default seed (idempotent)',
     success: ok(PlatformState),
     errors: ['validation_failed'],
   },
   {
-    method: 'get',
-    path: '/users',
+    route: 'get /users',
     operationId: 'listUsers',
     summary: 'Every person and bot user',
     success: ok(UserList),
-    errors: [],
   },
   {
-    method: 'post',
-    path: '/users',
+    route: 'post /users',
     operationId: 'createUser',
     summary: 'Create a person',
     body: CreateUserBody,
@@ -123,16 +119,13 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: BODY_ERRORS,
   },
   {
-    method: 'get',
-    path: '/boards',
+    route: 'get /boards',
     operationId: 'listBoards',
     summary: 'Every board',
     success: ok(BoardList),
-    errors: [],
   },
   {
-    method: 'post',
-    path: '/boards',
+    route: 'post /boards',
     operationId: 'createBoard',
     summary: 'Create a board (no members yet)',
     body: CreateBoardBody,
@@ -140,8 +133,7 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: BODY_ERRORS,
   },
   {
-    method: 'get',
-    path: '/boards/{boardId}/members',
+    route: 'get /boards/{boardId}/members',
     operationId: 'listMembers',
     summary: "A board's members",
     params: BoardIdParams,
@@ -149,8 +141,7 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: ['validation_failed', 'unknown_board'],
   },
   {
-    method: 'put',
-    path: '/boards/{boardId}/members/{userId}',
+    route: 'put /boards/{boardId}/members/{userId}',
     operationId: 'setMember',
     summary: 'Add a person to a board, or change their role (the role `app` comes with an install)',
     params: BoardUserParams,
@@ -160,8 +151,7 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: [...BODY_ERRORS, 'unknown_board', 'unknown_user'],
   },
   {
-    method: 'delete',
-    path: '/boards/{boardId}/members/{userId}',
+    route: 'delete /boards/{boardId}/members/{userId}',
     operationId: 'removeMember',
     summary: 'Remove a member (also when it was not one)',
     params: BoardUserParams,
@@ -169,16 +159,13 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: ['validation_failed', 'unknown_board'],
   },
   {
-    method: 'get',
-    path: '/apps',
+    route: 'get /apps',
     operationId: 'listApps',
     summary: 'Every app, with its boards and commands',
     success: ok(AppList),
-    errors: [],
   },
   {
-    method: 'post',
-    path: '/apps',
+    route: 'post /apps',
     operationId: 'createApp',
     summary: 'Create an app and its bot user; the token is shown this once',
     body: CreateAppBody,
@@ -186,8 +173,7 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: BODY_ERRORS,
   },
   {
-    method: 'put',
-    path: '/apps/{appId}/installs/{boardId}',
+    route: 'put /apps/{appId}/installs/{boardId}',
     operationId: 'installApp',
     summary: 'Install an app on a board (its bot user joins with role `app`); an unknown app is `404 not_found`',
     params: AppBoardParams,
@@ -195,8 +181,7 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: ['validation_failed', 'not_found', 'unknown_board'],
   },
   {
-    method: 'delete',
-    path: '/apps/{appId}/installs/{boardId}',
+    route: 'delete /apps/{appId}/installs/{boardId}',
     operationId: 'uninstallApp',
     summary: 'Remove an app from a board',
     params: AppBoardParams,
@@ -204,8 +189,7 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: ['validation_failed', 'not_found', 'unknown_board'],
   },
   {
-    method: 'get',
-    path: '/boards/{boardId}/messages',
+    route: 'get /boards/{boardId}/messages',
     operationId: 'listMessages',
     summary: 'Messages, highest `seq` first, tombstones included',
     params: BoardIdParams,
@@ -214,8 +198,7 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: ['validation_failed', 'unknown_board'],
   },
   {
-    method: 'post',
-    path: '/boards/{boardId}/messages',
+    route: 'post /boards/{boardId}/messages',
     operationId: 'postMessage',
     summary: 'Post a message as a person (`user_id`, a member) or a webhook (`webhook_name`): exactly one',
     params: BoardIdParams,
@@ -224,8 +207,7 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: [...BODY_ERRORS, 'unknown_board', 'unknown_user'],
   },
   {
-    method: 'patch',
-    path: '/boards/{boardId}/messages/{messageId}',
+    route: 'patch /boards/{boardId}/messages/{messageId}',
     operationId: 'editMessage',
     summary: "Edit any author's message",
     params: BoardMessageParams,
@@ -234,8 +216,7 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: [...BODY_ERRORS, 'unknown_board', 'unknown_message'],
   },
   {
-    method: 'delete',
-    path: '/boards/{boardId}/messages/{messageId}',
+    route: 'delete /boards/{boardId}/messages/{messageId}',
     operationId: 'deleteMessage',
     summary: 'Delete a message (idempotent)',
     params: BoardMessageParams,
@@ -243,8 +224,7 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: ['validation_failed', 'unknown_board', 'unknown_message'],
   },
   {
-    method: 'get',
-    path: '/boards/{boardId}/messages/{messageId}/why',
+    route: 'get /boards/{boardId}/messages/{messageId}/why',
     operationId: 'whyMessage',
     summary: "What produced an app's message: its handler, event and REST calls, as the emulator saw them",
     params: BoardMessageParams,
@@ -252,8 +232,7 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: ['validation_failed', 'unknown_message'],
   },
   {
-    method: 'post',
-    path: '/interactions',
+    route: 'post /interactions',
     operationId: 'invokeCommand',
     summary:
       "A person invokes a slash command, checked against the app's registered options; with `answers` or `timeout_ms`, also waits for answers",
@@ -263,8 +242,7 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: [...BODY_ERRORS, 'unknown_board', 'unknown_user'],
   },
   {
-    method: 'get',
-    path: '/interactions',
+    route: 'get /interactions',
     operationId: 'listInteractions',
     summary: 'Interactions, newest first, with their answers',
     query: InteractionListQuery,
@@ -272,8 +250,7 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: ['validation_failed'],
   },
   {
-    method: 'get',
-    path: '/interactions/{id}',
+    route: 'get /interactions/{id}',
     operationId: 'getInteraction',
     summary: 'An interaction with its status and answers',
     params: IdParams,
@@ -281,8 +258,7 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: ['validation_failed', 'unknown_interaction'],
   },
   {
-    method: 'get',
-    path: '/interactions/{id}/wait',
+    route: 'get /interactions/{id}/wait',
     operationId: 'waitForAnswers',
     summary: 'Wait until an interaction has `answers` answers, or `timeout_ms` passed',
     params: IdParams,
@@ -291,11 +267,15 @@ export const CONTROL_OPERATIONS: readonly ControlOperation[] = [
     errors: ['validation_failed', 'unknown_interaction'],
   },
   {
-    method: 'get',
-    path: '/events',
+    route: 'get /events',
     operationId: 'openActivityStream',
     summary: 'The activity stream: everything that happens on the platform, without replay',
     success: { status: 200, schema: 'event-stream' },
-    errors: [],
   },
 ];
+
+/** Every operation of the control API (docs/control-api.md), in the order of that page. */
+export const CONTROL_OPERATIONS: readonly ControlOperation[] = ROWS.map(({ route, errors = [], ...rest }) => {
+  const [method, path] = route.split(' ') as [ControlOperation['method'], string];
+  return { method, path, errors, ...rest };
+});

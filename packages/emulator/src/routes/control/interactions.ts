@@ -4,7 +4,7 @@ import { CONTROL_QUERY_DEFAULTS as DEFAULTS } from '../../control/schemas/defaul
 import { IdParams, InteractionListQuery, InvokeBody, InvokeQuery, WaitQuery } from '../../control/schemas/requests.js';
 import { PlatformError } from '../../errors.js';
 import { interactionViewText } from '../../platform/interactions.js';
-import { type Invocation, invokeCommand } from '../../platform/invoke.js';
+import { invokeCommand } from '../../platform/invoke.js';
 import type { Platform } from '../../platform/platform.js';
 import type { InteractionRow } from '../../store/interactions.js';
 import { sendJsonText } from '../shared.js';
@@ -37,7 +37,7 @@ export function controlInteractionRoutes(app: FastifyInstance, p: Platform): voi
     return view.json;
   };
 
-  app.post<{ Body: Invocation; Querystring: InvokeQuery }>(
+  app.post<{ Body: InvokeBody; Querystring: InvokeQuery }>(
     ctl('/interactions'),
     { ...ADMIN, schema: { body: InvokeBody, querystring: InvokeQuery } },
     (request, reply) => {
