@@ -5,16 +5,24 @@
 // `--idle-seconds`, then its RSS as `ps` shows it. "Start to ready" is from the spawn of `boardbot
 // start` to its `bot started` line (commands in sync, gateway open), read on the parent's clock.
 // Prints one JSON line per round, then the medians. Not part of `npm test` (it takes minutes).
+// `--profile` (Linux): each round also says where the idle bot's memory is (mappings, V8's heap
+// spaces, Node's binary pages by symbol: scripts/idle-profile.mjs), and a bare Node idles as long
+// and is profiled the same way, to tell Node's own part from the bot's.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { profileOf, profilePreload } from './idle-profile.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
-  options: { starts: { type: 'string', default: '5' }, 'idle-seconds': { type: 'string', default: '60' } },
+  options: {
+    starts: { type: 'string', default: '5' },
+    'idle-seconds': { type: 'string', default: '60' },
+    profile: { type: 'boolean', default: false },
+  },
 });
 const starts = Number(values.starts);
 const idleMs = Number(values['idle-seconds']) * 1000;
@@ -65,11 +73,11 @@ async function emulator() {
 }
 
 /** Spawns `boardbot start` on the dice bot; resolves once it printed `bot started`, with the time it took. */
-async function start(apiUrl, stateDir) {
+async function start(apiUrl, stateDir, nodeArgs = []) {
   const began = performance.now();
   const proc = spawn(
     process.execPath,
-    [join(root, 'packages/cli/dist/bin.js'), 'start', '--cwd', join(root, 'examples/dice')],
+    [...nodeArgs, join(root, 'packages/cli/dist/bin.js'), 'start', '--cwd', join(root, 'examples/dice')],
     {
       cwd: root,
       env: {
@@ -107,22 +115,43 @@ for (let i = 0; i < starts; i++) {
   try {
     const cold = await start(emu.apiUrl, stateDir);
     await stop(cold.proc);
-    const warm = await start(emu.apiUrl, stateDir);
+    const preload = values.profile ? profilePreload(stateDir) : undefined;
+    const warm = await start(emu.apiUrl, stateDir, preload?.args);
     const early = rssOf(warm.proc.pid);
     await new Promise((r) => setTimeout(r, idleMs));
     const idle = rssOf(warm.proc.pid);
+    const profile = preload ? await profileOf(warm.proc, preload.report) : undefined;
     await stop(warm.proc);
     const round = {
       coldMs: cold.ms,
       unchangedMs: warm.ms,
       rssAtReadyMb: early,
       rssIdleMb: idle,
+      ...(profile && { profile }),
     };
     console.log(JSON.stringify(round));
     rounds.push(round);
   } finally {
     await stop(emu.proc);
     rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+if (values.profile) {
+  // Bare Node, idle as long, profiled the same way.
+  const dir = mkdtempSync(join(tmpdir(), 'boardbot-idle-'));
+  const preload = profilePreload(dir);
+  const bare = spawn(process.execPath, [...preload.args, '-e', 'console.log("ready"); setInterval(() => {}, 1e9)'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await lineOf(bare, (l) => l === 'ready');
+    await new Promise((r) => setTimeout(r, idleMs));
+    console.log(
+      JSON.stringify({ bareNode: { rssIdleMb: rssOf(bare.pid), profile: await profileOf(bare, preload.report) } }),
+    );
+  } finally {
+    await stop(bare);
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 const spread = (xs) => `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`;

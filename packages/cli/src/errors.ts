@@ -1,4 +1,9 @@
-import { BoardbotError, type BoardbotErrorOptions, createErrorFactory, type ErrorArgs } from '@boardbot/protocol';
+import {
+  BoardbotError,
+  type BoardbotErrorOptions,
+  createErrorFactory,
+  type ErrorArgs,
+} from '@boardbot/protocol/error-root';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 
 // Every error the CLI reports on purpose, declared once: its stable code, the exit code the CLI ends

@@ -44,7 +44,7 @@ afterAll(() => {
 });
 
 describe('the emulator', () => {
-  it('is not loaded by `boardbot start`, whose bot runs against the platform (neither the emulator, its control client, nor Fastify)', async () => {
+  it("is not loaded by `boardbot start`, whose bot runs against the platform (neither the emulator, its control client, Fastify, nor the protocol's TypeBox schemas)", async () => {
     const hooks = join(dir.dir, 'hooks.mjs');
     const preload = join(dir.dir, 'preload.mjs');
     const log = join(dir.dir, 'loaded.log');
@@ -76,6 +76,9 @@ describe('the emulator', () => {
     expect(loaded.filter((url) => url.startsWith(pathToFileURL(project.dir).href))).not.toEqual([]);
     expect(loaded.filter((url) => /[\\/]packages[\\/]core[\\/]dist[\\/]index\.js$/.test(url))).toHaveLength(1);
     expect(loaded.filter((url) => /[\\/](packages[\\/]emulator|node_modules[\\/]fastify)[\\/]/.test(url))).toEqual([]);
+    // The CLI's errors come from `@boardbot/protocol/error-root`: the root entry builds every schema.
+    expect(loaded.filter((url) => /[\\/]@sinclair[\\/]typebox[\\/]/.test(url))).toEqual([]);
+    expect(loaded.filter((url) => /[\\/]packages[\\/]protocol[\\/]dist[\\/]index\.js$/.test(url))).toEqual([]);
   });
 
   it("defaults the CLI names agree with the emulator's own", () => {

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { constants } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { runCli } from '@boardbot/cli';
 import { buildProjects, eventuallyValue, startRedisServer, vacantPort } from '@boardbot/test-support';
 import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
@@ -14,6 +16,20 @@ beforeAll(() => buildProjects('packages/cli'), 180_000);
 
 // The built CLI, as a person runs it (`npm test` builds it first).
 const bin = new URL('../dist/bin.js', import.meta.url).pathname;
+
+// Preloaded into the CLI's process: as it exits, writes down each garbage collection forced in it
+// (the bot itself forces none), with its kind, from Node's `gc` performance entries.
+const FORCED_GC_OBSERVER = `
+import { writeSync } from 'node:fs';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+const seen = [];
+const observer = new PerformanceObserver((list) => seen.push(...list.getEntries()));
+observer.observe({ entryTypes: ['gc'] });
+process.on('exit', () => {
+  for (const entry of [...seen, ...observer.takeRecords()]) {
+    if (entry.detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) writeSync(1, 'forced gc: ' + entry.detail.kind + '\\n');
+  }
+});`;
 
 describe('boardbot start', () => {
   let project: FixtureProject;
@@ -91,6 +107,34 @@ describe('boardbot start', () => {
     } finally {
       await redis.close();
     }
+  });
+
+  it('gives back the memory the start used with one full collection once the bot has started, none with --no-gc-after-start', async () => {
+    project.write('.env', `BOARDBOT_TOKEN=start-token\nBOARDBOT_API_URL=${emu.urls.apiUrl}\nLOG_LEVEL=warn\n`);
+    project.write('forced-gc.mjs', FORCED_GC_OBSERVER);
+    const forcedCollections = async (flags: string[], text: string) => {
+      const { PATH, HOME } = process.env;
+      const preload = pathToFileURL(`${project.dir}/forced-gc.mjs`).href;
+      child = spawn(process.execPath, ['--import', preload, bin, 'start', ...flags], {
+        cwd: project.dir,
+        env: { PATH, HOME },
+        stdio: 'pipe',
+      });
+      const output = collectOutput(child);
+      const exited = once(child, 'exit');
+      expect((await control.firstAnswer('ping', { text })).answers[0]?.content).toBe(`pong v1 ${text}`);
+      child.kill('SIGTERM');
+      const [code] = await exited;
+      expect(code, output()).toBe(0);
+      return [...output().matchAll(/^forced gc: (\d+)$/gm)].map((m) => Number(m[1]));
+    };
+    const kinds = await forcedCollections([], 'collected');
+    expect(kinds).toHaveLength(1);
+    // Node 20's V8 makes a young-generation collection of it (see collect-start-garbage.ts).
+    const nodeMajor = Number(process.versions.node.split('.')[0]);
+    if (nodeMajor >= 22) expect(kinds[0]).toBe(constants.NODE_PERFORMANCE_GC_MAJOR);
+    expect(await forcedCollections(['--no-gc-after-start'], 'uncollected')).toEqual([]);
+    project.write('.env', '');
   });
 
   it('fails fast with exit code 2 and the fix when BOARDBOT_TOKEN is missing', async () => {

@@ -4,6 +4,7 @@ import { loadConfig } from '../config/load-config.js';
 import { ConfigError, MissingTokenError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { type ProjectFlags, requireBuilt, resolveProject } from '../project/project.js';
+import { collectStartGarbage } from './collect-start-garbage.js';
 import { addConfigOptions, addProjectOptions, type CommonFlags, parsePort } from './shared-options.js';
 
 /** Flags of `boardbot start`. */
@@ -14,6 +15,11 @@ export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {
   healthHost?: string | undefined;
   /** `--redis <url>`: run as one replica of several sharing this Redis (sets `BOARDBOT_REDIS_URL`). */
   redis?: string | undefined;
+  /**
+   * `--no-gc-after-start` sets it `false`: no full garbage collection once the entry has loaded.
+   * @defaultValue `true`
+   */
+  gcAfterStart?: boolean | undefined;
 }
 
 /**
@@ -21,7 +27,10 @@ export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {
  * `.env`), fails fast without a token, puts the values in `process.env` where the bot's entry reads
  * them (`.env` never overrides the environment), then runs the built entry in this process, so the
  * runtime's own SIGINT/SIGTERM handling stops it gracefully. With `--redis` (or `BOARDBOT_REDIS_URL`)
- * the bot runs as a replica: `createBot` loads `@boardbot/redis` for it (docs/scaling.md).
+ * the bot runs as a replica: `createBot` loads `@boardbot/redis` for it (docs/scaling.md). Once the
+ * entry has loaded (an entry that awaits `bot.start()`: once the bot is ready), one full garbage
+ * collection gives back the memory the start used ({@link collectStartGarbage}), unless
+ * `--no-gc-after-start`.
  *
  * @param flags - see {@link StartFlags}
  * @param io - output and environment; `io.env` receives the configuration
@@ -52,6 +61,7 @@ export async function runStart(flags: StartFlags, io: CliIo): Promise<void> {
   // The bot may read files relative to its directory, as it would when started there.
   if (process.cwd() !== project.dir) process.chdir(project.dir);
   await import(pathToFileURL(project.entry).href);
+  if (flags.gcAfterStart !== false) collectStartGarbage();
 }
 
 /**
@@ -80,6 +90,10 @@ export function registerStartCommand(program: Command, io: CliIo): void {
     .option(
       '--redis <url>',
       'run as one replica of several sharing this Redis (default: BOARDBOT_REDIS_URL; needs @boardbot/redis)',
+    )
+    .option(
+      '--no-gc-after-start',
+      'skip the one full garbage collection that gives back the memory the start used, once the entry has loaded',
     )
     .action((flags: StartFlags) => runStart(flags, io));
 }
