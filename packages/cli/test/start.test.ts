@@ -168,11 +168,11 @@ describe('boardbot start', () => {
     project.write('.env', '');
   });
 
-  it('serves /readyz and /metrics on --health-port while the bot runs', async () => {
+  it('serves /readyz and /metrics on --health-port and --health-host while the bot runs', async () => {
     project.write('.env', `BOARDBOT_TOKEN=start-token\nBOARDBOT_API_URL=${emu.urls.apiUrl}\nLOG_LEVEL=warn\n`);
     const port = await vacantPort();
     const { PATH, HOME } = process.env;
-    child = spawn(process.execPath, [bin, 'start', '--health-port', String(port)], {
+    child = spawn(process.execPath, [bin, 'start', '--health-port', String(port), '--health-host', '127.0.0.1'], {
       cwd: project.dir,
       env: { PATH, HOME },
       stdio: 'ignore',

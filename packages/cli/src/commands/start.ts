@@ -85,7 +85,6 @@ export function registerStartCommand(program: Command, io: CliIo): void {
     .option(
       '--health-host <host>',
       'the interface of the health endpoint (default: BOARDBOT_HEALTH_HOST, else 127.0.0.1)',
-      parsePort,
     )
     .option(
       '--redis <url>',
