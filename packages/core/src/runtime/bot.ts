@@ -99,7 +99,7 @@ export class Bot {
   /** Resolves once every received event has been handled (for tests and harnesses). */
   idle(): Promise<void> {
     // Streams that released their slot run outside the queue.
-    return this.parts.queue.idle().then(() => this.parts.dispatcher.settled());
+    return this.parts.queue.idle().then(() => this.parts.dispatcher.chain.settled());
   }
 
   /**

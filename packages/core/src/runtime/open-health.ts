@@ -23,7 +23,7 @@ export async function openHealth(
     clock: parts.clock,
     log: parts.log,
     pending: () => parts.queue.size,
-    inFlight: () => parts.dispatcher.inFlight,
+    inFlight: () => parts.dispatcher.chain.inFlight,
   });
   if (replicas) health.reportReplicas(replicas);
   return health;
