@@ -15,8 +15,8 @@ export async function openHealth(
   parts: BotParts,
   replicas: ReplicaStatusSource | undefined,
 ): Promise<BotHealth> {
-  const { startHealth } = await import('../health/bot-health.js');
-  const health = await startHealth({
+  const { BotHealth } = await import('../health/bot-health.js');
+  const health = new BotHealth({
     options,
     telemetry: parts.telemetry,
     rest: parts.rest,
@@ -25,6 +25,7 @@ export async function openHealth(
     pending: () => parts.queue.size,
     inFlight: () => parts.dispatcher.chain.inFlight,
   });
+  await health.listen();
   if (replicas) health.reportReplicas(replicas);
   return health;
 }
