@@ -16,8 +16,6 @@ import { startMessageRun } from './message-run.js';
 import type { MessageEventName } from './metadata.js';
 import type { MessageTarget } from './target.js';
 
-export type { MessageTarget } from './target.js';
-
 /** Message listeners, by event. */
 export type MessageTable = Readonly<Record<MessageEventName, readonly MessageTarget[]>>;
 
