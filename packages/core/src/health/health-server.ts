@@ -31,30 +31,24 @@ async function answer(
   res: ServerResponse,
 ): Promise<void> {
   const refusal = healthHostRefusal(req.headers.host, hosts.host, hosts.allowedHosts);
-  if (refusal !== undefined) {
-    send(res, 400, JSON.stringify({ error: { code: 'bad_request', message: refusal } }));
-    return;
-  }
+  if (refusal !== undefined)
+    return send(res, 400, JSON.stringify({ error: { code: 'bad_request', message: refusal } }));
   const path = (req.url ?? '/').split('?')[0];
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
-    send(res, 405, JSON.stringify({ error: { code: 'method_not_allowed', message: 'Use GET.' } }));
-    return;
+    return send(res, 405, JSON.stringify({ error: { code: 'method_not_allowed', message: 'Use GET.' } }));
   }
   switch (path) {
     case '/healthz':
       // Liveness: the process answers; nothing else is checked, so a slow dependency never gets it killed.
-      send(res, 200, JSON.stringify({ status: 'ok' }));
-      return;
+      return send(res, 200, JSON.stringify({ status: 'ok' }));
     case '/readyz': {
       const state = await routes.ready();
-      send(res, state.ready ? 200 : 503, JSON.stringify(state));
-      return;
+      return send(res, state.ready ? 200 : 503, JSON.stringify(state));
     }
     case '/metrics': {
       const { text, contentType } = await routes.metrics();
-      send(res, 200, text, contentType);
-      return;
+      return send(res, 200, text, contentType);
     }
     default:
       send(res, 404, notFound);
