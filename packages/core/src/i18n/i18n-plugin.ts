@@ -26,9 +26,7 @@ export interface I18nOptions {
 }
 
 /** Defaults of the optional {@link I18nOptions}. */
-export const DEFAULT_I18N_OPTIONS = { defaultLocale: 'en' } as const satisfies Required<
-  Pick<I18nOptions, 'defaultLocale'>
->;
+export const DEFAULT_I18N_OPTIONS = { defaultLocale: 'en' } as const satisfies Partial<I18nOptions>;
 
 /** The bot's translator on one i18next instance of its own (never i18next's global one). */
 class I18nextTranslator implements Translator {
