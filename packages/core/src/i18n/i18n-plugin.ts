@@ -1,8 +1,9 @@
 import i18next, { type Resource } from 'i18next';
+import { BaseContextImpl } from '../kernel/base-context.js';
 import type { AnyContext } from '../kernel/context.js';
 import { RUNTIME_NAMESPACE, RUNTIME_TEXTS, TRANSLATOR, type Translator } from '../kernel/translate.js';
 import type { Plugin } from '../plugins/plugin.js';
-import { storedLocale } from './stored-locale.js';
+import { BOARD_LOCALE, PERSON_LOCALE } from './locale-setting.js';
 
 /** Options of {@link i18n}. */
 export interface I18nOptions {
@@ -63,6 +64,17 @@ class I18nextTranslator implements Translator {
   t(locale: string, key: string, values: Record<string, unknown> = {}): string {
     return this.i18n.t(key, { ...values, lng: locale });
   }
+}
+
+/**
+ * The locale the person chose, else the one chosen for the board; undefined when neither was (or the
+ * context has no person nor board: a tick, some events). Reads the session store.
+ */
+async function storedLocale(ctx: AnyContext): Promise<string | undefined> {
+  const { subject } = BaseContextImpl.internals(ctx as unknown as BaseContextImpl);
+  const person = subject.userId === undefined ? undefined : (await ctx.session(PERSON_LOCALE).get()).locale;
+  if (person !== undefined) return person;
+  return subject.boardId === undefined ? undefined : (await ctx.session(BOARD_LOCALE).get()).locale;
 }
 
 /** The bot's resources, with the runtime's English texts under `en.boardbot` beneath the bot's own. */
