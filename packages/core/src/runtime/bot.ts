@@ -147,7 +147,10 @@ export class Bot {
         synced: () => this.health?.readiness.commandsSynced(),
       };
       const { plan, facts } = adapter ? await startReplica({ ...start, adapter }) : await startSingle(start, this.feed);
-      await this.running(log, { ...facts, commands: commands.length });
+      // Started: the plugins start, and the bot says so.
+      this.currentState = 'running';
+      for (const plugin of this.parts.plugins) await plugin.onStart?.(this);
+      log.info({ ...facts, commands: commands.length }, 'bot started');
       return plan;
     } catch (error) {
       log.error({ err: error }, 'start failed');
@@ -172,13 +175,6 @@ export class Bot {
       exit: (code) => this.exitProcess(code),
       log: this.log,
     });
-  }
-
-  /** Counts the bot as started: starts the plugins and says so. */
-  private async running(log: Logger, facts: Record<string, unknown>): Promise<void> {
-    this.currentState = 'running';
-    for (const plugin of this.parts.plugins) await plugin.onStart?.(this);
-    log.info(facts, 'bot started');
   }
 
   /**
