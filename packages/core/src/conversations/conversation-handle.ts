@@ -39,16 +39,8 @@ export class ConversationHandleImpl implements ConversationHandle {
 
   async start(startedBy?: string): Promise<string> {
     await this.session.update((s) => {
-      Object.assign(s, {
-        step: 0,
-        answers: [],
-        askedAt: this.scope.now(),
-        startedBy,
-        answeredBy: undefined,
-        ended: undefined,
-        refused: undefined,
-        refusal: undefined,
-      });
+      Object.assign(s, { step: 0, answers: [], askedAt: this.scope.now(), startedBy });
+      Object.assign(s, { answeredBy: undefined, ended: undefined, refused: undefined, refusal: undefined });
     });
     return questionText((await walkQuestions(this.options.questions, [])).question);
   }
