@@ -311,16 +311,13 @@ export class PolicyChain {
   private async fail(target: HandlerTarget, ctx: AnyContext, answer: Answerable | undefined, error: unknown) {
     ctx.log.error({ err: error, handler: target.label }, 'handler failed');
     const before = answer?.answerCount ?? 0;
-    const hooks: [string, () => unknown][] = [];
-    const hook = target.errorHook;
-    if (hook) hooks.push([hook.label, () => hook.call(error, ctx)]);
-    const global = this.deps.onError;
-    if (global) hooks.push(['onError', () => global(error, ctx)]);
-    for (const [name, call] of hooks) {
+    // The class's `@OnError` hook, then the bot's `onError`; one that throws is logged, the next still runs.
+    const { onError } = this.deps;
+    for (const hook of [target.errorHook, onError && { label: 'onError', call: onError }]) {
       try {
-        await call();
+        await hook?.call(error, ctx);
       } catch (hookError) {
-        ctx.log.error({ err: hookError, hook: name }, 'error hook failed');
+        ctx.log.error({ err: hookError, hook: hook?.label }, 'error hook failed');
       }
     }
     // The person hears something went wrong, unless a hook already told them, or the error itself did
