@@ -52,15 +52,8 @@ export class Dispatcher {
     this.chain = chain;
     const { queue } = deps;
     const schedule = queue && ((task: () => Promise<void>) => queueTask(queue, task));
-    const workers = { schedule, telemetry: deps.telemetry };
-    const parts = {
-      env: deps,
-      chain,
-      routes: deps.routes,
-      exhaustedInteraction: deps.exhaustedInteraction,
-      textCommands: deps.textCommands ?? DEFAULT_TEXT_COMMAND_OPTIONS,
-      workers,
-    };
+    const textCommands = deps.textCommands ?? DEFAULT_TEXT_COMMAND_OPTIONS;
+    const parts = { ...deps, env: deps, chain, textCommands, workers: { schedule, telemetry: deps.telemetry } };
     this.kinds = (deps.kinds ?? EVENT_KINDS).map((kind) => kind(parts));
     this.ticks = new TickHandler(deps, chain);
   }

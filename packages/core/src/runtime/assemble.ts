@@ -127,23 +127,9 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
   }
   const queue = new KeyedQueue(o.concurrency, (error) => log.error({ err: error }, 'dispatch failed'));
   assertBurstsOrdered(routes, o.orderBy);
-  const dispatcher = new Dispatcher({
-    queue,
-    routes,
-    middleware,
-    rest,
-    app: shell.app,
-    log,
-    clock,
-    services,
-    handlerTimeoutMs: o.handlerTimeoutMs,
-    errorReply: o.errorReply,
-    onError: o.onError,
-    exhaustedInteraction: o.exhaustedInteraction,
-    textCommands: o.textCommands,
-    telemetry,
-    cooldowns: scale?.cooldowns,
-  });
+  // Besides the parts, the dispatcher reads handlerTimeoutMs, errorReply, onError, exhaustedInteraction and textCommands.
+  const built = { queue, routes, middleware, rest, app: shell.app, log, clock, services, telemetry };
+  const dispatcher = new Dispatcher({ ...o, ...built, onError: o.onError, cooldowns: scale?.cooldowns });
   // Schedules are a plugin of the bot's own: started with the plugins, stopped with them.
   const scheduler = new Scheduler({
     schedules: routes.schedules,
