@@ -132,13 +132,10 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
   const dispatcher = new Dispatcher({ ...o, ...built, onError: o.onError, cooldowns: scale?.cooldowns });
   // Schedules are a plugin of the bot's own: started with the plugins, stopped with them.
   const scheduler = new Scheduler({
+    ...built,
     schedules: routes.schedules,
-    queue,
     ticks: dispatcher.ticks,
     store: () => services.get(SESSION_STORE),
-    clock,
-    log,
-    app: shell.app,
     accepting: shell.running,
     handlerTimeoutMs: o.handlerTimeoutMs,
   });
