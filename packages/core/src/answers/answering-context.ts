@@ -2,8 +2,9 @@ import type { Message } from '@boardbot/protocol';
 import { BaseContextImpl } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
-import type { AnswerTarget } from './answer-stream.js';
-import { openStream } from './open-stream.js';
+import { SESSION_STORE } from '../sessions/service.js';
+import { AnswerRecord } from './answer-record.js';
+import { type AnswerTarget, streamAnswer } from './answer-stream.js';
 import type { StreamedAnswer, StreamOptions, StreamSource } from './stream-options.js';
 
 /**
@@ -32,8 +33,15 @@ export abstract class AnsweringContextImpl extends BaseContextImpl {
 
   /** Streams an answer (see docs/assistants.md), posted the way the kind answers. */
   stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer> {
-    const host = { ...this.streamHost(), write: <T>(send: () => Promise<T>) => this.write('stream', send) };
-    return openStream(host, this.streamTarget(), this.streams++, source, options);
+    // Its parts are recorded in the bot's session store, so the same event handled again finds them.
+    const record = new AnswerRecord(this.services.get(SESSION_STORE), this.now);
+    const write = <T>(send: () => Promise<T>) => this.write('stream', send);
+    const { run, rest, clock } = this;
+    return streamAnswer(
+      { run, rest, clock, record, target: this.streamTarget(), index: this.streams++, write },
+      source,
+      options,
+    );
   }
 
   /** How this kind posts a streamed answer's first message and the next ones. */

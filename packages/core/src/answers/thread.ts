@@ -55,8 +55,7 @@ class BoardPages {
 
   constructor(
     private readonly source: ThreadSource,
-    private readonly boardId: string,
-    from: Message,
+    private readonly from: Message,
     private readonly budget: number,
   ) {
     this.before = from.seq + 1;
@@ -80,7 +79,11 @@ class BoardPages {
 
   async next(): Promise<void> {
     const { rest, requestOptions } = this.source;
-    const page = await rest.listMessages(this.boardId, { before: this.before, limit: LIMITS.listMax }, requestOptions);
+    const page = await rest.listMessages(
+      this.from.board_id,
+      { before: this.before, limit: LIMITS.listMax },
+      requestOptions,
+    );
     this.pages++;
     for (const m of page) {
       this.byId.set(m.id, m);
@@ -101,12 +104,7 @@ class BoardPages {
  */
 export async function readThread(source: ThreadSource, message: Message, options: ThreadOptions = {}): Promise<Thread> {
   const limit = options.limit ?? DEFAULT_THREAD_OPTIONS.limit;
-  const pages = new BoardPages(
-    source,
-    message.board_id,
-    message,
-    options.pageBudget ?? DEFAULT_THREAD_OPTIONS.pageBudget,
-  );
+  const pages = new BoardPages(source, message, options.pageBudget ?? DEFAULT_THREAD_OPTIONS.pageBudget);
   const newestFirst: Message[] = [];
   let kind: Thread['kind'];
   if (message.reply_to === null) {

@@ -28,7 +28,8 @@ export class CommandContextImpl<O extends object> extends AnsweringContextImpl i
   readonly user: UserProfile;
   readonly boardId: string;
   readonly command: { readonly name: string; readonly subcommand: string | null };
-  private currentOptions: O;
+  /** The converted options, set by the command's steps once they are validated. */
+  options = {} as O;
   private fallback: Fallback | undefined;
   private exhausted: InteractionExhaustedError | undefined;
 
@@ -47,7 +48,6 @@ export class CommandContextImpl<O extends object> extends AnsweringContextImpl i
     this.user = interaction.user;
     this.boardId = interaction.board_id;
     this.command = { name: interaction.command.name, subcommand: interaction.command.subcommand };
-    this.currentOptions = {} as O;
   }
 
   protected override subject(): RunSubject {
@@ -58,15 +58,6 @@ export class CommandContextImpl<O extends object> extends AnsweringContextImpl i
   get shownAs(): string {
     const { name, subcommand } = this.command;
     return `/${subcommand ? `${name} ${subcommand}` : name}`;
-  }
-
-  get options(): O {
-    return this.currentOptions;
-  }
-
-  /** Sets the converted options once they are validated. */
-  setOptions(options: O): void {
-    this.currentOptions = options;
   }
 
   async reply(body: ReplyBody): Promise<Message> {

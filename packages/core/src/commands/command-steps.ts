@@ -14,8 +14,8 @@ export type RunningCommand = CommandContext & {
   readonly answerCount: number;
   /** The command as people type it, for the refusals: `/roll`, `!note add`. */
   readonly shownAs: string;
-  /** Sets the converted options once they are validated. */
-  setOptions(options: Record<string, unknown>): void;
+  /** The converted options, set once they are validated. */
+  options: Record<string, unknown>;
 };
 
 /** The raw option values of an invocation, or why there are none (each problem a line for the person). */
@@ -59,7 +59,7 @@ export function commandSteps<C extends RunningCommand>(
       const parsed = await parseOptions(optionsClass, options, raw.values);
       if (parsed.unknown.length > 0) ctx.log.debug({ unknown: parsed.unknown }, 'ignored unknown options');
       if (!parsed.ok) return refuse(ctx, parsed.problems);
-      ctx.setOptions(parsed.value as Record<string, unknown>);
+      ctx.options = parsed.value as Record<string, unknown>;
       return [ctx, parsed.value];
     },
     cooldown: {

@@ -44,19 +44,23 @@ export function describeCommand(cls: Class): CommandDescription | undefined {
 function describe(cls: Class, meta: CommandMetadata, subs: readonly SubcommandMetadata[]): CommandDescription {
   const hasRun = typeof (cls.prototype as { run?: unknown }).run === 'function';
   const definition: CommandDefinition = { name: meta.name, description: meta.description };
+  const routeOf = (subcommand: string | null, method: string, optionsClass: Class | undefined): CommandRoute => {
+    const options = optionsClass ? deriveOptions(optionsClass) : [];
+    const route: CommandRoute = { command: meta.name, subcommand, method, options };
+    if (optionsClass) route.optionsClass = optionsClass;
+    if (meta.text !== undefined) route.text = meta.text;
+    if (meta.editable !== undefined) route.editable = meta.editable;
+    return route;
+  };
   if (subs.length === 0) {
     if (!hasRun) {
       throw new InvalidHandlerError(
         `@Command ${cls.name} (/${meta.name}) needs a run(ctx, options) method or @Subcommand methods`,
       );
     }
-    const options = meta.options ? deriveOptions(meta.options) : [];
-    if (options.length > 0) definition.options = options.map((d) => d.option);
-    const route: CommandRoute = { command: meta.name, subcommand: null, method: 'run', options };
-    if (meta.options) route.optionsClass = meta.options;
-    if (meta.text !== undefined) route.text = meta.text;
-    if (meta.editable !== undefined) route.editable = meta.editable;
-    return { definition, routes: [route], optionSources: options.map((d) => d.source), subOptionSources: [] };
+    const route = routeOf(null, 'run', meta.options);
+    if (route.options.length > 0) definition.options = route.options.map((d) => d.option);
+    return { definition, routes: [route], optionSources: route.options.map((d) => d.source), subOptionSources: [] };
   }
   if (hasRun) {
     throw new InvalidHandlerError(
@@ -70,14 +74,7 @@ function describe(cls: Class, meta: CommandMetadata, subs: readonly SubcommandMe
       `@Command ${cls.name} (/${meta.name}) has subcommands, so its options belong on each @Subcommand`,
     );
   }
-  const routes = subs.map((s): CommandRoute => {
-    const options = s.options ? deriveOptions(s.options) : [];
-    const route: CommandRoute = { command: meta.name, subcommand: s.name, method: s.method, options };
-    if (s.options) route.optionsClass = s.options;
-    if (meta.text !== undefined) route.text = meta.text;
-    if (meta.editable !== undefined) route.editable = meta.editable;
-    return route;
-  });
+  const routes = subs.map((s) => routeOf(s.name, s.method, s.options));
   definition.options = routes.map((r, i): CommandOption => {
     const sub = subs[i] as SubcommandMetadata;
     const option: CommandOption = { name: sub.name, description: sub.description, type: 'subcommand' };

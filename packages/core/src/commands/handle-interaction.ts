@@ -9,8 +9,6 @@ import { type CommandTarget, commandSteps } from './command-steps.js';
 import type { ExhaustedInteraction } from './context.js';
 import { routeKey } from './route-key.js';
 
-export type { CommandTarget } from './command-steps.js';
-
 /** Command routes, keyed by {@link routeKey}. */
 export type CommandTable = ReadonlyMap<string, CommandTarget>;
 

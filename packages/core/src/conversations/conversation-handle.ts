@@ -39,16 +39,8 @@ export class ConversationHandleImpl implements ConversationHandle {
 
   async start(startedBy?: string): Promise<string> {
     await this.session.update((s) => {
-      Object.assign(s, {
-        step: 0,
-        answers: [],
-        askedAt: this.scope.now(),
-        startedBy,
-        answeredBy: undefined,
-        ended: undefined,
-        refused: undefined,
-        refusal: undefined,
-      });
+      Object.assign(s, { step: 0, answers: [], askedAt: this.scope.now(), startedBy });
+      Object.assign(s, { answeredBy: undefined, ended: undefined, refused: undefined, refusal: undefined });
     });
     return questionText((await walkQuestions(this.options.questions, [])).question);
   }
@@ -105,14 +97,8 @@ export class ConversationHandleImpl implements ConversationHandle {
       Object.assign(s, { step: -1, answers, askedAt: 0, startedBy: undefined, answeredBy: id, ended });
       Object.assign(s, { refused: undefined, refusal: undefined });
     };
-    if (now - s.askedAt > timeoutMs) {
-      end('timeout');
-      return;
-    }
-    if (cancelWords.some((w) => w.toLowerCase() === text.toLowerCase())) {
-      end('cancelled');
-      return;
-    }
+    if (now - s.askedAt > timeoutMs) return end('timeout');
+    if (cancelWords.some((w) => w.toLowerCase() === text.toLowerCase())) return end('cancelled');
     // The question awaiting this answer, worked out from the answers so far (the branches they took).
     const at = await walkQuestions(questions, s.answers);
     const value = at.question === undefined ? undefined : await checkAnswer(at.question, text);
@@ -125,10 +111,7 @@ export class ConversationHandleImpl implements ConversationHandle {
     }
     const answers = [...s.answers.slice(0, at.taken), ...(at.question === undefined ? [] : [text])];
     const next = await walkQuestions(questions, answers);
-    if (next.question === undefined) {
-      end('done', answers);
-      return;
-    }
+    if (next.question === undefined) return end('done', answers);
     Object.assign(s, { step: next.next, answers, askedAt: now, answeredBy: id });
     Object.assign(s, { refused: undefined, refusal: undefined });
   }

@@ -1,36 +1,23 @@
-import type { Logger } from '@boardbot/protocol';
 import type { Context } from '@opentelemetry/api';
 import type { ExhaustedInteraction } from '../commands/context.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent } from '../kernel/event.js';
 import type { DispatchOutcome } from '../kernel/outcome.js';
-import type { HandlerRun } from '../kernel/scope.js';
-import { PolicyChain } from '../policies/chain.js';
+import { type ChainDeps, PolicyChain } from '../policies/chain.js';
 import type { CooldownStore } from '../policies/cooldown-store.js';
 import { Cooldowns } from '../policies/cooldowns.js';
-import type { Middleware } from '../policies/middleware.js';
-import type { ErrorHook } from '../policies/on-error.js';
 import { TickHandler } from '../schedules/handle-tick.js';
-import type { Telemetry } from '../telemetry/telemetry.js';
 import { DEFAULT_TEXT_COMMAND_OPTIONS, type ResolvedTextCommandOptions } from '../text-commands/options.js';
 import { keyBasis } from './key-basis.js';
 import { type KeyedQueue, queueTask } from './keyed-queue.js';
 import { EVENT_KINDS, type EventKind, type KindFactory } from './kinds.js';
 import type { Routes } from './routes.js';
 
-/** What the dispatcher needs from the bot. */
-export interface DispatcherDeps extends CoreEnv {
+/** What the dispatcher needs from the bot: the chain's policy, and what the kinds of handler read. */
+export interface DispatcherDeps extends CoreEnv, Omit<ChainDeps, 'env' | 'cooldowns'> {
   routes: Routes;
-  middleware: readonly Middleware[];
-  log: Logger;
-  handlerTimeoutMs: number;
-  /** Told to the person when a handler fails; false: nothing is said. */
-  errorReply: string | false;
-  onError: ErrorHook | undefined;
   /** What a sixth answer to an interaction does. */
   exhaustedInteraction: ExhaustedInteraction;
-  /** Traces and counts the handler runs. */
-  telemetry: Telemetry;
   /** Where cooldowns are counted. @defaultValue in this process */
   cooldowns?: CooldownStore | undefined;
   /** How commands are invoked as text. @defaultValue {@link DEFAULT_TEXT_COMMAND_OPTIONS} */
@@ -51,66 +38,29 @@ export interface DispatcherDeps extends CoreEnv {
 export class Dispatcher {
   /** Runs the scheduled methods' ticks through the same chain (the scheduler calls it). */
   readonly ticks: TickHandler;
+  /**
+   * The one policy chain every run goes through: what is running, what released its slot
+   * (`settled`), and the stop's interruption and abandonment.
+   */
+  readonly chain: PolicyChain;
   private readonly kinds: readonly EventKind[];
-  private readonly chain: PolicyChain;
 
   /** @param deps - routes, middleware, I/O and policy */
   constructor(deps: DispatcherDeps) {
-    const chain = new PolicyChain({
-      env: deps,
-      middleware: deps.middleware,
-      cooldowns: deps.cooldowns ?? new Cooldowns(() => deps.clock.now()),
-      handlerTimeoutMs: deps.handlerTimeoutMs,
-      errorReply: deps.errorReply,
-      onError: deps.onError,
-      telemetry: deps.telemetry,
-    });
+    const cooldowns = deps.cooldowns ?? new Cooldowns(() => deps.clock.now());
+    const chain = new PolicyChain({ ...deps, env: deps, cooldowns });
     this.chain = chain;
     const { queue } = deps;
     const schedule = queue && ((task: () => Promise<void>) => queueTask(queue, task));
-    const workers = { schedule, telemetry: deps.telemetry };
-    const parts = {
-      env: deps,
-      chain,
-      routes: deps.routes,
-      exhaustedInteraction: deps.exhaustedInteraction,
-      textCommands: deps.textCommands ?? DEFAULT_TEXT_COMMAND_OPTIONS,
-      workers,
-    };
+    const textCommands = deps.textCommands ?? DEFAULT_TEXT_COMMAND_OPTIONS;
+    const parts = { ...deps, env: deps, chain, textCommands, workers: { schedule, telemetry: deps.telemetry } };
     this.kinds = (deps.kinds ?? EVENT_KINDS).map((kind) => kind(parts));
     this.ticks = new TickHandler(deps, chain);
-  }
-
-  /** Tells the running handlers the bot is stopping, see `PolicyChain.interruptRunning`. */
-  interruptRunning(): void {
-    this.chain.interruptRunning();
-  }
-
-  /**
-   * Abandons every handler still running (at shutdown), see `PolicyChain.abandonRunning`.
-   * @param shutdownTimeoutMs - the wait that passed, for the messages
-   * @returns the runs abandoned
-   */
-  abandonRunning(shutdownTimeoutMs: number): HandlerRun[] {
-    return this.chain.abandonRunning(shutdownTimeoutMs);
   }
 
   /** Runs nothing more of what the handlers hold (at stop: held bursts stay before the resume point). */
   close(): void {
     for (const kind of this.kinds) kind.close?.();
-  }
-
-  /**
-   * Resolves once no handler that released its slot (a streamed answer after its first post) is
-   * still going: the queue's idleness does not cover them.
-   */
-  settled(): Promise<void> {
-    return this.chain.settled();
-  }
-
-  /** Handler runs going right now (those holding a worker, and streams that released theirs). */
-  get inFlight(): number {
-    return this.chain.inFlight;
   }
 
   /**

@@ -1,11 +1,13 @@
-import type { CommandTable, CommandTarget } from '../commands/handle-interaction.js';
+import type { CommandTarget } from '../commands/command-steps.js';
+import type { CommandTable } from '../commands/handle-interaction.js';
 import { routeKey } from '../commands/route-key.js';
 import { InvalidHandlerError } from '../errors.js';
 import type { Container } from '../kernel/container.js';
 import type { HandlerContext } from '../kernel/context.js';
 import type { Class } from '../kernel/metadata.js';
 import type { EventTable } from '../listeners/handle-event.js';
-import type { MessageTable, MessageTarget } from '../listeners/handle-message.js';
+import type { MessageTable } from '../listeners/handle-message.js';
+import type { MessageTarget } from '../listeners/target.js';
 import { type GuardRef, type GuardResult, isGuardClass } from '../policies/guards.js';
 import type { HandlerTarget } from '../policies/steps.js';
 import type { ScheduledMethod } from '../schedules/scheduler.js';

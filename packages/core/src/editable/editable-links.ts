@@ -20,29 +20,16 @@ export class EditableLinks {
   }
 
   /**
-   * Where `owner`'s link to the message stands for a run of `eventId`: `'none'` (never answered, or
-   * expired: an edit is not answered), `'superseded'` (a later event of the message ran already: this
-   * one, handled again after a crash, must not run), else `'current'`.
-   * @param message - the person's message
-   * @param owner - `TEXT_COMMANDS` or a listener's label
-   * @param eventId - the event about to run
-   */
-  async state(message: Message, owner: string, eventId: string): Promise<'none' | 'superseded' | 'current'> {
-    const link = await this.record().find(linkKey(message.board_id, message.id, owner));
-    if (!link) return 'none';
-    return superseded(link.by, eventId) ? 'superseded' : 'current';
-  }
-
-  /**
    * Whether a run of `eventId` for the message may go: a new message's unless a later event of it
-   * ran already; an edit's only where the message's answers are linked (and not by a later event).
+   * ran already (this one, handled again after a crash, must not run); an edit's only where the
+   * message's answers are linked (an expired link is none) and not by a later event.
    * @param message - the person's message
    * @param owner - `TEXT_COMMANDS` or a listener's label
    * @param event - the event's id, and whether it is an edit
    */
   async mayRun(message: Message, owner: string, event: { id: string; edited: boolean }): Promise<boolean> {
-    const state = await this.state(message, owner, event.id);
-    return state === 'current' || (state === 'none' && !event.edited);
+    const link = await this.record().find(linkKey(message.board_id, message.id, owner));
+    return link ? !superseded(link.by, event.id) : !event.edited;
   }
 
   /**

@@ -1,7 +1,6 @@
 import type { Message } from '@boardbot/protocol';
 import type { AnswerTarget } from '../answers/answer-stream.js';
 import { AnsweringContextImpl } from '../answers/answering-context.js';
-import { replyTarget } from '../answers/open-stream.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
@@ -42,7 +41,16 @@ export abstract class ReplyContextImpl extends AnsweringContextImpl {
     return sent;
   }
 
+  /**
+   * How a streamed answer is posted: its first part through `reply` (the run's next key), the next
+   * ones as replies under their named keys.
+   */
   protected streamTarget(): AnswerTarget {
-    return replyTarget(this, this.message, (content) => this.replyToMessage('reply', content));
+    const { board_id: boardId, id: replyTo } = this.message;
+    return {
+      first: (content) => this.replyToMessage('reply', content),
+      more: (content, idempotencyKey) =>
+        this.rest.sendMessage(boardId, { content, replyTo }, { ...this.requestOptions, idempotencyKey }),
+    };
   }
 }

@@ -3,23 +3,19 @@ import type { Logger } from '@boardbot/protocol';
 import type { Clock } from '../kernel/clock.js';
 import type { BotGateway, BotRest } from '../kernel/ports.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import { BotMetrics } from './bot-metrics.js';
+import { BotMetrics, type MetricsSources } from './bot-metrics.js';
 import { DEFAULT_HEALTH_OPTIONS, type HealthOptions } from './health-options.js';
 import { listenHealth } from './health-server.js';
 import { Readiness } from './readiness.js';
-import type { ReplicaStatus, ReplicaStatusSource } from './replica-status.js';
+import type { ReplicaStatusSource } from './replica-status.js';
 
 /** What the health endpoint reads from the bot. */
-export interface HealthDeps {
+export interface HealthDeps extends Pick<MetricsSources, 'pending' | 'inFlight'> {
   options: HealthOptions;
   telemetry: Telemetry;
   rest: BotRest;
   clock: Clock;
   log: Logger;
-  /** Events queued or being handled. */
-  pending(): number;
-  /** Handler runs holding a worker. */
-  inFlight(): number;
 }
 
 /**
@@ -46,7 +42,7 @@ export class BotHealth {
         pending: deps.pending,
         inFlight: deps.inFlight,
         ready: async () => (await this.state()).ready,
-        replica: () => this.replica(),
+        replica: async () => this.replicas?.(),
       },
       () => this.resumePoint(),
     );
@@ -61,18 +57,15 @@ export class BotHealth {
 
   /** Starts listening. */
   async listen(): Promise<void> {
-    const {
-      port,
-      host = DEFAULT_HEALTH_OPTIONS.host,
-      allowedHosts = DEFAULT_HEALTH_OPTIONS.allowedHosts,
-    } = this.deps.options;
+    // Defaults by destructuring: an option given as undefined (from JavaScript) must not listen on every interface.
+    const { host = DEFAULT_HEALTH_OPTIONS.host, allowedHosts = DEFAULT_HEALTH_OPTIONS.allowedHosts } =
+      this.deps.options;
     const { server, url } = await listenHealth(
       {
         ready: () => this.state(),
         metrics: async () => ({ text: await this.metrics.render(), contentType: this.metrics.registry.contentType }),
       },
-      { host, allowedHosts },
-      port,
+      { port: this.deps.options.port, host, allowedHosts },
       (error) => this.deps.log.error({ err: error }, 'health endpoint failed to answer'),
     );
     this.server = server;
@@ -113,22 +106,8 @@ export class BotHealth {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private async replica(): Promise<ReplicaStatus | undefined> {
-    return this.replicas?.();
-  }
-
   private async state(): Promise<{ ready: boolean; checks: Record<string, boolean> }> {
-    const checks = this.readiness.checks(await this.replica());
+    const checks = this.readiness.checks(await this.replicas?.());
     return { ready: checks.gateway && checks.commands && checks.running, checks: { ...checks } };
   }
-}
-
-/**
- * Starts a bot's health endpoint.
- * @param deps - the bot's parts the endpoint reads
- */
-export async function startHealth(deps: HealthDeps): Promise<BotHealth> {
-  const health = new BotHealth(deps);
-  await health.listen();
-  return health;
 }

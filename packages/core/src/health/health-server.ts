@@ -1,6 +1,8 @@
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { healthHostRefusal } from './health-host.js';
+import type { HealthOptions } from './health-options.js';
 
 /** What the health endpoint answers with. */
 export interface HealthRoutes {
@@ -20,42 +22,33 @@ const notFound = JSON.stringify({
 });
 
 /** Where the endpoint listens, and the `Host` names it answers to besides IP addresses and `localhost`. */
-export interface HealthHosts {
-  host: string;
-  allowedHosts: readonly string[];
-}
+type HealthAddress = Required<Omit<HealthOptions, 'reconnectGraceMs'>>;
 
 async function answer(
   routes: HealthRoutes,
-  hosts: HealthHosts,
+  hosts: HealthAddress,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
   const refusal = healthHostRefusal(req.headers.host, hosts.host, hosts.allowedHosts);
-  if (refusal !== undefined) {
-    send(res, 400, JSON.stringify({ error: { code: 'bad_request', message: refusal } }));
-    return;
-  }
+  if (refusal !== undefined)
+    return send(res, 400, JSON.stringify({ error: { code: 'bad_request', message: refusal } }));
   const path = (req.url ?? '/').split('?')[0];
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
-    send(res, 405, JSON.stringify({ error: { code: 'method_not_allowed', message: 'Use GET.' } }));
-    return;
+    return send(res, 405, JSON.stringify({ error: { code: 'method_not_allowed', message: 'Use GET.' } }));
   }
   switch (path) {
     case '/healthz':
       // Liveness: the process answers; nothing else is checked, so a slow dependency never gets it killed.
-      send(res, 200, JSON.stringify({ status: 'ok' }));
-      return;
+      return send(res, 200, JSON.stringify({ status: 'ok' }));
     case '/readyz': {
       const state = await routes.ready();
-      send(res, state.ready ? 200 : 503, JSON.stringify(state));
-      return;
+      return send(res, state.ready ? 200 : 503, JSON.stringify(state));
     }
     case '/metrics': {
       const { text, contentType } = await routes.metrics();
-      send(res, 200, text, contentType);
-      return;
+      return send(res, 200, text, contentType);
     }
     default:
       send(res, 404, notFound);
@@ -67,34 +60,28 @@ async function answer(
  * framework); a request addressed to a foreign `Host` is refused with `400 bad_request` (see
  * `healthHostRefusal`).
  * @param routes - what the routes answer
- * @param hosts - the interface, and the `Host` names answered besides IP addresses and `localhost`
- * @param port - the port (0: a free one)
+ * @param address - the port (0: a free one), the interface, and the `Host` names answered besides IP
+ * addresses and `localhost`
  * @param onError - told when answering a request failed
  * @returns the server and its URL, once it listens
  */
 export async function listenHealth(
   routes: HealthRoutes,
-  { host, allowedHosts }: HealthHosts,
-  port: number,
+  address: HealthAddress,
   onError: (error: unknown) => void,
 ): Promise<{ server: Server; url: string }> {
   // A request without Host gets the envelope below, not Node's bare 400.
   const server = createServer({ requireHostHeader: false }, (req, res) => {
-    answer(routes, { host, allowedHosts }, req, res).catch((error: unknown) => {
+    answer(routes, address, req, res).catch((error: unknown) => {
       onError(error);
       if (!res.headersSent)
         send(res, 500, JSON.stringify({ error: { code: 'internal', message: 'See the bot log.' } }));
       else res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return { server, url: `http://${shown}:${address.port}` };
+  server.listen(address.port, address.host);
+  await once(server, 'listening');
+  const bound = server.address() as AddressInfo;
+  const shown = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+  return { server, url: `http://${shown}:${bound.port}` };
 }

@@ -1,8 +1,9 @@
 import i18next, { type Resource } from 'i18next';
+import { BaseContextImpl } from '../kernel/base-context.js';
 import type { AnyContext } from '../kernel/context.js';
 import { RUNTIME_NAMESPACE, RUNTIME_TEXTS, TRANSLATOR, type Translator } from '../kernel/translate.js';
 import type { Plugin } from '../plugins/plugin.js';
-import { storedLocale } from './stored-locale.js';
+import { BOARD_LOCALE, PERSON_LOCALE } from './locale-setting.js';
 
 /** Options of {@link i18n}. */
 export interface I18nOptions {
@@ -26,9 +27,7 @@ export interface I18nOptions {
 }
 
 /** Defaults of the optional {@link I18nOptions}. */
-export const DEFAULT_I18N_OPTIONS = { defaultLocale: 'en' } as const satisfies Required<
-  Pick<I18nOptions, 'defaultLocale'>
->;
+export const DEFAULT_I18N_OPTIONS = { defaultLocale: 'en' } as const satisfies Partial<I18nOptions>;
 
 /** The bot's translator on one i18next instance of its own (never i18next's global one). */
 class I18nextTranslator implements Translator {
@@ -65,6 +64,17 @@ class I18nextTranslator implements Translator {
   t(locale: string, key: string, values: Record<string, unknown> = {}): string {
     return this.i18n.t(key, { ...values, lng: locale });
   }
+}
+
+/**
+ * The locale the person chose, else the one chosen for the board; undefined when neither was (or the
+ * context has no person nor board: a tick, some events). Reads the session store.
+ */
+async function storedLocale(ctx: AnyContext): Promise<string | undefined> {
+  const { subject } = BaseContextImpl.internals(ctx as unknown as BaseContextImpl);
+  const person = subject.userId === undefined ? undefined : (await ctx.session(PERSON_LOCALE).get()).locale;
+  if (person !== undefined) return person;
+  return subject.boardId === undefined ? undefined : (await ctx.session(BOARD_LOCALE).get()).locale;
 }
 
 /** The bot's resources, with the runtime's English texts under `en.boardbot` beneath the bot's own. */

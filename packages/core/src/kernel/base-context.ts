@@ -31,7 +31,7 @@ export abstract class BaseContextImpl {
   protected readonly now: () => number;
   protected readonly run: HandlerRun;
   protected readonly clock: Clock;
-  private readonly services: Services;
+  protected readonly services: Services;
 
   /** @param deps - what the runtime provides */
   constructor(deps: ContextDeps) {
@@ -77,12 +77,6 @@ export abstract class BaseContextImpl {
   /** The person and board this context acts for (none, unless the kind of context knows them). */
   protected subject(): RunSubject {
     return { userId: undefined, boardId: undefined };
-  }
-
-  /** What a streamed answer borrows from the context (its guarded write is added by the kind). */
-  protected streamHost(): { run: HandlerRun; rest: BotRest; clock: Clock; now: () => number; services: Services } {
-    const { run, rest, clock, now, services } = this;
-    return { run, rest, clock, now, services };
   }
 
   idempotencyKey(name: string): string {

@@ -73,8 +73,14 @@ export class HandlerRun implements RunSeed {
    * races the handler against (cheaper than an `abort` listener on the signal for every run).
    */
   readonly abandonment: Promise<'abandoned'>;
+  /**
+   * Set by supervision: moves the run's deadline (`handlerTimeoutMs`) to `ms` from now, if later (see
+   * {@link HandlerRun.extendDeadline}).
+   */
+  supervisedBy: ((ms: number) => void) | undefined;
+  /** Set by the policy chain: what {@link HandlerRun.releaseSlot} does, at its first call. */
+  onSlotReleased: (() => void) | undefined;
   private callTrace: Context | undefined;
-  private deadline: ((ms: number) => void) | undefined;
   // Made at the first read of `signal` (most handlers never read it): the signal is the costly part
   // of a run. `reason` is set when the run is abandoned, whether or not the signal exists yet.
   private controller: AbortController | undefined;
@@ -83,8 +89,6 @@ export class HandlerRun implements RunSeed {
   // earlier `interrupt()`.
   private stopping: AbortController | undefined;
   private interrupted = false;
-  // Set by the policy chain: hands the run's ordering slot and worker back (see `releaseSlot`).
-  private slotHook: (() => void) | undefined;
   private markAbandoned!: (value: 'abandoned') => void;
   /** The keys of the run's writes, `bb1:<key basis>:<handler tag>:<n>` (see {@link writeKey}), in order. */
   private readonly keys: WriteKeys;
@@ -106,7 +110,7 @@ export class HandlerRun implements RunSeed {
       this.markAbandoned = resolve;
     });
     this.keys = { prefix: writeKey(seed, ''), next: 0 };
-    this.calls = { handler: new RunCalls(this, this.keys, true), runtime: new RunCalls(this, this.keys, false) };
+    this.calls = { handler: new RunCalls(this, this.keys, false), runtime: new RunCalls(this, this.keys, true) };
   }
 
   /**
@@ -133,15 +137,7 @@ export class HandlerRun implements RunSeed {
    * @param ms - the time the run needs from now
    */
   extendDeadline(ms: number): void {
-    this.deadline?.(ms);
-  }
-
-  /**
-   * Set by supervision: how {@link HandlerRun.extendDeadline} moves the run's deadline.
-   * @param move - moves it to `ms` from now, if later
-   */
-  supervisedBy(move: (ms: number) => void): void {
-    this.deadline = move;
+    this.supervisedBy?.(ms);
   }
 
   /**
@@ -168,17 +164,9 @@ export class HandlerRun implements RunSeed {
    * first post. Only the first call counts; nothing when nothing runs the run in a slot.
    */
   releaseSlot(): void {
-    const hook = this.slotHook;
-    this.slotHook = undefined;
+    const hook = this.onSlotReleased;
+    this.onSlotReleased = undefined;
     hook?.();
-  }
-
-  /**
-   * Set by the policy chain: what {@link HandlerRun.releaseSlot} does.
-   * @param hook - called at the first release
-   */
-  onSlotReleased(hook: () => void): void {
-    this.slotHook = hook;
   }
 
   /** Whether the run was abandoned. */
@@ -297,22 +285,23 @@ export function namedKey(run: Pick<RunSeed, 'keyBasis' | 'handler'>, name: strin
 class RunCalls implements CallScope {
   private built: CallScope['options'] | undefined;
 
+  /**
+   * @param run - the run
+   * @param keys - its write keys
+   * @param runtime - whether the runtime (not the handler) writes in this scope: its answers go out
+   * after an abandonment, without the run's signal
+   */
   constructor(
     readonly run: HandlerRun,
     readonly keys: WriteKeys,
-    private readonly signalled: boolean,
+    readonly runtime: boolean,
   ) {}
-
-  /** Whether the runtime (not the handler) writes in this scope: its answers go out after an abandonment. */
-  get runtime(): boolean {
-    return !this.signalled;
-  }
 
   get options(): CallScope['options'] {
     this.built ??= {
       requestId: this.run.correlationId,
       logger: this.run.log,
-      ...(this.signalled ? { signal: this.run.signal } : {}),
+      ...(this.runtime ? {} : { signal: this.run.signal }),
       traceContext: this.run.callTraceContext(),
     };
     return this.built;

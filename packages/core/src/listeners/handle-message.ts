@@ -16,22 +16,15 @@ import { startMessageRun } from './message-run.js';
 import type { MessageEventName } from './metadata.js';
 import type { MessageTarget } from './target.js';
 
-export type { MessageTarget } from './target.js';
-
 /** Message listeners, by event. */
 export type MessageTable = Readonly<Record<MessageEventName, readonly MessageTarget[]>>;
 
 /** The message of a message event, and the event's name; undefined for any other event. */
 function messageEvent(event: BotEvent): { name: MessageEventName; message: Message } | undefined {
   if (event.unknown) return undefined;
-  switch (event.name) {
-    case 'message.create':
-    case 'message.edit':
-    case 'message.delete':
-      return { name: event.name, message: event.data.message };
-    default:
-      return undefined;
-  }
+  const { name } = event;
+  if (name !== 'message.create' && name !== 'message.edit' && name !== 'message.delete') return undefined;
+  return { name, message: event.data.message };
 }
 
 /**

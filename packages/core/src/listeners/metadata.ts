@@ -12,11 +12,6 @@ export const EVENT_LISTENERS_KEY = metadataKey('event-listeners');
 /** The message events a listener can follow. */
 export type MessageEventName = 'message.create' | 'message.edit' | 'message.delete';
 
-/** Whether `name` is one of the message events. */
-export function isMessageEvent(name: string): name is MessageEventName {
-  return name === 'message.create' || name === 'message.edit' || name === 'message.delete';
-}
-
 /**
  * Which messages a listener wants: a regular expression tested against the content (its match is
  * `ctx.match`), a prefix the content starts with, or a predicate.

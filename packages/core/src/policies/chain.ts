@@ -5,7 +5,6 @@ import type { CoreEnv } from '../kernel/env.js';
 import type { EventMeta } from '../kernel/event.js';
 import { HandlerRun, namedKey } from '../kernel/scope.js';
 import { RUNTIME_TEXTS, TRANSLATOR } from '../kernel/translate.js';
-import type { HandlerOutcome } from '../telemetry/metrics-sink.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { CooldownStore } from './cooldown-store.js';
 import { type Middleware, runMiddleware } from './middleware.js';
@@ -33,11 +32,6 @@ function quietStop(error: unknown): string | undefined {
 /** Whether `value` is a promise or another thenable, which `await` would wait for. */
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
-/** A failed run's outcome: a timeout, or an error. */
-function failureOutcome(error: unknown): HandlerOutcome {
-  return error instanceof HandlerTimeoutError ? 'timeout' : 'error';
 }
 
 /** What the chain needs from the bot. */
@@ -124,7 +118,7 @@ export class PolicyChain {
     // A run that hands its slot back (a streamed answer, after its first post) ends its part of the
     // dispatch now: the rest is held work, which the event's completion waits for.
     return new Promise<void>((resolve) => {
-      run.onSlotReleased(() => {
+      run.onSlotReleased = () => {
         this.released.add(done);
         void done.finally(() => {
           this.released.delete(done);
@@ -133,7 +127,7 @@ export class PolicyChain {
         if (outcome.held) outcome.held.push(done);
         else outcome.held = [done];
         resolve();
-      });
+      };
       void done.then(resolve);
     });
   }
@@ -154,8 +148,8 @@ export class PolicyChain {
   ): Promise<void> {
     const { handlerTimeoutMs: timeoutMs } = this.deps;
     const observed = this.deps.telemetry.handler(run, ctx);
-    // The locale is chosen here rather than through `chooseLocale`: a bot without i18n (most) then
-    // pays no extra async step per run.
+    // The locale is chosen before anything (a guard, an option refusal) can speak; a bot without
+    // i18n (most) pays no extra async step per run for it.
     const translator = this.deps.env.services.find(TRANSLATOR);
     const work = translator
       ? async () => {
@@ -167,26 +161,22 @@ export class PolicyChain {
       supervise(run, work, { timeoutMs, clock: this.deps.env.clock }),
     );
     if (outcome.ok) return observed.end('ok');
-    if (outcome.error instanceof ShutdownTimeoutError) {
+    const stopped = outcome.error instanceof StreamStoppedError ? outcome.error.reason : undefined;
+    if (outcome.error instanceof ShutdownTimeoutError || stopped === 'interrupted' || stopped === 'lost') {
+      // Not a failure: the bot is stopping (the next start completes an interrupted answer), or
+      // another replica owns the event now and completes the answer.
       if (run.outcome) run.outcome.abandoned = true;
-      return observed.end('abandoned', outcome.error);
-    }
-    if (outcome.error instanceof StreamStoppedError && outcome.error.reason === 'interrupted') {
-      // Not a failure: the bot is stopping, the answer says so, and the next start completes it.
-      if (run.outcome) run.outcome.abandoned = true;
-      ctx.log.info(
-        { handler: target.label },
-        'streamed answer interrupted by stop(): its event is left for the next start',
-      );
-      return observed.end('abandoned', outcome.error);
-    }
-    if (outcome.error instanceof StreamStoppedError && outcome.error.reason === 'lost') {
-      // Not a failure either: another replica owns the event now and completes the answer.
-      if (run.outcome) run.outcome.abandoned = true;
-      ctx.log.warn(
-        { handler: target.label, event_id: run.eventId },
-        "streamed answer stopped writing: this replica lost the event's partition, its new owner completes it",
-      );
+      if (stopped === 'interrupted') {
+        ctx.log.info(
+          { handler: target.label },
+          'streamed answer interrupted by stop(): its event is left for the next start',
+        );
+      } else if (stopped === 'lost') {
+        ctx.log.warn(
+          { handler: target.label, event_id: run.eventId },
+          "streamed answer stopped writing: this replica lost the event's partition, its new owner completes it",
+        );
+      }
       return observed.end('abandoned', outcome.error);
     }
     if (outcome.error instanceof RunCancelledError) {
@@ -205,7 +195,7 @@ export class PolicyChain {
     try {
       await run.answerAsRuntime(() => this.fail(target, ctx, steps.answer?.(ctx), outcome.error));
     } finally {
-      observed.end(failureOutcome(outcome.error), outcome.error);
+      observed.end(outcome.error instanceof HandlerTimeoutError ? 'timeout' : 'error', outcome.error);
     }
   }
 
@@ -219,17 +209,10 @@ export class PolicyChain {
     key: string,
     values: TranslateValues,
   ): Promise<void> {
-    await this.chooseLocale(run, ctx);
-    await run.answerAsRuntime(() => this.say(ctx, ctx.t(key, values)));
-  }
-
-  /**
-   * Sets the locale `ctx.t` speaks in this run, before anything (a guard, an option refusal) can
-   * speak: only on a bot with i18n, so a bot without it reads no locale setting.
-   */
-  private async chooseLocale(run: HandlerRun, ctx: AnyContext): Promise<void> {
+    // Only a bot with i18n reads the person's locale setting.
     const translator = this.deps.env.services.find(TRANSLATOR);
     if (translator) run.locale = await translator.locale(ctx);
+    await run.answerAsRuntime(() => this.say(ctx, ctx.t(key, values)));
   }
 
   /**
@@ -328,16 +311,13 @@ export class PolicyChain {
   private async fail(target: HandlerTarget, ctx: AnyContext, answer: Answerable | undefined, error: unknown) {
     ctx.log.error({ err: error, handler: target.label }, 'handler failed');
     const before = answer?.answerCount ?? 0;
-    const hooks: [string, () => unknown][] = [];
-    const hook = target.errorHook;
-    if (hook) hooks.push([hook.label, () => hook.call(error, ctx)]);
-    const global = this.deps.onError;
-    if (global) hooks.push(['onError', () => global(error, ctx)]);
-    for (const [name, call] of hooks) {
+    // The class's `@OnError` hook, then the bot's `onError`; one that throws is logged, the next still runs.
+    const { onError } = this.deps;
+    for (const hook of [target.errorHook, onError && { label: 'onError', call: onError }]) {
       try {
-        await call();
+        await hook?.call(error, ctx);
       } catch (hookError) {
-        ctx.log.error({ err: hookError, hook: name }, 'error hook failed');
+        ctx.log.error({ err: hookError, hook: hook?.label }, 'error hook failed');
       }
     }
     // The person hears something went wrong, unless a hook already told them, or the error itself did

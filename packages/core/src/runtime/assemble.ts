@@ -127,34 +127,18 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
   }
   const queue = new KeyedQueue(o.concurrency, (error) => log.error({ err: error }, 'dispatch failed'));
   assertBurstsOrdered(routes, o.orderBy);
-  const dispatcher = new Dispatcher({
-    queue,
-    routes,
-    middleware,
-    rest,
-    app: shell.app,
-    log,
-    clock,
-    services,
-    handlerTimeoutMs: o.handlerTimeoutMs,
-    errorReply: o.errorReply,
-    onError: o.onError,
-    exhaustedInteraction: o.exhaustedInteraction,
-    textCommands: o.textCommands,
-    telemetry,
-    cooldowns: scale?.cooldowns,
-  });
+  const { handlerTimeoutMs, errorReply, onError, exhaustedInteraction, textCommands } = o;
+  const policy = { handlerTimeoutMs, errorReply, onError, exhaustedInteraction, textCommands };
+  const built = { queue, routes, middleware, rest, app: shell.app, log, clock, services, telemetry };
+  const dispatcher = new Dispatcher({ ...policy, ...built, cooldowns: scale?.cooldowns });
   // Schedules are a plugin of the bot's own: started with the plugins, stopped with them.
   const scheduler = new Scheduler({
+    ...built,
     schedules: routes.schedules,
-    queue,
     ticks: dispatcher.ticks,
     store: () => services.get(SESSION_STORE),
-    clock,
-    log,
-    app: shell.app,
     accepting: shell.running,
-    handlerTimeoutMs: o.handlerTimeoutMs,
+    handlerTimeoutMs,
   });
   // Replicas keep the resume point where they share the gateway feed (the adapter's store).
   const positions = o.position === false || scale ? undefined : (o.position ?? new FilePositionStore(o.stateDir, log));

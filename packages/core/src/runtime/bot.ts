@@ -99,7 +99,7 @@ export class Bot {
   /** Resolves once every received event has been handled (for tests and harnesses). */
   idle(): Promise<void> {
     // Streams that released their slot run outside the queue.
-    return this.parts.queue.idle().then(() => this.parts.dispatcher.settled());
+    return this.parts.queue.idle().then(() => this.parts.dispatcher.chain.settled());
   }
 
   /**
@@ -126,8 +126,18 @@ export class Bot {
     const correlationId = randomUUID();
     const log = this.log.child({ correlation_id: correlationId, phase: 'start' });
     const requestOptions = { requestId: correlationId, logger: log };
+    // SIGINT and SIGTERM are handled from the first moment: the bot may answer events before it counts
+    // as started (while it stores its first resume point), so a signal then must stop it gracefully
+    // too, once the start has ended, rather than kill the process.
     let startEnded!: () => void;
-    this.handleSignals(new Promise<void>((resolve) => (startEnded = resolve)));
+    const ended = new Promise<void>((resolve) => (startEnded = resolve));
+    if (this.options.handleSignals) {
+      this.disposeSignals = handleShutdownSignals(() => ended.then(() => this.stop()).then(exitCodeAfterStop), {
+        source: this.options.signals ?? process,
+        exit: (code) => this.exitProcess(code),
+        log: this.log,
+      });
+    }
     try {
       await checkPatterns(this.parts.patterns, { stateDir: this.options.stateDir, log });
       if (this.options.health) this.health = await openHealth(this.options.health, this.parts, this.replicas);
@@ -147,7 +157,10 @@ export class Bot {
         synced: () => this.health?.readiness.commandsSynced(),
       };
       const { plan, facts } = adapter ? await startReplica({ ...start, adapter }) : await startSingle(start, this.feed);
-      await this.running(log, { ...facts, commands: commands.length });
+      // Started: the plugins start, and the bot says so.
+      this.currentState = 'running';
+      for (const plugin of this.parts.plugins) await plugin.onStart?.(this);
+      log.info({ ...facts, commands: commands.length }, 'bot started');
       return plan;
     } catch (error) {
       log.error({ err: error }, 'start failed');
@@ -157,28 +170,6 @@ export class Bot {
     } finally {
       startEnded();
     }
-  }
-
-  /**
-   * Handles SIGINT and SIGTERM from the first moment of `start()`: the bot may answer events before
-   * it counts as started (while it stores its first resume point), so a signal then must stop it
-   * gracefully too, once the start has ended, rather than kill the process.
-   * @param startEnded - settles when `start()` has resolved or rejected
-   */
-  private handleSignals(startEnded: Promise<void>): void {
-    if (!this.options.handleSignals) return;
-    this.disposeSignals = handleShutdownSignals(() => startEnded.then(() => this.stop()).then(exitCodeAfterStop), {
-      source: this.options.signals ?? process,
-      exit: (code) => this.exitProcess(code),
-      log: this.log,
-    });
-  }
-
-  /** Counts the bot as started: starts the plugins and says so. */
-  private async running(log: Logger, facts: Record<string, unknown>): Promise<void> {
-    this.currentState = 'running';
-    for (const plugin of this.parts.plugins) await plugin.onStart?.(this);
-    log.info(facts, 'bot started');
   }
 
   /**

@@ -15,16 +15,17 @@ export async function openHealth(
   parts: BotParts,
   replicas: ReplicaStatusSource | undefined,
 ): Promise<BotHealth> {
-  const { startHealth } = await import('../health/bot-health.js');
-  const health = await startHealth({
+  const { BotHealth } = await import('../health/bot-health.js');
+  const health = new BotHealth({
     options,
     telemetry: parts.telemetry,
     rest: parts.rest,
     clock: parts.clock,
     log: parts.log,
     pending: () => parts.queue.size,
-    inFlight: () => parts.dispatcher.inFlight,
+    inFlight: () => parts.dispatcher.chain.inFlight,
   });
+  await health.listen();
   if (replicas) health.reportReplicas(replicas);
   return health;
 }

@@ -165,22 +165,4 @@ export const DEFAULT_BOT_OPTIONS = {
   errorReply: RUNTIME_TEXTS.errorReply,
   exhaustedInteraction: 'error',
   handleSignals: true,
-} as const satisfies Required<
-  Pick<
-    BotOptions,
-    | 'apiUrl'
-    | 'providers'
-    | 'commandSync'
-    | 'concurrency'
-    | 'orderBy'
-    | 'stateDir'
-    | 'positionFlushMs'
-    | 'handlerTimeoutMs'
-    | 'shutdownTimeoutMs'
-    | 'backfillLimit'
-    | 'maxPendingEvents'
-    | 'errorReply'
-    | 'exhaustedInteraction'
-    | 'handleSignals'
-  >
->;
+} as const satisfies Partial<BotOptions>;

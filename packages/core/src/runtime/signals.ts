@@ -35,11 +35,9 @@ export function handleShutdownSignals(
       exit(BOT_EXIT_CODES.failed);
     });
   };
-  const listeners = { SIGINT: onSignal('SIGINT'), SIGTERM: onSignal('SIGTERM') } as const;
-  source.on('SIGINT', listeners.SIGINT);
-  source.on('SIGTERM', listeners.SIGTERM);
+  const listeners = (['SIGINT', 'SIGTERM'] as const).map((signal) => [signal, onSignal(signal)] as const);
+  for (const [signal, listener] of listeners) source.on(signal, listener);
   return () => {
-    source.off('SIGINT', listeners.SIGINT);
-    source.off('SIGTERM', listeners.SIGTERM);
+    for (const [signal, listener] of listeners) source.off(signal, listener);
   };
 }

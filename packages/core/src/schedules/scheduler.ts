@@ -125,17 +125,14 @@ export class Scheduler implements Plugin {
     const log = this.deps.log.child({ schedule: schedule.name, tick: iso(tick) });
     try {
       if (schedule.overlap === 'skip' && (await this.overlaps(schedule, tick))) {
-        log.warn("tick skipped: the schedule's previous tick is still running (overlap: 'skip')");
-        return;
+        return log.warn("tick skipped: the schedule's previous tick is still running (overlap: 'skip')");
       }
       if (!(await this.claims.claim(schedule.name, tick, this.deps.clock.now()))) {
-        log.debug('tick claimed by another instance (or an earlier run): not run here');
-        return;
+        return log.debug('tick claimed by another instance (or an earlier run): not run here');
       }
       await this.claims.reach(schedule.name, tick);
     } catch (error) {
-      log.error({ err: error }, 'could not claim a tick: not run');
-      return;
+      return log.error({ err: error }, 'could not claim a tick: not run');
     }
     this.runningHere.add(schedule.name);
     try {

@@ -1,4 +1,4 @@
-import type { Message, UserProfile } from '@boardbot/protocol';
+import type { Message } from '@boardbot/protocol';
 import { checkInvocationOptions, type ErrorDetail } from '@boardbot/protocol/runtime';
 import type { CommandTarget } from '../commands/command-steps.js';
 import { commandSteps, type RawOptions } from '../commands/command-steps.js';
@@ -101,6 +101,13 @@ export class TextCommandHandler {
     // Other bots' commands are not for this one: answering them could make two bots talk forever.
     if (user.is_bot) return log.debug('text command from a bot: ignored');
     if (edited) log.info('message edited: the text command runs again and edits its answers');
+    let answers: EditableAnswers | undefined;
+    const context =
+      (command: Ctx['command']) =>
+      (deps: ContextDeps): Ctx => {
+        answers = entry.editable ? this.links.answers(deps, message, TEXT_COMMANDS) : undefined;
+        return new TextCommandContextImpl(deps, message, user, command, this.text.prefix, answers);
+      };
     let target = entry.run;
     let line = found.line;
     let subcommand: string | null = null;
@@ -108,19 +115,22 @@ export class TextCommandHandler {
       const sub = /^\s*(\S+)/.exec(line);
       subcommand = sub?.[1]?.toLowerCase() ?? null;
       target = subcommand === null ? undefined : entry.subcommands.get(subcommand);
-      if (!target || !sub) return this.refuseSubcommand(event, found, user, subcommand, { log, correlationId });
+      if (!target || !sub) {
+        // A known command without a (known) subcommand: the person is told which ones there are.
+        const shown = `${this.text.prefix}${name}`;
+        const { run, deps } = this.chain.open(event, { handler: shown, log, correlationId });
+        const subcommands = [...entry.subcommands.keys()].join(', ');
+        const key = subcommand === null ? 'boardbot:needsSubcommand' : 'boardbot:noSubcommand';
+        const ctx = context({ name, subcommand: null })(deps);
+        await this.chain.speak(run, ctx, key, { command: shown, subcommand, subcommands });
+        return this.links.finish(answers, log);
+      }
       line = line.slice(sub[0].length);
     }
-    const command = { name, subcommand };
     log = log.child({ command: routeKey(name, subcommand) });
-    let answers: EditableAnswers | undefined;
-    const context = (deps: ContextDeps): Ctx => {
-      answers = entry.editable ? this.links.answers(deps, message, TEXT_COMMANDS) : undefined;
-      return new TextCommandContextImpl(deps, message, user, command, this.text.prefix, answers);
-    };
     const steps = commandSteps<Ctx>(target, (ctx) => this.read(ctx, line, target as CommandTarget));
     const chosen = edited ? rerunSteps(steps) : steps;
-    await this.chain.run(chosen, target, event, { log, correlationId }, context, undefined);
+    await this.chain.run(chosen, target, event, { log, correlationId }, context({ name, subcommand }), undefined);
     await this.links.finish(answers, log);
   }
 
@@ -139,31 +149,5 @@ export class TextCommandHandler {
     });
     if (checked.issues.length > 0) return { ok: false, problems: checked.issues.map(problemOf) };
     return { ok: true, values: checked.values };
-  }
-
-  /** A known command without a (known) subcommand: the person is told which ones there are. */
-  private async refuseSubcommand(
-    event: EventMeta,
-    found: Invocation & { message: Message },
-    user: UserProfile,
-    subcommand: string | null,
-    name: { log: CoreEnv['log']; correlationId: string },
-  ): Promise<void> {
-    const { prefix } = this.text;
-    const shown = `${prefix}${found.name}`;
-    const { run, deps } = this.chain.open(event, { handler: shown, ...name });
-    const answers = found.entry.editable ? this.links.answers(deps, found.message, TEXT_COMMANDS) : undefined;
-    const ctx = new TextCommandContextImpl<Record<string, unknown>>(
-      deps,
-      found.message,
-      user,
-      { name: found.name, subcommand: null },
-      prefix,
-      answers,
-    );
-    const subs = [...found.entry.subcommands.keys()].join(', ');
-    const key = subcommand === null ? 'boardbot:needsSubcommand' : 'boardbot:noSubcommand';
-    await this.chain.speak(run, ctx, key, { command: shown, subcommand, subcommands: subs });
-    await this.links.finish(answers, name.log);
   }
 }

@@ -11,7 +11,8 @@ export class TextCommandContextImpl<O extends object> extends ReplyContextImpl i
   readonly kind = 'command' as const;
   readonly via = 'text' as const;
   readonly command: { readonly name: string; readonly subcommand: string | null };
-  private currentOptions: O;
+  /** The converted options, set by the command's steps once they are validated. */
+  options = {} as O;
 
   /**
    * @param deps - what the runtime provides
@@ -31,7 +32,6 @@ export class TextCommandContextImpl<O extends object> extends ReplyContextImpl i
   ) {
     super(deps, message, editable);
     this.command = command;
-    this.currentOptions = {} as O;
   }
 
   protected override subject(): RunSubject {
@@ -42,15 +42,6 @@ export class TextCommandContextImpl<O extends object> extends ReplyContextImpl i
   get shownAs(): string {
     const { name, subcommand } = this.command;
     return `${this.prefix}${subcommand ? `${name} ${subcommand}` : name}`;
-  }
-
-  get options(): O {
-    return this.currentOptions;
-  }
-
-  /** Sets the converted options once they are validated. */
-  setOptions(options: O): void {
-    this.currentOptions = options;
   }
 
   /** Every answer of a text invocation is a reply to its message (there is no interaction to answer). */

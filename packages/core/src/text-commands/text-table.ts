@@ -1,4 +1,5 @@
-import type { CommandTable, CommandTarget } from '../commands/handle-interaction.js';
+import type { CommandTarget } from '../commands/command-steps.js';
+import type { CommandTable } from '../commands/handle-interaction.js';
 import { DEFAULT_EDITABLE_OPTIONS, type ResolvedEditable } from '../editable/editable-options.js';
 
 /** A command that can be invoked as text: its method, or its subcommands' by name. */

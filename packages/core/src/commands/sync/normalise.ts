@@ -1,8 +1,5 @@
 import type { Command, CommandDefinition, CommandOption } from '@boardbot/protocol';
 
-/** A command reduced to what decides equality: no ids or times, defaults removed, keys sorted. */
-export type NormalisedCommand = CommandDefinition;
-
 /**
  * Normalises a declared or registered command for comparison: drops `id`/`updated_at`, treats
  * `required: false` and empty `options` as absent (the platform's defaults), drops undefined keys,
@@ -11,9 +8,10 @@ export type NormalisedCommand = CommandDefinition;
  * keys are kept (the platform stores them verbatim).
  *
  * @param command - a declared `CommandDefinition` or a registered `Command`
+ * @returns the command reduced to what decides equality, as a `CommandDefinition`
  */
-export function normaliseCommand(command: CommandDefinition | Command): NormalisedCommand {
-  const out: NormalisedCommand = { name: command.name, description: command.description };
+export function normaliseCommand(command: CommandDefinition | Command): CommandDefinition {
+  const out: CommandDefinition = { name: command.name, description: command.description };
   const options = byName((command.options ?? []).map(normaliseOption));
   if (options.length > 0) out.options = options;
   return out;

@@ -40,13 +40,11 @@ export async function checkPatterns(patterns: readonly MessagePattern[], options
     hash: VerdictCache.key(checker, pattern.regex.source, pattern.regex.flags),
   }));
   const verdicts = new Map<string, PatternVerdict>();
-  for (const { hash } of keyed) {
-    const cached = await cache.get(hash);
-    if (cached) verdicts.set(hash, cached);
-  }
   const unchecked = new Map<string, PatternToCheck>();
   for (const { pattern, hash } of keyed) {
-    if (!verdicts.has(hash)) unchecked.set(hash, { hash, source: pattern.regex.source, flags: pattern.regex.flags });
+    const cached = await cache.get(hash);
+    if (cached) verdicts.set(hash, cached);
+    else unchecked.set(hash, { hash, source: pattern.regex.source, flags: pattern.regex.flags });
   }
   if (unchecked.size > 0) {
     options.log.info(

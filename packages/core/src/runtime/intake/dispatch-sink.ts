@@ -1,16 +1,20 @@
 import type { Message } from '@boardbot/protocol';
+import type { Dispatcher } from '../../dispatch/dispatcher.js';
 import type { KeyedQueue } from '../../dispatch/keyed-queue.js';
 import { type OrderBy, orderingKey } from '../../dispatch/ordering.js';
 import type { BotEvent } from '../../kernel/event.js';
 import { type DispatchOutcome, releasedOutcome } from '../../kernel/outcome.js';
+import type { Telemetry } from '../../telemetry/telemetry.js';
 import type { PositionKeeper } from '../position/position-keeper.js';
 import type { Progress, Ticket } from '../position/progress.js';
 import type { BackfillMarks } from './backfill.js';
 import type { BackfillPlace, IntakeSink } from './intake-sink.js';
-import { dispatchTraced, type TracedDispatch } from './traced-dispatch.js';
+import { dispatchTraced } from './traced-dispatch.js';
 
 /** What a one-process bot's sink works with. */
-export interface DispatchSinkDeps extends TracedDispatch {
+export interface DispatchSinkDeps {
+  dispatcher: Dispatcher;
+  telemetry: Telemetry;
   queue: KeyedQueue;
   /** The resume point's bookkeeping; undefined with `position: false`, which keeps none. */
   progress: Progress | undefined;
@@ -50,7 +54,7 @@ export class DispatchSink implements IntakeSink {
     // (after a gap: once the missed messages are handled).
     this.finish(this.begin(event));
     const traced = this.deps.telemetry.receive(event);
-    this.deps.queue.push(undefined, () => dispatchTraced(this.deps, event, false, traced));
+    this.deps.queue.push(undefined, () => dispatchTraced(this.deps.dispatcher, event, false, traced));
   }
 
   skip(event: BotEvent): void {
@@ -72,7 +76,7 @@ export class DispatchSink implements IntakeSink {
     const replayed = place === undefined && createdBefore(event, this.deps.startedAt);
     return new Promise<void>((resolve) => {
       this.deps.queue.push(orderingKey(event, this.deps.orderBy), async () => {
-        const outcome = await dispatchTraced(this.deps, event, replayed, traced);
+        const outcome = await dispatchTraced(this.deps.dispatcher, event, replayed, traced);
         const done = (released: DispatchOutcome) => {
           // Abandoned at stop (a burst still held): not done, the next process handles it.
           if (!released.abandoned) this.finish(ticket);

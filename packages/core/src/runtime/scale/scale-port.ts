@@ -11,8 +11,6 @@ import type { CooldownStore } from '../../policies/cooldown-store.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import type { EventIntake, IntakeSink } from '../intake/intake-sink.js';
 
-export type { DispatchOutcome } from '../../kernel/outcome.js';
-
 /**
  * The bot's intake bound (`maxPendingEvents`) as a {@link ScaleAdapter} sees it: what this process
  * holds, and whether it may take more. It pauses at `high` and resumes once half as many are left.

@@ -34,21 +34,16 @@ export async function connectReplica(
   return adapter;
 }
 
-/** What a replica starts from: what a one-process bot starts from, and the replicas' adapter. */
-export interface ReplicaStart extends SingleStart {
-  adapter: ScaleAdapter;
-}
-
 /**
  * Starts the bot as one replica of many (its adapter connected, its app read): names the app's
  * shared state, syncs the commands once across the replicas (in `sync` mode; `check` and `off`
  * behave as for one process), then joins, handing the adapter a {@link ScaleHost} onto this bot's
  * intake, queue and dispatcher.
  *
- * @param s - the adapter and the bot's parts
+ * @param s - what a one-process bot starts from, and the replicas' adapter
  * @returns the sync plan, when this replica ran the sync, and what the start log says
  */
-export async function startReplica(s: ReplicaStart): Promise<Started> {
+export async function startReplica(s: SingleStart & { adapter: ScaleAdapter }): Promise<Started> {
   const { adapter, log: startLog, parts, options } = s;
   await adapter.joinApp(s.app.id);
   startLog.info({ scale: adapter.description }, 'running as a replica');
@@ -84,7 +79,7 @@ export async function startReplica(s: ReplicaStart): Promise<Started> {
     bound: pressure,
     dispatch: (event, replayed, carrier, owned) => {
       const traced = parts.telemetry.receive(event, carrier);
-      return dispatchTraced(parts, event, replayed || createdBefore(event, s.startedAt), traced, owned);
+      return dispatchTraced(parts.dispatcher, event, replayed || createdBefore(event, s.startedAt), traced, owned);
     },
     relay: (event) => parts.telemetry.relay(event),
     intake: (sink) => new Intake(sink, { ...parts, backfillLimit: options.backfillLimit }),
