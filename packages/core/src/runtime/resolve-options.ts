@@ -6,7 +6,9 @@ import { type BotOptions, DEFAULT_BOT_OPTIONS } from './options.js';
 
 /** {@link BotOptions} with every default filled in, from the options, else the environment. */
 export type ResolvedBotOptions = Omit<BotOptions, 'textCommands'> &
-  typeof DEFAULT_BOT_OPTIONS & {
+  // The option's own type, never undefined: not the default's literal (`typeof DEFAULT_BOT_OPTIONS`
+  // would type orderBy as only 'board' and concurrency as only 16).
+  Required<Pick<BotOptions, keyof typeof DEFAULT_BOT_OPTIONS>> & {
     /** `textCommands` with its defaults. */
     textCommands: ResolvedTextCommandOptions;
     /** `BOARDBOT_REDIS_URL`, which asks for replicas when `scale` was not given. */
@@ -29,7 +31,7 @@ export function resolveBotOptions(options: BotOptions, env: BoardbotEnvironment)
       'createBot needs the app token: set BOARDBOT_TOKEN and pass { token: process.env.BOARDBOT_TOKEN }.',
     );
   }
-  const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as BotOptions;
   const resolved = {
     ...DEFAULT_BOT_OPTIONS,
     apiUrl: env.BOARDBOT_API_URL ?? DEFAULT_BOT_OPTIONS.apiUrl,
