@@ -2,11 +2,20 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from '@boardbot/protocol';
-import lockfile from 'proper-lockfile';
 import { type Clock, systemClock } from '../kernel/clock.js';
 import { defaultStateDir, ensurePrivateDir, syncDir } from '../kernel/state-dir.js';
 import { removeStaleTemps, writeTemp } from '../kernel/state-files.js';
 import type { SessionRecord, SessionStore, SessionValue } from './session-store.js';
+
+/**
+ * proper-lockfile, loaded at the first write or sweep, not with the bot: it brings graceful-fs, which
+ * patches `fs`, and a bot that never writes a session never needs it.
+ */
+let lockfile: Promise<typeof import('proper-lockfile')> | undefined;
+const lock: typeof import('proper-lockfile').lock = async (file, options) => {
+  lockfile ??= import('proper-lockfile');
+  return (await lockfile).lock(file, options);
+};
 
 /** Version of the file format; a file of another version is treated as no session. */
 const FORMAT = 1;
@@ -85,7 +94,7 @@ export class FileSessionStore implements SessionStore {
     await this.start();
     await ensurePrivateDir(this.dir, this.log);
     const file = this.fileOf(key);
-    const release = await lockfile.lock(file, {
+    const release = await lock(file, {
       realpath: false,
       stale: STALE_LOCK_MS,
       retries: { retries: 200, factor: 1.3, minTimeout: 1, maxTimeout: 50, randomize: true },
@@ -178,7 +187,7 @@ export class FileSessionStore implements SessionStore {
   private async forget(file: string): Promise<boolean> {
     let release: () => Promise<void>;
     try {
-      release = await lockfile.lock(file, { realpath: false, stale: STALE_LOCK_MS, retries: 0 });
+      release = await lock(file, { realpath: false, stale: STALE_LOCK_MS, retries: 0 });
     } catch {
       return false;
     }

@@ -62,4 +62,9 @@ describe('a bot that uses neither TypeBox nor class-validator itself', () => {
     expect(some(/[\\/]class-validator[\\/]cjs[\\/]index\.js$/)).toEqual([]);
     expect(some(/[\\/]libphonenumber-js[\\/]/)).toEqual([]);
   });
+
+  it('loads no session file lock (proper-lockfile and the graceful-fs it patches fs with) before a session is written', () => {
+    expect(some(/[\\/]proper-lockfile[\\/]/)).toEqual([]);
+    expect(some(/[\\/]graceful-fs[\\/]/)).toEqual([]);
+  });
 });
