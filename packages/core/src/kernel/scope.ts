@@ -77,7 +77,7 @@ export class HandlerRun implements RunSeed {
    * Set by supervision: moves the run's deadline (`handlerTimeoutMs`) to `ms` from now, if later (see
    * {@link HandlerRun.extendDeadline}).
    */
-  supervisedBy: ((ms: number) => void) | undefined;
+  moveDeadline: ((ms: number) => void) | undefined;
   /** Set by the policy chain: what {@link HandlerRun.releaseSlot} does, at its first call. */
   onSlotReleased: (() => void) | undefined;
   private callTrace: Context | undefined;
@@ -137,7 +137,7 @@ export class HandlerRun implements RunSeed {
    * @param ms - the time the run needs from now
    */
   extendDeadline(ms: number): void {
-    this.supervisedBy?.(ms);
+    this.moveDeadline?.(ms);
   }
 
   /**

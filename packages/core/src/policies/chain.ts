@@ -313,7 +313,9 @@ export class PolicyChain {
     const before = answer?.answerCount ?? 0;
     // The class's `@OnError` hook, then the bot's `onError`; one that throws is logged, the next still runs.
     const { onError } = this.deps;
-    for (const hook of [target.errorHook, onError && { label: 'onError', call: onError }]) {
+    // The bot's onError is called as the plain function it was given (`this` undefined), not as a wrapper's method.
+    const global = onError && { label: 'onError', call: (e: unknown, c: AnyContext) => onError(e, c) };
+    for (const hook of [target.errorHook, global]) {
       try {
         await hook?.call(error, ctx);
       } catch (hookError) {

@@ -25,7 +25,7 @@ export async function supervise(
   let timer = arm(timeoutMs);
   let deadline = clock.now() + timeoutMs;
   // A streamed answer runs longer than a handler's timeout: it moves the deadline to its own bound.
-  run.supervisedBy = (ms) => {
+  run.moveDeadline = (ms) => {
     if (clock.now() + ms <= deadline) return;
     clock.clearTimeout(timer);
     deadline = clock.now() + ms;
