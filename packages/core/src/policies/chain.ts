@@ -118,7 +118,7 @@ export class PolicyChain {
     // A run that hands its slot back (a streamed answer, after its first post) ends its part of the
     // dispatch now: the rest is held work, which the event's completion waits for.
     return new Promise<void>((resolve) => {
-      run.onSlotReleased = () => {
+      run.onSlotReleased(() => {
         this.released.add(done);
         void done.finally(() => {
           this.released.delete(done);
@@ -127,7 +127,7 @@ export class PolicyChain {
         if (outcome.held) outcome.held.push(done);
         else outcome.held = [done];
         resolve();
-      };
+      });
       void done.then(resolve);
     });
   }

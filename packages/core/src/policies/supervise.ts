@@ -25,12 +25,12 @@ export async function supervise(
   let timer = arm(timeoutMs);
   let deadline = clock.now() + timeoutMs;
   // A streamed answer runs longer than a handler's timeout: it moves the deadline to its own bound.
-  run.moveDeadline = (ms) => {
+  run.supervisedBy((ms) => {
     if (clock.now() + ms <= deadline) return;
     clock.clearTimeout(timer);
     deadline = clock.now() + ms;
     timer = arm(ms);
-  };
+  });
   const running = run.enter(work).then(() => 'done' as const);
   try {
     if ((await Promise.race([running, run.abandonment])) === 'done') return { ok: true };
