@@ -2,46 +2,29 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type MessageContext, OnMessage } from '@boardbot/core';
-import { pino } from 'pino';
+import { createEmulator } from '@boardbot/emulator';
 import { it } from 'vitest';
-import { inProcessRig, median } from './lib/in-process-bot.js';
+import { buildPackages } from './lib/child-server.js';
+import { median } from './lib/in-process-bot.js';
 import { record } from './lib/record.js';
 
 // Dispatch against the lightest popular TypeScript bot framework: grammY's `bot.handleUpdate`
-// (offline: `botInfo` given, so no API call; in a worker thread, see lib/grammy-worker.mjs), a second
-// peer, Slack Bolt's `app.processEvent` (offline: a receiver that opens nothing, the bot's ids given;
-// its own worker, see lib/bolt-worker.mjs, which also proves no connection was opened), and boardbot's
-// runtime, each through 20 message handlers of which the last one matches, from a parsed update to the
-// last handler's return. CPU time (user + system) per event, in interleaved rounds of one run so the
-// machine's drift hits all alike; each round's ratio pairs the figures measured next to each other.
-// boardbot runs with its defaults (its position store in a state directory, the hang timeout, the
-// OpenTelemetry API without an SDK; only the signal handlers are left out, as in every bench), twice:
-// with `logger: false`, since the peers log nothing per event, and with its default pino logger at
-// `info`, which writes a `handled` line per event (here a pino logger at `info` writing to /dev/null,
-// so the vitest output is not flooded: the runtime censors its token paths the way it does the default
-// logger's, and pino formats each line all the same).
+// (offline: `botInfo` given, so no API call; see lib/grammy-worker.mjs), a second peer, Slack Bolt's
+// `app.processEvent` (offline: a receiver that opens nothing, the bot's ids given; see
+// lib/bolt-worker.mjs, which also proves no connection was opened), and boardbot's runtime (see
+// lib/boardbot-worker.mjs), each through 20 message handlers of which the last one matches, from a
+// parsed update to the last handler's return. Each framework runs in a worker thread of its own, a
+// fresh isolate with only its own heap to collect (boardbot's figure, measured in the vitest process,
+// moved with what the test process held). CPU time (user + system) per event, in interleaved rounds
+// of one run so the machine's drift hits all alike; each round's ratio pairs the figures measured next
+// to each other. boardbot runs with its defaults (its position store in a state directory, the hang
+// timeout, the OpenTelemetry API without an SDK; only the signal handlers are left out, as in every
+// bench), twice: with `logger: false`, since the peers log nothing per event, and with a pino logger at
+// `info` writing its `handled` line per event to /dev/null (the runtime censors its token paths the
+// way it does the default logger's, and pino formats each line all the same).
 
-const HANDLERS = 20;
 const ROUNDS = 9;
 const EVENTS = 4000;
-let handled = 0;
-
-/** `c1 <n>` … `c20 <n>`: one pattern per handler, the content `c20 5` matches the last one only. */
-const patterns = Array.from({ length: HANDLERS }, (_, i) => new RegExp(`^c${i + 1} (\\d+)$`));
-
-/** One boardbot class with 20 `@OnMessage` listeners, decorated the way the compiler would. */
-class Listeners {}
-patterns.forEach((pattern, i) => {
-  const method = `c${i + 1}`;
-  const fn = (ctx: MessageContext) => {
-    handled += ctx.match ? 1 : 0;
-  };
-  Object.defineProperty(Listeners.prototype, method, { value: fn, writable: true, configurable: true });
-  const descriptor = Object.getOwnPropertyDescriptor(Listeners.prototype, method) as PropertyDescriptor;
-  OnMessage(pattern)(Listeners.prototype, method, descriptor);
-});
-
 /** What a peer's worker answers for a round: CPU µs per event, events handled, connections opened. */
 interface PeerRound {
   us: number;
@@ -49,11 +32,22 @@ interface PeerRound {
   connections?: number;
 }
 
-/** A peer framework in a worker thread of its own (see lib/grammy-worker.mjs): CPU µs per event of `n`. */
-function peerWorker(file: string, name: string): { round(n: number): Promise<number>; close(): Promise<number> } {
-  const worker = new Worker(new URL(`./lib/${file}`, import.meta.url));
+/** A framework in a worker thread of its own (see lib/grammy-worker.mjs): CPU µs per event of `n`. */
+async function peerWorker(
+  file: string,
+  name: string,
+  options: { workerData?: unknown } = {},
+): Promise<{ round(n: number): Promise<number>; close(): Promise<number> }> {
+  const worker = new Worker(new URL(`./lib/${file}`, import.meta.url), { workerData: options.workerData });
   let failed: ((error: Error) => void) | undefined;
   worker.on('error', (error) => failed?.(error));
+  // A worker with a start of its own (boardbot's bots) says when it is ready.
+  if (options.workerData !== undefined) {
+    await new Promise<void>((resolve, reject) => {
+      failed = reject;
+      worker.once('message', () => resolve());
+    });
+  }
   return {
     round: (n) =>
       new Promise((resolve, reject) => {
@@ -71,43 +65,20 @@ function peerWorker(file: string, name: string): { round(n: number): Promise<num
 }
 
 it('dispatches through 20 handlers at a lower CPU cost per event than grammY and Bolt', async () => {
+  buildPackages('core', 'emulator');
   const stateDir = mkdtempSync(join(tmpdir(), 'boardbot-peers-'));
-  const rig = await inProcessRig();
-  const silent = await rig.bot({ handlers: [Listeners], handleSignals: false, stateDir, logger: false });
-  const logging = await rig.bot({
-    handlers: [Listeners],
-    handleSignals: false,
-    stateDir,
-    logger: pino({ name: 'boardbot', level: 'info' }, pino.destination({ dest: '/dev/null', sync: true })),
-  });
-  const grammy = peerWorker('grammy-worker.mjs', 'grammY');
-  const bolt = peerWorker('bolt-worker.mjs', 'Bolt');
-  let nextId = 1;
-
-  const boardbotRound = async ({ bot, gateway }: typeof silent, n: number) => {
-    const events = Array.from({ length: n }, () => ({
-      id: String(nextId++),
-      name: 'message.create',
-      data: { type: 'message.create', message: rig.message(undefined, 'c20 5') },
-    }));
-    const before = handled;
-    const cpu = process.cpuUsage();
-    for (const e of events) gateway.emit('dispatch', e);
-    await bot.idle();
-    const used = process.cpuUsage(cpu);
-    if (handled - before !== n) throw new Error(`boardbot handled ${handled - before} of ${n}`);
-    return (used.user + used.system) / n;
-  };
-  const subjects = [
-    () => grammy.round(EVENTS),
-    () => bolt.round(EVENTS),
-    () => boardbotRound(silent, EVENTS),
-    () => boardbotRound(logging, EVENTS),
-  ];
-  await grammy.round(2000);
-  await bolt.round(2000);
-  await boardbotRound(silent, 2000);
-  await boardbotRound(logging, 2000);
+  const emulator = await createEmulator({ db: ':memory:', logger: false });
+  const { apiUrl } = await emulator.listen({ host: '127.0.0.1', port: 0 });
+  const grammy = await peerWorker('grammy-worker.mjs', 'grammY');
+  const bolt = await peerWorker('bolt-worker.mjs', 'Bolt');
+  const boardbot = (logging: boolean) =>
+    peerWorker('boardbot-worker.mjs', 'boardbot', {
+      workerData: { apiUrl, stateDir: join(stateDir, String(logging)), logging },
+    });
+  const silent = await boardbot(false);
+  const logging = await boardbot(true);
+  const subjects = [grammy, bolt, silent, logging].map((w) => () => w.round(EVENTS));
+  for (const w of [grammy, bolt, silent, logging]) await w.round(2000);
   const samples: number[][] = subjects.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     // Rotate the order each round, so none always runs first (on a cooler cache) or last.
@@ -116,11 +87,8 @@ it('dispatches through 20 handlers at a lower CPU cost per event than grammY and
       samples[i]?.push(await (subjects[i] as () => Promise<number>)());
     }
   }
-  await grammy.close();
-  await bolt.close();
-  await silent.bot.stop();
-  await logging.bot.stop();
-  await rig.close();
+  for (const w of [grammy, bolt, silent, logging]) await w.close();
+  await emulator.close();
   rmSync(stateDir, { recursive: true, force: true });
 
   const spread = (xs: number[], digits = 1) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
