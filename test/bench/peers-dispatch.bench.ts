@@ -1,7 +1,8 @@
+import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 import { createEmulator } from '@boardbot/emulator';
 import { it } from 'vitest';
 import { buildPackages } from './lib/child-server.js';
@@ -13,9 +14,8 @@ import { record } from './lib/record.js';
 // `app.processEvent` (offline: a receiver that opens nothing, the bot's ids given; see
 // lib/bolt-worker.mjs, which also proves no connection was opened), and boardbot's runtime (see
 // lib/boardbot-worker.mjs), each through 20 message handlers of which the last one matches, from a
-// parsed update to the last handler's return. Each framework runs in a worker thread of its own, a
-// fresh isolate with only its own heap to collect (boardbot's figure, measured in the vitest process,
-// moved with what the test process held). CPU time (user + system) per event, in interleaved rounds
+// parsed update to the last handler's return. Each framework runs in a child process of its own, with
+// Node's default heap and only its own heap to collect (see lib/grammy-worker.mjs). CPU time (user + system) per event, in interleaved rounds
 // of one run so the machine's drift hits all alike; each round's ratio pairs the figures measured next
 // to each other. boardbot runs with its defaults (its position store in a state directory, the hang
 // timeout, the OpenTelemetry API without an SDK; only the signal handlers are left out, as in every
@@ -32,17 +32,19 @@ interface PeerRound {
   connections?: number;
 }
 
-/** A framework in a worker thread of its own (see lib/grammy-worker.mjs): CPU µs per event of `n`. */
+/** A framework in a child process of its own (see lib/grammy-worker.mjs): CPU µs per event of `n`. */
 async function peerWorker(
   file: string,
   name: string,
-  options: { workerData?: unknown } = {},
-): Promise<{ round(n: number): Promise<number>; close(): Promise<number> }> {
-  const worker = new Worker(new URL(`./lib/${file}`, import.meta.url), { workerData: options.workerData });
+  options: { args?: unknown } = {},
+): Promise<{ round(n: number): Promise<number>; close(): void }> {
+  const args = options.args === undefined ? [] : [JSON.stringify(options.args)];
+  const worker = fork(fileURLToPath(new URL(`./lib/${file}`, import.meta.url)), args, { stdio: 'inherit' });
   let failed: ((error: Error) => void) | undefined;
   worker.on('error', (error) => failed?.(error));
-  // A worker with a start of its own (boardbot's bots) says when it is ready.
-  if (options.workerData !== undefined) {
+  worker.on('exit', (code) => failed?.(new Error(`${name} exited with ${code}`)));
+  // A worker with a start of its own (boardbot's bot) says when it is ready.
+  if (options.args !== undefined) {
     await new Promise<void>((resolve, reject) => {
       failed = reject;
       worker.once('message', () => resolve());
@@ -58,9 +60,12 @@ async function peerWorker(
           else if (count !== n) reject(new Error(`${name} handled ${count} of ${n}`));
           else resolve(us);
         });
-        worker.postMessage({ n });
+        worker.send({ n });
       }),
-    close: () => worker.terminate(),
+    close: () => {
+      failed = undefined;
+      worker.kill();
+    },
   };
 }
 
@@ -73,7 +78,7 @@ it('dispatches through 20 handlers at a lower CPU cost per event than grammY and
   const bolt = await peerWorker('bolt-worker.mjs', 'Bolt');
   const boardbot = (logging: boolean) =>
     peerWorker('boardbot-worker.mjs', 'boardbot', {
-      workerData: { apiUrl, stateDir: join(stateDir, String(logging)), logging },
+      args: { apiUrl, stateDir: join(stateDir, String(logging)), logging },
     });
   const silent = await boardbot(false);
   const logging = await boardbot(true);
@@ -87,7 +92,7 @@ it('dispatches through 20 handlers at a lower CPU cost per event than grammY and
       samples[i]?.push(await (subjects[i] as () => Promise<number>)());
     }
   }
-  for (const w of [grammy, bolt, silent, logging]) await w.close();
+  for (const w of [grammy, bolt, silent, logging]) w.close();
   await emulator.close();
   rmSync(stateDir, { recursive: true, force: true });
 

@@ -1,20 +1,19 @@
-// The boardbot side of peers-dispatch.bench.ts, in a worker thread of its own like the peers' (see
-// grammy-worker.mjs): each framework is measured in a fresh isolate, with only its own heap to collect.
-// Measured in the vitest process instead, boardbot's collections also walked vitest's heap, and on Node
-// 20 its figure moved with whatever the test process held (issue 41). The bot runs on the built
+// The boardbot side of peers-dispatch.bench.ts, a child process of its own like the peers' (see
+// grammy-worker.mjs). Measured in the vitest process instead, boardbot's collections also walked
+// vitest's heap, and on Node 20 its figure moved with whatever the test process held (issue 41). The
+// bot runs on the built
 // packages (`dist/`; the bench builds them first) with its defaults (the position store in a state
 // directory, the hang timeout, the OpenTelemetry API without an SDK), with `logger: false` or
-// (`workerData.logging`) a pino logger at `info` writing its `handled` line per event to /dev/null;
-// the emulator that serves the bot's start() runs in the main thread (`workerData.apiUrl`). Each
+// (`logging` in the JSON of the first argument) a pino logger at `info` writing its `handled` line per event to /dev/null;
+// the emulator that serves the bot's start() runs in the bench's process (`apiUrl`). Each
 // message `{ n }` emits n `message.create` events at once through an in-process gateway, waits for
 // the bot to be idle, and answers with the CPU microseconds per event.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { parentPort, workerData } from 'node:worker_threads';
 import { createBot, OnMessage } from '@boardbot/core';
 import { pino } from 'pino';
 
-const { apiUrl, stateDir, logging } = workerData;
+const { apiUrl, stateDir, logging } = JSON.parse(process.argv[2] ?? '{}');
 let handled = 0;
 
 /** One class with 20 `@OnMessage` listeners (`^c<i> (\d+)$`), decorated the way the compiler would. */
@@ -91,7 +90,7 @@ const message = () => ({
   interaction: null,
 });
 
-parentPort.on('message', async ({ n }) => {
+process.on('message', async ({ n }) => {
   const events = Array.from({ length: n }, () => ({
     id: String(nextId++),
     name: 'message.create',
@@ -102,6 +101,6 @@ parentPort.on('message', async ({ n }) => {
   for (const event of events) gateway.emit('dispatch', event);
   await bot.idle();
   const used = process.cpuUsage(cpu);
-  parentPort.postMessage({ us: (used.user + used.system) / n, handled: handled - before });
+  process.send({ us: (used.user + used.system) / n, handled: handled - before });
 });
-parentPort.postMessage({ ready: true });
+process.send({ ready: true });

@@ -1,14 +1,13 @@
-// The Slack Bolt side of peers-dispatch.bench.ts, in a worker thread of its own for the reason
-// grammy-worker.mjs gives (Node 20's promise hooks would tax it in boardbot's thread). Bolt runs
+// The Slack Bolt side of peers-dispatch.bench.ts, a child process of its own for the reasons
+// grammy-worker.mjs gives. Bolt runs
 // offline, unpatched: a receiver of our own that opens nothing (Bolt hands every event to
 // `app.processEvent`, which is what a receiver calls), the bot token given with its bot and user
 // ids and `tokenVerificationEnabled: false`, so Bolt has no reason to call `auth.test`. Every TCP
 // connection this thread would open is counted (TLS sockets go through `net.Socket`'s `connect`
 // too), and a round with one fails. Each message `{ n }` runs n `message` events through
 // `app.processEvent` (20 `app.message` listeners, the last one matching) and answers with the CPU
-// microseconds per event; the main thread is idle meanwhile, so the process's CPU is this thread's.
+// microseconds per event.
 import { Socket } from 'node:net';
-import { parentPort } from 'node:worker_threads';
 import bolt from '@slack/bolt';
 
 let connections = 0;
@@ -65,11 +64,11 @@ const body = (id) => ({
 const ack = () => Promise.resolve();
 
 let nextId = 1;
-parentPort.on('message', async ({ n }) => {
+process.on('message', async ({ n }) => {
   const bodies = Array.from({ length: n }, () => body(nextId++));
   const before = handled;
   const cpu = process.cpuUsage();
   for (const b of bodies) await app.processEvent({ body: b, ack });
   const used = process.cpuUsage(cpu);
-  parentPort.postMessage({ us: (used.user + used.system) / n, handled: handled - before, connections });
+  process.send({ us: (used.user + used.system) / n, handled: handled - before, connections });
 });

@@ -1,11 +1,10 @@
-// The grammY side of peers-dispatch.bench.ts, in a worker thread of its own: Node 20's
-// AsyncLocalStorage, once boardbot's runtime has used it, makes every promise of its isolate pay
-// promise hooks; grammY uses none, and measured in the same thread it paid them too (about 3× its
-// own cost on Node 20). A worker is another isolate. Each message `{ n }` runs n updates through
-// `bot.handleUpdate` (20 `bot.hears` handlers, the last one matching) and answers with the CPU
-// microseconds per update; the main thread is idle meanwhile, awaiting the answer, so the process's
-// CPU is this thread's.
-import { parentPort } from 'node:worker_threads';
+// The grammY side of peers-dispatch.bench.ts, a child process of its own (forked with an IPC
+// channel), as each framework of that bench is: a bot is a process, and each is measured in a fresh
+// one with Node's default heap (a worker thread's young generation is smaller on Node 26, which taxed
+// the framework that allocates most), with only its own heap to collect, and without another
+// framework's promise hooks (Node 20's AsyncLocalStorage makes every promise of its isolate pay them).
+// Each message `{ n }` runs n updates through `bot.handleUpdate` (20 `bot.hears` handlers, the last
+// one matching) and answers with the CPU microseconds per update.
 import { Bot } from 'grammy';
 
 const bot = new Bot('123456:bench-token', {
@@ -45,11 +44,11 @@ const update = (id) => ({
 });
 
 let nextId = 1;
-parentPort.on('message', async ({ n }) => {
+process.on('message', async ({ n }) => {
   const updates = Array.from({ length: n }, () => update(nextId++));
   const before = handled;
   const cpu = process.cpuUsage();
   for (const u of updates) await bot.handleUpdate(u);
   const used = process.cpuUsage(cpu);
-  parentPort.postMessage({ us: (used.user + used.system) / n, handled: handled - before });
+  process.send({ us: (used.user + used.system) / n, handled: handled - before });
 });
