@@ -82,6 +82,8 @@ describe('control API conformance', () => {
     await control.removeMember(lunch.id, alice.id);
     await control.apps();
     const { app } = await control.createApp({ name: 'helper' });
+    await control.rotateToken(app.id);
+    await refusal(control.rotateToken(UNKNOWN));
     await control.install(app.id, lunch.id);
     await refusal(control.install(UNKNOWN, lunch.id));
     await control.uninstall(app.id, lunch.id);
