@@ -121,6 +121,14 @@ describe('an app token chosen weak', () => {
     for (const secret of ['hunter2', 'x'.repeat(32), generated, strong, DEV_TOKEN]) expect(logs).not.toContain(secret);
   });
 
+  it('is refused as the dev-bot token of a seed loaded while listening beyond loopback', async () => {
+    const emu = await emulator({ seed: false, devToken: 'short-token' });
+    await emu.listen({ host: '0.0.0.0', port: 0 });
+    const seeded = await refusal(control(emu).seed());
+    expect([seeded.status, seeded.details[0]?.path]).toEqual([400, '/token']);
+    expect((await control(emu).apps()).map((a) => a.name)).toEqual([]);
+  });
+
   it('ends the gateway streams opened with the old token when it is rotated', async () => {
     const emu = await emulator();
     await emu.listen({ host: '127.0.0.1', port: 0 });
