@@ -1,9 +1,10 @@
 import { createEmulator, type Emulator, type EmulatorUrls } from '@boardbot/emulator';
-import { ACTIVITY_EVENTS, ControlApiError, ControlClient } from '@boardbot/emulator/control';
+import { ACTIVITY_EVENTS, ControlClient } from '@boardbot/emulator/control';
 import { checkerFor } from '@boardbot/protocol';
 import { SseClient } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITY_EVENT_SCHEMAS } from '../src/control/schemas/activity.js';
+import { refusal } from './helpers/control-failure.js';
 import { controlApiChecker } from './helpers/openapi-checker.js';
 
 // Real control API answers, over real HTTP through the one client, checked against the control API's
@@ -38,16 +39,6 @@ beforeAll(async () => {
   urls = await emu.listen({ port: 0 });
 });
 afterAll(() => emu.close());
-
-/** Resolves with the refusal `call` ends with. */
-async function refusal(call: Promise<unknown>): Promise<ControlApiError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ControlApiError);
-  return error as ControlApiError;
-}
 
 /** A person invokes `/ping`, which dev-bot registered; the app receives the interaction on its stream. */
 async function registerPing(): Promise<void> {

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { createEmulator, type Emulator, type EmulatorOptions } from '@boardbot/emulator';
-import { ControlApiError, ControlClient } from '@boardbot/emulator/control';
+import { ControlClient } from '@boardbot/emulator/control';
 import { recordingLogger, type TempDir, tempDir } from '@boardbot/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { refusal } from './helpers/control-failure.js';
 
 // Finding 7 of issue 40: an app created through the control API on loopback with the token `x`,
 // then served on 0.0.0.0 from the same database, answered anyone with `Bearer x` (the database keeps
@@ -48,16 +49,6 @@ async function appStatus(emu: Emulator, token: string): Promise<number> {
   const res = await fetch(`${emu.urls?.apiUrl}/app`, { headers: { authorization: `Bearer ${token}` } });
   await res.arrayBuffer();
   return res.status;
-}
-
-/** The refusal a control call ends with. */
-async function refusal(call: Promise<unknown>): Promise<ControlApiError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ControlApiError);
-  return error as ControlApiError;
 }
 
 describe('an app token chosen weak', () => {
