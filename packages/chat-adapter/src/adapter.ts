@@ -1,0 +1,317 @@
+import { GatewayClient } from '@boardbot/gateway';
+import type { Message as BoardMessage } from '@boardbot/protocol';
+import { RestClient } from '@boardbot/rest';
+import type {
+  Adapter,
+  AdapterPostableMessage,
+  ChannelInfo,
+  ChatInstance,
+  EmojiValue,
+  FetchOptions,
+  FetchResult,
+  FormattedContent,
+  Message,
+  ModalElement,
+  RawMessage,
+  StreamChunk,
+  StreamOptions,
+  ThreadInfo,
+} from 'chat';
+import { AdapterNotInitializedError, notSupported } from './errors.js';
+import { MessageIndex } from './history/message-index.js';
+import { type Page, pageOf, scanChannel, scanThread } from './history/thread-scan.js';
+import { Intake } from './intake/intake.js';
+import { Progress } from './intake/progress.js';
+import { fromChatLogger } from './logger.js';
+import type { ResolvedBoardAdapterOptions } from './options.js';
+import { People } from './people.js';
+import { BoardFormatConverter } from './render.js';
+import { ADAPTER_NAME, type BoardThreadId, channelIdOf, decodeThreadId, encodeThreadId } from './thread-id.js';
+import { toChatMessage } from './to-chat-message.js';
+import { streamThroughEdits } from './writes/edit-stream.js';
+import { Poster } from './writes/poster.js';
+
+/** The parts that exist once Chat has initialized the adapter. */
+interface Connected {
+  chat: ChatInstance;
+  people: People;
+  index: MessageIndex;
+  poster: Poster;
+  gateway: GatewayClient;
+  intake: Intake;
+}
+
+/**
+ * Chat SDK's adapter for the board platform. It runs long-lived: `chat.initialize()` connects it to
+ * the platform's event stream, which drives Chat's message processing in place of webhooks, and
+ * `chat.shutdown()` closes the stream once the events handed to Chat have settled. A board is a
+ * channel, a reply chain a thread; writes go through boardbot's REST client (inside the rate limit,
+ * posts keyed by the event being handled).
+ */
+export class BoardAdapter implements Adapter<BoardThreadId, BoardMessage> {
+  /** The adapter's name: the first part of its thread ids. */
+  readonly name = ADAPTER_NAME;
+  private readonly format = new BoardFormatConverter();
+  private readonly rest: RestClient;
+  private parts: Connected | undefined;
+  private me: { id: string; userName: string } | undefined;
+
+  /** @param options - resolved options (`createBoardAdapter` resolves them) */
+  constructor(private readonly options: ResolvedBoardAdapterOptions) {
+    this.rest = options.rest ?? new RestClient({ token: options.token, baseUrl: options.baseUrl });
+  }
+
+  /** The bot's username on the platform (what `@<username>` mentions), known once initialized. */
+  get userName(): string {
+    return this.me?.userName ?? '';
+  }
+
+  /** The bot's user id on the platform, known once initialized (empty before). */
+  get botUserId(): string {
+    return this.me?.id ?? '';
+  }
+
+  /**
+   * Connects: reads the app and its bot user, registers the configured commands, then opens the event
+   * stream from the resume point kept in Chat's state and starts handing events to Chat.
+   * @param chat - the Chat instance
+   */
+  async initialize(chat: ChatInstance): Promise<void> {
+    const logger = fromChatLogger(chat.getLogger(ADAPTER_NAME));
+    const app = await this.rest.getApp();
+    const bot = await this.rest.getUser(app.bot_user_id);
+    this.me = { id: app.bot_user_id, userName: bot.username };
+    if (this.options.commands !== undefined) await this.rest.replaceCommands(this.options.commands);
+
+    const state = chat.getState();
+    const prefix = `boardbot:chat:${app.id}:`;
+    const progress = await Progress.load(state, prefix, this.options.stateTtlMs);
+    // One process reads an app's stream: a lock on a thread it was handling when it died is stale.
+    for (const threadId of await progress.takeAbandoned()) {
+      await state.forceReleaseLock(threadId);
+      await state.forceReleaseLock(channelIdOf(threadId));
+    }
+    const index = new MessageIndex(
+      state,
+      prefix,
+      this.options.stateTtlMs,
+      this.rest,
+      app.bot_user_id,
+      this.options.maxScan,
+    );
+    const people = new People(this.rest, app.bot_user_id);
+    const gateway = new GatewayClient({
+      token: this.options.token,
+      baseUrl: this.options.baseUrl,
+      lastEventId: progress.resumeFrom,
+      logger,
+    });
+    gateway.on('gap', ({ lastEventId }) =>
+      logger.warn(
+        { lastEventId },
+        'events after the resume point are no longer kept by the platform: they were missed',
+      ),
+    );
+    await gateway.connect();
+    const intake = new Intake({
+      chat,
+      adapter: this,
+      gateway,
+      index,
+      progress,
+      people,
+      format: this.format,
+      botUserId: app.bot_user_id,
+      userName: bot.username,
+      logger,
+      maxInFlight: this.options.maxInFlight,
+    });
+    this.parts = { chat, people, index, poster: new Poster(this.rest, index), gateway, intake };
+    intake.start();
+  }
+
+  /** Closes the event stream, waits for the events handed to Chat, then closes its own REST client. */
+  async disconnect(): Promise<void> {
+    const parts = this.parts;
+    this.parts = undefined;
+    if (parts) {
+      await parts.gateway.close();
+      await parts.intake.stopped();
+    }
+    if (this.options.rest === undefined) await this.rest.close();
+  }
+
+  /**
+   * Not used: events arrive on the platform's stream, which `chat.initialize()` opens. Answers 404 in
+   * the contract's error envelope, so a webhook pointed here by mistake fails visibly.
+   */
+  async handleWebhook(_request: Request): Promise<Response> {
+    const message =
+      'The board adapter receives events from the platform’s event stream (opened by chat.initialize()), not from webhooks.';
+    return Response.json({ error: { code: 'not_found', message } }, { status: 404 });
+  }
+
+  /** @param data - the board and the thread's first message */
+  encodeThreadId(data: BoardThreadId): string {
+    return encodeThreadId(data);
+  }
+
+  /** @param threadId - an id this adapter made */
+  decodeThreadId(threadId: string): BoardThreadId {
+    return decodeThreadId(threadId);
+  }
+
+  /** @param threadId - a thread id */
+  channelIdFromThreadId(threadId: string): string {
+    return channelIdOf(threadId);
+  }
+
+  /** Boards have no direct messages. */
+  isDM(): boolean {
+    return false;
+  }
+
+  /**
+   * A platform message as Chat's `Message`, from what is known without a read: its thread when the
+   * index has seen its parent (else its parent's own), its author when seen before.
+   * @param raw - the platform's message
+   */
+  parseMessage(raw: BoardMessage): Message<BoardMessage> {
+    const known = raw.reply_to === null ? undefined : this.parts?.index.known(raw.reply_to);
+    const rootId = raw.reply_to === null ? raw.id : (known?.root ?? raw.reply_to);
+    const author = this.connected('parseMessage').people.knownAuthor(raw.author);
+    return toChatMessage(raw, { threadId: encodeThreadId({ boardId: raw.board_id, rootId }), author }, this.format);
+  }
+
+  /** @param content - Chat's formatted content */
+  renderFormatted(content: FormattedContent): string {
+    return this.format.fromAst(content);
+  }
+
+  /**
+   * Posts into a thread (a reply) or a board (a new thread; a slash command's answer in its handler).
+   * @param threadId - a thread or channel id
+   * @param message - what to post
+   */
+  postMessage(threadId: string, message: AdapterPostableMessage): Promise<RawMessage<BoardMessage>> {
+    const content = this.format.renderPostable(message);
+    return this.connected('postMessage').poster.post(threadId, content);
+  }
+
+  /**
+   * Posts at the top of a board: starts a thread, or answers the slash command being handled.
+   * @param channelId - the board's channel id
+   * @param message - what to post
+   */
+  postChannelMessage(channelId: string, message: AdapterPostableMessage): Promise<RawMessage<BoardMessage>> {
+    return this.postMessage(channelIdOf(channelId), message);
+  }
+
+  /**
+   * Edits the bot's message.
+   * @param threadId - its thread
+   * @param messageId - the message
+   * @param message - the new content
+   */
+  editMessage(threadId: string, messageId: string, message: AdapterPostableMessage): Promise<RawMessage<BoardMessage>> {
+    const content = this.format.renderPostable(message);
+    return this.connected('editMessage').poster.edit(threadId, messageId, content);
+  }
+
+  /** Deletes the bot's message. @param threadId - its thread @param messageId - the message */
+  deleteMessage(threadId: string, messageId: string): Promise<void> {
+    return this.connected('deleteMessage').poster.delete(threadId, messageId);
+  }
+
+  /**
+   * Streams an answer through edits inside the rate limit (see `streamThroughEdits`).
+   * @param threadId - where it goes
+   * @param textStream - the text
+   * @param options - Chat's pacing (`updateIntervalMs`) and signal
+   */
+  stream(
+    threadId: string,
+    textStream: AsyncIterable<string | StreamChunk>,
+    options?: StreamOptions,
+  ): Promise<RawMessage<BoardMessage>> {
+    const pacing = { updateIntervalMs: options?.updateIntervalMs ?? 500, signal: options?.signal };
+    return streamThroughEdits(this.connected('stream').poster, threadId, textStream, pacing);
+  }
+
+  /**
+   * A thread's messages, oldest first in each page, found by a bounded scan of its board (`maxScan`).
+   * @param threadId - the thread (a channel id reads the board's top-level messages)
+   * @param options - Chat's paging
+   */
+  async fetchMessages(threadId: string, options?: FetchOptions): Promise<FetchResult<BoardMessage>> {
+    const { boardId, rootId } = decodeThreadId(threadId);
+    if (rootId === undefined) return this.fetchChannelMessages(threadId, options);
+    const all = await scanThread(this.rest, boardId, rootId, this.options.maxScan);
+    return this.resultOf(pageOf(all, options), () => threadId);
+  }
+
+  /**
+   * A board's top-level messages (each starts a thread), by a bounded scan.
+   * @param channelId - the board's channel id
+   * @param options - Chat's paging
+   */
+  async fetchChannelMessages(channelId: string, options?: FetchOptions): Promise<FetchResult<BoardMessage>> {
+    const { boardId } = decodeThreadId(channelId);
+    const all = await scanChannel(this.rest, boardId, this.options.maxScan);
+    return this.resultOf(pageOf(all, options), (m) => encodeThreadId({ boardId, rootId: m.id }));
+  }
+
+  /** A thread's board. @param threadId - the thread */
+  async fetchThread(threadId: string): Promise<ThreadInfo> {
+    const board = await this.rest.getBoard(decodeThreadId(threadId).boardId);
+    return { id: threadId, channelId: channelIdOf(threadId), channelName: board.name, isDM: false, metadata: {} };
+  }
+
+  /** A board as a channel. @param channelId - the board's channel id */
+  async fetchChannelInfo(channelId: string): Promise<ChannelInfo> {
+    const board = await this.rest.getBoard(decodeThreadId(channelId).boardId);
+    return {
+      id: encodeThreadId({ boardId: board.id }),
+      name: board.name,
+      isDM: false,
+      memberCount: board.member_count,
+      metadata: { description: board.description },
+    };
+  }
+
+  /** Not supported: the platform has no reactions. */
+  async addReaction(_threadId: string, _messageId: string, _emoji: EmojiValue | string): Promise<void> {
+    throw notSupported('reactions');
+  }
+
+  /** Not supported: the platform has no reactions. */
+  async removeReaction(_threadId: string, _messageId: string, _emoji: EmojiValue | string): Promise<void> {
+    throw notSupported('reactions');
+  }
+
+  /** Not supported: the platform has no typing indicator. */
+  async startTyping(_threadId: string): Promise<void> {
+    throw notSupported('typing');
+  }
+
+  /** Not supported: the platform has no dialogs. */
+  async openModal(_triggerId: string, _modal: ModalElement): Promise<{ viewId: string }> {
+    throw notSupported('modals');
+  }
+
+  // Chat's messages of a page: those of a thread are in it, a board's top-level ones each start their own.
+  private async resultOf(page: Page, threadOf: (m: BoardMessage) => string): Promise<FetchResult<BoardMessage>> {
+    const { people } = this.connected('fetchMessages');
+    const messages = await Promise.all(
+      page.messages.map(async (m) =>
+        toChatMessage(m, { threadId: threadOf(m), author: await people.authorOf(m) }, this.format),
+      ),
+    );
+    return page.nextCursor === undefined ? { messages } : { messages, nextCursor: page.nextCursor };
+  }
+
+  private connected(what: string): Connected {
+    if (this.parts === undefined) throw new AdapterNotInitializedError(what);
+    return this.parts;
+  }
+}
