@@ -1,4 +1,3 @@
-import { GatewayClient } from '@boardbot/gateway';
 import type { Message as BoardMessage } from '@boardbot/protocol';
 import { RestClient } from '@boardbot/rest';
 import type {
@@ -17,29 +16,13 @@ import type {
   StreamOptions,
   ThreadInfo,
 } from 'chat';
+import { type Connected, connect } from './connect.js';
 import { AdapterNotInitializedError, notSupported } from './errors.js';
-import { MessageIndex } from './history/message-index.js';
-import { type Page, pageOf, scanChannel, scanThread } from './history/thread-scan.js';
-import { Intake } from './intake/intake.js';
-import { Progress } from './intake/progress.js';
-import { fromChatLogger } from './logger.js';
 import type { ResolvedBoardAdapterOptions } from './options.js';
-import { People } from './people.js';
 import { BoardFormatConverter } from './render.js';
 import { ADAPTER_NAME, type BoardThreadId, channelIdOf, decodeThreadId, encodeThreadId } from './thread-id.js';
 import { toChatMessage } from './to-chat-message.js';
 import { streamThroughEdits } from './writes/edit-stream.js';
-import { Poster } from './writes/poster.js';
-
-/** The parts that exist once Chat has initialized the adapter. */
-interface Connected {
-  chat: ChatInstance;
-  people: People;
-  index: MessageIndex;
-  poster: Poster;
-  gateway: GatewayClient;
-  intake: Intake;
-}
 
 /**
  * Chat SDK's adapter for the board platform. It runs long-lived: `chat.initialize()` connects it to
@@ -54,7 +37,6 @@ export class BoardAdapter implements Adapter<BoardThreadId, BoardMessage> {
   private readonly format = new BoardFormatConverter();
   private readonly rest: RestClient;
   private parts: Connected | undefined;
-  private me: { id: string; userName: string } | undefined;
 
   /** @param options - resolved options (`createBoardAdapter` resolves them) */
   constructor(private readonly options: ResolvedBoardAdapterOptions) {
@@ -63,71 +45,20 @@ export class BoardAdapter implements Adapter<BoardThreadId, BoardMessage> {
 
   /** The bot's username on the platform (what `@<username>` mentions), known once initialized. */
   get userName(): string {
-    return this.me?.userName ?? '';
+    return this.parts?.me.userName ?? '';
   }
 
   /** The bot's user id on the platform, known once initialized (empty before). */
   get botUserId(): string {
-    return this.me?.id ?? '';
+    return this.parts?.me.id ?? '';
   }
 
   /**
-   * Connects: reads the app and its bot user, registers the configured commands, then opens the event
-   * stream from the resume point kept in Chat's state and starts handing events to Chat.
+   * Connects to the platform and opens its event stream, which then drives Chat (see `connect`).
    * @param chat - the Chat instance
    */
   async initialize(chat: ChatInstance): Promise<void> {
-    const logger = fromChatLogger(chat.getLogger(ADAPTER_NAME));
-    const app = await this.rest.getApp();
-    const bot = await this.rest.getUser(app.bot_user_id);
-    this.me = { id: app.bot_user_id, userName: bot.username };
-    if (this.options.commands !== undefined) await this.rest.replaceCommands(this.options.commands);
-
-    const state = chat.getState();
-    const prefix = `boardbot:chat:${app.id}:`;
-    const progress = await Progress.load(state, prefix, this.options.stateTtlMs);
-    // One process reads an app's stream: a lock on a thread it was handling when it died is stale.
-    for (const threadId of await progress.takeAbandoned()) {
-      await state.forceReleaseLock(threadId);
-      await state.forceReleaseLock(channelIdOf(threadId));
-    }
-    const index = new MessageIndex(
-      state,
-      prefix,
-      this.options.stateTtlMs,
-      this.rest,
-      app.bot_user_id,
-      this.options.maxScan,
-    );
-    const people = new People(this.rest, app.bot_user_id);
-    const gateway = new GatewayClient({
-      token: this.options.token,
-      baseUrl: this.options.baseUrl,
-      lastEventId: progress.resumeFrom,
-      logger,
-    });
-    gateway.on('gap', ({ lastEventId }) =>
-      logger.warn(
-        { lastEventId },
-        'events after the resume point are no longer kept by the platform: they were missed',
-      ),
-    );
-    await gateway.connect();
-    const intake = new Intake({
-      chat,
-      adapter: this,
-      gateway,
-      index,
-      progress,
-      people,
-      format: this.format,
-      botUserId: app.bot_user_id,
-      userName: bot.username,
-      logger,
-      maxInFlight: this.options.maxInFlight,
-    });
-    this.parts = { chat, people, index, poster: new Poster(this.rest, index), gateway, intake };
-    intake.start();
+    this.parts = await connect({ chat, adapter: this, rest: this.rest, format: this.format, options: this.options });
   }
 
   /** Closes the event stream, waits for the events handed to Chat, then closes its own REST client. */
@@ -243,11 +174,8 @@ export class BoardAdapter implements Adapter<BoardThreadId, BoardMessage> {
    * @param threadId - the thread (a channel id reads the board's top-level messages)
    * @param options - Chat's paging
    */
-  async fetchMessages(threadId: string, options?: FetchOptions): Promise<FetchResult<BoardMessage>> {
-    const { boardId, rootId } = decodeThreadId(threadId);
-    if (rootId === undefined) return this.fetchChannelMessages(threadId, options);
-    const all = await scanThread(this.rest, boardId, rootId, this.options.maxScan);
-    return this.resultOf(pageOf(all, options), () => threadId);
+  fetchMessages(threadId: string, options?: FetchOptions): Promise<FetchResult<BoardMessage>> {
+    return this.connected('fetchMessages').history.messages(threadId, options);
   }
 
   /**
@@ -255,28 +183,18 @@ export class BoardAdapter implements Adapter<BoardThreadId, BoardMessage> {
    * @param channelId - the board's channel id
    * @param options - Chat's paging
    */
-  async fetchChannelMessages(channelId: string, options?: FetchOptions): Promise<FetchResult<BoardMessage>> {
-    const { boardId } = decodeThreadId(channelId);
-    const all = await scanChannel(this.rest, boardId, this.options.maxScan);
-    return this.resultOf(pageOf(all, options), (m) => encodeThreadId({ boardId, rootId: m.id }));
+  fetchChannelMessages(channelId: string, options?: FetchOptions): Promise<FetchResult<BoardMessage>> {
+    return this.connected('fetchChannelMessages').history.channelMessages(channelId, options);
   }
 
   /** A thread's board. @param threadId - the thread */
-  async fetchThread(threadId: string): Promise<ThreadInfo> {
-    const board = await this.rest.getBoard(decodeThreadId(threadId).boardId);
-    return { id: threadId, channelId: channelIdOf(threadId), channelName: board.name, isDM: false, metadata: {} };
+  fetchThread(threadId: string): Promise<ThreadInfo> {
+    return this.connected('fetchThread').history.thread(threadId);
   }
 
   /** A board as a channel. @param channelId - the board's channel id */
-  async fetchChannelInfo(channelId: string): Promise<ChannelInfo> {
-    const board = await this.rest.getBoard(decodeThreadId(channelId).boardId);
-    return {
-      id: encodeThreadId({ boardId: board.id }),
-      name: board.name,
-      isDM: false,
-      memberCount: board.member_count,
-      metadata: { description: board.description },
-    };
+  fetchChannelInfo(channelId: string): Promise<ChannelInfo> {
+    return this.connected('fetchChannelInfo').history.channel(channelId);
   }
 
   /** Not supported: the platform has no reactions. */
@@ -297,17 +215,6 @@ export class BoardAdapter implements Adapter<BoardThreadId, BoardMessage> {
   /** Not supported: the platform has no dialogs. */
   async openModal(_triggerId: string, _modal: ModalElement): Promise<{ viewId: string }> {
     throw notSupported('modals');
-  }
-
-  // Chat's messages of a page: those of a thread are in it, a board's top-level ones each start their own.
-  private async resultOf(page: Page, threadOf: (m: BoardMessage) => string): Promise<FetchResult<BoardMessage>> {
-    const { people } = this.connected('fetchMessages');
-    const messages = await Promise.all(
-      page.messages.map(async (m) =>
-        toChatMessage(m, { threadId: threadOf(m), author: await people.authorOf(m) }, this.format),
-      ),
-    );
-    return page.nextCursor === undefined ? { messages } : { messages, nextCursor: page.nextCursor };
   }
 
   private connected(what: string): Connected {
