@@ -2,7 +2,7 @@ import { createBoardAdapter } from '@boardbot/chat-adapter';
 import { eventuallyValue } from '@boardbot/test-support';
 import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { createMemoryState } from '@chat-adapter/state-memory';
-import { Chat } from 'chat';
+import { Chat, NotImplementedError } from 'chat';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { botMessagesOn, repliesTo } from './support/board.js';
 import { TextSource } from './support/text-source.js';
@@ -23,7 +23,10 @@ beforeEach(async () => {
       board: createBoardAdapter({
         token: emulator.token,
         baseUrl: emulator.apiUrl,
-        commands: [{ name: 'status', description: 'Is everything up?', options: [] }],
+        commands: [
+          { name: 'status', description: 'Is everything up?', options: [] },
+          { name: 'feedback', description: 'Tell us', options: [] },
+        ],
       }),
     },
     state: createMemoryState(),
@@ -38,6 +41,14 @@ beforeEach(async () => {
   });
   bot.onSlashCommand('/status', async (event) => {
     await event.channel.post(`All systems operational, ${event.user.userName}!`);
+  });
+  bot.onSlashCommand('/feedback', async (event) => {
+    try {
+      await event.openModal({ type: 'modal', callbackId: 'feedback_form', title: 'Send Feedback', children: [] });
+    } catch (error) {
+      if (!(error instanceof NotImplementedError)) throw error;
+      await event.channel.post(`No ${error.feature} here: tell me in the thread.`);
+    }
   });
   await bot.initialize();
 });
@@ -96,5 +107,11 @@ describe('a Chat SDK bot on the board adapter', () => {
     expect(view.answers.map((a) => [a.kind, a.content])).toEqual([
       ['interaction_response', 'All systems operational, alice!'],
     ]);
+  });
+
+  it('refuses a modal with Chat SDK’s NotImplementedError, which the handler can catch', async () => {
+    const { general, bob } = emulator.seed;
+    const view = await emulator.control.invokeAndWait({ board_id: general.id, user_id: bob.id, command: 'feedback' });
+    expect(view.answers.map((a) => a.content)).toEqual(['No modals here: tell me in the thread.']);
   });
 });
