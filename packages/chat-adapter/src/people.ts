@@ -8,6 +8,8 @@ const MAX_PROFILES = 10_000;
 /** Who wrote a message, as Chat SDK's `Author`, from profiles read once and kept. */
 export class People {
   private readonly profiles = new Map<string, UserProfile>();
+  // Reads under way: a burst of messages by one person makes one read, not one per message.
+  private readonly reading = new Map<string, Promise<UserProfile>>();
 
   /**
    * @param rest - reads a profile the first time its person is seen
@@ -58,9 +60,18 @@ export class People {
     };
   }
 
-  private async profile(id: string): Promise<UserProfile> {
+  private profile(id: string): Promise<UserProfile> {
     const known = this.profiles.get(id);
-    if (known) return known;
+    if (known) return Promise.resolve(known);
+    let read = this.reading.get(id);
+    if (read === undefined) {
+      read = this.read(id).finally(() => this.reading.delete(id));
+      this.reading.set(id, read);
+    }
+    return read;
+  }
+
+  private async read(id: string): Promise<UserProfile> {
     try {
       const p = await this.rest.getUser(id);
       this.remember(p);
