@@ -82,17 +82,17 @@ export class BoardAdapter implements Adapter<BoardThreadId, BoardMessage> {
     return Response.json({ error: { code: 'not_found', message } }, { status: 404 });
   }
 
-  /** @param data - the board and the thread's first message */
+  /** A thread's (or, without `rootId`, a board's) id. @param data - the board and the thread's first message */
   encodeThreadId(data: BoardThreadId): string {
     return encodeThreadId(data);
   }
 
-  /** @param threadId - an id this adapter made */
+  /** The board and thread an id names. @param threadId - an id this adapter made */
   decodeThreadId(threadId: string): BoardThreadId {
     return decodeThreadId(threadId);
   }
 
-  /** @param threadId - a thread id */
+  /** The board (channel) of a thread. @param threadId - a thread id */
   channelIdFromThreadId(threadId: string): string {
     return channelIdOf(threadId);
   }
@@ -114,7 +114,7 @@ export class BoardAdapter implements Adapter<BoardThreadId, BoardMessage> {
     return toChatMessage(raw, { threadId: encodeThreadId({ boardId: raw.board_id, rootId }), author }, this.format);
   }
 
-  /** @param content - Chat's formatted content */
+  /** Chat's formatted content as the board's Markdown. @param content - Chat's formatted content */
   renderFormatted(content: FormattedContent): string {
     return this.format.fromAst(content);
   }

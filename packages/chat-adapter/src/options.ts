@@ -57,12 +57,19 @@ export const DEFAULT_BOARD_ADAPTER_OPTIONS = {
 
 /** The options with every default applied and checked. */
 export interface ResolvedBoardAdapterOptions {
+  /** {@link BoardAdapterOptions.token}, present. */
   token: string;
+  /** {@link BoardAdapterOptions.baseUrl}, an http(s) URL. */
   baseUrl: string;
+  /** {@link BoardAdapterOptions.commands}. */
   commands: readonly CommandDefinition[] | undefined;
+  /** {@link BoardAdapterOptions.maxScan}. */
   maxScan: number;
+  /** {@link BoardAdapterOptions.maxInFlight}. */
   maxInFlight: number;
+  /** {@link BoardAdapterOptions.stateTtlMs}. */
   stateTtlMs: number;
+  /** {@link BoardAdapterOptions.rest}. */
   rest: RestClient | undefined;
 }
 

@@ -15,12 +15,12 @@ import { notSupported } from './errors.js';
  * the platform has no components and no uploads.
  */
 export class BoardFormatConverter extends BaseFormatConverter {
-  /** @param platformText - a message's content */
+  /** A message's content as mdast. @param platformText - a message's content */
   toAst(platformText: string): FormattedContent {
     return parseMarkdown(platformText);
   }
 
-  /** @param ast - what to post */
+  /** mdast as the board's Markdown. @param ast - what to post */
   fromAst(ast: FormattedContent): string {
     return stringifyMarkdown(ast).trimEnd();
   }

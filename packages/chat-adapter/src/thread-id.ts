@@ -5,6 +5,7 @@ import { InvalidThreadIdError } from './errors.js';
  * (`board:<boardId>:<rootId>`), named by its first message, the one that replies to nothing.
  */
 export interface BoardThreadId {
+  /** The board (Chat SDK's channel). */
   boardId: string;
   /** The thread's first message; absent for the board itself (a channel). */
   rootId?: string | undefined;

@@ -122,7 +122,7 @@ describe('what the platform cannot do', () => {
   });
 
   it('answers a webhook with 404 in the contract’s envelope: events come from the stream', async () => {
-    const res = await bot.webhooks.board(new Request('http://bot.test/webhook', { method: 'POST', body: '{}' }));
+    const res = await bot.webhooks.board!(new Request('http://bot.test/webhook', { method: 'POST', body: '{}' }));
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
   });
