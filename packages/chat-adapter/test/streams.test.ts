@@ -27,7 +27,7 @@ beforeEach(async () => {
   bot = new Chat({
     userName: 'dev-bot',
     adapters: {
-      board: (await import('@boardbot/chat-adapter')).createBoardAdapter({
+      board: createBoardAdapter({
         token: emulator.token,
         baseUrl: proxy.apiUrl,
       }),
