@@ -15,6 +15,7 @@ import type {
   StreamChunk,
   StreamOptions,
   ThreadInfo,
+  UserInfo,
 } from 'chat';
 import { type Connected, connect } from './connect.js';
 import { AdapterNotInitializedError, notSupported } from './errors.js';
@@ -195,6 +196,17 @@ export class BoardAdapter implements Adapter<BoardThreadId, BoardMessage> {
   /** A board as a channel. @param channelId - the board's channel id */
   fetchChannelInfo(channelId: string): Promise<ChannelInfo> {
     return this.connected('fetchChannelInfo').history.channel(channelId);
+  }
+
+  /**
+   * A person's profile as Chat SDK's `UserInfo` (`chat.getUser`), or null for an unknown id.
+   * @param userId - the person's id on the platform
+   */
+  async getUser(userId: string): Promise<UserInfo | null> {
+    const p = await this.connected('getUser').people.find(userId);
+    if (p === null) return null;
+    const avatar = p.avatar_url === null ? {} : { avatarUrl: p.avatar_url };
+    return { userId: p.id, userName: p.username, fullName: p.display_name, isBot: p.is_bot, ...avatar };
   }
 
   /** Not supported: the platform has no reactions. */

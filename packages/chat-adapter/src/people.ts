@@ -60,6 +60,26 @@ export class People {
     };
   }
 
+  /**
+   * A person's profile, or null when the platform knows no such user.
+   * @param id - the user's id
+   */
+  async find(id: string): Promise<UserProfile | null> {
+    try {
+      return this.remembered(await this.rest.getUser(id));
+    } catch (error) {
+      if (error instanceof ApiError && (error.apiCode === 'unknown_user' || error.apiCode === 'validation_failed')) {
+        return null;
+      }
+      throw error;
+    }
+  }
+
+  private remembered(p: UserProfile): UserProfile {
+    this.remember(p);
+    return p;
+  }
+
   private profile(id: string): Promise<UserProfile> {
     const known = this.profiles.get(id);
     if (known) return Promise.resolve(known);

@@ -98,6 +98,19 @@ describe('reading a thread back', () => {
   });
 });
 
+describe('people', () => {
+  it('reads a person as Chat SDK’s UserInfo, and an unknown id as null', async () => {
+    const adapter = bot.getAdapter('board');
+    expect(await adapter.getUser?.(emulator.seed.bob.id)).toEqual({
+      userId: emulator.seed.bob.id,
+      userName: 'bob',
+      fullName: 'Bob',
+      isBot: false,
+    });
+    expect(await adapter.getUser?.('00000000-0000-4000-8000-000000000000')).toBeNull();
+  });
+});
+
 describe('what the platform cannot do', () => {
   it('raises Chat SDK’s NotImplementedError for reactions, typing, files, buttons and modals', async () => {
     const { general, alice } = emulator.seed;
