@@ -101,6 +101,24 @@ describe('a Chat SDK bot on the board adapter', () => {
     expect(final?.edited_at).not.toBeNull();
   });
 
+  it('continues a streamed answer past the content limit in a second message of the thread', async () => {
+    const { general, alice } = emulator.seed;
+    const mention = await emulator.control.postMessage(general.id, {
+      user_id: alice.id,
+      content: '@dev-bot stream a long one',
+    });
+    const text = Array.from({ length: 900 }, (_, i) => `word${i % 10}`).join(' ');
+    source.push(text);
+    source.end();
+    const parts = await eventuallyValue(
+      () => repliesTo(emulator, mention, 2),
+      (replies) => replies.every((r) => r.content !== '…'),
+    );
+    expect(parts).toHaveLength(2);
+    expect(parts[0]?.content?.length).toBeLessThanOrEqual(4000);
+    expect(`${parts[0]?.content} ${parts[1]?.content}`).toBe(text);
+  });
+
   it('registers its commands and answers a slash command through the interaction', async () => {
     const { general, alice } = emulator.seed;
     const view = await emulator.control.invokeAndWait({ board_id: general.id, user_id: alice.id, command: 'status' });

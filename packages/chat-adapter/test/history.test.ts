@@ -132,6 +132,11 @@ describe('what the platform cannot do', () => {
       children: [{ type: 'actions' as const, children: [{ type: 'button' as const, id: 'ok', label: 'OK' }] }],
     };
     expect(await features(() => thread.post(card))).toBe('buttons');
+    // A card without buttons is posted, as its text.
+    const plain = { type: 'card' as const, title: 'Weather', children: [{ type: 'text' as const, content: 'Sunny' }] };
+    const sent = await thread.post(plain);
+    const posted = (await emulator.allMessages(general.id)).find((x) => x.id === sent.id);
+    expect(posted?.content).toMatch(/Weather[\s\S]*Sunny/);
   });
 
   it('answers a webhook with 404 in the contract’s envelope: events come from the stream', async () => {
