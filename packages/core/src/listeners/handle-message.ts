@@ -1,7 +1,6 @@
 import type { Message } from '@boardbot/protocol';
 import type { EditableAnswers } from '../editable/editable-answers.js';
 import { EditableLinks } from '../editable/editable-links.js';
-import { rerunSteps } from '../editable/rerun-steps.js';
 import { isReplyBody } from '../kernel/body.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
@@ -37,19 +36,17 @@ const steps: HandlerSteps<MessageContextImpl, string> = {
     context: (ctx) => ctx,
     denied: async (ctx, result) => {
       if (typeof result === 'string') await ctx.reply(result);
+      else ctx.heldBack();
     },
   },
   arguments: (ctx) => [ctx],
-  cooldown: { who: (_ctx, who) => who, board: (ctx) => ctx.boardId, cooling: async () => {} },
+  cooldown: { who: (_ctx, who) => who, board: (ctx) => ctx.boardId, cooling: async (ctx) => ctx.heldBack() },
   middleware: (ctx) => ctx,
   settle: async (ctx, result) => {
     if (isReplyBody(result) && !ctx.replied) await ctx.reply(result);
   },
   answer: (ctx) => ctx,
 };
-
-/** An editable listener's re-run on its message's edit: the same steps, no cooldown use. */
-const rerun = rerunSteps(steps);
 
 /** A listener to run for a message event: for an edit, an `@OnMessage` marked editable runs again. */
 interface Candidate {
@@ -134,8 +131,9 @@ export class MessageHandler {
     const run = ({ target, match, rerun: again }: (typeof matched)[number]) => {
       let answers: EditableAnswers | undefined;
       const launch = async ({ meta, skipped, opened }: BurstRun) => {
+        // A re-run on an edit pays the cooldown like any run (its use is the edit event's own).
         await this.chain.run(
-          again ? rerun : steps,
+          steps,
           target,
           meta,
           { log, correlationId },

@@ -6,7 +6,6 @@ import { routeKey } from '../commands/route-key.js';
 import { TEXT_COMMANDS } from '../editable/answer-link.js';
 import { EditableAnswers } from '../editable/editable-answers.js';
 import { EditableLinks } from '../editable/editable-links.js';
-import { rerunSteps } from '../editable/rerun-steps.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
@@ -129,8 +128,9 @@ export class TextCommandHandler {
     }
     log = log.child({ command: routeKey(name, subcommand) });
     const steps = commandSteps<Ctx>(target, (ctx) => this.read(ctx, line, target as CommandTarget));
-    const chosen = edited ? rerunSteps(steps) : steps;
-    await this.chain.run(chosen, target, event, { log, correlationId }, context({ name, subcommand }), undefined);
+    // A re-run on an edit pays the cooldown like any run: its use is named by the edit event, so the
+    // same edit handled again takes no second one (docs/guards-middleware-cooldowns.md).
+    await this.chain.run(steps, target, event, { log, correlationId }, context({ name, subcommand }), undefined);
     await this.links.finish(answers, log);
   }
 
