@@ -23,13 +23,12 @@ export type RawOptions =
   | { ok: true; values: Readonly<Record<string, OptionValue>> }
   | { ok: false; problems: string[] };
 
-/** Tells the person why the command cannot run; the handler is not called. */
-async function refuse(ctx: RunningCommand, problems: readonly string[]): Promise<undefined> {
-  ctx.log.info({ problems }, 'invalid options: told the person, handler not called');
-  await ctx.reply(
-    ctx.t('boardbot:invalidOptions', { command: ctx.shownAs, problems: problems.map((p) => `- ${p}`).join('\n') }),
-  );
-  return undefined;
+/** Whether a refusal may be posted to the person now (text commands: at most one a window); none: always. */
+export type RefusalGate<C> = ((ctx: C) => boolean) | undefined;
+
+/** Tells the person `text` unless the gate holds the refusal back. */
+async function tell<C extends RunningCommand>(ctx: C, gate: RefusalGate<C>, text: string): Promise<void> {
+  if (gate === undefined || gate(ctx)) await ctx.reply(text);
 }
 
 /**
@@ -40,17 +39,24 @@ async function refuse(ctx: RunningCommand, problems: readonly string[]): Promise
  *
  * @param target - the command's method
  * @param rawOptions - reads the invocation's raw values (the interaction's, or the parsed text)
+ * @param gate - whether a refusal may be posted now (a text command's: at most one a window per person)
  */
 export function commandSteps<C extends RunningCommand>(
   target: CommandTarget,
   rawOptions: (ctx: C) => RawOptions | Promise<RawOptions>,
+  gate?: RefusalGate<C>,
 ): HandlerSteps<C, undefined> {
+  /** Tells the person why the command cannot run; the handler is not called. */
+  const refuse = async (ctx: C, problems: readonly string[]): Promise<undefined> => {
+    ctx.log.info({ problems }, 'invalid options: told the person, handler not called');
+    const lines = problems.map((p) => `- ${p}`).join('\n');
+    await tell(ctx, gate, ctx.t('boardbot:invalidOptions', { command: ctx.shownAs, problems: lines }));
+    return undefined;
+  };
   return {
     guards: {
       context: (ctx) => ctx,
-      denied: async (ctx, result) => {
-        await ctx.reply(typeof result === 'string' ? result : ctx.t('boardbot:denied'));
-      },
+      denied: (ctx, result) => tell(ctx, gate, typeof result === 'string' ? result : ctx.t('boardbot:denied')),
     },
     arguments: async (ctx) => {
       const raw = await rawOptions(ctx);
@@ -67,7 +73,7 @@ export function commandSteps<C extends RunningCommand>(
       board: (ctx) => ctx.boardId,
       cooling: async (ctx, waitMs) => {
         const seconds = Math.ceil(waitMs / 1000);
-        await ctx.reply(ctx.t('boardbot:cooldown', { command: ctx.shownAs, seconds, count: seconds }));
+        await tell(ctx, gate, ctx.t('boardbot:cooldown', { command: ctx.shownAs, seconds, count: seconds }));
       },
     },
     middleware: (ctx) => ctx,

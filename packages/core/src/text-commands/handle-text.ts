@@ -12,6 +12,8 @@ import type { BotEvent, EventMeta } from '../kernel/event.js';
 import { AuthorCache } from '../listeners/authors.js';
 import { startMessageRun } from '../listeners/message-run.js';
 import type { PolicyChain } from '../policies/chain.js';
+import { RefusalThrottle } from '../policies/refusal-throttle.js';
+import { nearestNames } from './nearest-names.js';
 import type { ResolvedTextCommandOptions } from './options.js';
 import { readArguments } from './read-arguments.js';
 import { resolveNames } from './resolve-names.js';
@@ -24,7 +26,10 @@ type Ctx = TextCommandContextImpl<Record<string, unknown>>;
 /** A text invocation: the command it names and the text of its arguments. */
 interface Invocation {
   name: string;
-  entry: TextCommandEntry;
+  /** The command; none for a name that does not exist but is close to `suggestions`. */
+  entry: TextCommandEntry | undefined;
+  /** The commands the name is close to, when it names none. */
+  suggestions: readonly string[];
   /** The text after the command's name. */
   line: string;
   /** Whether it is the message's edit (an editable command's re-run). */
@@ -42,11 +47,14 @@ function problemOf(issue: ErrorDetail): string {
  * Handles text invocations (`!roll 20`): a new message that starts with the prefix and names a
  * command that can be invoked as text runs that command's method through the policy chain, with
  * its arguments read from the line and checked as the platform checks a slash invocation's. An
- * unknown command, and text from webhooks, bots and the bot itself, are ignored.
+ * unknown command close to known ones is answered with their names (`textCommands.suggest`); other
+ * unknown names, and text from webhooks, bots and the bot itself, are ignored. Refusals posted to one
+ * person for one command are at most one a window (`textCommands.refusalIntervalMs`).
  */
 export class TextCommandHandler {
   private readonly authors: AuthorCache;
   private readonly links: EditableLinks;
+  private readonly refusals: RefusalThrottle;
 
   /**
    * @param env - the bot's environment
@@ -62,7 +70,18 @@ export class TextCommandHandler {
   ) {
     this.authors = new AuthorCache(env.rest, () => env.clock.now());
     this.links = new EditableLinks(env);
+    this.refusals = new RefusalThrottle(() => env.clock.now(), text.refusalIntervalMs);
   }
+
+  /**
+   * Whether a refusal about `what` may be posted to the person now; one held back leaves an editable
+   * command's earlier answers as they were.
+   */
+  private readonly admit = (ctx: Ctx, what: string = ctx.shownAs): boolean => {
+    if (this.refusals.admit(ctx.user.id, what, ctx.log)) return true;
+    ctx.heldBack();
+    return false;
+  };
 
   /** Whether the event is a new message, from a person, that names a text command (or an edit naming an editable one). */
   handles(event: BotEvent): boolean {
@@ -80,9 +99,16 @@ export class TextCommandHandler {
     if (message.content === null || !message.content.startsWith(prefix)) return undefined;
     const head = /^(\S+)/.exec(message.content.slice(prefix.length));
     const name = head?.[1]?.toLowerCase();
-    const entry = name === undefined ? undefined : this.table.get(name);
-    if (name === undefined || !entry || (edited && !entry.editable)) return undefined;
-    return { name, entry, line: message.content.slice(prefix.length + name.length), message, edited };
+    if (name === undefined) return undefined;
+    const entry = this.table.get(name);
+    const line = message.content.slice(prefix.length + name.length);
+    if (!entry) {
+      // A new message only: an edit to an unknown name leaves the answers as they are.
+      const suggestions = this.text.suggest && !edited ? nearestNames(name, this.table.keys()) : [];
+      return suggestions.length > 0 ? { name, entry, suggestions, line, message, edited } : undefined;
+    }
+    if (edited && !entry.editable) return undefined;
+    return { name, entry, suggestions: [], line, message, edited };
   }
 
   /** Handles a text invocation (other events are not this kind's); never rejects. */
@@ -92,7 +118,7 @@ export class TextCommandHandler {
     const { message, entry, name, edited } = found;
     // An edit is answered only where the message's answers are linked (docs: "Editable answers"),
     // and an event a later one of the message superseded is not run again after a crash.
-    if (entry.editable && !(await this.links.mayRun(message, TEXT_COMMANDS, { id: event.id, edited }))) return;
+    if (entry?.editable && !(await this.links.mayRun(message, TEXT_COMMANDS, { id: event.id, edited }))) return;
     const start = await startMessageRun(this.env.log, this.authors, event, message, { command: name });
     const { correlationId, author: user } = start;
     let log = start.log;
@@ -104,9 +130,18 @@ export class TextCommandHandler {
     const context =
       (command: Ctx['command']) =>
       (deps: ContextDeps): Ctx => {
-        answers = entry.editable ? this.links.answers(deps, message, TEXT_COMMANDS) : undefined;
+        answers = entry?.editable ? this.links.answers(deps, message, TEXT_COMMANDS) : undefined;
         return new TextCommandContextImpl(deps, message, user, command, this.text.prefix, answers);
       };
+    const shown = `${this.text.prefix}${name}`;
+    if (!entry) {
+      // A mistyped command: the nearest names, once a window per person whatever they mistype.
+      const { run, deps } = this.chain.open(event, { handler: shown, log, correlationId });
+      const ctx = context({ name, subcommand: null })(deps);
+      if (!this.admit(ctx, '?')) return;
+      const suggestions = found.suggestions.map((n) => `${this.text.prefix}${n}`).join(', ');
+      return this.chain.speak(run, ctx, 'boardbot:unknownTextCommand', { command: shown, suggestions });
+    }
     let target = entry.run;
     let line = found.line;
     let subcommand: string | null = null;
@@ -116,18 +151,17 @@ export class TextCommandHandler {
       target = subcommand === null ? undefined : entry.subcommands.get(subcommand);
       if (!target || !sub) {
         // A known command without a (known) subcommand: the person is told which ones there are.
-        const shown = `${this.text.prefix}${name}`;
         const { run, deps } = this.chain.open(event, { handler: shown, log, correlationId });
         const subcommands = [...entry.subcommands.keys()].join(', ');
         const key = subcommand === null ? 'boardbot:needsSubcommand' : 'boardbot:noSubcommand';
         const ctx = context({ name, subcommand: null })(deps);
-        await this.chain.speak(run, ctx, key, { command: shown, subcommand, subcommands });
+        if (this.admit(ctx)) await this.chain.speak(run, ctx, key, { command: shown, subcommand, subcommands });
         return this.links.finish(answers, log);
       }
       line = line.slice(sub[0].length);
     }
     log = log.child({ command: routeKey(name, subcommand) });
-    const steps = commandSteps<Ctx>(target, (ctx) => this.read(ctx, line, target as CommandTarget));
+    const steps = commandSteps<Ctx>(target, (ctx) => this.read(ctx, line, target as CommandTarget), this.admit);
     // A re-run on an edit pays the cooldown like any run: its use is named by the edit event, so the
     // same edit handled again takes no second one (docs/guards-middleware-cooldowns.md).
     await this.chain.run(steps, target, event, { log, correlationId }, context({ name, subcommand }), undefined);

@@ -117,7 +117,8 @@ describe('editable answers against the emulator', () => {
   beforeAll(async () => {
     platform = await createTestPlatform({
       handlers: [Roll, Lines, Pair, Card, Daily, EchoCommand, Fixed, Echoes],
-      textCommands: { editable: true },
+      // Refusals one after another to the same person are what these tests read (refusals.test.ts throttles).
+      textCommands: { editable: true, refusalIntervalMs: 0 },
     });
   });
   afterAll(() => platform?.close());
