@@ -17,6 +17,12 @@ export {
 } from './loopback-server.js';
 export { openApi31Problems } from './openapi-problems.js';
 export { type OccupiedPort, occupiedPort, vacantPort } from './ports.js';
+export {
+  POSTGRES_SERVER_MISSING,
+  type PostgresServer,
+  type PostgresServerOptions,
+  startPostgresServer,
+} from './postgres-server.js';
 export { promtoolCheck, sample } from './promtool.js';
 export { type LogLine, type RecordingLogger, recordingLogger } from './recording-logger.js';
 export { ALICE, APP, alice, at, BOARD, BOT, command, interaction, message, ready, uuid } from './records.js';
