@@ -3,6 +3,7 @@ import * as core from '@boardbot/core';
 import * as emulator from '@boardbot/emulator';
 import * as control from '@boardbot/emulator/control';
 import * as gateway from '@boardbot/gateway';
+import * as postgres from '@boardbot/postgres';
 import { BoardbotError, isBoardbotError } from '@boardbot/protocol';
 import * as redis from '@boardbot/redis';
 import * as rest from '@boardbot/rest';
@@ -39,6 +40,12 @@ const PACKAGES: PackageErrors[] = [
   { name: 'rest', modules: [rest], base: rest.BoardbotRestError, codes: rest.REST_ERROR_CODES },
   { name: 'gateway', modules: [gateway], base: gateway.GatewayError, codes: gateway.GATEWAY_ERROR_CODES },
   { name: 'redis', modules: [redis], base: redis.BoardbotRedisError, codes: redis.REDIS_ERROR_CODES },
+  {
+    name: 'postgres',
+    modules: [postgres],
+    base: postgres.BoardbotPostgresError,
+    codes: postgres.POSTGRES_ERROR_CODES,
+  },
   { name: 'emulator', modules: [emulator], base: emulator.EmulatorError, codes: emulator.EMULATOR_ERROR_CODES },
   { name: 'control', modules: [control], base: control.ControlError, codes: control.CONTROL_ERROR_CODES },
   { name: 'testing', modules: [testing], base: testing.TestingError, codes: testing.TESTING_ERROR_CODES },
@@ -107,6 +114,16 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [redis.RedisOptionError, () => new redis.RedisOptionError('partitions', 'must be an integer from 1 to 1024')],
   [redis.RedisUnavailableError, () => new redis.RedisUnavailableError('redis://127.0.0.1:6379', leakyCause())],
   [redis.RedisNotConnectedError, () => new redis.RedisNotConnectedError('the shared rate limit')],
+  [postgres.PostgresOptionError, () => new postgres.PostgresOptionError('schema', 'must be 1 to 63 of a-z 0-9 _')],
+  [
+    postgres.PostgresUnavailableError,
+    () => new postgres.PostgresUnavailableError('postgres://bot@db/app', leakyCause()),
+  ],
+  [postgres.PostgresSchemaMissingError, () => new postgres.PostgresSchemaMissingError('public', ['boardbot_sessions'])],
+  [
+    postgres.PostgresMigrationError,
+    () => new postgres.PostgresMigrationError('public', '001-tables.sql', leakyCause()),
+  ],
   [gateway.GatewayUnauthorizedError, () => new gateway.GatewayUnauthorizedError(request)],
   [gateway.GatewayForbiddenError, () => new gateway.GatewayForbiddenError({ ...request, status: 403 })],
   [gateway.GatewayHttpError, () => new gateway.GatewayHttpError({ ...request, status: 404 })],
