@@ -63,7 +63,10 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/postgres/src/' },
       // An entry this cruise does not resolve stays its specifier (`@boardbot/core/internal`).
-      to: { path: '^(@boardbot/core/.|packages/core/)', pathNot: '^packages/core/(src/index\\.ts|dist/index\\.(d\\.ts|js))$' },
+      to: {
+        path: '^(@boardbot/core/.|packages/core/)',
+        pathNot: '^packages/core/(src/index\\.ts|dist/index\\.(d\\.ts|js))$',
+      },
     },
     {
       name: 'core-folders-are-layered',

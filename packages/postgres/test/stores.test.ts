@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Cooldown, createBot, defineSession, type MessageContext, OnMessage } from '@boardbot/core';
 import { silentLogger } from '@boardbot/protocol';
-import { until } from '@boardbot/test-support';
+import { until, vacantPort } from '@boardbot/test-support';
 import { createTestPlatform } from '@boardbot/testing';
 import { IsInt, Min } from 'class-validator';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresStores } from '../src/index.js';
 import { freshSchema, usePostgres } from './support/postgres.js';
 
 // What the PostgreSQL stores do beyond the contracts (contracts.test.ts): exact values, the sweep,
@@ -126,5 +127,37 @@ describe('a bot whose state is in PostgreSQL', () => {
     } finally {
       await platform.close();
     }
+  });
+});
+
+describe('when PostgreSQL is not there', () => {
+  it('makes the bot’s start() fail with BOARDBOT_POSTGRES_UNAVAILABLE', async () => {
+    const platform = await createTestPlatform({ handlers: [Counter], start: false });
+    const pg = postgresStores({ url: `postgres://bot:pw@127.0.0.1:${await vacantPort()}/app` });
+    const bot = createBot({
+      token: platform.token,
+      apiUrl: platform.urls.apiUrl,
+      handlers: [Counter],
+      logger: silentLogger,
+      handleSignals: false,
+      sessions: pg.sessions,
+      position: pg.position,
+    });
+    try {
+      await expect(bot.start()).rejects.toMatchObject({ code: 'BOARDBOT_POSTGRES_UNAVAILABLE' });
+    } finally {
+      await bot.stop().catch(() => {});
+      await platform.close();
+    }
+  });
+
+  it('works again once the server is back, on the same stores (the client reconnects)', async () => {
+    const { sessions } = fixture().stores();
+    await sessions.write('k', 0, value(1, null));
+    await fixture().server.stop();
+    await expect(sessions.read('k')).rejects.toThrow();
+    await fixture().server.start();
+    expect(await sessions.write('k', 1, value(2, null))).toBe(true);
+    expect((await sessions.read('k'))?.version).toBe(2);
   });
 });

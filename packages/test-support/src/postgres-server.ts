@@ -1,9 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chownSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { toolPath } from '../../../scripts/ensure-test-tools.mjs';
 import { vacantPort } from './ports.js';
+import { serverProcess } from './server-process.js';
 
 /** A real PostgreSQL server the test started, on a free loopback port, with its data in a fresh directory. */
 export interface PostgresServer {
@@ -23,15 +24,10 @@ export const POSTGRES_SERVER_MISSING =
   'The PostgreSQL tests start a real PostgreSQL server, and none is installed: install it (Debian/Ubuntu, as ' +
   'root: apt-get install postgresql), or run `node scripts/ensure-test-tools.mjs`, which `npm test` runs first.';
 
-/** Where a test's server keeps its data, and how it writes. */
+/** Where a test's server keeps its data. */
 export interface PostgresServerOptions {
   /** The directory the server's directory is made in (readable by the `postgres` user when run as root). @defaultValue `os.tmpdir()` */
   parent?: string;
-  /**
-   * Whether commits wait for the disk (`fsync`, `synchronous_commit`), as PostgreSQL's defaults do; a
-   * test that never stops the server may turn it off to go faster. @defaultValue `true`
-   */
-  durable?: boolean;
 }
 
 /**
@@ -62,7 +58,7 @@ function initCluster(bin: string, data: string, user: { uid: number; gid: number
  * (owned by the `postgres` user when the tests run as root), listening on 127.0.0.1 at a free port,
  * with its Unix socket in that directory and PostgreSQL's default settings.
  *
- * @param options - where, and whether commits wait for the disk
+ * @param options - where
  * @throws when PostgreSQL is not installed, with {@link POSTGRES_SERVER_MISSING}
  */
 export async function startPostgresServer(options: PostgresServerOptions = {}): Promise<PostgresServer> {
@@ -76,39 +72,16 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
   initCluster(bin, data, user);
   const port = await vacantPort();
   const args = ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'max_connections=200'];
-  if (options.durable === false) args.push('-c', 'fsync=off', '-c', 'synchronous_commit=off');
-  let proc: ChildProcess | undefined;
-  let exited: Promise<void> = Promise.resolve();
-
-  const start = async () => {
-    const child = spawn(join(bin, 'postgres'), args, { stdio: ['ignore', 'pipe', 'pipe'], ...user });
-    proc = child;
-    exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const seen = (chunk: Buffer) => {
-        output += chunk.toString('utf8');
-        if (output.includes('database system is ready to accept connections')) resolve();
-      };
-      child.stdout?.on('data', seen);
-      child.stderr?.on('data', seen);
-      child.once('exit', (code) => reject(new Error(`postgres exited (${code}) before it was ready:\n${output}`)));
-    });
-  };
+  const server = serverProcess(join(bin, 'postgres'), args, 'database system is ready to accept connections', user);
   // SIGINT is PostgreSQL's fast shutdown: it ends the sessions and checkpoints, without waiting for clients.
-  const end = async (signal: NodeJS.Signals) => {
-    if (proc?.exitCode === null && proc.signalCode === null) proc.kill(signal);
-    await exited;
-    proc = undefined;
-  };
-  await start();
+  await server.start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
-    stop: () => end('SIGINT'),
-    start,
+    stop: () => server.end('SIGINT'),
+    start: () => server.start(),
     close: async () => {
-      await end('SIGINT');
+      await server.end('SIGINT');
       rmSync(dir, { recursive: true, force: true });
     },
   };
