@@ -32,8 +32,7 @@ export class PostgresConnection {
     private readonly options: ResolvedPostgresOptions,
     private readonly sweep: () => Promise<unknown>,
   ) {
-    const where = options.url === undefined ? 'the client given' : redactPostgresUrl(options.url);
-    this.description = `postgres ${where} (schema ${options.schema})`;
+    this.description = `postgres ${this.where()} (schema ${options.schema})`;
   }
 
   /** A table's name, qualified with the stores' schema. */
