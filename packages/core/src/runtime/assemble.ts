@@ -130,7 +130,7 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
   const { handlerTimeoutMs, errorReply, onError, exhaustedInteraction, textCommands } = o;
   const policy = { handlerTimeoutMs, errorReply, onError, exhaustedInteraction, textCommands };
   const built = { queue, routes, middleware, rest, app: shell.app, log, clock, services, telemetry };
-  const dispatcher = new Dispatcher({ ...policy, ...built, cooldowns: scale?.cooldowns });
+  const dispatcher = new Dispatcher({ ...policy, ...built, cooldowns: o.cooldowns ?? scale?.cooldowns });
   // Schedules are a plugin of the bot's own: started with the plugins, stopped with them.
   const scheduler = new Scheduler({
     ...built,
