@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { checkExposure } from './auth/exposure.js';
+import { checkExposure, isLoopbackAddress } from './auth/exposure.js';
 import { randomToken } from './auth/tokens.js';
 import { EmulatorOptionsError, EmulatorStateError } from './errors.js';
-import { allowedHostNames, isLoopbackAddress } from './http/host-check.js';
+import { allowedHostNames } from './http/host-check.js';
 import { resolveLogger } from './logging.js';
 import { type EmulatorOptions, type ResolvedEmulatorOptions, resolveOptions } from './options.js';
 import { watchInteractionExpiry } from './platform/expiry-watcher.js';
@@ -136,7 +136,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       if (closing) throw new EmulatorStateError('The emulator is closed: create a new one');
       if (urls) throw new EmulatorStateError('The emulator is already listening');
       const host = listen.host ?? DEFAULT_LISTEN_HOST;
-      checkExposure(host, { adminKey, devToken: o.seed ? o.devToken : undefined, platform });
+      checkExposure(host, { adminKey, devToken: o.seed ? o.devToken : undefined, apps: platform.store.apps });
       hosts = allowedHostNames(host, o.allowedHosts);
       // Before binding: from the first request on, a weak token chosen through the control API is refused.
       platform.exposedOn = isLoopbackAddress(host) ? undefined : host;

@@ -9,7 +9,6 @@ import { installJsonParser } from './http/json-parser.js';
 import { addMethodNotAllowedRoutes } from './http/method-not-allowed.js';
 import { RateVerdicts } from './http/rate-verdicts.js';
 import { trackRoutes } from './http/route-table.js';
-import { installSecurityHeaders } from './http/security-headers.js';
 import { typeboxValidatorCompiler } from './http/validation.js';
 import { InFlightKeys } from './idempotency/in-flight.js';
 import { toFastifyLogger } from './logging.js';
@@ -24,6 +23,7 @@ import { interactionRoutes } from './routes/interactions.js';
 import { messageRoutes } from './routes/messages.js';
 import { api } from './routes/shared.js';
 import { userRoutes } from './routes/users.js';
+import { installSecurityHeaders } from './security-headers.js';
 import type { ServerDeps } from './server-deps.js';
 
 // Request lines are info-level: when the logger drops them anyway, the hook is not installed at all.

@@ -1,11 +1,18 @@
+import { isIP } from 'node:net';
 import { CONTROL_PREFIX } from '@boardbot/protocol';
 import { EmulatorExposedDefaultsError, EmulatorOptionsError } from '../errors.js';
-import { isLoopbackAddress } from '../http/host-check.js';
 import { DEFAULT_DEV_TOKEN } from '../options.js';
-import type { Platform } from '../platform/platform.js';
-import type { AppRow } from '../store/apps.js';
+import type { AppRepository, AppRow } from '../store/apps.js';
 import { tokenWeakness } from './token-strength.js';
 import { hashToken } from './tokens.js';
+
+/** Whether a listen address (`listen({ host })`) is a loopback interface. */
+export function isLoopbackAddress(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost') return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  return bare === '::1' || bare.startsWith('::ffff:127.');
+}
 
 /** Shortest admin key an emulator listening beyond loopback accepts. */
 export const MIN_EXPOSED_SECRET_LENGTH = 16;
@@ -19,7 +26,7 @@ export interface ExposedCredentials {
   /** The token the seed gave `dev-bot`; undefined when nothing was seeded at this start. */
   devToken: string | undefined;
   /** To find the apps whose token is the default one, weak, or of unknown strength. */
-  platform: Platform;
+  apps: Pick<AppRepository, 'byTokenHash' | 'all'>;
 }
 
 const HOW_TO_SET =
@@ -53,16 +60,16 @@ function describeApps(apps: readonly AppRow[]): string {
  * accepted (the `Host` check keeps pages out). No message quotes a token.
  *
  * @param host - the listen address
- * @param credentials - the admin key, the seeded token and the platform to look the apps up in
+ * @param credentials - the admin key, the seeded token and the apps to look up
  */
-export function checkExposure(host: string, { adminKey, devToken, platform }: ExposedCredentials): void {
+export function checkExposure(host: string, { adminKey, devToken, apps }: ExposedCredentials): void {
   if (isLoopbackAddress(host)) return;
   if (adminKey.length < MIN_EXPOSED_SECRET_LENGTH) {
     throw new EmulatorOptionsError(
       `The admin key has ${adminKey.length} characters, and an emulator listening on ${host} (beyond loopback) needs at least ${MIN_EXPOSED_SECRET_LENGTH}: set a longer adminKey (BOARDBOT_ADMIN_KEY for the CLI), omit it to get a random one, or listen on 127.0.0.1`,
     );
   }
-  if (platform.store.apps.byTokenHash(hashToken(DEFAULT_DEV_TOKEN)) !== undefined) {
+  if (apps.byTokenHash(hashToken(DEFAULT_DEV_TOKEN)) !== undefined) {
     throw new EmulatorExposedDefaultsError(
       `An app holds the default token "${DEFAULT_DEV_TOKEN}", and an emulator listening on ${host} (beyond loopback) would let anyone on the network act as it: ${HOW_TO_SET}`,
     );
@@ -73,7 +80,7 @@ export function checkExposure(host: string, { adminKey, devToken, platform }: Ex
       `The dev-bot token is weak (${devWeakness}), and an emulator listening on ${host} (beyond loopback) serves only strong tokens: ${HOW_TO_SET}`,
     );
   }
-  const unsafe = platform.store.apps.all().filter((app) => app.token_strength !== 'strong');
+  const unsafe = apps.all().filter((app) => app.token_strength !== 'strong');
   if (unsafe.length > 0) {
     throw new EmulatorExposedDefaultsError(
       `An emulator listening on ${host} (beyond loopback) serves only apps whose token is strong, and ${describeApps(unsafe)}. ${HOW_TO_ROTATE}`,

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '@boardbot/protocol';
-import { SECURITY_HEADERS } from '../http/security-headers.js';
+import { SECURITY_HEADERS } from '../security-headers.js';
 
 /** Settings of one server-sent event stream. */
 export interface SseStreamOptions {

@@ -2,7 +2,7 @@ import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { PlatformError } from '../errors.js';
 import { type RateLimitVerdict, rateHeaders } from '../ratelimit/fixed-window.js';
-import { SECURITY_HEADERS } from './security-headers.js';
+import { SECURITY_HEADERS } from '../security-headers.js';
 
 // After an answer to a request that could not be read to its end, the connection is half-closed and
 // what the client still sends is read and dropped for this long: closing a socket with unread bytes

@@ -3,8 +3,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { PlatformError, validationFailed } from '../errors.js';
 import { redactUrl } from '../logging.js';
 import { type RateLimitVerdict, rateHeaders } from '../ratelimit/fixed-window.js';
+import { SECURITY_HEADERS } from '../security-headers.js';
 import { drainBody } from './drain.js';
-import { SECURITY_HEADERS } from './security-headers.js';
 
 // Fastify's own errors, mapped to the contract's codes (CONTRACT.md "Base, formats, auth").
 const FASTIFY_CODES: Record<string, ErrorCode> = {

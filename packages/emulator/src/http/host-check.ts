@@ -1,17 +1,10 @@
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
+import { isLoopbackAddress } from '../auth/exposure.js';
 import { PlatformError } from '../errors.js';
 
 /** The `Host` names an emulator bound to loopback accepts by default, with any port. */
 export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
-
-/** Whether a listen address (`listen({ host })`) is a loopback interface. */
-export function isLoopbackAddress(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (bare === 'localhost') return true;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  return bare === '::1' || bare.startsWith('::ffff:127.');
-}
 
 /** A listen address as it appears in a `Host` header: IPv6 in brackets, lower case. */
 function asHostName(host: string): string {

@@ -3,10 +3,10 @@ import type { Logger } from '@boardbot/protocol';
 import { TokenDigests } from '../auth/token-digests.js';
 import { StreamHub } from '../gateway/hub.js';
 import { frame } from '../gateway/sse-stream.js';
-import { ApiCallLog } from '../observe/api-call-log.js';
 import type { EmulatorLimits } from '../options.js';
 import type { Store } from '../store/store.js';
 import { AnswerWaiters } from './answer-waiters.js';
+import { ApiCallLog } from './api-call-log.js';
 import { INTERACTION_TOKEN_SECRET, InteractionTokens } from './interaction-tokens.js';
 import { Outbox } from './outbox.js';
 

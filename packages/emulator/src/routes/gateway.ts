@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { PlatformError } from '../errors.js';
-import { openGatewayStream, parseLastEventId } from '../gateway/gateway-stream.js';
 import type { Platform } from '../platform/platform.js';
+import { openGatewayStream, parseLastEventId } from './gateway-stream.js';
 import { api, appOf } from './shared.js';
 
 /** Endpoint 13: the app's server-sent event stream. */

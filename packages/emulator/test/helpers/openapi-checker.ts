@@ -9,7 +9,7 @@ import {
 } from '@boardbot/protocol';
 import type { TSchema } from '@sinclair/typebox';
 import { CONTROL_COMPONENT_SCHEMAS } from '../../src/control/openapi/build.js';
-import { SECURITY_HEADERS } from '../../src/http/security-headers.js';
+import { SECURITY_HEADERS } from '../../src/security-headers.js';
 
 // A small checker of responses against an OpenAPI document: the app API's, built from the protocol,
 // and the control API's, built from the emulator's control schemas. The status must be documented

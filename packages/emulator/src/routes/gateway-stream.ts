@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { ReadyEvent } from '@boardbot/protocol';
+import type { HubMember } from '../gateway/hub.js';
+import { frame, SseStream, startEventStream } from '../gateway/sse-stream.js';
 import type { Platform } from '../platform/platform.js';
 import { type AppRow, toApp } from '../store/apps.js';
-import type { HubMember } from './hub.js';
-import { frame, SseStream, startEventStream } from './sse-stream.js';
 
 // Events read per query while replaying; between pages the replay waits for the socket to drain,
 // so a long replay never buffers the whole log in memory.
