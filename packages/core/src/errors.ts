@@ -80,8 +80,10 @@ const CORE_ERRORS = createErrorFactory({
   },
   BOARDBOT_SCALE_UNAVAILABLE: {
     message: (why: string) =>
-      `BOARDBOT_REDIS_URL is set, so the bot runs as a replica, but ${why}. Install it next to ` +
-      '@boardbot/core (npm install @boardbot/redis), or unset BOARDBOT_REDIS_URL to run as a single process.',
+      `BOARDBOT_REDIS_URL is set, so the bot should run as a replica, but ${why}. Give it the adapter: ` +
+      "scale: redis() from @boardbot/redis (npm install @boardbot/redis; it reads BOARDBOT_REDIS_URL), or export the bot's " +
+      'definition (export default defineBot({ ... })) for `boardbot start`, which passes it; or unset BOARDBOT_REDIS_URL ' +
+      '(or pass scale: false) to run as a single process.',
   },
   BOARDBOT_INVALID_SESSION: {
     message: (session: string, problems: readonly string[]) =>
@@ -404,13 +406,13 @@ export class MiddlewareNextTwiceError extends BoardbotCoreError {
 }
 
 /**
- * `BOARDBOT_REDIS_URL` asks for replicas (or `boardbot start --redis`), but `@boardbot/redis` cannot be
- * loaded to provide them.
+ * `BOARDBOT_REDIS_URL` asks for replicas, but the bot was given no adapter to provide them (core loads
+ * none by itself: `scale: redis()`, or `boardbot start` from the bot's definition, gives one).
  */
 export class ScaleUnavailableError extends BoardbotCoreError {
   /**
-   * @param why - what failed, e.g. `@boardbot/redis is not installed`
-   * @param cause - the import's error
+   * @param why - what is missing, e.g. `the bot was given no replica adapter`
+   * @param cause - the error behind it, if any
    */
   constructor(why: string, cause?: unknown) {
     super('BOARDBOT_SCALE_UNAVAILABLE', [why], { cause });

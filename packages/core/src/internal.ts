@@ -22,7 +22,6 @@ export * from './kernel/container.js';
 export * from './kernel/environment.js';
 export { INJECTABLE_KEY } from './kernel/injectable.js';
 export * from './kernel/logger.js';
-export { releasedOutcome } from './kernel/outcome.js';
 export * from './kernel/scope.js';
 export { matchMessage } from './listeners/match-message.js';
 export { MessageContextImpl } from './listeners/message-context.js';
@@ -36,7 +35,6 @@ export { COOLDOWN_KEY, ERROR_HOOK_KEY, GUARDS_KEY } from './policies/metadata.js
 export * from './policies/middleware.js';
 export { describePolicies } from './policies/read-policies.js';
 export type * from './policies/steps.js';
-export { Backpressure, type BackpressureHooks } from './runtime/intake/backpressure.js';
 export * from './runtime/intake/message-marks.js';
 export * from './runtime/position/position-keeper.js';
 export * from './runtime/position/progress.js';

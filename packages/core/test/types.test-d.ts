@@ -1,6 +1,7 @@
 import {
   type Bot,
   type BotOptions,
+  type BotRest,
   Command,
   type CommandContext,
   createBot,
@@ -28,7 +29,6 @@ import {
   type UnknownEventPayload,
 } from '@boardbot/core';
 import type { Interaction, Message, MessageCreateEvent, ReadyEvent, UserProfile } from '@boardbot/protocol';
-import type { RestClient } from '@boardbot/rest';
 import { describe, expectTypeOf, it } from 'vitest';
 
 class RollOptions {
@@ -44,7 +44,7 @@ describe('context types', () => {
     expectTypeOf<CommandContext['command']['subcommand']>().toEqualTypeOf<string | null>();
     expectTypeOf<CommandContext['reply']>().toEqualTypeOf<(body: ReplyBody) => Promise<Message>>();
     expectTypeOf<CommandContext['followUp']>().parameter(0).toEqualTypeOf<ReplyBody>();
-    expectTypeOf<CommandContext['rest']>().toEqualTypeOf<RestClient>();
+    expectTypeOf<CommandContext['rest']>().toEqualTypeOf<BotRest>();
   });
 
   it('a command context says how it was invoked; the interaction is there for slash, the message for text', () => {

@@ -12,6 +12,8 @@ import type { ReplicaStatusSource } from './replica-status.js';
 /** What the health endpoint reads from the bot. */
 export interface HealthDeps extends Pick<MetricsSources, 'pending' | 'inFlight'> {
   options: HealthOptions;
+  /** The readiness checks of the bot's parts, by name (`gateway`, `commands`, `running`...). */
+  checks(): Promise<Record<string, boolean>>;
   telemetry: Telemetry;
   rest: BotRest;
   clock: Clock;
@@ -23,7 +25,7 @@ export interface HealthDeps extends Pick<MetricsSources, 'pending' | 'inFlight'>
  * the bot has `health` options. This module (and prom-client with it) is imported only then.
  */
 export class BotHealth {
-  /** Whether the bot should receive traffic. */
+  /** Whether the gateway feed is up (the `gateway` check). */
   readonly readiness: Readiness;
   private readonly metrics: BotMetrics;
   private resumePoint: () => string | undefined = () => undefined;
@@ -92,8 +94,13 @@ export class BotHealth {
   }
 
   /** @param source - see `Bot.reportReplicas` */
-  reportReplicas(source: ReplicaStatusSource): void {
+  reportReplicas(source: ReplicaStatusSource | undefined): void {
     this.replicas = source;
+  }
+
+  /** Whether the gateway feed is up: see {@link Readiness}. */
+  async gatewayReady(): Promise<boolean> {
+    return this.readiness.gateway(await this.replicas?.());
   }
 
   /** Stops listening (after the bot stopped). */
@@ -107,7 +114,7 @@ export class BotHealth {
   }
 
   private async state(): Promise<{ ready: boolean; checks: Record<string, boolean> }> {
-    const checks = this.readiness.checks(await this.replicas?.());
-    return { ready: checks.gateway && checks.commands && checks.running, checks: { ...checks } };
+    const checks = await this.deps.checks();
+    return { ready: Object.values(checks).every(Boolean), checks };
   }
 }

@@ -1,5 +1,5 @@
-import type { RestClient } from '@boardbot/rest';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { BotRest } from '../kernel/ports.js';
 import type { BurstCount, HandlerKind, HandlerOutcome, MetricsSink } from '../telemetry/metrics-sink.js';
 import { PositionLag } from './position-lag.js';
 import type { ReplicaStatus } from './replica-status.js';
@@ -183,7 +183,7 @@ export class BotMetrics implements MetricsSink {
    * Counts the REST client's answers, retries and rate-limit waits.
    * @param rest - the bot's REST client
    */
-  watchRest(rest: RestClient): void {
+  watchRest(rest: BotRest): void {
     rest.on('response', (e) => {
       this.requests.inc({ method: e.method, route: e.route, status: String(e.status) });
       this.requestSeconds.observe({ method: e.method, route: e.route }, e.durationMs / 1000);

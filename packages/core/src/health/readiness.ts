@@ -1,26 +1,14 @@
 import type { Clock } from '../kernel/clock.js';
 import type { ReplicaStatus } from './replica-status.js';
 
-/** The checks behind `/readyz`, each true when it passes. */
-export interface ReadinessChecks {
-  /** The gateway stream is open, or has been reconnecting for less than the grace period. */
-  gateway: boolean;
-  /** `start()` reconciled the commands (or was told not to). */
-  commands: boolean;
-  /** The bot is not stopping. */
-  running: boolean;
-}
-
 /**
- * Whether the bot should receive traffic, Kubernetes-style: not before it is started, not while it
- * stops (false from the first moment of a graceful stop), and not while the gateway has been
- * reconnecting for longer than the grace period. A replica that does not hold the gateway is ready
- * when it consumes the shared stream.
+ * Whether the bot's event feed is up, Kubernetes-style, for the `gateway` check of `/readyz`: the
+ * gateway stream is open, or has been reconnecting for less than the grace period. A replica that
+ * does not hold the gateway is up when it consumes the shared stream. (The other checks are the
+ * bot's parts' own: the commands synced, the bot not stopping.)
  */
 export class Readiness {
-  private synced = false;
   private connected = false;
-  private stopping = false;
   private reconnectingSince: number | undefined;
 
   /**
@@ -31,11 +19,6 @@ export class Readiness {
     private readonly clock: Clock,
     private readonly graceMs: number,
   ) {}
-
-  /** The commands are reconciled. */
-  commandsSynced(): void {
-    this.synced = true;
-  }
 
   /** The gateway (re)connected: a `ready` frame arrived. */
   gatewayConnected(): void {
@@ -48,19 +31,13 @@ export class Readiness {
     this.reconnectingSince ??= this.clock.now();
   }
 
-  /** A graceful stop began. */
-  stopStarted(): void {
-    this.stopping = true;
-  }
-
   /**
-   * The checks as of now.
+   * Whether the feed is up as of now.
    * @param replica - the replica's status, when the bot runs as one
    */
-  checks(replica: ReplicaStatus | undefined): ReadinessChecks {
+  gateway(replica: ReplicaStatus | undefined): boolean {
+    if (replica?.role === 'consumer') return replica.consuming;
     const since = this.reconnectingSince;
-    const streamUp = this.connected && (since === undefined || this.clock.now() - since < this.graceMs);
-    const gateway = replica?.role === 'consumer' ? replica.consuming : streamUp;
-    return { gateway, commands: this.synced, running: !this.stopping };
+    return this.connected && (since === undefined || this.clock.now() - since < this.graceMs);
   }
 }

@@ -17,8 +17,15 @@ export class Container {
   private readonly providers = new Set<Class>();
   private readonly building: Class[] = [];
 
-  /** @param providers - the classes and values constructors may ask for */
-  constructor(providers: readonly Provider[] = []) {
+  /**
+   * @param providers - the classes and values constructors may ask for
+   * @param dry - checks every dependency without building anything: a class stands for itself as an
+   *   object of its prototype (a bot's definition is checked so; `createBot` builds it)
+   */
+  constructor(
+    providers: readonly Provider[] = [],
+    private readonly dry = false,
+  ) {
     for (const p of providers) {
       if (typeof p === 'function') this.providers.add(p);
       else {
@@ -36,7 +43,8 @@ export class Container {
     }
     this.building.push(cls);
     try {
-      const instance = new cls(...this.dependencies(cls));
+      const dependencies = this.dependencies(cls);
+      const instance = this.dry ? (Object.create(cls.prototype) as T) : new cls(...dependencies);
       this.values.set(cls, instance);
       return instance;
     } finally {

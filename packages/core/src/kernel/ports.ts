@@ -1,15 +1,46 @@
 import type { GatewayDispatch, GatewayFetch } from '@boardbot/gateway';
 import type { Logger, ReadyEvent } from '@boardbot/protocol';
-import type { RestClient } from '@boardbot/rest';
+import type { CallScope, RestClient, RestEventListener, RestEvents } from '@boardbot/rest';
 
 /** Options every REST call accepts as its last argument (signal, idempotency key, correlation id, logger). */
 export type { RequestOptions } from '@boardbot/rest';
 
+/** The platform's app API calls, typed as `RestClient` has them; `options` keys what is kept per client. */
+type AppApiCalls = Pick<
+  RestClient,
+  | 'options'
+  | 'listBoards'
+  | 'getBoard'
+  | 'listMembers'
+  | 'listMessages'
+  | 'iterateMessages'
+  | 'sendMessage'
+  | 'editMessage'
+  | 'deleteMessage'
+  | 'getUser'
+  | 'getApp'
+  | 'listCommands'
+  | 'replaceCommands'
+  | 'answerInteraction'
+  | 'close'
+>;
+
 /**
- * The REST client of a bot and of `ctx.rest`: `@boardbot/rest`'s full `RestClient`. The runtime
- * itself only uses a few of its calls.
+ * The REST port: the platform's app API as a bot and its handlers (`ctx.rest`) call it.
+ * `@boardbot/rest`'s `RestClient` implements it, and is what the runtime builds; give another as
+ * `createBot({ rest })` (a test's fake, a client in front of a cache): see docs/architecture.md, "Ports".
  */
-export type BotRest = RestClient;
+export interface BotRest extends AppApiCalls {
+  /** Listens to the client's responses, retries and rate limits (the bot's metrics do). */
+  on<K extends keyof RestEvents>(name: K, listener: RestEventListener<K>): unknown;
+  /** Stops listening. */
+  off<K extends keyof RestEvents>(name: K, listener: RestEventListener<K>): unknown;
+  /**
+   * The client of one unit of work (a handler run): it shares this one's connections and queues, and
+   * its calls carry `scope` (see `RestClient.scoped`).
+   */
+  scoped(scope: CallScope): BotRest;
+}
 
 /** What the runtime passes when it builds the gateway client. */
 export interface GatewayFactoryOptions {

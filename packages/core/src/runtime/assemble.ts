@@ -1,10 +1,7 @@
 import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
 import { RestClient } from '@boardbot/rest';
 import { trace } from '@opentelemetry/api';
-import type { CommandDescription } from '../commands/describe.js';
-import { assertValidCommands } from '../commands/validate-commands.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
-import { exploreHandler, type HandlerDescription } from '../dispatch/explorer.js';
 import { KeyedQueue } from '../dispatch/keyed-queue.js';
 import { buildRoutes } from '../dispatch/routes.js';
 import { type Clock, systemClock } from '../kernel/clock.js';
@@ -12,42 +9,42 @@ import { Container } from '../kernel/container.js';
 import { createLogger } from '../kernel/logger.js';
 import type { BotRest } from '../kernel/ports.js';
 import type { Services } from '../kernel/services.js';
-import { declaredPatterns } from '../listeners/patterns/check-patterns.js';
+import type { MessagePattern } from '../listeners/patterns/message-pattern.js';
 import type { Plugin } from '../plugins/plugin.js';
 import type { Middleware } from '../policies/middleware.js';
 import { Scheduler } from '../schedules/scheduler.js';
 import { FileSessionStore } from '../sessions/file-session-store.js';
 import { SESSION_STORE } from '../sessions/service.js';
 import { Telemetry } from '../telemetry/telemetry.js';
-import { CommandCatalogue } from '../text-commands/catalogue.js';
-import { HelpCommand } from '../text-commands/help-command.js';
-import type { ResolvedTextCommandOptions } from '../text-commands/options.js';
-import { assertBurstsOrdered } from './check-burst-order.js';
+import { type CheckedDefinition, providersOf } from './define-bot.js';
 import { FilePositionStore } from './position/file-position-store.js';
-import type { PositionStore } from './position/position-store.js';
 import type { ResolvedBotOptions } from './resolve-options.js';
-import { ScaleSlot } from './scale/scale-slot.js';
+import type { ScaleAdapter } from './scale/scale-port.js';
+import type { EventSource } from './source/event-source.js';
+import { GatewaySource } from './source/gateway-source.js';
 
-/** The parts of a bot, built once by {@link assembleBot} before anything connects. */
-export interface BotParts {
+/** What a bot is built from, once, by {@link assembleBot} before anything connects: its parts' material. */
+export interface Assembly {
   log: Logger;
   clock: Clock;
   /** The command set the handlers declare. */
   commands: CommandDefinition[];
   /** Middleware around every command and message handler; the dispatcher holds this very array. */
   middleware: Middleware[];
-  /** The plugins, the bot's scheduler last. */
+  /** The plugins. */
   plugins: Plugin[];
+  /** The bot's own plugin that runs its `@Every` and `@Cron` methods. */
+  scheduler: Scheduler;
   telemetry: Telemetry;
-  /** The replicas' adapter (`scale`, or `BOARDBOT_REDIS_URL`); undefined for a single process. */
-  scale: ScaleSlot | undefined;
+  /** The replicas' adapter (`scale`); undefined for a single process. */
+  scale: ScaleAdapter | undefined;
+  /** Where the events come from: the replicas' adapter, the `source` given, else the gateway. */
+  source: EventSource;
   rest: BotRest;
   dispatcher: Dispatcher;
   queue: KeyedQueue;
-  /** Where the resume point is kept; undefined with `position: false` or replicas (their adapter keeps it). */
-  positions: PositionStore | undefined;
-  /** The listeners' regular expressions that `start()` checks for catastrophic backtracking. */
-  patterns: ReturnType<typeof declaredPatterns>;
+  /** The listeners' regular expressions that the start checks for catastrophic backtracking. */
+  patterns: readonly MessagePattern[];
 }
 
 /** What the parts ask of the bot they make up. */
@@ -56,60 +53,38 @@ export interface BotShell {
   app(): App;
   /** Whether the bot runs (schedules tick only then). */
   running(): boolean;
-  /** Lets a plugin set the bot up, before its handlers are read. */
+  /** Lets a plugin set the bot up, before its handlers are built. */
   setup(plugin: Plugin): void;
   /** The bot's services, which handlers reach through their context. */
   services: Services;
 }
 
 /**
- * The generated `help`, routed but not registered, when a command can be invoked as text and the bot
- * has no `help` of its own (listing `HelpCommand` in the handlers registers it as `/help` too).
- */
-function textHelp(commands: readonly CommandDescription[], text: ResolvedTextCommandOptions): HandlerDescription[] {
-  const textual = commands.some((c) => c.routes.some((r) => r.text ?? text.all));
-  const own = commands.some((c) => c.definition.name === 'help');
-  return textual && !own ? [exploreHandler(HelpCommand)] : [];
-}
-
-/**
- * Builds a bot's parts from its resolved options: explores the handlers (checking decorators, the
- * command set and providers, so mistakes fail before any request), then the telemetry, the REST
- * client, the dispatcher and its queue, the scheduler and the stores.
+ * Builds a bot from its checked definition and its resolved options: its handlers through the
+ * container, the telemetry, the REST client, the dispatcher and its queue, the scheduler, the stores
+ * and the event source. Everything exists from here on: the start only opens what was built.
  *
  * @param o - the resolved options
+ * @param checked - the definition's checks (its described handlers and commands)
  * @param shell - the bot the parts belong to
  */
-export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
+export function assembleBot(o: ResolvedBotOptions, checked: CheckedDefinition, shell: BotShell): Assembly {
   const clock = o.clock ?? systemClock;
   const log = createLogger(o.logger);
   const plugins = [...(o.plugins ?? [])];
   for (const plugin of plugins) shell.setup(plugin);
-  const described = [...o.handlers, ...plugins.flatMap((p) => p.handlers ?? [])].map((h) => exploreHandler(h));
-  const commands = described.flatMap((d) => (d.command ? [d.command] : []));
-  assertValidCommands(commands);
-  const catalogue = new CommandCatalogue(commands, o.textCommands);
-  const providers = [
-    ...o.providers,
-    ...plugins.flatMap((p) => p.providers ?? []),
-    { provide: CommandCatalogue, useValue: catalogue },
-  ];
   const routes = buildRoutes(
-    [...described, ...textHelp(commands, o.textCommands)],
-    new Container(providers),
+    checked.described,
+    new Container(providersOf(o, checked.catalogue)),
     plugins.flatMap((p) => p.guards ?? []),
   );
   const middleware = plugins.flatMap((p) => p.middleware ?? []);
   const tracing = o.tracing ?? trace.getTracerProvider();
   const telemetry = new Telemetry(tracing);
-  const scale =
-    o.scale === false || (o.scale === undefined && !o.redisUrl)
-      ? undefined
-      : new ScaleSlot(o.scale ?? (o.redisUrl as string));
+  const scale = o.scale || undefined;
   // Replicas share their adapter's store (Redis) unless the author chose one.
   const { services } = shell;
-  const ownStore = new FileSessionStore(o.stateDir, { clock, log });
-  services.set(SESSION_STORE, o.sessions ?? scale?.sessions(ownStore) ?? ownStore);
+  services.set(SESSION_STORE, o.sessions ?? scale?.sessions ?? new FileSessionStore(o.stateDir, { clock, log }));
   const rest =
     o.rest ??
     new RestClient({
@@ -126,12 +101,10 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
     );
   }
   const queue = new KeyedQueue(o.concurrency, (error) => log.error({ err: error }, 'dispatch failed'));
-  assertBurstsOrdered(routes, o.orderBy);
   const { handlerTimeoutMs, errorReply, onError, exhaustedInteraction, textCommands } = o;
   const policy = { handlerTimeoutMs, errorReply, onError, exhaustedInteraction, textCommands };
   const built = { queue, routes, middleware, rest, app: shell.app, log, clock, services, telemetry };
   const dispatcher = new Dispatcher({ ...policy, ...built, cooldowns: o.cooldowns ?? scale?.cooldowns });
-  // Schedules are a plugin of the bot's own: started with the plugins, stopped with them.
   const scheduler = new Scheduler({
     ...built,
     schedules: routes.schedules,
@@ -141,19 +114,16 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
     handlerTimeoutMs,
   });
   // Replicas keep the resume point where they share the gateway feed (the adapter's store).
-  const positions = o.position === false || scale ? undefined : (o.position ?? new FilePositionStore(o.stateDir, log));
+  const source = scale ?? o.source ?? gatewaySource(o, clock, log);
   return {
-    log,
-    clock,
-    commands: commands.map((c) => c.definition),
-    middleware,
-    plugins: [...plugins, scheduler],
-    telemetry,
-    scale,
-    rest,
-    dispatcher,
-    queue,
-    positions,
-    patterns: declaredPatterns(described),
+    ...{ log, clock, middleware, plugins, scheduler, telemetry, scale, source, rest, dispatcher, queue },
+    commands: checked.commands.map((c) => c.definition),
+    patterns: checked.patterns,
   };
+}
+
+/** The default source: the gateway, resumed after `position` (a file under `stateDir`; none with `false`). */
+function gatewaySource(o: ResolvedBotOptions, clock: Clock, log: Logger): GatewaySource {
+  const positions = o.position === false ? undefined : (o.position ?? new FilePositionStore(o.stateDir, log));
+  return new GatewaySource({ positions, flushMs: o.positionFlushMs, clock });
 }

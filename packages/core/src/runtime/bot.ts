@@ -2,32 +2,29 @@ import { randomUUID } from 'node:crypto';
 import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
 import type { CommandSyncPlan } from '../commands/sync/plan.js';
 import { BotStateError } from '../errors.js';
-import type { BotHealth } from '../health/bot-health.js';
 import type { ReplicaStatusSource } from '../health/replica-status.js';
 import { readEnvironment } from '../kernel/environment.js';
-import { flushLogger } from '../kernel/logger.js';
-import type { BotGateway, GatewayFailure } from '../kernel/ports.js';
+import type { GatewayFailure } from '../kernel/ports.js';
 import { Services } from '../kernel/services.js';
-import { checkPatterns } from '../listeners/patterns/check-patterns.js';
 import type { Middleware } from '../policies/middleware.js';
-import { assembleBot, type BotParts } from './assemble.js';
-import { BOT_EXIT_CODES, exitCodeAfterStop, type StopReport } from './exit-codes.js';
-import { openHealth } from './open-health.js';
+import { type Assembly, assembleBot } from './assemble.js';
+import { type BotDefinition, checkedDefinition, withOverrides } from './define-bot.js';
+import { BOT_EXIT_CODES, type StopReport } from './exit-codes.js';
 import type { BotOptions } from './options.js';
+import { botParts, type CoreParts } from './parts/bot-parts.js';
+import { NOTHING_LEFT } from './parts/dispatch-part.js';
+import type { PartList } from './parts/part.js';
+import { PartRunner } from './parts/part-runner.js';
+import type { StartContext } from './parts/parts-host.js';
 import { type ResolvedBotOptions, resolveBotOptions } from './resolve-options.js';
-import type { ScaleAdapter } from './scale/scale-port.js';
-import { connectReplica, startReplica } from './scale/start-replica.js';
-import { closeFeed, closeParts, drainOrAbandon, NOTHING_LEFT, stopPlugins } from './shutdown.js';
-import { handleShutdownSignals } from './signals.js';
-import { type SingleFeed, startSingle } from './start-single.js';
 
 /** Where a bot is in its life. A stopped bot cannot start again: create a new one. */
 export type BotState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped';
 
 /**
- * A running bot: its handlers, the REST and gateway clients, and the dispatch queue. Create it
- * with `createBot`; everything that can be checked without I/O (decorators, command set,
- * providers) is checked there.
+ * A running bot: its parts (the gateway, the dispatch, the REST client...), started in order and
+ * stopped in reverse. Create it with `createBot`, from a definition (`defineBot`) or options;
+ * everything that can be checked without I/O (decorators, command set, providers) is checked there.
  */
 export class Bot {
   /** The command set the handlers declare, as it is registered. */
@@ -36,31 +33,63 @@ export class Bot {
   readonly log: Logger;
   /** The bot's services (its session store...), which handlers reach through their context. */
   readonly services = new Services();
+  /**
+   * The bot's parts, in the order they start: add one of your own (a database, a second source),
+   * replace or remove one, also while the bot runs. See docs/architecture.md, "Parts".
+   */
+  readonly parts: PartList;
   private readonly options: ResolvedBotOptions;
-  private readonly parts: BotParts;
+  private readonly built: Assembly;
+  private readonly runner: PartRunner;
+  private readonly core: CoreParts;
   /** How many of the middleware came from `use()`: they run before the plugins' (which come last). */
   private ownMiddleware = 0;
   private currentState: BotState = 'idle';
-  private currentApp: App | undefined;
-  /** The gateway and resume point of a one-process bot. */
-  private readonly feed: SingleFeed = {};
-  private disposeSignals: (() => void) | undefined;
+  private current: StartContext | undefined;
+  private startEnded: Promise<void> = Promise.resolve();
   private stopping: Promise<StopReport> | undefined;
-  private health: BotHealth | undefined;
   private replicas: ReplicaStatusSource | undefined;
-  private adapter: ScaleAdapter | undefined;
 
-  /** @param options - see {@link BotOptions} */
-  constructor(options: BotOptions) {
-    this.options = resolveBotOptions(options, readEnvironment());
-    this.parts = assembleBot(this.options, {
+  /**
+   * @param definition - the bot's definition
+   * @param overrides - options given when the bot is created (see `createBot`)
+   */
+  constructor(definition: BotDefinition, overrides: Partial<BotOptions> = {}) {
+    const defined = withOverrides(definition, overrides);
+    this.options = resolveBotOptions(defined.options as BotOptions, readEnvironment());
+    this.built = assembleBot(this.options, checkedDefinition(defined.definition), {
       app: () => this.app,
       running: () => this.currentState === 'running',
       setup: (plugin) => plugin.setup?.(this),
       services: this.services,
     });
-    this.log = this.parts.log;
-    this.commands = this.parts.commands;
+    this.log = this.built.log;
+    this.commands = this.built.commands;
+    // The adapter knows the replica's role; a source the author reports stays theirs.
+    const { scale } = this.built;
+    this.replicas = scale?.status?.bind(scale);
+    const { list, core } = botParts(
+      {
+        options: this.options,
+        built: this.built,
+        plugins: this,
+        start: () => this.current as StartContext,
+        startEnded: () => this.startEnded,
+        stopping: () => this.currentState === 'stopping',
+        running: () => {
+          this.currentState = 'running';
+        },
+        replicas: () => this.replicas,
+        checks: async () => ({ ...(await this.runner.readiness()), running: !this.stopping }),
+        gatewayFailed: (error) => this.onGatewayError(error),
+        stop: () => this.stop(),
+        exit: (code) => this.exitProcess(code),
+      },
+      this.services,
+    );
+    this.core = core;
+    this.runner = new PartRunner(list, this.log);
+    this.parts = this.runner;
   }
 
   /** Where the bot is in its life. */
@@ -70,36 +99,35 @@ export class Bot {
 
   /** The app the bot runs as; known once `start()` read it. */
   get app(): App {
-    if (!this.currentApp) throw new BotStateError('The app is known once start() has read it.');
-    return this.currentApp;
+    return this.core.app.app;
   }
 
   /** Events queued or being handled. */
   get pending(): number {
-    return this.parts.queue.size;
+    return this.built.queue.size;
   }
 
   /** Where `/healthz`, `/readyz` and `/metrics` answer (`http://host:port`), once started with `health`. */
   get healthUrl(): string | undefined {
-    return this.health?.url;
+    return this.core.health.health?.url;
   }
 
   /**
    * Feeds the metrics and readiness with a replica's status (for a replica adapter such as
-   * `@boardbot/redis`): its pending and dead-lettered events, and whether it consumes (a replica that
-   * does not hold the gateway is ready when it does).
+   * `@boardbot/redis`, which the bot reports by itself): its pending and dead-lettered events, and
+   * whether it consumes (a replica that does not hold the gateway is ready when it does).
    * @param source - read at each scrape and each `/readyz`
    */
   reportReplicas(source: ReplicaStatusSource): this {
     this.replicas = source;
-    this.health?.reportReplicas(source);
+    this.core.health.health?.reportReplicas(source);
     return this;
   }
 
   /** Resolves once every received event has been handled (for tests and harnesses). */
   idle(): Promise<void> {
     // Streams that released their slot run outside the queue.
-    return this.parts.queue.idle().then(() => this.parts.dispatcher.chain.settled());
+    return this.built.queue.idle().then(() => this.built.dispatcher.chain.settled());
   }
 
   /**
@@ -109,83 +137,57 @@ export class Bot {
    */
   use(middleware: Middleware): this {
     // In place: the dispatcher holds this very array. The plugins' middleware stays after the bot's own.
-    this.parts.middleware.splice(this.ownMiddleware++, 0, middleware);
+    this.built.middleware.splice(this.ownMiddleware++, 0, middleware);
     return this;
   }
 
   /**
-   * Reads the app, reconciles the commands (per `commandSync`), opens the gateway and starts
-   * dispatching. Rejects (and leaves nothing open) when any step fails.
+   * Starts the bot's parts in order: reads the app, reconciles the commands (per `commandSync`),
+   * opens the event source (the gateway) and starts dispatching. Rejects (and leaves nothing open)
+   * when any part fails to start.
    *
    * @returns the sync plan, or undefined with `commandSync: 'off'`
    */
   async start(): Promise<CommandSyncPlan | undefined> {
     if (this.currentState !== 'idle') throw new BotStateError(`start() called while the bot is ${this.currentState}`);
     this.currentState = 'starting';
-    const startedAt = this.parts.clock.now();
     const correlationId = randomUUID();
     const log = this.log.child({ correlation_id: correlationId, phase: 'start' });
-    const requestOptions = { requestId: correlationId, logger: log };
-    // SIGINT and SIGTERM are handled from the first moment: the bot may answer events before it counts
-    // as started (while it stores its first resume point), so a signal then must stop it gracefully
-    // too, once the start has ended, rather than kill the process.
-    let startEnded!: () => void;
-    const ended = new Promise<void>((resolve) => (startEnded = resolve));
-    if (this.options.handleSignals) {
-      this.disposeSignals = handleShutdownSignals(() => ended.then(() => this.stop()).then(exitCodeAfterStop), {
-        source: this.options.signals ?? process,
-        exit: (code) => this.exitProcess(code),
-        log: this.log,
-      });
-    }
+    this.current = {
+      startedAt: this.built.clock.now(),
+      log,
+      requestOptions: { requestId: correlationId, logger: log },
+    };
+    let ended!: () => void;
+    this.startEnded = new Promise<void>((resolve) => (ended = resolve));
     try {
-      await checkPatterns(this.parts.patterns, { stateDir: this.options.stateDir, log });
-      if (this.options.health) this.health = await openHealth(this.options.health, this.parts, this.replicas);
-      const { scale, rest, commands } = this.parts;
-      // A replica connects first: even its first request reserves a slot of the shared rate limit.
-      const adapter = scale ? await connectReplica(scale, this.options, this.log, this.parts.clock) : undefined;
-      this.adapter = adapter;
-      // The adapter knows the replica's role; a source the author reported stays theirs.
-      if (adapter?.status && !this.replicas) this.reportReplicas(adapter.status.bind(adapter));
-      const app = await rest.getApp(requestOptions);
-      this.currentApp = app;
-      log.info({ app_id: app.id, bot_user_id: app.bot_user_id }, 'running as app');
-      const start = {
-        ...{ app, parts: this.parts, options: this.options, startedAt, log, requestOptions },
-        gatewayFailed: (error: GatewayFailure) => this.onGatewayError(error),
-        watch: (gateway: BotGateway, lastEventId: () => string | undefined) => this.health?.watch(gateway, lastEventId),
-        synced: () => this.health?.readiness.commandsSynced(),
-      };
-      const { plan, facts } = adapter ? await startReplica({ ...start, adapter }) : await startSingle(start, this.feed);
-      // Started: the plugins start, and the bot says so.
-      this.currentState = 'running';
-      for (const plugin of this.parts.plugins) await plugin.onStart?.(this);
-      log.info({ ...facts, commands: commands.length }, 'bot started');
-      return plan;
+      await this.runner.start();
+      log.info({ ...this.core.source.facts, commands: this.commands.length }, 'bot started');
+      return this.core.commands.plan;
     } catch (error) {
       log.error({ err: error }, 'start failed');
-      await this.release();
+      await this.runner.stop();
       this.currentState = 'stopped';
       throw error;
     } finally {
-      startEnded();
+      ended();
     }
   }
 
   /**
-   * Stops gracefully: closes the gateway (no new events), waits up to `shutdownTimeoutMs` for the
-   * queued and running handlers, then closes the REST client and flushes the log. Handlers still
-   * running then are abandoned (their `ctx.signal` aborted, their writes dropped, each logged by
-   * name) and events not started are dropped; the report says which. Neither counts as handled: the
-   * resume point stays below them, so the next process handles them again. Safe to call twice; the
-   * second call waits for the first.
+   * Stops gracefully: the event source takes no new event, the queued and running handlers get up to
+   * `shutdownTimeoutMs`, then the parts close in reverse (the REST client last, then the log is
+   * flushed). Handlers still running then are abandoned (their `ctx.signal` aborted, their writes
+   * dropped, each logged by name) and events not started are dropped; the report says which.
+   * Neither counts as handled: the resume point stays below them, so the next process handles them
+   * again. Safe to call twice; the second call waits for the first.
    *
    * @returns what was left undone (nothing, after a clean stop)
    */
   stop(): Promise<StopReport> {
     if (this.currentState === 'idle') {
       this.currentState = 'stopped';
-      return this.release().then(() => NOTHING_LEFT);
+      return this.runner.stop().then(() => NOTHING_LEFT);
     }
     // A start that failed released everything already.
     if (this.currentState === 'stopped' && !this.stopping) return Promise.resolve(NOTHING_LEFT);
@@ -195,27 +197,10 @@ export class Bot {
 
   private async shutDown(): Promise<StopReport> {
     this.currentState = 'stopping';
-    // Out of rotation from the first moment: the load balancer stops sending while handlers finish.
-    this.health?.readiness.stopStarted();
-    this.log.info({ pending: this.parts.queue.size }, 'stopping: gateway closed, waiting for handlers');
-    await this.feed.gateway?.close();
-    await this.adapter?.pause().catch((error: unknown) => this.log.warn({ err: error }, 'the replica did not pause'));
-    const report = await drainOrAbandon(this.parts, this.feed, this.options.shutdownTimeoutMs);
-    await stopPlugins(this.parts, this);
-    await this.release();
+    this.log.info({ pending: this.built.queue.size }, 'stopping: gateway closed, waiting for handlers');
+    await this.runner.stop();
     this.currentState = 'stopped';
-    this.log.info('bot stopped');
-    await flushLogger(this.log);
-    return report;
-  }
-
-  private async release(): Promise<void> {
-    this.disposeSignals?.();
-    this.disposeSignals = undefined;
-    await closeFeed(this.parts, this.feed);
-    await this.health?.close();
-    this.health = undefined;
-    await closeParts(this.parts, this.services, this.adapter, this.options.rest !== undefined);
+    return this.core.dispatch.report;
   }
 
   private onGatewayError(error: GatewayFailure): void {

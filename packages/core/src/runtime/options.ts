@@ -17,6 +17,7 @@ import type { TextCommandOptions } from '../text-commands/options.js';
 import type { PositionStore } from './position/position-store.js';
 import type { ScaleAdapter } from './scale/scale-port.js';
 import type { SignalSource } from './signals.js';
+import type { EventSource } from './source/event-source.js';
 
 /** Options of `createBot`. Only `token` and `handlers` are required. */
 export interface BotOptions {
@@ -63,13 +64,20 @@ export interface BotOptions {
   position?: PositionStore | false;
   /**
    * Runs the bot as one of several replicas (processes, machines) that share its gateway feed, rate
-   * limit, cooldowns and command sync: `redis({ url })` from `@boardbot/redis`. The adapter keeps the
-   * resume point (`position` is then not used). `false` runs a single process even when
-   * `BOARDBOT_REDIS_URL` is set. See docs/scaling.md.
-   * @defaultValue `redis({ url: process.env.BOARDBOT_REDIS_URL })` when that variable is set (`boardbot
-   * start --redis` sets it), else none: a single process
+   * limit, cooldowns and command sync: `redis({ url })` from `@boardbot/redis`. The adapter is the
+   * bot's event source and keeps the resume point (`position` is then not used). `false` runs a
+   * single process even when `BOARDBOT_REDIS_URL` is set. See docs/scaling.md.
+   * @defaultValue none: a single process. `boardbot start --redis` passes `redis({ url })` to a bot
+   * started from its definition; a bot given none while `BOARDBOT_REDIS_URL` is set is refused
+   * (`BOARDBOT_SCALE_UNAVAILABLE`), since core loads no adapter itself
    */
   scale?: ScaleAdapter | false;
+  /**
+   * Where the bot's events come from, when neither the gateway nor a replica adapter: a source of
+   * your own (a test's events in memory, another broker). See docs/architecture.md, "Ports".
+   * @defaultValue the platform's gateway, resumed after `position` (or the `scale` adapter)
+   */
+  source?: EventSource | undefined;
   /**
    * Where `ctx.session()` keeps sessions and conversations: a `SessionStore` shared by every instance
    * of the bot (`MemorySessionStore` in tests).
@@ -156,6 +164,12 @@ export interface BotOptions {
    */
   health?: HealthOptions | undefined;
 }
+
+/**
+ * What `defineBot` takes: every option of `createBot`, the token included, optional but `handlers`.
+ * The runtime's own (the token, the API URL, a test's fakes) can be given when the bot is created.
+ */
+export type BotDefinitionOptions = Omit<BotOptions, 'token'> & Partial<Pick<BotOptions, 'token'>>;
 
 /** Defaults of the optional {@link BotOptions} that have a plain value. */
 export const DEFAULT_BOT_OPTIONS = {

@@ -1,8 +1,8 @@
-import { InvalidConfigError } from '../errors.js';
+import { InvalidConfigError, ScaleUnavailableError } from '../errors.js';
 import { healthFromEnv } from '../health/health-env.js';
 import type { BoardbotEnvironment } from '../kernel/environment.js';
 import { type ResolvedTextCommandOptions, resolveTextCommandOptions } from '../text-commands/options.js';
-import { type BotOptions, DEFAULT_BOT_OPTIONS } from './options.js';
+import { type BotDefinitionOptions, type BotOptions, DEFAULT_BOT_OPTIONS } from './options.js';
 
 /** {@link BotOptions} with every default filled in, from the options, else the environment. */
 export type ResolvedBotOptions = Omit<BotOptions, 'textCommands'> &
@@ -11,19 +11,49 @@ export type ResolvedBotOptions = Omit<BotOptions, 'textCommands'> &
   Required<Pick<BotOptions, keyof typeof DEFAULT_BOT_OPTIONS>> & {
     /** `textCommands` with its defaults. */
     textCommands: ResolvedTextCommandOptions;
-    /** `BOARDBOT_REDIS_URL`, which asks for replicas when `scale` was not given. */
-    redisUrl: string | undefined;
   };
 
+/** The options given, without those given as `undefined` (a default applies to them). */
+function defined<O extends object>(options: O): O {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as O;
+}
+
 /**
- * Checks a bot's options and fills in their defaults, in one step before anything is built: what
+ * Refuses the options of a bot's definition that cannot work, naming the option: what `defineBot`
+ * checks once, with no environment and no I/O.
+ * @param options - what `defineBot` (or `createBot`) was given
+ * @throws InvalidConfigError naming the option
+ */
+export function checkBotOptions(options: BotDefinitionOptions): void {
+  const o = { ...DEFAULT_BOT_OPTIONS, ...defined(options) };
+  if (!Array.isArray(o.handlers)) {
+    throw new InvalidConfigError('A bot needs its handlers: give { handlers: [MyCommand, MyListener] }.');
+  }
+  if (!(o.concurrency >= 1)) throw new InvalidConfigError('concurrency must be at least 1');
+  if (!(Number.isInteger(o.maxPendingEvents) && o.maxPendingEvents >= 2)) {
+    throw new InvalidConfigError('maxPendingEvents must be a whole number, at least 2 (the default is 1000)');
+  }
+  if (!['board', 'user', 'none'].includes(o.orderBy)) {
+    throw new InvalidConfigError(`orderBy must be 'board', 'user' or 'none', got ${String(o.orderBy)}`);
+  }
+  if (o.exhaustedInteraction !== 'error' && o.exhaustedInteraction !== 'send') {
+    throw new InvalidConfigError("exhaustedInteraction must be 'error' (the default) or 'send'");
+  }
+  if (o.source !== undefined && o.scale) {
+    throw new InvalidConfigError('Give a bot one event source: source, or a scale adapter (which is its source).');
+  }
+}
+
+/**
+ * Fills in a bot's options when it is created, in one step before anything is built: what
  * `createBot` was given wins, then the environment (`BOARDBOT_API_URL`, `BOARDBOT_STATE_DIR`,
- * `BOARDBOT_HEALTH_PORT`, `BOARDBOT_HEALTH_HOST`, `BOARDBOT_REDIS_URL`), then the defaults. Pure: the
- * environment is passed in.
+ * `BOARDBOT_HEALTH_PORT`, `BOARDBOT_HEALTH_HOST`), then the defaults. Pure: the environment is passed
+ * in. The options themselves were checked with the bot's definition ({@link checkBotOptions}).
  *
- * @param options - what `createBot` was given
+ * @param options - what `createBot` was given, with its definition's
  * @param env - the environment's values (see `readEnvironment`)
  * @throws InvalidConfigError naming the option or variable that cannot work
+ * @throws ScaleUnavailableError when `BOARDBOT_REDIS_URL` asks for replicas of a bot given no adapter
  */
 export function resolveBotOptions(options: BotOptions, env: BoardbotEnvironment): ResolvedBotOptions {
   if (typeof options.token !== 'string' || options.token.trim() === '') {
@@ -31,25 +61,15 @@ export function resolveBotOptions(options: BotOptions, env: BoardbotEnvironment)
       'createBot needs the app token: set BOARDBOT_TOKEN and pass { token: process.env.BOARDBOT_TOKEN }.',
     );
   }
-  const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as BotOptions;
-  const resolved = {
+  if (env.BOARDBOT_REDIS_URL && options.scale === undefined && options.source === undefined) {
+    throw new ScaleUnavailableError('the bot was given no replica adapter (core loads none itself)');
+  }
+  return {
     ...DEFAULT_BOT_OPTIONS,
     apiUrl: env.BOARDBOT_API_URL ?? DEFAULT_BOT_OPTIONS.apiUrl,
     stateDir: env.BOARDBOT_STATE_DIR ?? DEFAULT_BOT_OPTIONS.stateDir,
     health: healthFromEnv(env),
-    ...defined,
-    redisUrl: env.BOARDBOT_REDIS_URL || undefined,
+    ...defined(options),
     textCommands: resolveTextCommandOptions(options.textCommands),
   } as ResolvedBotOptions;
-  if (!(resolved.concurrency >= 1)) throw new InvalidConfigError('concurrency must be at least 1');
-  if (!(Number.isInteger(resolved.maxPendingEvents) && resolved.maxPendingEvents >= 2)) {
-    throw new InvalidConfigError('maxPendingEvents must be a whole number, at least 2 (the default is 1000)');
-  }
-  if (!['board', 'user', 'none'].includes(resolved.orderBy)) {
-    throw new InvalidConfigError(`orderBy must be 'board', 'user' or 'none', got ${String(resolved.orderBy)}`);
-  }
-  if (resolved.exhaustedInteraction !== 'error' && resolved.exhaustedInteraction !== 'send') {
-    throw new InvalidConfigError("exhaustedInteraction must be 'error' (the default) or 'send'");
-  }
-  return resolved;
 }

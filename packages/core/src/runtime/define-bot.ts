@@ -1,0 +1,164 @@
+import type { CommandDefinition } from '@boardbot/protocol';
+import type { CommandDescription } from '../commands/describe.js';
+import { assertValidCommands } from '../commands/validate-commands.js';
+import { exploreHandler, type HandlerDescription } from '../dispatch/explorer.js';
+import { buildRoutes } from '../dispatch/routes.js';
+import { Container, type Provider } from '../kernel/container.js';
+import type { Class } from '../kernel/metadata.js';
+import { declaredPatterns } from '../listeners/patterns/check-patterns.js';
+import type { MessagePattern } from '../listeners/patterns/message-pattern.js';
+import { CommandCatalogue } from '../text-commands/catalogue.js';
+import { HelpCommand } from '../text-commands/help-command.js';
+import { type ResolvedTextCommandOptions, resolveTextCommandOptions } from '../text-commands/options.js';
+import { assertBurstsOrdered } from './check-burst-order.js';
+import { type BotDefinitionOptions, type BotOptions, DEFAULT_BOT_OPTIONS } from './options.js';
+import { checkBotOptions } from './resolve-options.js';
+
+/**
+ * A bot as a value: its handlers, providers, plugins and options, checked once, and no running part.
+ * `createBot(definition)` runs it, as do the test harness (`createTestPlatform({ bot })`) and the
+ * CLI (`boardbot start`, when the bot module exports it). Make one with {@link defineBot}.
+ */
+export interface BotDefinition {
+  /** The options it was defined with. */
+  readonly options: Readonly<BotDefinitionOptions>;
+  /** Its handler classes (`options.handlers`): `boardbot commands` reads them. */
+  readonly handlers: readonly Class[];
+  /** The command set its handlers declare, as it is registered. */
+  readonly commands: readonly CommandDefinition[];
+}
+
+/** What checking a definition found, kept so that `createBot` does not read the classes again. */
+export interface CheckedDefinition {
+  textCommands: ResolvedTextCommandOptions;
+  /** Every handler class, described (the plugins' and a generated `help` included). */
+  described: readonly HandlerDescription[];
+  commands: readonly CommandDescription[];
+  /** What `help` lists, and the bot's classes may inject. */
+  catalogue: CommandCatalogue;
+  /** The listeners' regular expressions the start checks for catastrophic backtracking. */
+  patterns: readonly MessagePattern[];
+}
+
+// A registered symbol: a definition made by another copy of core is recognised too (and checked again).
+const BRAND = Symbol.for('boardbot.botDefinition');
+const CHECKED = new WeakMap<BotDefinition, CheckedDefinition>();
+/** The options that `defineBot` checks: a definition given other ones when created is checked again. */
+const DEFINING: readonly (keyof BotOptions)[] = [
+  'handlers',
+  'plugins',
+  'providers',
+  'textCommands',
+  'orderBy',
+  'exhaustedInteraction',
+  'concurrency',
+  'maxPendingEvents',
+  'source',
+  'scale',
+];
+
+/**
+ * The providers the bot's classes may inject: the bot's, its plugins', and the command catalogue.
+ * @param options - the bot's providers and plugins
+ * @param catalogue - the bot's command catalogue
+ */
+export function providersOf(options: BotDefinitionOptions, catalogue: CommandCatalogue): Provider[] {
+  const plugins = options.plugins ?? [];
+  return [
+    ...(options.providers ?? []),
+    ...plugins.flatMap((p) => p.providers ?? []),
+    { provide: CommandCatalogue, useValue: catalogue },
+  ];
+}
+
+/** Reads and checks everything that can be without I/O and without building a class. */
+function check(options: BotDefinitionOptions): CheckedDefinition {
+  checkBotOptions(options);
+  const textCommands = resolveTextCommandOptions(options.textCommands);
+  const plugins = options.plugins ?? [];
+  const described = [...options.handlers, ...plugins.flatMap((p) => p.handlers ?? [])].map((h) => exploreHandler(h));
+  const commands = described.flatMap((d) => (d.command ? [d.command] : []));
+  assertValidCommands(commands);
+  // The generated `help`, routed but not registered, when a command can be invoked as text and the bot
+  // has no `help` of its own (listing `HelpCommand` in the handlers registers it as `/help` too).
+  const textual = commands.some((c) => c.routes.some((r) => r.text ?? textCommands.all));
+  const help = textual && !commands.some((c) => c.definition.name === 'help') ? [exploreHandler(HelpCommand)] : [];
+  const catalogue = new CommandCatalogue(commands, textCommands);
+  const all = [...described, ...help];
+  // Every class and guard resolved through the providers, as createBot builds them, but none built.
+  const routes = buildRoutes(
+    all,
+    new Container(providersOf(options, catalogue), true),
+    plugins.flatMap((p) => p.guards ?? []),
+  );
+  assertBurstsOrdered(routes, options.orderBy ?? DEFAULT_BOT_OPTIONS.orderBy);
+  return { textCommands, described: all, commands, catalogue, patterns: declaredPatterns(described) };
+}
+
+/**
+ * Defines a bot: reads its handlers' decorators, derives and checks its command set, resolves every
+ * class's providers (building none) and checks its options, so that a mistake fails here, before
+ * anything runs. The definition is a value: export it from the bot module, give it to `createBot`,
+ * to the test harness and to `boardbot start`.
+ *
+ * @param options - `handlers` and any other option of `createBot`, the token included (usually left
+ *   to `createBot`)
+ * @example
+ * export default defineBot({ handlers: [Roll], providers: [Dice] });
+ * // main.ts: await createBot(bot, { token: process.env.BOARDBOT_TOKEN ?? '' }).start();
+ */
+export function defineBot(options: BotDefinitionOptions): BotDefinition {
+  const checked = check(options);
+  const definition: BotDefinition = {
+    options: Object.freeze({ ...options }),
+    handlers: options.handlers,
+    commands: checked.commands.map((c) => c.definition),
+  };
+  Object.defineProperty(definition, BRAND, { value: true });
+  CHECKED.set(Object.freeze(definition), checked);
+  return definition;
+}
+
+/**
+ * Whether `value` is a bot's definition (from {@link defineBot}, of this or another copy of core).
+ * @param value - anything, e.g. a module's default export
+ */
+export function isBotDefinition(value: unknown): value is BotDefinition {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/**
+ * The definition's checks, as `defineBot` made them; a definition of another copy of core is checked
+ * again here.
+ * @param definition - the definition
+ */
+export function checkedDefinition(definition: BotDefinition): CheckedDefinition {
+  return CHECKED.get(definition) ?? check(definition.options);
+}
+
+/**
+ * A definition with options given when the bot is created: the runtime's own (the token, a test's
+ * fakes) leave the definition as it was checked; one that it checks (handlers, plugins...) makes a
+ * new definition, checked again. Providers are merged by what they provide: one given here replaces
+ * the definition's for the same class, the others stay.
+ * @param definition - the bot's definition
+ * @param overrides - options of `createBot`
+ * @returns the definition to create from, and the options the bot runs with
+ */
+export function withOverrides(
+  definition: BotDefinition,
+  overrides: Partial<BotOptions>,
+): { definition: BotDefinition; options: BotDefinitionOptions } {
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  const providers = mergeProviders(definition.options.providers ?? [], overrides.providers ?? []);
+  const options = { ...definition.options, ...given, providers };
+  const redefine = Object.keys(given).some((key) => DEFINING.includes(key as keyof BotOptions));
+  return { definition: redefine ? defineBot(options) : definition, options };
+}
+
+/** The definition's providers, those of `overrides` in place of the ones for the same class. */
+function mergeProviders(base: readonly Provider[], overrides: readonly Provider[]): Provider[] {
+  const token = (p: Provider) => (typeof p === 'function' ? p : p.provide);
+  const replaced = new Set(overrides.map(token));
+  return [...base.filter((p) => !replaced.has(token(p))), ...overrides];
+}

@@ -1,0 +1,60 @@
+import type { Services } from '../../kernel/services.js';
+import { DispatchPart } from './dispatch-part.js';
+import { AppPart, CommandsPart, SourcePart } from './feed-parts.js';
+import {
+  HealthPart,
+  logPart,
+  patternsPart,
+  pluginsPart,
+  replicaPart,
+  restPart,
+  schedulesPart,
+  sessionsPart,
+  signalsPart,
+} from './house-parts.js';
+import type { BotPart } from './part.js';
+import type { PartsHost } from './parts-host.js';
+
+/** The bot's own parts the bot reads from: what its start read and did, and what its stop left. */
+export interface CoreParts {
+  app: AppPart;
+  commands: CommandsPart;
+  health: HealthPart;
+  source: SourcePart;
+  dispatch: DispatchPart;
+}
+
+/**
+ * A bot's own parts, in the order they start: nothing to start in the log, the REST client and the
+ * sessions (closed last); the signal handlers from the first moment; the patterns' check; the health
+ * endpoint; a replica's connection; the app; the commands; the dispatch (whose stop waits for the
+ * handlers, after the source took no new event); the event source; the plugins and the schedules,
+ * once the bot runs (stopped after the handlers finished). Closed in reverse.
+ *
+ * @param host - the bot
+ * @param services - the bot's services (its session store)
+ */
+export function botParts(host: PartsHost, services: Services): { list: BotPart[]; core: CoreParts } {
+  const adapter = host.built.scale;
+  const health = new HealthPart(host);
+  const app = new AppPart(host, adapter);
+  const commands = new CommandsPart(host, adapter);
+  const source = new SourcePart(host, app, health);
+  const dispatch = new DispatchPart(host.built, host.options.shutdownTimeoutMs, () => source.abandon());
+  const list: BotPart[] = [
+    logPart(host),
+    restPart(host),
+    sessionsPart(services),
+    signalsPart(host),
+    patternsPart(host),
+    ...(host.options.health ? [health] : []),
+    ...(adapter ? [replicaPart(host, adapter)] : []),
+    app,
+    commands,
+    dispatch,
+    source,
+    pluginsPart(host),
+    schedulesPart(host),
+  ];
+  return { list, core: { app, commands, health, source, dispatch } };
+}

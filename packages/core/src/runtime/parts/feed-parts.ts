@@ -1,0 +1,141 @@
+import type { App } from '@boardbot/protocol';
+import { commandSetHash } from '../../commands/sync/command-set-hash.js';
+import type { CommandSyncPlan } from '../../commands/sync/plan.js';
+import { syncCommands } from '../../commands/sync/sync.js';
+import { BotStateError } from '../../errors.js';
+import type { ScaleAdapter } from '../scale/scale-port.js';
+import type { EventSource } from '../source/event-source.js';
+import { sourceHost } from '../source/source-host.js';
+import type { HealthPart } from './house-parts.js';
+import type { BotPart } from './part.js';
+import type { PartsHost } from './parts-host.js';
+
+/** The app the bot runs as (`GET /app`: its own user id), and, for a replica, the replicas' shared state named by it. */
+export class AppPart implements BotPart {
+  readonly name = 'app';
+  private read: App | undefined;
+
+  /**
+   * @param host - the bot
+   * @param adapter - the replicas' adapter, if any
+   */
+  constructor(
+    private readonly host: PartsHost,
+    private readonly adapter: ScaleAdapter | undefined,
+  ) {}
+
+  /** The app, once read. */
+  get app(): App {
+    if (!this.read) throw new BotStateError('The app is known once start() has read it.');
+    return this.read;
+  }
+
+  async start(): Promise<void> {
+    const { log, requestOptions } = this.host.start();
+    const app = await this.host.built.rest.getApp(requestOptions);
+    this.read = app;
+    log.info({ app_id: app.id, bot_user_id: app.bot_user_id }, 'running as app');
+    if (!this.adapter) return;
+    await this.adapter.joinApp(app.id);
+    log.info({ scale: this.adapter.description }, 'running as a replica');
+  }
+}
+
+/**
+ * The registered commands reconciled with the handlers' (per `commandSync`); replicas sync once
+ * across them, in a replica whose command set is the one to register. Ready once done.
+ */
+export class CommandsPart implements BotPart {
+  readonly name = 'commands';
+  /** The sync's plan, when a sync ran here. */
+  plan: CommandSyncPlan | undefined;
+  private synced = false;
+
+  /**
+   * @param host - the bot
+   * @param adapter - the replicas' adapter, if any
+   */
+  constructor(
+    private readonly host: PartsHost,
+    private readonly adapter: ScaleAdapter | undefined,
+  ) {}
+
+  async start(): Promise<void> {
+    const { built, options } = this.host;
+    const { log, requestOptions } = this.host.start();
+    const sync = () => syncCommands(built.rest, [...built.commands], options.commandSync, log, requestOptions);
+    this.plan =
+      this.adapter && options.commandSync === 'sync'
+        ? await this.adapter.syncCommands(commandSetHash(built.commands), sync)
+        : await sync();
+    this.synced = true;
+  }
+
+  ready(): boolean {
+    return this.synced;
+  }
+}
+
+/**
+ * The bot's event source (the gateway, a replica adapter, a source given): started once the bot knows
+ * its app, paused first when it stops, closed once the handlers finished. Ready while it feeds the
+ * bot (`/readyz`'s `gateway`).
+ */
+export class SourcePart implements BotPart {
+  readonly name = 'gateway';
+  /** What the `bot started` line says of the source. */
+  facts: Readonly<Record<string, unknown>> = {};
+
+  /**
+   * @param host - the bot
+   * @param app - the app part
+   * @param health - the health part: it follows the gateways the source opens
+   */
+  constructor(
+    private readonly host: PartsHost,
+    private readonly app: AppPart,
+    private readonly health: HealthPart | undefined,
+  ) {}
+
+  private get source(): EventSource {
+    return this.host.built.source;
+  }
+
+  async start(): Promise<void> {
+    const { built, options } = this.host;
+    const { startedAt, log } = this.host.start();
+    const host = sourceHost({
+      parts: built,
+      options,
+      appId: this.app.app.id,
+      startLog: log,
+      startedAt,
+      rateLimit: built.scale?.rateLimit,
+      watch: (gateway, resumePoint) => this.health?.health?.watch(gateway, resumePoint),
+      gatewayFailed: (error) => this.host.gatewayFailed(error),
+    });
+    const facts = await this.source.start(host);
+    this.facts = built.scale ? { replica: true } : (facts ?? {});
+  }
+
+  async stop(): Promise<void> {
+    const { scale, log } = this.host.built;
+    if (scale) await scale.pause().catch((error: unknown) => log.warn({ err: error }, 'the replica did not pause'));
+    else await this.source.pause();
+  }
+
+  /** The stop gave up on what was left: the source records nothing more as done. */
+  abandon(): void {
+    this.source.abandon?.();
+  }
+
+  async close(): Promise<void> {
+    // A replica adapter is closed by its own part, once the rest of the bot stopped.
+    if (!this.host.built.scale) await this.source.close?.();
+  }
+
+  async ready(): Promise<boolean> {
+    if (this.source.ready) return this.source.ready();
+    return (await this.health?.health?.gatewayReady()) ?? false;
+  }
+}
