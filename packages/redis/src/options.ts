@@ -1,4 +1,3 @@
-import { type BoardbotEnvironment, readEnvironment } from '@boardbot/core/internal';
 import type { Logger } from '@boardbot/protocol';
 import type { Redis } from 'ioredis';
 import { RedisOptionError } from './errors.js';
@@ -130,11 +129,12 @@ const isInt = (n: unknown, low: number, high: number) =>
 /**
  * Fills in the defaults and refuses what cannot work, naming the option.
  * @param options - what the caller gave
- * @param env - the environment's values, read by core's one module @defaultValue `readEnvironment()`
+ * @param env - the environment's values: this is the package's one read of `process.env`
+ * @defaultValue `{ BOARDBOT_REDIS_URL: process.env.BOARDBOT_REDIS_URL }`
  */
 export function resolveRedisOptions(
   options: RedisScaleOptions,
-  env: Pick<BoardbotEnvironment, 'BOARDBOT_REDIS_URL'> = readEnvironment(),
+  env: { readonly BOARDBOT_REDIS_URL?: string | undefined } = { BOARDBOT_REDIS_URL: process.env.BOARDBOT_REDIS_URL },
 ): ResolvedRedisOptions {
   const o = {
     ...DEFAULT_REDIS_OPTIONS,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Clock, CommandSyncPlan, ReplicaStatus, ScaleAdapter, ScaleHost } from '@boardbot/core';
+import type { Clock, CommandSyncPlan, ReplicaStatus, ScaleAdapter, SourceHost } from '@boardbot/core';
 import type { Logger } from '@boardbot/protocol';
 import type { Redis } from 'ioredis';
 import { CommandSync } from './commands/command-sync.js';
@@ -112,7 +112,7 @@ export class RedisScale implements ScaleAdapter {
     return this.commands.syncCommands(setHash, sync);
   }
 
-  async start(host: ScaleHost): Promise<void> {
+  async start(host: SourceHost): Promise<void> {
     const c = this.c;
     if (!c) throw new RedisNotConnectedError('start');
     const blocking = c.client.duplicate();

@@ -1,4 +1,4 @@
-import type { ScaleHost } from '@boardbot/core';
+import type { SourceHost } from '@boardbot/core';
 import type { Redis } from 'ioredis';
 import { type Connected, redisErrorCode, sleep } from '../connection.js';
 import { sortKeyOf } from '../feed/entry-id.js';
@@ -97,7 +97,7 @@ export class Consumer implements ReadsAlong {
   constructor(
     private readonly c: Connected,
     blocking: Redis,
-    private readonly host: ScaleHost,
+    private readonly host: SourceHost,
     private readonly options: ConsumerOptions,
     private readonly feeding: () => boolean = () => false,
   ) {

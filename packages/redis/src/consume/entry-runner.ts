@@ -1,5 +1,4 @@
-import type { BotEvent, ScaleHost } from '@boardbot/core';
-import { releasedOutcome } from '@boardbot/core/internal';
+import { type BotEvent, releasedOutcome, type SourceHost } from '@boardbot/core';
 import { backoffDelay } from '@boardbot/protocol/http';
 import { type Connected, persist, sleep } from '../connection.js';
 import { sortKeyOf } from '../feed/entry-id.js';
@@ -40,7 +39,7 @@ export class EntryRunner {
    */
   constructor(
     private readonly c: Connected,
-    private readonly host: ScaleHost,
+    private readonly host: SourceHost,
     private readonly options: RunBounds,
   ) {}
 

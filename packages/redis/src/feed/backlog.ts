@@ -1,4 +1,4 @@
-import { Backpressure } from '@boardbot/core/internal';
+import { Backpressure } from '@boardbot/core';
 import type { Connected } from '../connection.js';
 
 /**

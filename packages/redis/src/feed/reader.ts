@@ -1,4 +1,4 @@
-import type { BotEvent, BotGateway, EventIntake, IntakeSink, ScaleHost } from '@boardbot/core';
+import type { BotEvent, BotGateway, EventIntake, IntakeSink, SourceHost } from '@boardbot/core';
 import type { Connected } from '../connection.js';
 import { type ReadsAlong, type StreamEntry, takenEntry } from '../consume/read-along.js';
 import { GROUP } from '../keys.js';
@@ -59,7 +59,7 @@ export class Reader {
   constructor(
     private readonly c: Connected,
     private readonly lease: Lease,
-    private readonly host: ScaleHost,
+    private readonly host: SourceHost,
     private readonly partitions: number,
     maxBacklog: number,
     private readonly local?: ReadsAlong,
