@@ -1,4 +1,4 @@
-import { type Bot, createBot, MemoryPositionStore, MemorySessionStore } from '@boardbot/core';
+import { createBot, isBotDefinition, MemoryPositionStore, MemorySessionStore } from '@boardbot/core';
 import { createEmulator } from '@boardbot/emulator';
 import { ControlClient } from '@boardbot/emulator/control';
 import { ActivityFeed } from './activity/activity-feed.js';
@@ -9,9 +9,11 @@ import { ClosingFetch } from './control/closing-fetch.js';
 import { TestOptionsError } from './errors.js';
 import { CapturedLogs } from './logs/captured-logs.js';
 import {
-  type BotFromOptions,
+  type BotFromDefinition,
+  type BotFromFactory,
   DEFAULT_TEST_PLATFORM_OPTIONS,
   type TestBotBase,
+  type TestBotOptions,
   type TestPlatformOptions,
 } from './options.js';
 import { Directory } from './platform/directory.js';
@@ -27,9 +29,12 @@ const SEEDED_APP = 'dev-bot';
  * connected to it over real HTTP and SSE, and people to talk to it. Test files run in parallel
  * without seeing each other. Close it with `platform.close()`.
  *
- * @param options - any `createBot` option (`handlers`, `providers`...) or a `bot` factory, and the
- *   harness's own options (`timeoutMs`, `emulator`, `start`, `board`, `logLevel`)
+ * @param options - the bot's definition as `bot` (or the module exporting it) with what the test
+ *   fakes, any `createBot` option (`handlers`, `providers`...), or a `bot` factory; and the harness's
+ *   own options (`timeoutMs`, `emulator`, `start`, `board`, `logLevel`)
  * @throws BotStartError (with the bot's log) when the bot cannot start
+ * @example
+ * const platform = await createTestPlatform({ bot: definition, providers: [{ provide: Dice, useValue: loaded }] });
  * @example
  * const platform = await createTestPlatform({ handlers: [Roll], providers: [Dice] });
  * const answer = await platform.person('alice').invoke('roll', { sides: 20 });
@@ -44,15 +49,22 @@ export async function createTestPlatform(options: TestPlatformOptions): Promise<
     emulator: emulatorOptions = d.emulator,
     start = d.start,
     board = d.board,
-    bot: factory,
+    bot,
     ...botOptions
   } = options;
+  const definition = definitionOf(bot);
+  const factory = typeof bot === 'function' ? bot : undefined;
   if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
     throw new TestOptionsError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
   }
-  if (factory === undefined && !Array.isArray((botOptions as { handlers?: unknown }).handlers)) {
+  if (bot !== undefined && !factory && !definition) {
     throw new TestOptionsError(
-      'createTestPlatform needs the bot: give { handlers: [...] } (and any other createBot option), or { bot: (base) => createBot({ ...base, ... }) }.',
+      "bot must be the bot's definition (defineBot), a module whose default export is one, or a factory (base) => createBot({ ...base, ... }).",
+    );
+  }
+  if (bot === undefined && !Array.isArray((botOptions as { handlers?: unknown }).handlers)) {
+    throw new TestOptionsError(
+      'createTestPlatform needs the bot: give { bot: definition } (its defineBot), { handlers: [...] } (and any other createBot option), or { bot: (base) => createBot({ ...base, ... }) }.',
     );
   }
 
@@ -80,16 +92,22 @@ export async function createTestPlatform(options: TestPlatformOptions): Promise<
 
     const logs = new CapturedLogs(logLevel);
     const observer = new BotObserver(waiters);
+    const given = botOptions as Partial<TestBotOptions>;
     const base: TestBotBase = {
       token: emulator.devToken,
       apiUrl: urls.apiUrl,
       logger: logs.logger,
       handleSignals: false,
-      gateway: observer.factory(factory === undefined ? (botOptions as BotFromOptions).gateway : undefined),
-      position: (botOptions as BotFromOptions).position ?? new MemoryPositionStore(),
-      sessions: (botOptions as BotFromOptions).sessions ?? new MemorySessionStore(),
+      gateway: observer.factory(factory ? undefined : (given.gateway ?? definition?.options.gateway)),
+      position: given.position ?? new MemoryPositionStore(),
+      sessions: given.sessions ?? new MemorySessionStore(),
     };
-    const runtime = buildBot(factory, botOptions, base);
+    // The harness's base goes last: the bot must use the test platform's token, URL, log and gateway.
+    const runtime = factory
+      ? factory(base)
+      : definition
+        ? createBot(definition, { ...given, ...base })
+        : createBot({ ...(given as TestBotOptions), ...base });
     const bot = new TestBot({
       runtime,
       app: { id: app.id, name: app.name, bot_user_id: app.bot_user_id },
@@ -124,8 +142,9 @@ export async function createTestPlatform(options: TestPlatformOptions): Promise<
   }
 }
 
-function buildBot(factory: ((base: TestBotBase) => Bot) | undefined, botOptions: object, base: TestBotBase): Bot {
-  if (factory) return factory(base);
-  // The harness's base goes last: the bot must use the test platform's token, URL, log and gateway.
-  return createBot({ ...(botOptions as BotFromOptions), ...base });
+/** The bot's definition given as `bot`, or as the default export of the module given. */
+function definitionOf(bot: BotFromDefinition['bot'] | BotFromFactory['bot'] | undefined) {
+  if (isBotDefinition(bot)) return bot;
+  const exported = typeof bot === 'object' && bot !== null ? (bot as { default?: unknown }).default : undefined;
+  return isBotDefinition(exported) ? exported : undefined;
 }

@@ -1,4 +1,12 @@
-import type { Bot, BotGateway, BotOptions, GatewayFactoryOptions, PositionStore, SessionStore } from '@boardbot/core';
+import type {
+  Bot,
+  BotDefinition,
+  BotGateway,
+  BotOptions,
+  GatewayFactoryOptions,
+  PositionStore,
+  SessionStore,
+} from '@boardbot/core';
 import type { EmulatorOptions } from '@boardbot/emulator';
 import type { Logger } from '@boardbot/protocol';
 import type { Level } from 'pino';
@@ -42,8 +50,26 @@ export interface HarnessOptions {
   board?: string;
 }
 
+/** The `createBot` options a test may give: every one but what the harness provides. */
+export type TestBotOptions = Omit<BotOptions, 'token' | 'apiUrl' | 'logger' | 'handleSignals'>;
+
 /** The bot from `createBot` options: everything but what the harness provides. */
-export type BotFromOptions = Omit<BotOptions, 'token' | 'apiUrl' | 'logger' | 'handleSignals'> & { bot?: never };
+export type BotFromOptions = TestBotOptions & { bot?: never };
+
+/** A module that exports a bot's definition as its default export (`export default defineBot({...})`). */
+export interface BotModule {
+  readonly default: BotDefinition;
+}
+
+/**
+ * The bot's own definition (`defineBot`), or the module that exports it: the test gives only what it
+ * fakes beside it (a provider, a clock...), which the definition's checks run again with. A provider
+ * given replaces the definition's for the same class; the others stay.
+ */
+export type BotFromDefinition = Partial<TestBotOptions> & {
+  /** @example bot: definition, providers: [{ provide: Model, useValue: fakeModel }] */
+  bot: BotDefinition | BotModule;
+};
 
 /** The bot from a factory, e.g. an example's `createDiceBot(options)`. */
 export interface BotFromFactory {
@@ -55,8 +81,11 @@ export interface BotFromFactory {
   handlers?: never;
 }
 
-/** Options of `createTestPlatform`: any `createBot` option (or a bot factory), plus the harness's. */
-export type TestPlatformOptions = HarnessOptions & (BotFromOptions | BotFromFactory);
+/**
+ * Options of `createTestPlatform`: the bot's definition (and what the test fakes), any `createBot`
+ * option, or a bot factory; plus the harness's.
+ */
+export type TestPlatformOptions = HarnessOptions & (BotFromOptions | BotFromDefinition | BotFromFactory);
 
 /** Defaults of {@link HarnessOptions}. */
 export const DEFAULT_TEST_PLATFORM_OPTIONS = {
