@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { constants } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { runCli } from '@boardbot/cli';
@@ -72,14 +74,40 @@ describe('boardbot start', () => {
     expect(io.errors.join('\n')).toContain('--redis must be a Redis URL');
   });
 
+  it('starts the bot from the definition its module exports, given the configuration as options, not in process.env', async () => {
+    const own = createFixtureProject('start-definition', { definition: true });
+    try {
+      await buildFixtureProject(own);
+      own.write('.env', `BOARDBOT_TOKEN=start-token\nBOARDBOT_API_URL=${emu.urls.apiUrl}\nOWN_SETTING=7\n`);
+      // No entry: the definition is what `start` runs.
+      own.write('package.json', JSON.stringify({ name: 'fixture-definition', private: true, type: 'module' }));
+      rmSync(join(own.dir, 'dist/main.js'));
+      const { PATH, HOME } = process.env;
+      child = spawn(process.execPath, [bin, 'start'], { cwd: own.dir, env: { PATH, HOME }, stdio: 'pipe' });
+      const output = collectOutput(child);
+      const exited = once(child, 'exit');
+      expect((await control.firstAnswer('ping', { text: 'defined' })).answers[0]?.content).toBe('pong v1 defined');
+      const env = await control.firstAnswer('env');
+      expect(env.answers[0]?.content).toBe('token unset, api url unset, own 7');
+      child.kill('SIGTERM');
+      const [code] = await exited;
+      expect(code, output()).toBe(0);
+      expect(output()).not.toContain('start-token');
+    } finally {
+      own.remove();
+    }
+  });
+
   it('runs the bot as a replica with --redis: it joins through Redis and answers', async () => {
     await buildProjects('packages/redis');
     const redis = await startRedisServer();
+    const own = createFixtureProject('start-replica', { definition: true });
     try {
-      project.write('.env', `BOARDBOT_TOKEN=start-token\nBOARDBOT_API_URL=${emu.urls.apiUrl}\nLOG_LEVEL=info\n`);
+      await buildFixtureProject(own);
+      own.write('.env', `BOARDBOT_TOKEN=start-token\nBOARDBOT_API_URL=${emu.urls.apiUrl}\nLOG_LEVEL=info\n`);
       const { PATH, HOME } = process.env;
       const replica = spawn(process.execPath, [bin, 'start', '--redis', redis.url], {
-        cwd: project.dir,
+        cwd: own.dir,
         env: { PATH, HOME },
         stdio: 'pipe',
       });
@@ -105,8 +133,24 @@ describe('boardbot start', () => {
       expect(code, output).toBe(0);
       expect(output).toContain('replica left');
     } finally {
+      own.remove();
       await redis.close();
     }
+  });
+
+  it('refuses --redis for an entry that gives its bot no adapter, rather than run a second reader of the gateway', async () => {
+    project.write('.env', `BOARDBOT_TOKEN=start-token\nBOARDBOT_API_URL=${emu.urls.apiUrl}\nLOG_LEVEL=warn\n`);
+    const { PATH, HOME } = process.env;
+    child = spawn(process.execPath, [bin, 'start', '--redis', 'redis://127.0.0.1:1'], {
+      cwd: project.dir,
+      env: { PATH, HOME },
+      stdio: 'pipe',
+    });
+    const output = collectOutput(child);
+    const [code] = await once(child, 'exit');
+    expect(code, output()).not.toBe(0);
+    expect(output()).toContain('BOARDBOT_SCALE_UNAVAILABLE');
+    expect(output()).toContain('scale: redis()');
   });
 
   it('gives back the memory the start used with one full collection once the bot has started, none with --no-gc-after-start', async () => {

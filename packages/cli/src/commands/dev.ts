@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Emulator, EmulatorUrls } from '@boardbot/emulator';
 import { type Command, InvalidArgumentError } from 'commander';
 import type ts from 'typescript';
@@ -28,6 +29,9 @@ export interface DevFlags extends Omit<CommonFlags, 'token' | 'apiUrl'>, Pick<Pr
   /** The dev-bot app's token. @defaultValue `BOARDBOT_TOKEN`, else `dev-token` */
   token?: string;
 }
+
+/** The CLI's own entry, which runs the bot as `boardbot start` in the child process. */
+const CLI_BIN = fileURLToPath(new URL('../bin.js', import.meta.url));
 
 /** Defaults of {@link DevFlags}. */
 export const DEFAULT_DEV_FLAGS = {
@@ -72,8 +76,9 @@ async function loadTypeScript(projectDir: string): Promise<typeof ts> {
 /**
  * `boardbot dev`: the emulator in-process with a file database (its state survives restarts of the
  * bot and of `dev`), TypeScript's watch build of the project (decorator metadata included), and the
- * bot as a child process (`node <entry>` with `BOARDBOT_TOKEN` and `BOARDBOT_API_URL` pointing at the
- * emulator), restarted after each successful build that changed its output. Prints the URLs; the
+ * bot as a child process (`boardbot start`, from the bot's definition or its entry, with
+ * `BOARDBOT_TOKEN` and `BOARDBOT_API_URL` pointing at the emulator), restarted after each successful
+ * build that changed its output. Prints the URLs; the
  * first SIGINT/SIGTERM stops everything cleanly.
  *
  * @param flags - see {@link DevFlags}
@@ -122,8 +127,13 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
   io.out(`Compiling ${shown(project, project.tsconfig)} (watching for changes)...`);
 
   const events = new EventEmitter<DevEvents>();
+  // The bot runs as `boardbot start` would run it: from its definition when the bot module exports
+  // one, else its entry; decided afresh in each child, which loads the latest build.
+  const entryArgs = flags.entry !== undefined ? ['--entry', project.entry] : [];
+  const envArgs = flags.envFile !== undefined ? ['--env-file', resolve(cwd, flags.envFile)] : [];
   const bot = new BotProcess({
-    entry: project.entry,
+    entry: CLI_BIN,
+    args: ['start', '--no-gc-after-start', ...entryArgs, ...envArgs],
     cwd: project.dir,
     // The bot's own .env values come along; the emulator's URL and token win over any production ones.
     env: {
@@ -156,14 +166,15 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
     // Restarts run one after the other, so two quick saves never start two bots.
     queue = queue.then(async () => {
       if (stopping) return;
-      if (!existsSync(project.entry)) {
+      if (!existsSync(project.entry) && !existsSync(project.botModule)) {
         io.err(
-          `The build has no ${shown(project, project.entry)}. Fix: set "main" in package.json to the built entry, ` +
-            'or pass --entry <file>.',
+          `The build has no ${shown(project, project.entry)} nor ${shown(project, project.botModule)}. Fix: export the ` +
+            'bot\'s definition from src/bot.ts, set "main" in package.json to the built entry, or pass --entry <file>.',
         );
         return;
       }
-      io.out(`${bot.startCount === 0 ? 'Starting' : 'Restarting'} the bot: node ${shown(project, project.entry)}`);
+      const how = flags.entry !== undefined ? ` --entry ${shown(project, project.entry)}` : '';
+      io.out(`${bot.startCount === 0 ? 'Starting' : 'Restarting'} the bot: boardbot start${how}`);
       await bot.restart();
       events.emit('bot-start', { count: bot.startCount, pid: bot.pid });
     });

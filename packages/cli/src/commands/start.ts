@@ -1,11 +1,13 @@
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
-import { loadConfig } from '../config/load-config.js';
+import { type CliConfig, CONFIG_KEYS, loadConfig } from '../config/load-config.js';
 import { ConfigError, MissingTokenError } from '../errors.js';
 import type { CliIo } from '../io.js';
+import { loadDefinition } from '../project/load-bot-module.js';
 import { type ProjectFlags, requireBuilt, resolveProject } from '../project/project.js';
 import { collectStartGarbage } from './collect-start-garbage.js';
 import { addConfigOptions, addProjectOptions, type CommonFlags, parsePort } from './shared-options.js';
+import { startDefinition } from './start-definition.js';
 
 /** Flags of `boardbot start`. */
 export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {
@@ -13,7 +15,10 @@ export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {
   healthPort?: number | undefined;
   /** `--health-host`: the interface of the health endpoint (`BOARDBOT_HEALTH_HOST`). @defaultValue `127.0.0.1` */
   healthHost?: string | undefined;
-  /** `--redis <url>`: run as one replica of several sharing this Redis (sets `BOARDBOT_REDIS_URL`). */
+  /**
+   * `--redis <url>`: run as one replica of several sharing this Redis (a `redis({ url })` adapter for a
+   * bot started from its definition; `BOARDBOT_REDIS_URL` for an entry).
+   */
   redis?: string | undefined;
   /**
    * `--no-gc-after-start` sets it `false`: no full garbage collection once the entry has loaded.
@@ -22,46 +27,67 @@ export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {
   gcAfterStart?: boolean | undefined;
 }
 
+/** The settings `start` gives a bot made from its definition as options, not through `process.env`. */
+const PASSED_AS_OPTIONS = [...Object.values(CONFIG_KEYS).map((key) => key.env), 'BOARDBOT_REDIS_URL'];
+
 /**
  * `boardbot start`: production, no emulator. Resolves the configuration (flags > environment >
- * `.env`), fails fast without a token, puts the values in `process.env` where the bot's entry reads
- * them (`.env` never overrides the environment), then runs the built entry in this process, so the
- * runtime's own SIGINT/SIGTERM handling stops it gracefully. With `--redis` (or `BOARDBOT_REDIS_URL`)
- * the bot runs as a replica: `createBot` loads `@boardbot/redis` for it (docs/scaling.md). Once the
- * entry has loaded (an entry that awaits `bot.start()`: once the bot is ready), one full garbage
- * collection gives back the memory the start used ({@link collectStartGarbage}), unless
+ * `.env`), fails fast without a token, and puts the `.env` values the environment lacks in
+ * `process.env` (for the bot's own settings, as `node --env-file` would; for a definition, not the
+ * CLI's own, which it passes as options). When the built bot module
+ * exports the bot's definition (`export default defineBot({...})`), it creates the bot from it and
+ * gives it the configuration as options: the token, the API URL, the log level, `--health-port` and,
+ * with `--redis` (or `BOARDBOT_REDIS_URL`), a replica adapter from `@boardbot/redis`
+ * (docs/scaling.md). Otherwise (or with `--entry`) it runs the built entry, which creates the bot
+ * itself from `BOARDBOT_TOKEN`, `BOARDBOT_API_URL`, `LOG_LEVEL`, `BOARDBOT_HEALTH_*` and
+ * `BOARDBOT_REDIS_URL`, set in `process.env` for it. Either way the bot runs in this process, so the
+ * runtime's own SIGINT/SIGTERM handling stops it gracefully. Once the bot has started, one full
+ * garbage collection gives back the memory the start used ({@link collectStartGarbage}), unless
  * `--no-gc-after-start`.
  *
  * @param flags - see {@link StartFlags}
- * @param io - output and environment; `io.env` receives the configuration
+ * @param io - output and environment; `io.env` receives the `.env` values (and, for an entry, the configuration)
  */
 export async function runStart(flags: StartFlags, io: CliIo): Promise<void> {
   const cwd = flags.cwd ?? io.cwd ?? process.cwd();
   const config = loadConfig(flags, io.env, cwd);
   if (!config.token) throw new MissingTokenError('boardbot start');
   const project = resolveProject(flags, cwd);
-  requireBuilt(project, project.entry, "The bot's entry", '--entry');
-  for (const [key, value] of Object.entries(config.fileValues)) {
-    if (io.env[key] === undefined) io.env[key] = value;
+  if (flags.redis !== undefined && !/^rediss?:\/\/[^\s]+$/.test(flags.redis)) {
+    throw new ConfigError(
+      '--redis must be a Redis URL such as redis://127.0.0.1:6379 (or rediss:// for TLS), shared by every replica of the bot.',
+    );
   }
-  io.env.BOARDBOT_TOKEN = config.token;
-  io.env.BOARDBOT_API_URL = config.apiUrl;
-  io.env.LOG_LEVEL = config.logLevel;
-  // createBot reads these when the bot's code gives no `health` option of its own.
-  if (flags.healthPort !== undefined) io.env.BOARDBOT_HEALTH_PORT = String(flags.healthPort);
-  if (flags.healthHost !== undefined) io.env.BOARDBOT_HEALTH_HOST = flags.healthHost;
-  if (flags.redis !== undefined) {
-    if (!/^rediss?:\/\/[^\s]+$/.test(flags.redis)) {
-      throw new ConfigError(
-        '--redis must be a Redis URL such as redis://127.0.0.1:6379 (or rediss:// for TLS), shared by every replica of the bot.',
-      );
-    }
-    io.env.BOARDBOT_REDIS_URL = flags.redis;
+  const definition = flags.entry === undefined ? await loadDefinition(project) : undefined;
+  if (!definition) requireBuilt(project, project.entry, "The bot's entry", '--entry');
+  // The bot's own settings in .env reach its code as `node --env-file` puts them (never over the
+  // environment); the CLI's own are given to a bot made from its definition as options instead.
+  const passed: readonly string[] = definition ? PASSED_AS_OPTIONS : [];
+  for (const [key, value] of Object.entries(config.fileValues)) {
+    if (io.env[key] === undefined && !passed.includes(key)) io.env[key] = value;
   }
   // The bot may read files relative to its directory, as it would when started there.
   if (process.cwd() !== project.dir) process.chdir(project.dir);
-  await import(pathToFileURL(project.entry).href);
+  if (definition) {
+    const redisUrl = flags.redis ?? (io.env.BOARDBOT_REDIS_URL || config.fileValues.BOARDBOT_REDIS_URL || undefined);
+    await startDefinition(definition, project, config, { ...flags, redisUrl });
+  } else {
+    writeEntryEnvironment(flags, config, io.env);
+    await import(pathToFileURL(project.entry).href);
+  }
   if (flags.gcAfterStart !== false) collectStartGarbage();
+}
+
+/** The configuration an entry that creates the bot itself reads: `createBot` takes these from `process.env`. */
+function writeEntryEnvironment(flags: StartFlags, config: CliConfig, env: NodeJS.ProcessEnv): void {
+  env.BOARDBOT_TOKEN = config.token;
+  env.BOARDBOT_API_URL = config.apiUrl;
+  env.LOG_LEVEL = config.logLevel;
+  // createBot reads these when the bot's code gives no `health` option of its own.
+  if (flags.healthPort !== undefined) env.BOARDBOT_HEALTH_PORT = String(flags.healthPort);
+  if (flags.healthHost !== undefined) env.BOARDBOT_HEALTH_HOST = flags.healthHost;
+  // The entry's `redis()` reads it; a bot given no adapter is refused rather than run as a second reader.
+  if (flags.redis !== undefined) env.BOARDBOT_REDIS_URL = flags.redis;
 }
 
 /**

@@ -6,8 +6,10 @@ export type BotOutput = 'inherit' | { out: (line: string) => void; err: (line: s
 
 /** Options of {@link BotProcess}. */
 export interface BotProcessOptions {
-  /** The built entry to run with `node`. */
+  /** The script to run with `node`: the built entry, or the CLI's own (`boardbot start`). */
   entry: string;
+  /** The script's arguments. @defaultValue none */
+  args?: readonly string[];
   /** The working directory of the bot. */
   cwd: string;
   /** The bot's whole environment. */
@@ -84,6 +86,7 @@ export class BotProcess {
         '--import',
         `data:text/javascript,${encodeURIComponent(PARENT_WATCH)}`,
         this.options.entry,
+        ...(this.options.args ?? []),
       ],
       {
         cwd: this.options.cwd,

@@ -53,12 +53,32 @@ const TSCONFIG = {
 };
 
 /**
- * Writes a small bot project: `/ping` (with an options class), `src/bot.ts` exporting `handlers`,
- * and `src/main.ts` starting the bot from `BOARDBOT_TOKEN`.
+ * The bot module of a project laid out as `npm create boardbot` makes one: its definition, with
+ * `/ping` and `/env`, which says what of the CLI's configuration the bot sees in `process.env`.
+ */
+export const DEFINITION_BOT = `import { Command, defineBot } from '@boardbot/core';
+import { Ping } from './ping.js';
+
+@Command({ name: 'env', description: 'What the bot sees in process.env' })
+export class Env {
+  run() {
+    const seen = (key: string) => (process.env[key] === undefined ? 'unset' : 'set');
+    return \`token \${seen('BOARDBOT_TOKEN')}, api url \${seen('BOARDBOT_API_URL')}, own \${process.env.OWN_SETTING}\`;
+  }
+}
+
+export default defineBot({ handlers: [Ping, Env] });
+`;
+
+/**
+ * Writes a small bot project: `/ping` (with an options class), `src/bot.ts` exporting `handlers`
+ * (or, with `definition`, the bot's definition: {@link DEFINITION_BOT}), and `src/main.ts` starting
+ * the bot from `BOARDBOT_TOKEN`.
  *
  * @param name - a label for the directory
+ * @param layout - `definition`: the bot module exports the bot's definition
  */
-export function createFixtureProject(name: string): FixtureProject {
+export function createFixtureProject(name: string, layout: { definition?: boolean } = {}): FixtureProject {
   const dir = join(root, 'test-output', 'cli-fixtures', `${name}-${randomBytes(4).toString('hex')}`);
   const write = (path: string, text: string) => {
     const file = join(dir, path);
@@ -71,10 +91,19 @@ export function createFixtureProject(name: string): FixtureProject {
   );
   write('tsconfig.json', `${JSON.stringify(TSCONFIG, null, 2)}\n`);
   write('src/ping.ts', pingSource('v1'));
-  write('src/bot.ts', "import { Ping } from './ping.js';\n\nexport const handlers = [Ping];\n");
+  write(
+    'src/bot.ts',
+    layout.definition ? DEFINITION_BOT : "import { Ping } from './ping.js';\n\nexport const handlers = [Ping];\n",
+  );
   write(
     'src/main.ts',
-    `import { createBot } from '@boardbot/core';
+    layout.definition
+      ? `import { createBot } from '@boardbot/core';
+import bot from './bot.js';
+
+await createBot(bot, { token: process.env.BOARDBOT_TOKEN ?? '' }).start();
+`
+      : `import { createBot } from '@boardbot/core';
 import { handlers } from './bot.js';
 
 const bot = createBot({ token: process.env.BOARDBOT_TOKEN ?? '', handlers, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
