@@ -64,7 +64,7 @@ export async function createTestPlatform(options: TestPlatformOptions): Promise<
   }
   if (bot === undefined && !Array.isArray((botOptions as { handlers?: unknown }).handlers)) {
     throw new TestOptionsError(
-      'createTestPlatform needs the bot: give { bot: definition } (its defineBot), { handlers: [...] } (and any other createBot option), or { bot: (base) => createBot({ ...base, ... }) }.',
+      'createTestPlatform needs the bot: give { handlers: [...] } (and any other createBot option), { bot: definition } (its defineBot, or the module exporting it), or { bot: (base) => createBot({ ...base, ... }) }.',
     );
   }
 

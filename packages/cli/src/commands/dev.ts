@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import type { Emulator, EmulatorUrls } from '@boardbot/emulator';
 import { type Command, InvalidArgumentError } from 'commander';
 import type ts from 'typescript';
@@ -30,8 +30,8 @@ export interface DevFlags extends Omit<CommonFlags, 'token' | 'apiUrl'>, Pick<Pr
   token?: string;
 }
 
-/** The CLI's own entry, which runs the bot as `boardbot start` in the child process. */
-const CLI_BIN = fileURLToPath(new URL('../bin.js', import.meta.url));
+/** The CLI's own built entry (its package's `bin`), which runs the bot as `boardbot start` in the child process. */
+const CLI_BIN = join(dirname(createRequire(import.meta.url).resolve('@boardbot/cli/package.json')), 'dist/bin.js');
 
 /** Defaults of {@link DevFlags}. */
 export const DEFAULT_DEV_FLAGS = {

@@ -1,8 +1,9 @@
+import { defineBot } from '@boardbot/core';
 import { Greet } from './commands/greet.js';
 import { Ping } from './listeners/ping.js';
 
 /**
- * Every handler class of the bot. `main.ts` starts them, the tests run them, and
- * `boardbot commands` reads the slash commands from here (built to dist/bot.js).
+ * The bot: its handler classes (add yours here) and its options. `npm run dev` and `npm start` start
+ * it, the tests run it, and `boardbot commands` reads its slash commands (built to dist/bot.js).
  */
-export const handlers = [Greet, Ping];
+export default defineBot({ handlers: [Greet, Ping] });

@@ -1,7 +1,6 @@
 import { createBot } from '@boardbot/core';
-import { handlers } from './bot.js';
+import bot from './bot.js';
 
-// `npm run dev` (boardbot dev) runs this file with BOARDBOT_TOKEN and BOARDBOT_API_URL pointing at a
-// local emulator; `npm start` (boardbot start) takes them from .env or the environment.
-const bot = createBot({ token: process.env.BOARDBOT_TOKEN ?? '', handlers });
-await bot.start();
+// `npm run dev` and `npm start` start the bot from its definition in bot.ts and give it its token and
+// URL; this file runs it alone (`node dist/main.js`), with BOARDBOT_TOKEN and BOARDBOT_API_URL set.
+await createBot(bot, { token: process.env.BOARDBOT_TOKEN ?? '' }).start();

@@ -1,11 +1,12 @@
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handlers } from '../src/bot.js';
+import bot from '../src/bot.js';
 
-// A real emulator in this process (in memory, on a free port) and the real bot talking to it.
+// A real emulator in this process (in memory, on a free port) and the bot of src/bot.ts talking to it;
+// a test that fakes a provider gives only that one: createTestPlatform({ bot, providers: [...] }).
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await createTestPlatform({ handlers });
+  platform = await createTestPlatform({ bot });
 });
 afterAll(() => platform?.close());
 
