@@ -58,6 +58,7 @@ export type BotFromOptions = TestBotOptions & { bot?: never };
 
 /** A module that exports a bot's definition as its default export (`export default defineBot({...})`). */
 export interface BotModule {
+  /** The bot's definition. */
   readonly default: BotDefinition;
 }
 

@@ -5,32 +5,31 @@ import type { CallScope, RestClient, RestEventListener, RestEvents } from '@boar
 /** Options every REST call accepts as its last argument (signal, idempotency key, correlation id, logger). */
 export type { RequestOptions } from '@boardbot/rest';
 
-/** The platform's app API calls, typed as `RestClient` has them; `options` keys what is kept per client. */
-type AppApiCalls = Pick<
-  RestClient,
-  | 'options'
-  | 'listBoards'
-  | 'getBoard'
-  | 'listMembers'
-  | 'listMessages'
-  | 'iterateMessages'
-  | 'sendMessage'
-  | 'editMessage'
-  | 'deleteMessage'
-  | 'getUser'
-  | 'getApp'
-  | 'listCommands'
-  | 'replaceCommands'
-  | 'answerInteraction'
-  | 'close'
->;
-
 /**
  * The REST port: the platform's app API as a bot and its handlers (`ctx.rest`) call it.
  * `@boardbot/rest`'s `RestClient` implements it, and is what the runtime builds; give another as
  * `createBot({ rest })` (a test's fake, a client in front of a cache): see docs/architecture.md, "Ports".
  */
-export interface BotRest extends AppApiCalls {
+export interface BotRest
+  extends Pick<
+    RestClient,
+    // The app API's calls as `RestClient` types them; `options` keys what a bot keeps per client.
+    | 'options'
+    | 'listBoards'
+    | 'getBoard'
+    | 'listMembers'
+    | 'listMessages'
+    | 'iterateMessages'
+    | 'sendMessage'
+    | 'editMessage'
+    | 'deleteMessage'
+    | 'getUser'
+    | 'getApp'
+    | 'listCommands'
+    | 'replaceCommands'
+    | 'answerInteraction'
+    | 'close'
+  > {
   /** Listens to the client's responses, retries and rate limits (the bot's metrics do). */
   on<K extends keyof RestEvents>(name: K, listener: RestEventListener<K>): unknown;
   /** Stops listening. */

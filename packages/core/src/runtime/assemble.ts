@@ -20,7 +20,7 @@ import { type CheckedDefinition, providersOf } from './define-bot.js';
 import { FilePositionStore } from './position/file-position-store.js';
 import type { ResolvedBotOptions } from './resolve-options.js';
 import type { ScaleAdapter } from './scale/scale-port.js';
-import type { EventSource } from './source/event-source.js';
+import type { BotEventSource } from './source/event-source.js';
 import { GatewaySource } from './source/gateway-source.js';
 
 /** What a bot is built from, once, by {@link assembleBot} before anything connects: its parts' material. */
@@ -39,7 +39,7 @@ export interface Assembly {
   /** The replicas' adapter (`scale`); undefined for a single process. */
   scale: ScaleAdapter | undefined;
   /** Where the events come from: the replicas' adapter, the `source` given, else the gateway. */
-  source: EventSource;
+  source: BotEventSource;
   rest: BotRest;
   dispatcher: Dispatcher;
   queue: KeyedQueue;

@@ -17,7 +17,7 @@ import type { TextCommandOptions } from '../text-commands/options.js';
 import type { PositionStore } from './position/position-store.js';
 import type { ScaleAdapter } from './scale/scale-port.js';
 import type { SignalSource } from './signals.js';
-import type { EventSource } from './source/event-source.js';
+import type { BotEventSource } from './source/event-source.js';
 
 /** Options of `createBot`. Only `token` and `handlers` are required. */
 export interface BotOptions {
@@ -77,7 +77,7 @@ export interface BotOptions {
    * your own (a test's events in memory, another broker). See docs/architecture.md, "Ports".
    * @defaultValue the platform's gateway, resumed after `position` (or the `scale` adapter)
    */
-  source?: EventSource | undefined;
+  source?: BotEventSource | undefined;
   /**
    * Where `ctx.session()` keeps sessions and conversations: a `SessionStore` shared by every instance
    * of the bot (`MemorySessionStore` in tests).

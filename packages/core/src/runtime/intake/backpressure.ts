@@ -10,12 +10,17 @@ export interface BackpressureHooks {
 }
 
 /**
- * The bound of the intake: counts the events it holds (queued or running, and held behind a gap's
- * backfill) and, from `high` on, closes the gate the gateway asks before each read; the gate opens
+ * A bound with two marks, for an event source (the bot's intake, a replica's shared backlog): counts
+ * the events it holds (queued or running, and held behind a gap's backfill) and, from `high` on,
+ * closes the gate the gateway asks before each read; the gate opens
  * again once the count falls to `low`. Two marks, so a full queue does not pause and resume on every
  * event. The gateway finishes the chunk it read, so the count can pass `high` by one chunk's events.
  */
 export class Backpressure {
+  /** The high-water mark: the gate closes at this count. */
+  readonly high: number;
+  /** The low-water mark: the gate opens again at this count. */
+  readonly low: number;
   private held = 0;
   private gateOpen: (() => void) | undefined;
   private gatePromise: Promise<void> | undefined;
@@ -26,10 +31,13 @@ export class Backpressure {
    * @param hooks - hears the pauses and resumes
    */
   constructor(
-    readonly high: number,
-    readonly low: number,
+    high: number,
+    low: number,
     private readonly hooks: BackpressureHooks,
-  ) {}
+  ) {
+    this.high = high;
+    this.low = low;
+  }
 
   /** Events held now. */
   get count(): number {

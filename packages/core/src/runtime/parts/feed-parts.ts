@@ -4,7 +4,7 @@ import type { CommandSyncPlan } from '../../commands/sync/plan.js';
 import { syncCommands } from '../../commands/sync/sync.js';
 import { BotStateError } from '../../errors.js';
 import type { ScaleAdapter } from '../scale/scale-port.js';
-import type { EventSource } from '../source/event-source.js';
+import type { BotEventSource } from '../source/event-source.js';
 import { sourceHost } from '../source/source-host.js';
 import type { HealthPart } from './house-parts.js';
 import type { BotPart } from './part.js';
@@ -97,7 +97,7 @@ export class SourcePart implements BotPart {
     private readonly health: HealthPart | undefined,
   ) {}
 
-  private get source(): EventSource {
+  private get source(): BotEventSource {
     return this.host.built.source;
   }
 

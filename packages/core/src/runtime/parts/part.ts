@@ -31,7 +31,9 @@ export interface BotPart {
 
 /** Where a part added to a bot goes in its order: before or after a part it names. @defaultValue the end */
 export interface PartPlace {
+  /** The name of the part it goes before. */
   before?: string;
+  /** The name of the part it goes after. */
   after?: string;
 }
 

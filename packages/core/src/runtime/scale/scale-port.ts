@@ -5,7 +5,7 @@ import type { ReplicaStatus } from '../../health/replica-status.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { CooldownStore } from '../../policies/cooldown-store.js';
 import type { SessionStore } from '../../sessions/session-store.js';
-import type { EventSource, SourceHost } from '../source/event-source.js';
+import type { BotEventSource, SourceHost } from '../source/event-source.js';
 
 /** What the runtime gives a replica adapter: the {@link SourceHost} every event source gets. @deprecated use `SourceHost` */
 export type ScaleHost = SourceHost;
@@ -16,7 +16,7 @@ export type ScaleHost = SourceHost;
  * and the shared state behind it. `@boardbot/redis` implements it; give it as `createBot({ scale })`.
  * Without it (the default) the process reads the gateway and handles every event itself.
  */
-export interface ScaleAdapter extends EventSource {
+export interface ScaleAdapter extends BotEventSource {
   /** A short description for logs (`redis redis://host:6379`), with no secret in it. */
   readonly description: string;
   /** The app token's rate-limit bucket, shared by every replica (REST calls and the gateway connection). */

@@ -6,7 +6,7 @@ import type { BotGateway, GatewayFailure } from '../../kernel/ports.js';
 import type { BackfillPlace, EventIntake, IntakeSink } from '../intake/intake-sink.js';
 
 /**
- * The bot's intake bound (`maxPendingEvents`) as an {@link EventSource} sees it: what this process
+ * The bot's intake bound (`maxPendingEvents`) as an {@link BotEventSource} sees it: what this process
  * holds, and whether it may take more. It pauses at `high` and resumes once half as many are left.
  */
 export interface IntakeBound {
@@ -19,7 +19,7 @@ export interface IntakeBound {
 }
 
 /**
- * What the runtime gives an {@link EventSource} once the bot knows its app: the gateway, and the way
+ * What the runtime gives an {@link BotEventSource} once the bot knows its app: the gateway, and the way
  * into the bot's own dispatch (its handlers, its ordering keys, its queue and concurrency). The
  * source decides which events this process handles and when; the runtime runs them.
  */
@@ -108,7 +108,7 @@ export interface SourceHost {
  * pauses it first when it stops, and closes it once its handlers finished. Give one as
  * `createBot({ source })`; see docs/architecture.md, "Ports".
  */
-export interface EventSource {
+export interface BotEventSource {
   /** A short description for logs (`redis redis://host:6379`), with no secret in it. */
   readonly description: string;
   /**

@@ -4,7 +4,7 @@ import type { BotGateway } from '../../kernel/ports.js';
 import { PositionKeeper } from '../position/position-keeper.js';
 import type { Position, PositionKey, PositionStore } from '../position/position-store.js';
 import { Progress } from '../position/progress.js';
-import type { EventSource, SourceHost } from './event-source.js';
+import type { BotEventSource, SourceHost } from './event-source.js';
 import { ProgressSink } from './progress-sink.js';
 
 /** What the gateway source keeps its resume point with. */
@@ -21,7 +21,7 @@ export interface GatewaySourceOptions {
  * resumed after the stored resume point, fed through the bot's intake; the resume point moves as the
  * handlers finish and is saved in batches, and once more when the source closes.
  */
-export class GatewaySource implements EventSource {
+export class GatewaySource implements BotEventSource {
   readonly description = 'gateway';
   private gateway: BotGateway | undefined;
   private progress: Progress | undefined;

@@ -1,11 +1,11 @@
-import type { BotEvent, DispatchOutcome, EventSource, SourceHost } from '@boardbot/core';
+import type { BotEvent, BotEventSource, DispatchOutcome, SourceHost } from '@boardbot/core';
 import type { Message } from '@boardbot/protocol';
 
 /**
  * An event source of a test's own, beside the gateway and the Redis consumer: the test pushes events
  * and the bot handles them as it would the gateway's. It records what the bot asked of it, in order.
  */
-export class MemorySource implements EventSource {
+export class MemorySource implements BotEventSource {
   readonly description = 'memory';
   /** What the bot did to the source: `start`, `pause`, `abandon`, `close`. */
   readonly calls: string[] = [];
