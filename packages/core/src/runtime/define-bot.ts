@@ -44,23 +44,13 @@ export interface CheckedDefinition {
 const BRAND = Symbol.for('boardbot.botDefinition');
 const CHECKED = new WeakMap<BotDefinition, CheckedDefinition>();
 /** The options that `defineBot` checks: a definition given other ones when created is checked again. */
-const DEFINING: readonly (keyof BotOptions)[] = [
-  'handlers',
-  'plugins',
-  'providers',
-  'textCommands',
-  'orderBy',
-  'exhaustedInteraction',
-  'concurrency',
-  'maxPendingEvents',
-  'source',
-  'scale',
-];
+const DEFINING =
+  'handlers plugins providers textCommands orderBy exhaustedInteraction concurrency maxPendingEvents source scale';
 
 /**
  * The providers the bot's classes may inject: the bot's, its plugins', and the command catalogue.
  * @param options - the bot's providers and plugins
- * @param catalogue - the bot's command catalogue
+ * @param catalogue - the command catalogue
  */
 export function providersOf(options: BotDefinitionOptions, catalogue: CommandCatalogue): Provider[] {
   const plugins = options.plugins ?? [];
@@ -120,16 +110,15 @@ export function defineBot(options: BotDefinitionOptions): BotDefinition {
 }
 
 /**
- * Whether `value` is a bot's definition (from {@link defineBot}, of this or another copy of core).
- * @param value - anything, e.g. a module's default export
+ * Whether `value` is a bot's definition, from this or another copy of core.
+ * @param value - anything (a module's default export)
  */
 export function isBotDefinition(value: unknown): value is BotDefinition {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 
 /**
- * The definition's checks, as `defineBot` made them; a definition of another copy of core is checked
- * again here.
+ * The definition's checks, as `defineBot` made them (a definition of another copy of core: checked again).
  * @param definition - the definition
  */
 export function checkedDefinition(definition: BotDefinition): CheckedDefinition {
@@ -137,10 +126,9 @@ export function checkedDefinition(definition: BotDefinition): CheckedDefinition 
 }
 
 /**
- * A definition with options given when the bot is created: the runtime's own (the token, a test's
- * fakes) leave the definition as it was checked; one that it checks (handlers, plugins...) makes a
- * new definition, checked again. Providers are merged by what they provide: one given here replaces
- * the definition's for the same class, the others stay.
+ * A definition with the options given when the bot is created: the runtime's own (the token, a fake
+ * clock) leave it as it was checked; one it checks (handlers, providers...) makes a new one, checked
+ * again. A provider given replaces the definition's for the same class; the others stay.
  * @param definition - the bot's definition
  * @param overrides - options of `createBot`
  * @returns the definition to create from, and the options the bot runs with
@@ -152,7 +140,7 @@ export function withOverrides(
   const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
   const providers = mergeProviders(definition.options.providers ?? [], overrides.providers ?? []);
   const options = { ...definition.options, ...given, providers };
-  const redefine = Object.keys(given).some((key) => DEFINING.includes(key as keyof BotOptions));
+  const redefine = Object.keys(given).some((key) => DEFINING.split(' ').includes(key));
   return { definition: redefine ? defineBot(options) : definition, options };
 }
 

@@ -135,7 +135,7 @@ export class SourcePart implements BotPart {
   }
 
   async ready(): Promise<boolean> {
-    if (this.source.ready) return this.source.ready();
+    if (this.source.live) return this.source.live();
     return (await this.health?.health?.gatewayReady()) ?? false;
   }
 }

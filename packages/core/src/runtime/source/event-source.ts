@@ -19,9 +19,9 @@ export interface IntakeBound {
 }
 
 /**
- * What the runtime gives an {@link BotEventSource} once the bot knows its app: the gateway, and the way
- * into the bot's own dispatch (its handlers, its ordering keys, its queue and concurrency). The
- * source decides which events this process handles and when; the runtime runs them.
+ * What the runtime gives a {@link BotEventSource} once the bot knows its app: the gateway, and the way
+ * into the bot's own dispatch. The source decides which events this process handles and when; the
+ * runtime runs them.
  */
 export interface SourceHost {
   /** The app the bot runs as. */
@@ -38,10 +38,9 @@ export interface SourceHost {
   readonly startedAt: number;
   /**
    * Builds a gateway client resuming after `lastEventId` (the bot's gateway factory, token and URL;
-   * a replica's connection reserves a slot of the shared rate limit). The bot's health follows it.
-   * @param readGate - the source's bound: while it returns a promise, the client stops reading
-   * @param resumePoint - reads the event id the bot would resume after (for the position-lag
-   * metrics) @defaultValue `lastEventId`
+   * a replica's reserves a slot of the shared rate limit); the bot's health follows it.
+   * @param readGate - while it returns a promise, the client stops reading
+   * @param resumePoint - the event id the bot would resume after (position lag) @defaultValue `lastEventId`
    */
   openGateway(
     lastEventId: string | undefined,
@@ -51,23 +50,18 @@ export interface SourceHost {
   /** The ordering key of an event under the bot's `orderBy` (undefined: no ordering constraint). */
   orderingKey(event: BotEvent): string | undefined;
   /**
-   * Hands an event to the bot's handlers: its trace starts now, it is queued under its ordering key
-   * (its board's events one after the other) and dispatched. Resolves once its handlers finished
-   * (work a burst held included) with how they ended; never rejects. An event no handler takes
-   * resolves at once. Queued events that have not started when the bot stops are dropped.
-   * @param place - set for a message read back after a gap (never counted as replayed)
+   * Hands an event to the bot: its trace starts now, it is queued under its ordering key and
+   * dispatched; resolves with how its handlers ended (work a burst held included), never rejects. An
+   * event no handler takes resolves at once; one queued when the bot stops is dropped.
+   * @param place - set for a message read back after a gap (never replayed)
    */
   deliver(event: BotEvent, place?: BackfillPlace): Promise<DispatchOutcome>;
   /**
-   * Queues `task` on the bot's dispatch queue: tasks with the same key run one after the other, in
-   * the order they were queued, up to `concurrency` at once. A task that has not started when the bot
-   * stops is dropped. With replicas, each task counts toward {@link SourceHost.bound} until it finishes.
+   * Queues `task` on the bot's queue: tasks with one key run one after the other, up to `concurrency`
+   * at once; one not started when the bot stops is dropped. Each counts toward {@link SourceHost.bound}.
    */
   enqueue(key: string | undefined, task: () => Promise<unknown>): void;
-  /**
-   * The bot's intake bound: while its gate is closed, take no more events (read or claim no entry of
-   * a shared log), so that this process holds at most about `maxPendingEvents` of them.
-   */
+  /** The bot's intake bound: while its gate is closed, take no more events (read or claim none). */
   readonly bound: IntakeBound;
   /**
    * Runs an event's handlers now (call it from a queued task); never rejects.
@@ -91,10 +85,9 @@ export interface SourceHost {
    */
   relay(event: BotEvent): Record<string, string>;
   /**
-   * Opens the bot's intake onto `sink`: the gateway events given to its `receive` are deduplicated,
-   * and a gap's missed messages read back and passed on first, before `sink` takes them. Open one per
-   * gateway connection, and close it with the connection. In one process it counts what it holds
-   * toward {@link SourceHost.bound}; with replicas the reader's shared backlog bounds it instead.
+   * Opens the bot's intake onto `sink`, one per gateway connection: the events given to its `receive`
+   * are deduplicated, and a gap's missed messages read back and passed on first. In one process it
+   * counts toward {@link SourceHost.bound}; a replica's reader is bounded by the shared backlog.
    */
   intake(sink: IntakeSink): EventIntake;
   /** Tells the runtime that the gateway gave up for good (a refused token): the bot stops. */
@@ -102,11 +95,9 @@ export interface SourceHost {
 }
 
 /**
- * Where a bot's events come from: the platform's gateway in one process (the default, with its
- * resume point), a replica's share of a shared log (`@boardbot/redis`), or a source of your own (a
- * test's events in memory). The bot starts it once it knows its app and its commands are synced,
- * pauses it first when it stops, and closes it once its handlers finished. Give one as
- * `createBot({ source })`; see docs/architecture.md, "Ports".
+ * Where a bot's events come from (the event source port): the gateway (the default), a replica's
+ * share of a shared log (`@boardbot/redis`), or one of your own (`createBot({ source })`). Started
+ * once the commands are synced, paused first at a stop, closed once the handlers finished.
  */
 export interface BotEventSource {
   /** A short description for logs (`redis redis://host:6379`), with no secret in it. */
@@ -130,5 +121,5 @@ export interface BotEventSource {
    * Whether it feeds the bot now, for `/readyz` (`gateway`). @defaultValue the gateway it opened is
    * connected (or reconnecting for less than the grace period)
    */
-  ready?(): boolean | Promise<boolean>;
+  live?(): boolean | Promise<boolean>;
 }

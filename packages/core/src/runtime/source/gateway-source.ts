@@ -1,47 +1,55 @@
-import type { Logger } from '@boardbot/protocol';
+import type { Logger, Message } from '@boardbot/protocol';
 import type { Clock } from '../../kernel/clock.js';
+import type { BotEvent } from '../../kernel/event.js';
 import type { BotGateway } from '../../kernel/ports.js';
+import type { BackfillMarks } from '../intake/backfill.js';
+import type { BackfillPlace, IntakeSink } from '../intake/intake-sink.js';
 import { PositionKeeper } from '../position/position-keeper.js';
 import type { Position, PositionKey, PositionStore } from '../position/position-store.js';
-import { Progress } from '../position/progress.js';
+import { Progress, type Ticket } from '../position/progress.js';
 import type { BotEventSource, SourceHost } from './event-source.js';
-import { ProgressSink } from './progress-sink.js';
 
-/** What the gateway source keeps its resume point with. */
+/** Where the gateway source keeps its resume point, and how often it saves it. */
 export interface GatewaySourceOptions {
-  /** Where the resume point is kept; undefined with `position: false`, which keeps none. */
+  /** Undefined with `position: false`, which keeps none. */
   positions: PositionStore | undefined;
-  /** Longest time between a handler finishing and the resume point being saved (`positionFlushMs`). */
+  /** `positionFlushMs`. */
   flushMs: number;
   clock: Clock;
 }
 
 /**
  * The event source of a bot that handles every event itself (the default): the platform's gateway,
- * resumed after the stored resume point, fed through the bot's intake; the resume point moves as the
- * handlers finish and is saved in batches, and once more when the source closes.
+ * resumed after the stored resume point and fed through the bot's intake, whose sink it is. Each
+ * event joins the {@link Progress} line in arrival order, so the resume point passes it only once its
+ * handlers finished; it is saved in batches, and once more when the source closes.
  */
-export class GatewaySource implements BotEventSource {
+export class GatewaySource implements BotEventSource, IntakeSink {
   readonly description = 'gateway';
+  readonly gapMessage = 'gateway gap: dispatching missed messages';
+  private host!: SourceHost;
   private gateway: BotGateway | undefined;
   private progress: Progress | undefined;
   private keeper: PositionKeeper | undefined;
+  private since = 0;
+  // Without a Progress, where a gap's backfill starts on each board: the highest seq received.
+  private readonly received = new Map<string, number>();
 
   /** @param options - the position store and how often it is saved */
   constructor(private readonly options: GatewaySourceOptions) {}
 
   /** Loads the resume point, opens the gateway after it and resolves with its first `ready`. */
   async start(host: SourceHost): Promise<{ boards: number }> {
-    const { positions } = this.options;
+    this.host = host;
+    const { positions, flushMs, clock } = this.options;
     const key: PositionKey = { apiUrl: host.apiUrl, appId: host.appId };
     const position = await this.load(key, host.startLog);
     if (positions) {
       this.progress = new Progress(position);
-      const { flushMs, clock } = this.options;
       this.keeper = new PositionKeeper(positions, key, this.progress, { flushMs, clock, log: host.log });
     }
-    const sink = new ProgressSink(host, this.progress, this.keeper, position?.savedAt ?? host.startedAt);
-    const intake = host.intake(sink);
+    this.since = position?.savedAt ?? host.startedAt;
+    const intake = host.intake(this);
     const gateway = host.openGateway(
       position?.eventId,
       () => host.bound.gate(),
@@ -60,12 +68,12 @@ export class GatewaySource implements BotEventSource {
     return { boards: ready.board_ids.length };
   }
 
-  /** Closes the gateway: no new events. */
+  /** Closes the gateway: no new events (the one place a bot's gateway closes). */
   async pause(): Promise<void> {
     await this.gateway?.close().catch(() => {});
   }
 
-  /** Freezes the resume point: what ends from now on did not finish, so the next process handles it again. */
+  /** Freezes the resume point: what ends from now on did not finish, so the next process handles it. */
   abandon(): void {
     this.progress?.halt();
   }
@@ -77,6 +85,53 @@ export class GatewaySource implements BotEventSource {
       this.keeper.stop();
     }
     await this.options.positions?.close?.().catch(() => {});
+  }
+
+  backfillMarks(): BackfillMarks {
+    return { lastSeq: this.progress?.boards ?? this.received, since: this.since };
+  }
+
+  handled(message: Message): boolean {
+    return this.progress?.handled(message.board_id, message.seq) ?? false;
+  }
+
+  ready(event: BotEvent): void {
+    // Its id is the stream's cursor: the resume point stands there once everything before it finished
+    // (after a gap: once the missed messages are handled).
+    this.finish(this.begin(event));
+    void this.host.deliver(event);
+  }
+
+  skip(event: BotEvent): void {
+    // Its message's seq is not registered again: it was handled already, or is in flight as received.
+    this.finish(this.begin(event, false));
+  }
+
+  take(event: BotEvent, place?: BackfillPlace): Promise<void> {
+    const ticket = this.begin(event);
+    // Abandoned at stop (a burst still held): not done, the next process handles it.
+    return this.host.deliver(event, place).then((outcome) => (outcome.abandoned ? undefined : this.finish(ticket)));
+  }
+
+  holdGap(): () => void {
+    const barrier = this.progress?.begin(undefined);
+    return () => this.finish(barrier);
+  }
+
+  /** Registers work with the Progress, in arrival order; without one, only notes the message's seq. */
+  private begin(event: BotEvent, withSeq = true): Ticket | undefined {
+    const message = withSeq && !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
+    const eventId = event.id === '' || event.id.startsWith('backfill:') ? undefined : event.id;
+    if (this.progress) return this.progress.begin(eventId, message && { id: message.board_id, seq: message.seq });
+    if (message) this.received.set(message.board_id, Math.max(message.seq, this.received.get(message.board_id) ?? 0));
+    return undefined;
+  }
+
+  /** Marks work finished, so the resume point may move past it. */
+  private finish(ticket: Ticket | undefined): void {
+    if (ticket === undefined) return;
+    this.progress?.finish(ticket);
+    this.keeper?.changed();
   }
 
   /** The stored resume point, said in the log: where the bot resumes, or that it starts from now. */

@@ -3,14 +3,14 @@ import type { Logger } from '@boardbot/protocol';
 import type { SharedRateLimit } from '@boardbot/rest';
 import { orderingKey } from '../../dispatch/ordering.js';
 import type { BotEvent } from '../../kernel/event.js';
-import type { BotGateway, GatewayFactoryOptions, GatewayFailure } from '../../kernel/ports.js';
+import { type DispatchOutcome, releasedOutcome } from '../../kernel/outcome.js';
+import type { BotGateway, GatewayFailure } from '../../kernel/ports.js';
 import type { Assembly } from '../assemble.js';
 import { intakeBound } from '../intake/backpressure.js';
 import { Intake } from '../intake/intake.js';
 import { dispatchTraced } from '../intake/traced-dispatch.js';
 import type { ResolvedBotOptions } from '../resolve-options.js';
 import { rateLimitedFetch } from '../scale/rate-limited-fetch.js';
-import { createdBefore, deliverEvent } from './deliver.js';
 import type { SourceHost } from './event-source.js';
 
 /** What a bot's {@link SourceHost} is made from, once the bot read its app. */
@@ -18,68 +18,64 @@ export interface SourceHostDeps {
   parts: Assembly;
   options: ResolvedBotOptions;
   appId: string;
-  /** The start's logger. */
   startLog: Logger;
   /** When this process started (epoch ms). */
   startedAt: number;
-  /** The replicas' shared rate limit: set when the source is a replica adapter. */
+  /** The replicas' shared rate limit, when the source is a replica adapter. */
   rateLimit?: SharedRateLimit | undefined;
   /** The bot's health follows each gateway the source opens, with where the resume point stands. */
   watch(gateway: BotGateway, resumePoint: () => string | undefined): void;
-  /** A gateway gave up for good: the bot stops. */
   gatewayFailed(error: GatewayFailure): void;
 }
 
-/**
- * The one place a bot's gateway client is built: its factory (`createBot({ gateway })`, else a
- * `GatewayClient`), token and URL, resuming after `lastEventId`. A replica's connection reserves a
- * slot of the shared rate limit first, since the platform counts `GET /gateway` against the window.
- */
-function openGateway(
-  d: SourceHostDeps,
-  lastEventId: string | undefined,
-  readGate: (() => Promise<void> | undefined) | undefined,
-): BotGateway {
-  const { options, parts } = d;
-  const gateway: GatewayFactoryOptions = {
-    token: options.token,
-    baseUrl: options.apiUrl,
-    logger: parts.log,
-    lastEventId,
-    ...(d.rateLimit && { fetch: rateLimitedFetch(d.rateLimit, parts.clock) }),
-    ...(readGate && { readGate }),
-  };
-  return options.gateway ? options.gateway(gateway) : new GatewayClient(gateway);
-}
+const NOTHING_RAN: DispatchOutcome = Object.freeze({ failed: false, abandoned: false });
 
 /**
  * The host a bot gives its event source: the one way into its intake, queue and dispatcher, whichever
- * source it is. With replicas (`rateLimit` set) the bound counts what the adapter queues and the
- * reader's intake is bounded by the shared backlog; in one process the intake counts what it holds.
- * @param d - the bot's parts and options, its app and start time
+ * source it is, and the one place its gateway clients are built (`createBot({ gateway })`, else a
+ * `GatewayClient`; a replica's reserves a slot of the shared rate limit, which `GET /gateway` counts
+ * against). With replicas the bound counts what the adapter queues and the reader's intake is bounded
+ * by the shared backlog; in one process the intake counts what it holds.
+ * @param d - the bot's parts and options, its app and start
  */
 export function sourceHost(d: SourceHostDeps): SourceHost {
-  const { parts, options } = d;
+  const { parts, options, startedAt } = d;
+  const { dispatcher, queue, telemetry, clock, log } = parts;
   const replica = d.rateLimit !== undefined;
   const bound = intakeBound(parts, options.maxPendingEvents, replica ? 'this replica' : 'the gateway');
-  const deliver = deliverEvent({ ...parts, orderBy: options.orderBy, startedAt: d.startedAt });
   return {
-    appId: d.appId,
-    apiUrl: options.apiUrl,
-    log: parts.log,
-    startLog: d.startLog,
-    orderBy: options.orderBy,
-    startedAt: d.startedAt,
+    ...{ appId: d.appId, apiUrl: options.apiUrl, log, startLog: d.startLog, orderBy: options.orderBy, startedAt },
     openGateway: (lastEventId, readGate, resumePoint = () => lastEventId) => {
-      const gateway = openGateway(d, lastEventId, readGate);
+      const fetch = d.rateLimit && rateLimitedFetch(d.rateLimit, clock);
+      const o = { token: options.token, baseUrl: options.apiUrl, logger: log, lastEventId };
+      const made = { ...o, ...(fetch && { fetch }), ...(readGate && { readGate }) };
+      const gateway = options.gateway ? options.gateway(made) : new GatewayClient(made);
       d.watch(gateway, resumePoint);
       return gateway;
     },
-    orderingKey: (event: BotEvent) => orderingKey(event, options.orderBy),
-    deliver,
+    orderingKey: (event) => orderingKey(event, options.orderBy),
+    deliver: (event, place) => {
+      const traced = telemetry.receive(event);
+      // Nothing handles it (the bot's own answers, most often): traced and done now, without waiting
+      // for its key's turn in the queue.
+      if (!dispatcher.handles(event)) {
+        traced.begin();
+        traced.end();
+        return Promise.resolve(NOTHING_RAN);
+      }
+      const replayed = place === undefined && createdBefore(event, startedAt);
+      return new Promise<DispatchOutcome>((resolve) => {
+        queue.push(orderingKey(event, options.orderBy), async () => {
+          const outcome = await dispatchTraced(dispatcher, event, replayed, traced);
+          // A burst holding the message frees its board's slot now, and is done once it ran.
+          if (outcome.held && outcome.held.length > 0) void releasedOutcome(outcome).then(resolve);
+          else resolve(outcome);
+        });
+      });
+    },
     enqueue: (key, task) => {
       bound.add();
-      parts.queue.push(key, async () => {
+      queue.push(key, async () => {
         try {
           return await task();
         } finally {
@@ -89,12 +85,24 @@ export function sourceHost(d: SourceHostDeps): SourceHost {
     },
     bound,
     dispatch: (event, replayed, carrier, owned) => {
-      const traced = parts.telemetry.receive(event, carrier);
-      return dispatchTraced(parts.dispatcher, event, replayed || createdBefore(event, d.startedAt), traced, owned);
+      const traced = telemetry.receive(event, carrier);
+      return dispatchTraced(dispatcher, event, replayed || createdBefore(event, startedAt), traced, owned);
     },
-    relay: (event) => parts.telemetry.relay(event),
+    relay: (event) => telemetry.relay(event),
     intake: (sink) =>
       new Intake(sink, { ...parts, backfillLimit: options.backfillLimit, pressure: replica ? undefined : bound }),
     gatewayFailed: (error) => d.gatewayFailed(error),
   };
+}
+
+/** Whether the event's interaction or message was created before `time` (epoch ms). */
+function createdBefore(event: BotEvent, time: number): boolean {
+  if (event.unknown) return false;
+  const created =
+    event.name === 'interaction.create'
+      ? event.data.interaction.created_at
+      : event.name === 'message.create'
+        ? event.data.message.created_at
+        : undefined;
+  return created !== undefined && Date.parse(created) < time;
 }

@@ -31,7 +31,7 @@ export class MemorySource implements BotEventSource {
     this.calls.push('close');
   }
 
-  ready(): boolean {
+  live(): boolean {
     return this.host !== undefined;
   }
 
