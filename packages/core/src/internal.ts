@@ -22,7 +22,6 @@ export * from './kernel/container.js';
 export * from './kernel/environment.js';
 export { INJECTABLE_KEY } from './kernel/injectable.js';
 export * from './kernel/logger.js';
-export * from './kernel/nearest-names.js';
 export { releasedOutcome } from './kernel/outcome.js';
 export * from './kernel/scope.js';
 export { matchMessage } from './listeners/match-message.js';

@@ -1,7 +1,7 @@
 import { InvalidConfigError, UnknownBotOptionError } from '../errors.js';
 import { healthFromEnv } from '../health/health-env.js';
 import type { BoardbotEnvironment } from '../kernel/environment.js';
-import { nearestNames } from '../kernel/nearest-names.js';
+import { nearestNames } from '../text-commands/nearest-names.js';
 import { type ResolvedTextCommandOptions, resolveTextCommandOptions } from '../text-commands/options.js';
 import { type BotOptions, DEFAULT_BOT_OPTIONS } from './options.js';
 

@@ -1,5 +1,5 @@
 import { type BotOptions, createBot, UnknownBotOptionError } from '@boardbot/core';
-import { BOT_OPTION_NAMES, nearestNames, resolveBotOptions } from '@boardbot/core/internal';
+import { BOT_OPTION_NAMES, resolveBotOptions } from '@boardbot/core/internal';
 import { describe, expect, it } from 'vitest';
 
 // A misspelt option in a variable passes TypeScript's excess property check (it looks only at an
@@ -43,22 +43,5 @@ describe('createBot refuses an option it does not know', () => {
     const every = Object.fromEntries(BOT_OPTION_NAMES.map((name) => [name, undefined]));
     expect(BOT_OPTION_NAMES).toContain('commandSync');
     expect(() => resolveBotOptions({ ...every, token: 't0ken', handlers: [] } as BotOptions, {})).not.toThrow();
-  });
-});
-
-describe('nearestNames', () => {
-  it('finds a name one insertion, deletion, swap or change away, without case, nearest first', () => {
-    const known = ['commandSync', 'concurrency', 'language', 'help', 'health', 'roll'];
-    expect(nearestNames('comandSync', known)).toEqual(['commandSync']);
-    expect(nearestNames('langauge', known)).toEqual(['language']);
-    expect(nearestNames('CommandSYNC', known)).toEqual(['commandSync']);
-    expect(nearestNames('helt', known)).toEqual(['help', 'health']);
-    expect(nearestNames('healht', known)).toEqual(['health']);
-  });
-
-  it('gives nothing for a name close to none, and at most `max`', () => {
-    expect(nearestNames('x', ['roll', 'help'])).toEqual([]);
-    expect(nearestNames('sleepy', ['commandSync', 'concurrency'])).toEqual([]);
-    expect(nearestNames('ab', ['ab1', 'ab2', 'ab3', 'ab4'], 2)).toHaveLength(2);
   });
 });
