@@ -87,6 +87,10 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.WriteDroppedError, () => new core.WriteDroppedError('Roll.run', 'reply', leakyCause())],
   [core.InteractionExhaustedError, () => new core.InteractionExhaustedError('/roll', leakyCause())],
   [core.InvalidConfigError, () => new core.InvalidConfigError('token is missing')],
+  [
+    core.UnknownBotOptionError,
+    () => new core.UnknownBotOptionError([{ name: 'comandSync', nearest: ['commandSync'] }]),
+  ],
   [core.BotStateError, () => new core.BotStateError('start() twice')],
   [core.InteractionExpiredError, () => new core.InteractionExpiredError('/roll')],
   [core.MiddlewareNextTwiceError, () => new core.MiddlewareNextTwiceError()],
