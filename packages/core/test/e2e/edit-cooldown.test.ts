@@ -58,7 +58,8 @@ describe('what an edit costs', () => {
     platform = await createTestPlatform({
       handlers: [Daily, EchoCommand, Claim, Bonus],
       // Each refused run's words are what these tests read, one after another to the same person.
-      textCommands: { editable: true, refusalIntervalMs: 0 },
+      textCommands: { editable: true },
+      refusalIntervalMs: 0,
     });
   });
   afterAll(() => platform?.close());

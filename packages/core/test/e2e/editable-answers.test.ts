@@ -89,7 +89,8 @@ describe('editable answers against the emulator', () => {
     platform = await createTestPlatform({
       handlers: [Roll, Lines, Pair, Card, Fixed, Echoes],
       // Refusals one after another to the same person are what these tests read (refusals.test.ts throttles).
-      textCommands: { editable: true, refusalIntervalMs: 0 },
+      textCommands: { editable: true },
+      refusalIntervalMs: 0,
     });
   });
   afterAll(() => platform?.close());
