@@ -127,8 +127,8 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
   }
   const queue = new KeyedQueue(o.concurrency, (error) => log.error({ err: error }, 'dispatch failed'));
   assertBurstsOrdered(routes, o.orderBy);
-  const { handlerTimeoutMs, errorReply, onError, exhaustedInteraction, textCommands } = o;
-  const policy = { handlerTimeoutMs, errorReply, onError, exhaustedInteraction, textCommands };
+  const { handlerTimeoutMs, errorReply, refusalIntervalMs, onError, exhaustedInteraction, textCommands } = o;
+  const policy = { handlerTimeoutMs, errorReply, refusalIntervalMs, onError, exhaustedInteraction, textCommands };
   const built = { queue, routes, middleware, rest, app: shell.app, log, clock, services, telemetry };
   const dispatcher = new Dispatcher({ ...policy, ...built, cooldowns: o.cooldowns ?? scale?.cooldowns });
   // Schedules are a plugin of the bot's own: started with the plugins, stopped with them.
