@@ -24,6 +24,7 @@ export { INJECTABLE_KEY } from './kernel/injectable.js';
 export * from './kernel/logger.js';
 export { releasedOutcome } from './kernel/outcome.js';
 export * from './kernel/scope.js';
+export { BurstBatch } from './listeners/bursts/burst-batch.js';
 export { matchMessage } from './listeners/match-message.js';
 export { MessageContextImpl } from './listeners/message-context.js';
 export { EVENT_LISTENERS_KEY, MESSAGE_LISTENERS_KEY } from './listeners/metadata.js';

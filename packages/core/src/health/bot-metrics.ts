@@ -100,6 +100,11 @@ export class BotMetrics implements MetricsSink {
         "Runs cancelled by a newer message (burst 'latest'), by handler.",
         ['handler'],
       ),
+      released: counter(
+        'boardbot_burst_messages_released_total',
+        "Messages past a burst's cap (burst.max), released unread (also counted as skipped), by handler.",
+        ['handler'],
+      ),
     };
     this.requests = counter('boardbot_rest_requests_total', 'REST answers, by method, route template and status.', [
       'method',

@@ -9,8 +9,11 @@ export type HandlerKind = 'command' | 'message' | 'event';
  */
 export type HandlerOutcome = 'ok' | 'error' | 'timeout' | 'abandoned' | 'already_applied' | 'cancelled';
 
-/** What a burst policy did: held a new burst, skipped messages (`ctx.skipped`, or dropped), cancelled a run. */
-export type BurstCount = 'held' | 'skipped' | 'cancelled';
+/**
+ * What a burst policy did: held a new burst, skipped messages (`ctx.skipped`, or dropped), cancelled a
+ * run, or released messages past a burst's cap unread (counted as skipped too).
+ */
+export type BurstCount = 'held' | 'skipped' | 'cancelled' | 'released';
 
 /**
  * What the runtime tells the metrics as events and handlers go by (the rest is read when scraped).
