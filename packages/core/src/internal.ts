@@ -38,6 +38,7 @@ export * from './policies/middleware.js';
 export { describePolicies } from './policies/read-policies.js';
 export type * from './policies/steps.js';
 export { Backpressure, type BackpressureHooks } from './runtime/intake/backpressure.js';
+export * from './runtime/intake/board-shares.js';
 export * from './runtime/intake/message-marks.js';
 export * from './runtime/position/position-keeper.js';
 export * from './runtime/position/progress.js';

@@ -47,6 +47,11 @@ export interface MetricsSink {
    */
   intakeBackpressure?(paused: boolean): void;
   /**
+   * New messages of a board over its share of the intake were set aside, to be read back later.
+   * @param count - how many
+   */
+  intakeSetAside?(count: number): void;
+  /**
    * A listener's burst policy held a new burst, skipped messages or cancelled a run.
    * @param handler - `Class.method`
    * @param what - which
