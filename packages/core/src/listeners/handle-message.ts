@@ -140,7 +140,7 @@ export class MessageHandler {
     const who = whoOf(message);
     const run = ({ target, match, rerun: again }: (typeof matched)[number]) => {
       let answers: EditableAnswers | undefined;
-      const launch = async ({ meta, skipped, opened }: BurstRun) => {
+      const launch = async ({ meta, skipped, skippedCount, opened }: BurstRun) => {
         // A re-run on an edit pays the cooldown like any run (its use is the edit event's own).
         await this.chain.run(
           this.steps,
@@ -150,7 +150,7 @@ export class MessageHandler {
           (deps) => {
             opened(deps.run);
             answers = target.listener.editable ? this.links.answers(deps, message, target.label) : undefined;
-            return new MessageContextImpl(deps, name, message, author, match, skipped, answers);
+            return new MessageContextImpl(deps, name, message, author, match, skipped, skippedCount, answers);
           },
           who,
         );

@@ -36,6 +36,8 @@ export class DispatchSink implements IntakeSink {
   // Without a Progress, where a gap's backfill starts on each board: the highest seq received (a
   // message received is handled by this process, and nothing is resumed by another).
   private readonly received = new Map<string, number>();
+  /** The resume point's tickets of the messages set aside, by message id, until they are taken again. */
+  private readonly aside = new Map<string, Ticket | undefined>();
   readonly gapMessage = 'gateway gap: dispatching missed messages';
 
   /** @param deps - queue, dispatcher, progress and policy */
@@ -63,7 +65,8 @@ export class DispatchSink implements IntakeSink {
   }
 
   take(event: BotEvent, place?: BackfillPlace): Promise<void> {
-    const ticket = this.begin(event);
+    const ticket =
+      this.aside.size > 0 && this.aside.has(messageIdOf(event)) ? this.unsetAside(event) : this.begin(event);
     const traced = this.deps.telemetry.receive(event);
     if (!this.deps.dispatcher.handles(event)) {
       // No handler would run (the bot's own answers, most often): counted and traced as received, and
@@ -95,6 +98,27 @@ export class DispatchSink implements IntakeSink {
     return () => this.finish(barrier);
   }
 
+  setAside(event: BotEvent): boolean {
+    if (!this.deps.dispatcher.handles(event)) return false;
+    // Registered now, at its place in the line: the resume point stays before it until it is taken.
+    this.aside.set(messageIdOf(event), this.begin(event));
+    return true;
+  }
+
+  asideGone(messageId: string): void {
+    const ticket = this.aside.get(messageId);
+    this.aside.delete(messageId);
+    this.finish(ticket);
+  }
+
+  /** The ticket a message set aside got, now that it is taken again. */
+  private unsetAside(event: BotEvent): Ticket | undefined {
+    const id = messageIdOf(event);
+    const ticket = this.aside.get(id);
+    this.aside.delete(id);
+    return ticket;
+  }
+
   /** Registers work with the Progress, in arrival order; without one, only notes the message's seq. */
   private begin(event: BotEvent, withSeq = true): Ticket | undefined {
     const message = withSeq && !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
@@ -111,6 +135,11 @@ export class DispatchSink implements IntakeSink {
     this.deps.progress?.finish(ticket);
     this.deps.keeper?.changed();
   }
+}
+
+/** The id of a `message.create`'s message; `''` for any other event. */
+function messageIdOf(event: BotEvent): string {
+  return !event.unknown && event.name === 'message.create' ? event.data.message.id : '';
 }
 
 /** Whether the event's interaction or message was created before `time` (epoch ms). */
