@@ -26,6 +26,7 @@ const LAYERS = {
     ['request', 'trace'], // a call's execution and its span
     ['routes.ts', 'paging.ts', 'call-scope.ts'],
     ['client.ts'],
+    ['thread-scan.ts'], // reading a thread back, over the client
     ['index.ts'],
   ],
   gateway: [
@@ -94,6 +95,14 @@ const LAYERS = {
     ['postgres-stores.ts'],
     ['index.ts'],
   ],
+  mcp: [
+    ['errors.ts'],
+    ['options.ts'],
+    ['tools'], // the MCP tools over the REST client
+    ['create-server.ts'],
+    ['http', 'stdio'], // its two transports
+    ['index.ts'],
+  ],
   testing: [
     ['errors.ts', 'options.ts', 'clock', 'control'],
     ['waiting'],
@@ -129,7 +138,7 @@ const LAYERS = {
 const PACKAGE_LAYERS = [
   ['protocol'],
   ['rest', 'gateway', 'emulator', 'create-boardbot'],
-  ['core', 'chat-adapter', 'test-support'],
+  ['core', 'chat-adapter', 'mcp', 'test-support'],
   ['redis', 'postgres', 'testing'],
   ['cli'], // passes a replica adapter (@boardbot/redis) to a bot it starts
 ];
@@ -227,6 +236,49 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/', pathNot: '^packages/core/src/i18n/' },
       to: { path: '(^|/)node_modules/i18next/' },
+    },
+    {
+      name: 'mcp-on-the-clients',
+      comment:
+        "@boardbot/mcp is built on the REST client alone: an agent gets the app's view without the boardbot runtime",
+      severity: 'error',
+      from: { path: '^packages/mcp/src/' },
+      to: { path: '^packages/(core|redis|testing|cli|emulator|gateway|chat-adapter|postgres)/' },
+    },
+    {
+      name: 'mcp-sdk-only-in-its-package',
+      comment: 'The MCP SDK is a dependency of @boardbot/mcp only, which `boardbot mcp` loads when it runs',
+      severity: 'error',
+      from: { path: '^packages/', pathNot: '^packages/mcp/src/' },
+      to: { path: '(^|/)node_modules/@modelcontextprotocol/' },
+    },
+    {
+      name: 'chat-adapter-on-the-clients',
+      comment:
+        '@boardbot/chat-adapter is built on the REST and gateway clients alone: a Chat SDK bot never loads the boardbot runtime',
+      severity: 'error',
+      from: { path: '^packages/chat-adapter/src/' },
+      to: { path: '^packages/(core|redis|testing|cli|emulator)/' },
+    },
+    {
+      name: 'postgres-only-in-its-package',
+      comment:
+        'The postgres client is a dependency of @boardbot/postgres only: no other package imports it, so only bots that keep their state in PostgreSQL load it',
+      severity: 'error',
+      from: { path: '^packages/', pathNot: '^packages/postgres/src/' },
+      to: { path: '(^|/)node_modules/postgres/' },
+    },
+    {
+      name: 'postgres-uses-public-core',
+      comment:
+        "@boardbot/postgres builds on @boardbot/core's public entry only (the store ports), never on @boardbot/core/internal or core's files",
+      severity: 'error',
+      from: { path: '^packages/postgres/src/' },
+      // An entry this cruise does not resolve stays its specifier (`@boardbot/core/internal`).
+      to: {
+        path: '^(@boardbot/core/.|packages/core/)',
+        pathNot: '^packages/core/(src/index\\.ts|dist/index\\.(d\\.ts|js))$',
+      },
     },
   ],
   options: {

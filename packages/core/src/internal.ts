@@ -23,6 +23,7 @@ export * from './kernel/environment.js';
 export { INJECTABLE_KEY } from './kernel/injectable.js';
 export * from './kernel/logger.js';
 export * from './kernel/scope.js';
+export { BurstBatch } from './listeners/bursts/burst-batch.js';
 export { matchMessage } from './listeners/match-message.js';
 export { MessageContextImpl } from './listeners/message-context.js';
 export { EVENT_LISTENERS_KEY, MESSAGE_LISTENERS_KEY } from './listeners/metadata.js';
@@ -35,6 +36,7 @@ export { COOLDOWN_KEY, ERROR_HOOK_KEY, GUARDS_KEY } from './policies/metadata.js
 export * from './policies/middleware.js';
 export { describePolicies } from './policies/read-policies.js';
 export type * from './policies/steps.js';
+export * from './runtime/intake/board-shares.js';
 export * from './runtime/intake/message-marks.js';
 export * from './runtime/position/position-keeper.js';
 export * from './runtime/position/progress.js';

@@ -69,19 +69,25 @@ function describe(state: DevState): string {
  *
  * @param states - the records of the running instances
  * @param dev - the `--dev` flag
+ * @param env - the CLI's environment, so that the fix is worded for the npm script that ran it
  */
-export function chooseDev(states: readonly DevState[], dev: number | undefined): DevState | undefined {
+export function chooseDev(
+  states: readonly DevState[],
+  dev: number | undefined,
+  env: NodeJS.ProcessEnv = {},
+): DevState | undefined {
   const running = states.map(describe).join('; ');
   if (dev !== undefined) {
     const chosen = states.filter((s) => devPort(s) === dev || s.pid === dev);
     if (chosen.length === 1) return chosen[0];
-    if (chosen.length > 1) throw new SeveralDevError(chosen.map(describe).join('; '), devPort(chosen[0] as DevState));
+    if (chosen.length > 1)
+      throw new SeveralDevError(chosen.map(describe).join('; '), devPort(chosen[0] as DevState), env);
     throw new ConfigError(
       `No running \`boardbot dev\` of this project has the port or pid ${dev}${running ? `; running: ${running}` : ''}. ` +
         'Fix: pass --dev with one of those, or start `npm run dev`.',
     );
   }
-  if (states.length > 1) throw new SeveralDevError(running, devPort(states[0] as DevState));
+  if (states.length > 1) throw new SeveralDevError(running, devPort(states[0] as DevState), env);
   return states[0];
 }
 
@@ -106,7 +112,7 @@ export async function runInvoke(
   // With --url, the record of the dev at that address (if any) lends its key; without, one is chosen.
   const state =
     flags.url === undefined
-      ? chooseDev(readDevStates(cwd), flags.dev)
+      ? chooseDev(readDevStates(cwd), flags.dev, io.env)
       : readDevStates(cwd).find((s) => sameOrigin(s.controlUrl, flags.url as string));
   const url = flags.url ?? state?.controlUrl;
   const key = flags.key ?? io.env.BOARDBOT_ADMIN_KEY ?? state?.adminKey;

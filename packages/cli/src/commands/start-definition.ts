@@ -1,9 +1,7 @@
-import type { ScaleAdapter } from '@boardbot/core';
+import type * as Redis from '@boardbot/redis';
 import type { CliConfig } from '../config/load-config.js';
-import { ConfigError } from '../errors.js';
 import type { LoadedDefinition } from '../project/load-bot-module.js';
-import type { BotProject } from '../project/project.js';
-import { importFromProject } from '../project/project-modules.js';
+import { loadOptional } from '../project/optional-package.js';
 
 /** What `boardbot start` gives a bot it creates from its definition, besides the configuration. */
 export interface DefinitionStart {
@@ -14,21 +12,6 @@ export interface DefinitionStart {
   redisUrl?: string | undefined;
 }
 
-/** `redis({ url })`, from `@boardbot/redis` as the project resolves it (an optional peer of the CLI). */
-async function replicaAdapter(project: BotProject, url: string): Promise<ScaleAdapter> {
-  let module: { redis?: (options: { url: string }) => ScaleAdapter };
-  try {
-    module = await importFromProject(project.dir, '@boardbot/redis', () => import('@boardbot/redis'));
-  } catch {
-    throw new ConfigError(
-      '--redis (or BOARDBOT_REDIS_URL) runs the bot as a replica, which needs @boardbot/redis: install it next to ' +
-        '@boardbot/core (npm install @boardbot/redis), or leave out --redis to run one process.',
-    );
-  }
-  if (typeof module.redis !== 'function') throw new ConfigError('@boardbot/redis exports no redis(): update it.');
-  return module.redis({ url });
-}
-
 /**
  * Creates the bot from its definition and starts it, giving it the CLI's configuration as options
  * (never through `process.env`): the token and the API URL, the log level, the health endpoint and
@@ -36,13 +19,11 @@ async function replicaAdapter(project: BotProject, url: string): Promise<ScaleAd
  * signals, as a bot's entry would.
  *
  * @param loaded - the definition and the project's core
- * @param project - the project
  * @param config - the resolved configuration (flags, environment, `.env`)
  * @param start - the health flags and the Redis URL
  */
 export async function startDefinition(
   { definition, core }: LoadedDefinition,
-  project: BotProject,
   config: CliConfig,
   start: DefinitionStart,
 ): Promise<void> {
@@ -51,7 +32,10 @@ export async function startDefinition(
     start.healthPort === undefined
       ? undefined
       : { port: start.healthPort, ...(start.healthHost !== undefined && { host: start.healthHost }) };
-  const scale = start.redisUrl && own.scale === undefined ? await replicaAdapter(project, start.redisUrl) : undefined;
+  const scale =
+    start.redisUrl && own.scale === undefined
+      ? (await loadOptional<typeof Redis>('@boardbot/redis', '--redis')).redis({ url: start.redisUrl })
+      : undefined;
   const bot = core.createBot(definition, {
     ...(own.token === undefined && config.token !== undefined && { token: config.token }),
     ...(own.apiUrl === undefined && { apiUrl: config.apiUrl }),

@@ -70,7 +70,7 @@ export async function runStart(flags: StartFlags, io: CliIo): Promise<void> {
   if (process.cwd() !== project.dir) process.chdir(project.dir);
   if (definition) {
     const redisUrl = flags.redis ?? (io.env.BOARDBOT_REDIS_URL || config.fileValues.BOARDBOT_REDIS_URL || undefined);
-    await startDefinition(definition, project, config, { ...flags, redisUrl });
+    await startDefinition(definition, config, { ...flags, redisUrl });
   } else {
     writeEntryEnvironment(flags, config, io.env);
     await import(pathToFileURL(project.entry).href);

@@ -49,7 +49,13 @@ export const EVENT_KINDS: readonly KindFactory[] = [
   ({ env, chain, routes, exhaustedInteraction }) =>
     new InteractionHandler(env, chain, routes.commands, exhaustedInteraction),
   ({ env, chain, routes, textCommands: text }) =>
-    new TextCommandHandler(env, chain, textCommandTable(routes.commands, text.all, textEditable(text)), text),
+    new TextCommandHandler(
+      env,
+      chain,
+      textCommandTable(routes.commands, text.all, textEditable(text)),
+      text,
+      routes.messages['message.create'].map((target) => target.listener),
+    ),
   ({ env, chain, routes, workers }) => new MessageHandler(env, chain, routes.messages, workers),
   ({ env, routes, textCommands: text }) => new AnswerDeletions(env, deletedWithMessage(routes, text)),
 ];

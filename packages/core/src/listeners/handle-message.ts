@@ -26,17 +26,25 @@ function messageEvent(event: BotEvent): { name: MessageEventName; message: Messa
   return { name, message: event.data.message };
 }
 
+/** Who a message counts as, for cooldowns and refusals: its author, or the webhook by its name. */
+function whoOf(message: Message): string {
+  return message.author ?? `webhook:${message.webhook_name ?? ''}`;
+}
+
 /**
  * A message listener's steps: guards, cooldown (per author, or per webhook name), middleware; a
- * listener is held back silently, unless its guard chose words for the person; a returned body is
- * the reply. The input is who the cooldown counts.
+ * listener is held back silently, unless its guard chose words for the person (said at most once a
+ * window per person and listener, through the chain's refusal throttle); a returned body is the
+ * reply. The input is who the cooldown counts.
+ * @param chain - the policy chain, whose throttle the guards' words pass
  */
-const steps: HandlerSteps<MessageContextImpl, string> = {
+const listenerSteps = (chain: PolicyChain): HandlerSteps<MessageContextImpl, string> => ({
   guards: {
     context: (ctx) => ctx,
-    denied: async (ctx, result) => {
-      if (typeof result === 'string') await ctx.reply(result);
-      else ctx.heldBack();
+    denied: async (ctx, result, target) => {
+      if (typeof result === 'string' && chain.mayRefuse(whoOf(ctx.message), target.label, ctx.log)) {
+        await ctx.reply(result);
+      } else ctx.heldBack();
     },
   },
   arguments: (ctx) => [ctx],
@@ -46,7 +54,7 @@ const steps: HandlerSteps<MessageContextImpl, string> = {
     if (isReplyBody(result) && !ctx.replied) await ctx.reply(result);
   },
   answer: (ctx) => ctx,
-};
+});
 
 /** A listener to run for a message event: for an edit, an `@OnMessage` marked editable runs again. */
 interface Candidate {
@@ -65,6 +73,7 @@ export class MessageHandler {
   private readonly links: EditableLinks;
   /** The `@OnMessage` listeners marked editable: they run again on their message's edit. */
   private readonly editable: readonly MessageTarget[];
+  private readonly steps: HandlerSteps<MessageContextImpl, string>;
 
   /**
    * @param env - the bot's environment
@@ -82,6 +91,7 @@ export class MessageHandler {
     this.bursts = new Bursts(listeners['message.create'], env, workers);
     this.links = new EditableLinks(env);
     this.editable = listeners['message.create'].filter((target) => target.listener.editable !== undefined);
+    this.steps = listenerSteps(chain);
   }
 
   /** Whether any listener may see this message event (before its matcher is asked). */
@@ -127,20 +137,20 @@ export class MessageHandler {
     const matched = found.filter((_, i) => linked[i]);
     if (matched.length === 0) return;
     const { correlationId, log, author } = await startMessageRun(this.env.log, this.authors, event, message);
-    const who = message.author ?? `webhook:${message.webhook_name ?? ''}`;
+    const who = whoOf(message);
     const run = ({ target, match, rerun: again }: (typeof matched)[number]) => {
       let answers: EditableAnswers | undefined;
-      const launch = async ({ meta, skipped, opened }: BurstRun) => {
+      const launch = async ({ meta, skipped, skippedCount, opened }: BurstRun) => {
         // A re-run on an edit pays the cooldown like any run (its use is the edit event's own).
         await this.chain.run(
-          steps,
+          this.steps,
           target,
           meta,
           { log, correlationId },
           (deps) => {
             opened(deps.run);
             answers = target.listener.editable ? this.links.answers(deps, message, target.label) : undefined;
-            return new MessageContextImpl(deps, name, message, author, match, skipped, answers);
+            return new MessageContextImpl(deps, name, message, author, match, skipped, skippedCount, answers);
           },
           who,
         );

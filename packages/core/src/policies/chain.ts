@@ -1,3 +1,4 @@
+import type { Logger } from '@boardbot/protocol';
 import { HandlerTimeoutError, RunCancelledError, ShutdownTimeoutError, StreamStoppedError } from '../errors.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { AnyContext, TranslateValues } from '../kernel/context.js';
@@ -9,6 +10,7 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 import type { CooldownStore } from './cooldown-store.js';
 import { type Middleware, runMiddleware } from './middleware.js';
 import type { ErrorHook } from './on-error.js';
+import { DEFAULT_REFUSAL_INTERVAL_MS, RefusalThrottle } from './refusal-throttle.js';
 import { RunningHandlers } from './running-handlers.js';
 import type { Answerable, HandlerSteps, HandlerTarget, RunName } from './steps.js';
 import { supervise } from './supervise.js';
@@ -42,6 +44,11 @@ export interface ChainDeps {
   handlerTimeoutMs: number;
   /** Told to the person when a handler fails; false: nothing is said. */
   errorReply: string | false;
+  /**
+   * The window of the refusals a person is told on the board, per command (`createBot({ refusalIntervalMs })`).
+   * @defaultValue {@link DEFAULT_REFUSAL_INTERVAL_MS}
+   */
+  refusalIntervalMs?: number | undefined;
   onError: ErrorHook | undefined;
   /** Traces each handler run and reports it to the metrics. */
   telemetry: Telemetry;
@@ -58,9 +65,13 @@ export class PolicyChain {
   /** Runs that released their slot and still go on. */
   private readonly released = new Set<Promise<void>>();
   private readonly settledWaiters: (() => void)[] = [];
+  private readonly refusals: RefusalThrottle;
 
-  /** @param deps - the bot's environment, middleware, cooldown state and failure policy */
-  constructor(private readonly deps: ChainDeps) {}
+  /** @param deps - the bot's environment, middleware, cooldown state, refusal window and failure policy */
+  constructor(private readonly deps: ChainDeps) {
+    const interval = deps.refusalIntervalMs ?? DEFAULT_REFUSAL_INTERVAL_MS;
+    this.refusals = new RefusalThrottle(() => deps.env.clock.now(), interval);
+  }
 
   /** Handler runs going right now (those holding a worker, and streams that released theirs). */
   get inFlight(): number {
@@ -216,6 +227,18 @@ export class PolicyChain {
   }
 
   /**
+   * Whether a refusal to `who` about `what` may be posted on the board now: the one throttle every
+   * kind's refusals posted as messages go through (a text command's, a message listener's guard's
+   * words), at most one per person and command in `refusalIntervalMs`; one held back is logged.
+   * @param who - the person (a user id, or a webhook's name)
+   * @param what - the command as typed (`!daily`), a listener's label, or what else was refused
+   * @param log - the run's logger
+   */
+  mayRefuse(who: string, what: string, log: Logger): boolean {
+    return this.refusals.admit(who, what, log);
+  }
+
+  /**
    * Tells every handler running, and every one that starts from now on, that the bot is stopping:
    * their streamed answers end at once, marked interrupted (the start of a stop).
    */
@@ -275,7 +298,7 @@ export class PolicyChain {
       const result = await guard.check(step.context(ctx));
       if (result === true || result === undefined) continue;
       ctx.log.info({ guard: guard.name, handler: target.label }, 'guard denied');
-      await step.denied(ctx, result);
+      await step.denied(ctx, result, target);
       return false;
     }
     return true;

@@ -39,7 +39,10 @@ export interface Answerable {
  */
 export interface HandlerSteps<C extends AnyContext, I> {
   /** Run the target's guards; `denied` tells the person (a guard's `false`, or its own words). */
-  guards?: { context(ctx: C): HandlerContext; denied(ctx: C, result: false | string): Promise<void> };
+  guards?: {
+    context(ctx: C): HandlerContext;
+    denied(ctx: C, result: false | string, target: HandlerTarget): Promise<void>;
+  };
   /** The handler's arguments (options parsed and checked); `undefined` when the kind told the person why not. */
   arguments(ctx: C, input: I): readonly unknown[] | undefined | Promise<readonly unknown[] | undefined>;
   /** Take a use of the target's cooldown, counted per `who` (per user) and per `board`. */

@@ -101,8 +101,8 @@ export function assembleBot(o: ResolvedBotOptions, checked: CheckedDefinition, s
     );
   }
   const queue = new KeyedQueue(o.concurrency, (error) => log.error({ err: error }, 'dispatch failed'));
-  const { handlerTimeoutMs, errorReply, onError, exhaustedInteraction, textCommands } = o;
-  const policy = { handlerTimeoutMs, errorReply, onError, exhaustedInteraction, textCommands };
+  const { handlerTimeoutMs, errorReply, refusalIntervalMs, onError, exhaustedInteraction, textCommands } = o;
+  const policy = { handlerTimeoutMs, errorReply, refusalIntervalMs, onError, exhaustedInteraction, textCommands };
   const built = { queue, routes, middleware, rest, app: shell.app, log, clock, services, telemetry };
   const dispatcher = new Dispatcher({ ...policy, ...built, cooldowns: o.cooldowns ?? scale?.cooldowns });
   const scheduler = new Scheduler({

@@ -1,6 +1,7 @@
-import { InvalidConfigError, ScaleUnavailableError } from '../errors.js';
+import { InvalidConfigError, ScaleUnavailableError, UnknownBotOptionError } from '../errors.js';
 import { healthFromEnv } from '../health/health-env.js';
 import type { BoardbotEnvironment } from '../kernel/environment.js';
+import { nearestNames } from '../text-commands/nearest-names.js';
 import { type ResolvedTextCommandOptions, resolveTextCommandOptions } from '../text-commands/options.js';
 import { type BotDefinitionOptions, type BotOptions, DEFAULT_BOT_OPTIONS } from './options.js';
 
@@ -13,18 +14,48 @@ export type ResolvedBotOptions = Omit<BotOptions, 'textCommands'> &
     textCommands: ResolvedTextCommandOptions;
   };
 
+/**
+ * Every option's name, so that `createBot` refuses one it does not know. Checked against
+ * {@link BotOptions} by the compiler: an option added there and not here (or the reverse) fails.
+ */
+export const BOT_OPTION_NAMES: readonly string[] = Object.keys({
+  ...{ token: true, apiUrl: true, handlers: true, plugins: true, providers: true, logger: true },
+  ...{ textCommands: true, commandSync: true, concurrency: true, orderBy: true, position: true, scale: true },
+  ...{ source: true, sessions: true, cooldowns: true, stateDir: true, positionFlushMs: true },
+  ...{ handlerTimeoutMs: true, shutdownTimeoutMs: true, backfillLimit: true, maxPendingEvents: true },
+  ...{ errorReply: true, refusalIntervalMs: true, onError: true, exhaustedInteraction: true },
+  ...{ handleSignals: true, signals: true, exit: true, rest: true, gateway: true, clock: true },
+  ...{ tracing: true, health: true },
+} satisfies Record<keyof BotOptions, true>);
+
 /** The options given, without those given as `undefined` (a default applies to them). */
 function defined<O extends object>(options: O): O {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as O;
 }
 
 /**
+ * Refuses an option no bot has, with the names it most likely meant: TypeScript's excess property
+ * check sees only an object literal written in the call, so options built in a variable, a spread or
+ * JavaScript reach here with any key, and a misspelt one would be ignored.
+ * @param options - the options given
+ * @throws UnknownBotOptionError naming each one
+ */
+export function refuseUnknownOptions(options: object): void {
+  const known = new Set(BOT_OPTION_NAMES);
+  const unknown = Object.keys(options)
+    .filter((name) => !known.has(name))
+    .map((name) => ({ name, nearest: nearestNames(name, BOT_OPTION_NAMES) }));
+  if (unknown.length > 0) throw new UnknownBotOptionError(unknown);
+}
+
+/**
  * Refuses the options of a bot's definition that cannot work, naming the option: what `defineBot`
  * checks once, with no environment and no I/O.
  * @param options - what `defineBot` (or `createBot`) was given
- * @throws InvalidConfigError naming the option
+ * @throws UnknownBotOptionError, InvalidConfigError naming the option
  */
 export function checkBotOptions(options: BotDefinitionOptions): void {
+  refuseUnknownOptions(options);
   const o = { ...DEFAULT_BOT_OPTIONS, ...defined(options) };
   if (!Array.isArray(o.handlers)) {
     throw new InvalidConfigError('A bot needs its handlers: give { handlers: [MyCommand, MyListener] }.');
@@ -35,6 +66,12 @@ export function checkBotOptions(options: BotDefinitionOptions): void {
   }
   if (!['board', 'user', 'none'].includes(o.orderBy)) {
     throw new InvalidConfigError(`orderBy must be 'board', 'user' or 'none', got ${String(o.orderBy)}`);
+  }
+  const interval = o.refusalIntervalMs;
+  if (typeof interval !== 'number' || !Number.isFinite(interval) || interval < 0) {
+    throw new InvalidConfigError(
+      `refusalIntervalMs must be a number of milliseconds ≥ 0, such as 3000 (got ${JSON.stringify(interval)})`,
+    );
   }
   if (o.exhaustedInteraction !== 'error' && o.exhaustedInteraction !== 'send') {
     throw new InvalidConfigError("exhaustedInteraction must be 'error' (the default) or 'send'");
@@ -52,10 +89,12 @@ export function checkBotOptions(options: BotDefinitionOptions): void {
  *
  * @param options - what `createBot` was given, with its definition's
  * @param env - the environment's values (see `readEnvironment`)
+ * @throws UnknownBotOptionError for an option it does not know (with the nearest known names)
  * @throws InvalidConfigError naming the option or variable that cannot work
  * @throws ScaleUnavailableError when `BOARDBOT_REDIS_URL` asks for replicas of a bot given no adapter
  */
 export function resolveBotOptions(options: BotOptions, env: BoardbotEnvironment): ResolvedBotOptions {
+  refuseUnknownOptions(options);
   if (typeof options.token !== 'string' || options.token.trim() === '') {
     throw new InvalidConfigError(
       'createBot needs the app token: set BOARDBOT_TOKEN and pass { token: process.env.BOARDBOT_TOKEN }.',

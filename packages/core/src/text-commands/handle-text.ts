@@ -10,9 +10,10 @@ import type { ContextDeps } from '../kernel/base-context.js';
 import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
 import { AuthorCache } from '../listeners/authors.js';
+import { chosenByListener } from '../listeners/match-message.js';
 import { startMessageRun } from '../listeners/message-run.js';
+import type { MessageTarget } from '../listeners/target.js';
 import type { PolicyChain } from '../policies/chain.js';
-import { RefusalThrottle } from '../policies/refusal-throttle.js';
 import { nearestNames } from './nearest-names.js';
 import type { ResolvedTextCommandOptions } from './options.js';
 import { readArguments } from './read-arguments.js';
@@ -47,30 +48,31 @@ function problemOf(issue: ErrorDetail): string {
  * Handles text invocations (`!roll 20`): a new message that starts with the prefix and names a
  * command that can be invoked as text runs that command's method through the policy chain, with
  * its arguments read from the line and checked as the platform checks a slash invocation's. An
- * unknown command close to known ones is answered with their names (`textCommands.suggest`); other
- * unknown names, and text from webhooks, bots and the bot itself, are ignored. Refusals posted to one
- * person for one command are at most one a window (`textCommands.refusalIntervalMs`).
+ * unknown command close to known ones is answered with their names (`textCommands.suggest`), unless
+ * a message listener chose the message; other unknown names, and text from webhooks, bots and the
+ * bot itself, are ignored. Refusals posted to one
+ * person for one command are at most one a window (the chain's throttle: `refusalIntervalMs`).
  */
 export class TextCommandHandler {
   private readonly authors: AuthorCache;
   private readonly links: EditableLinks;
-  private readonly refusals: RefusalThrottle;
 
   /**
    * @param env - the bot's environment
    * @param chain - the policy chain
    * @param table - the commands that can be invoked as text
    * @param text - the prefix and the rest of the bot's text command options
+   * @param listeners - the `message.create` listeners: a name one of them chooses gets no did-you-mean
    */
   constructor(
     private readonly env: CoreEnv,
     private readonly chain: PolicyChain,
     private readonly table: ReadonlyMap<string, TextCommandEntry>,
     private readonly text: ResolvedTextCommandOptions,
+    private readonly listeners: readonly MessageTarget['listener'][] = [],
   ) {
     this.authors = new AuthorCache(env.rest, () => env.clock.now());
     this.links = new EditableLinks(env);
-    this.refusals = new RefusalThrottle(() => env.clock.now(), text.refusalIntervalMs);
   }
 
   /**
@@ -78,7 +80,7 @@ export class TextCommandHandler {
    * command's earlier answers as they were.
    */
   private readonly admit = (ctx: Ctx, what: string = ctx.shownAs): boolean => {
-    if (this.refusals.admit(ctx.user.id, what, ctx.log)) return true;
+    if (this.chain.mayRefuse(ctx.user.id, what, ctx.log)) return true;
     ctx.heldBack();
     return false;
   };
@@ -103,9 +105,11 @@ export class TextCommandHandler {
     const entry = this.table.get(name);
     const line = message.content.slice(prefix.length + name.length);
     if (!entry) {
-      // A new message only: an edit to an unknown name leaves the answers as they are.
+      // A new message only: an edit to an unknown name leaves the answers as they are. A message a
+      // listener chose (`@OnMessage('!apple')` beside `!apples`) is that listener's to answer.
       const suggestions = this.text.suggest && !edited ? nearestNames(name, this.table.keys()) : [];
-      return suggestions.length > 0 ? { name, entry, suggestions, line, message, edited } : undefined;
+      if (suggestions.length === 0 || chosenByListener(this.listeners, message)) return undefined;
+      return { name, entry, suggestions, line, message, edited };
     }
     if (edited && !entry.editable) return undefined;
     return { name, entry, suggestions: [], line, message, edited };

@@ -42,6 +42,7 @@ describe('resolveBotOptions', () => {
     expect(() => resolveBotOptions({ ...base, token: ' ' }, {})).toThrow(/BOARDBOT_TOKEN/);
     expect(() => checkBotOptions({ ...base, concurrency: 0 })).toThrow(InvalidConfigError);
     expect(() => checkBotOptions({ ...base, orderBy: 'x' as never })).toThrow(/orderBy/);
+    expect(() => checkBotOptions({ ...base, refusalIntervalMs: -1 })).toThrow(/refusalIntervalMs/);
   });
 
   it('refuses a BOARDBOT_REDIS_URL given no adapter (core loads none), and takes an empty one as unset', () => {

@@ -47,6 +47,8 @@ export interface SourceHost {
     readGate?: () => Promise<void> | undefined,
     resumePoint?: () => string | undefined,
   ): BotGateway;
+  /** Whether any of the bot's handlers takes the event (an event no handler takes needs no room). */
+  handles(event: BotEvent): boolean;
   /** The ordering key of an event under the bot's `orderBy` (undefined: no ordering constraint). */
   orderingKey(event: BotEvent): string | undefined;
   /**

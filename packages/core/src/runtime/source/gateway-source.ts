@@ -3,7 +3,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { BotEvent } from '../../kernel/event.js';
 import type { BotGateway } from '../../kernel/ports.js';
 import type { BackfillMarks } from '../intake/backfill.js';
-import type { BackfillPlace, IntakeSink } from '../intake/intake-sink.js';
+import type { BackfillPlace, EventIntake, IntakeSink } from '../intake/intake-sink.js';
 import { PositionKeeper } from '../position/position-keeper.js';
 import type { Position, PositionKey, PositionStore } from '../position/position-store.js';
 import { Progress, type Ticket } from '../position/progress.js';
@@ -34,6 +34,9 @@ export class GatewaySource implements BotEventSource, IntakeSink {
   private since = 0;
   // Without a Progress, where a gap's backfill starts on each board: the highest seq received.
   private readonly received = new Map<string, number>();
+  /** The resume point's tickets of the messages set aside, by message id, until they are taken again. */
+  private readonly aside = new Map<string, Ticket | undefined>();
+  private intake: EventIntake | undefined;
 
   /** @param options - the position store and how often it is saved */
   constructor(private readonly options: GatewaySourceOptions) {}
@@ -50,6 +53,7 @@ export class GatewaySource implements BotEventSource, IntakeSink {
     }
     this.since = position?.savedAt ?? host.startedAt;
     const intake = host.intake(this);
+    this.intake = intake;
     const gateway = host.openGateway(
       position?.eventId,
       () => host.bound.gate(),
@@ -68,9 +72,13 @@ export class GatewaySource implements BotEventSource, IntakeSink {
     return { boards: ready.board_ids.length };
   }
 
-  /** Closes the gateway: no new events (the one place a bot's gateway closes). */
+  /**
+   * Closes the gateway (the one place a bot's gateway closes) and the intake: no new events, and the
+   * messages set aside stay so, before the resume point, for the next process to read again.
+   */
   async pause(): Promise<void> {
     await this.gateway?.close().catch(() => {});
+    this.intake?.close();
   }
 
   /** Freezes the resume point: what ends from now on did not finish, so the next process handles it. */
@@ -108,7 +116,8 @@ export class GatewaySource implements BotEventSource, IntakeSink {
   }
 
   take(event: BotEvent, place?: BackfillPlace): Promise<void> {
-    const ticket = this.begin(event);
+    const id = messageIdOf(event);
+    const ticket = this.aside.size > 0 && this.aside.has(id) ? this.unsetAside(id) : this.begin(event);
     // Abandoned at stop (a burst still held): not done, the next process handles it.
     return this.host.deliver(event, place).then((outcome) => (outcome.abandoned ? undefined : this.finish(ticket)));
   }
@@ -116,6 +125,24 @@ export class GatewaySource implements BotEventSource, IntakeSink {
   holdGap(): () => void {
     const barrier = this.progress?.begin(undefined);
     return () => this.finish(barrier);
+  }
+
+  setAside(event: BotEvent): boolean {
+    if (!this.host.handles(event)) return false;
+    // Registered now, at its place in the line: the resume point stays before it until it is taken.
+    this.aside.set(messageIdOf(event), this.begin(event));
+    return true;
+  }
+
+  asideGone(messageId: string): void {
+    this.finish(this.unsetAside(messageId));
+  }
+
+  /** The ticket a message set aside got, now that it is taken again (or gone). */
+  private unsetAside(messageId: string): Ticket | undefined {
+    const ticket = this.aside.get(messageId);
+    this.aside.delete(messageId);
+    return ticket;
   }
 
   /** Registers work with the Progress, in arrival order; without one, only notes the message's seq. */
@@ -150,4 +177,9 @@ export class GatewaySource implements BotEventSource, IntakeSink {
     else log.info({ store, last_event_id: position.eventId }, 'resuming after the stored position');
     return position;
   }
+}
+
+/** The id of a `message.create`'s message; `''` for any other event. */
+function messageIdOf(event: BotEvent): string {
+  return !event.unknown && event.name === 'message.create' ? event.data.message.id : '';
 }

@@ -1,12 +1,14 @@
 import { GatewayClient } from '@boardbot/gateway';
 import type { Logger } from '@boardbot/protocol';
 import type { SharedRateLimit } from '@boardbot/rest';
+import { queueTask } from '../../dispatch/keyed-queue.js';
 import { orderingKey } from '../../dispatch/ordering.js';
 import type { BotEvent } from '../../kernel/event.js';
 import { type DispatchOutcome, releasedOutcome } from '../../kernel/outcome.js';
 import type { BotGateway, GatewayFailure } from '../../kernel/ports.js';
 import type { Assembly } from '../assemble.js';
 import { intakeBound } from '../intake/backpressure.js';
+import { boardShareOf } from '../intake/board-shares.js';
 import { Intake } from '../intake/intake.js';
 import { dispatchTraced } from '../intake/traced-dispatch.js';
 import type { ResolvedBotOptions } from '../resolve-options.js';
@@ -53,6 +55,7 @@ export function sourceHost(d: SourceHostDeps): SourceHost {
       d.watch(gateway, resumePoint);
       return gateway;
     },
+    handles: (event) => dispatcher.handles(event),
     orderingKey: (event) => orderingKey(event, options.orderBy),
     deliver: (event, place) => {
       const traced = telemetry.receive(event);
@@ -89,8 +92,18 @@ export function sourceHost(d: SourceHostDeps): SourceHost {
       return dispatchTraced(dispatcher, event, replayed || createdBefore(event, startedAt), traced, owned);
     },
     relay: (event) => telemetry.relay(event),
+    // One process: the intake counts toward the bound, each board has its share of it, and a board's
+    // read-back runs as a worker of the queue (`idle()` and the stop wait for it).
     intake: (sink) =>
-      new Intake(sink, { ...parts, backfillLimit: options.backfillLimit, pressure: replica ? undefined : bound }),
+      new Intake(sink, {
+        ...parts,
+        backfillLimit: options.backfillLimit,
+        ...(!replica && {
+          pressure: bound,
+          boardShare: boardShareOf(options.maxPendingEvents),
+          schedule: (task: () => Promise<void>) => queueTask(queue, task),
+        }),
+      }),
     gatewayFailed: (error) => d.gatewayFailed(error),
   };
 }
