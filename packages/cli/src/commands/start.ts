@@ -1,13 +1,14 @@
 import { pathToFileURL } from 'node:url';
+import type * as Redis from '@boardbot/redis';
 import type { Command } from 'commander';
 import { type CliConfig, CONFIG_KEYS, loadConfig } from '../config/load-config.js';
 import { ConfigError, MissingTokenError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { loadDefinition } from '../project/load-bot-module.js';
+import { type LoadedDefinition, loadDefinition } from '../project/load-bot-module.js';
+import { loadOptional } from '../project/optional-package.js';
 import { type ProjectFlags, requireBuilt, resolveProject } from '../project/project.js';
 import { collectStartGarbage } from './collect-start-garbage.js';
 import { addConfigOptions, addProjectOptions, type CommonFlags, parsePort } from './shared-options.js';
-import { startDefinition } from './start-definition.js';
 
 /** Flags of `boardbot start`. */
 export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {
@@ -76,6 +77,40 @@ export async function runStart(flags: StartFlags, io: CliIo): Promise<void> {
     await import(pathToFileURL(project.entry).href);
   }
   if (flags.gcAfterStart !== false) collectStartGarbage();
+}
+
+/**
+ * Creates the bot from its definition and starts it, giving it the CLI's configuration as options
+ * (never through `process.env`): the token and the API URL, the log level, the health endpoint and
+ * a replica adapter, each unless the definition set it itself. The runtime then owns the process's
+ * signals, as a bot's entry would.
+ *
+ * @param loaded - the definition and the project's core
+ * @param config - the resolved configuration (flags, environment, `.env`)
+ * @param start - the flags (health) and the Redis URL (`--redis`, else `BOARDBOT_REDIS_URL`)
+ */
+async function startDefinition(
+  { definition, core }: LoadedDefinition,
+  config: CliConfig,
+  start: StartFlags & { redisUrl: string | undefined },
+): Promise<void> {
+  const own = definition.options;
+  const health =
+    start.healthPort === undefined
+      ? undefined
+      : { port: start.healthPort, ...(start.healthHost !== undefined && { host: start.healthHost }) };
+  const scale =
+    start.redisUrl && own.scale === undefined
+      ? (await loadOptional<typeof Redis>('@boardbot/redis', '--redis')).redis({ url: start.redisUrl })
+      : undefined;
+  const bot = core.createBot(definition, {
+    ...(own.token === undefined && config.token !== undefined && { token: config.token }),
+    ...(own.apiUrl === undefined && { apiUrl: config.apiUrl }),
+    ...(own.logger === undefined && { logger: { level: config.logLevel } }),
+    ...(own.health === undefined && health && { health }),
+    ...(scale && { scale }),
+  });
+  await bot.start();
 }
 
 /** The configuration an entry that creates the bot itself reads: `createBot` takes these from `process.env`. */

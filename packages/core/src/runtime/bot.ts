@@ -12,7 +12,7 @@ import { type BotDefinition, checkedDefinition, withOverrides } from './define-b
 import { BOT_EXIT_CODES, type StopReport } from './exit-codes.js';
 import type { BotOptions } from './options.js';
 import { botParts, type CoreParts } from './parts/bot-parts.js';
-import { NOTHING_LEFT } from './parts/dispatch-part.js';
+import { NOTHING_LEFT } from './parts/feed-parts.js';
 import type { PartList } from './parts/part.js';
 import { PartRunner } from './parts/part-runner.js';
 import type { StartContext } from './parts/parts-host.js';

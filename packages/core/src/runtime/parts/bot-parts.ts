@@ -1,6 +1,5 @@
 import type { Services } from '../../kernel/services.js';
-import { DispatchPart } from './dispatch-part.js';
-import { AppPart, CommandsPart, SourcePart } from './feed-parts.js';
+import { AppPart, CommandsPart, DispatchPart, SourcePart } from './feed-parts.js';
 import {
   HealthPart,
   logPart,

@@ -36,6 +36,7 @@ export class PartRunner implements PartList {
 
   async add(part: BotPart, place: PartPlace = {}): Promise<void> {
     this.changeable(`add the part ${part.name}`);
+    this.unique(part.name);
     const at =
       place.before !== undefined
         ? this.indexOf(place.before)
@@ -43,7 +44,7 @@ export class PartRunner implements PartList {
           ? this.indexOf(place.after) + 1
           : this.parts.length;
     if (this.phase === 'running') await this.startOne(part);
-    this.insert(part, at);
+    this.parts.splice(at, 0, part);
   }
 
   async replace(name: string, part: BotPart): Promise<void> {
