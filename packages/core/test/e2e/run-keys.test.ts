@@ -4,6 +4,7 @@ import {
   Command,
   type CommandContext,
   Cooldown,
+  type CooldownStore,
   createBot,
   defineSession,
   type EventContext,
@@ -244,13 +245,13 @@ describe('the keys of a run of every kind', () => {
   }
 
   beforeAll(async () => {
-    const take = Cooldowns.prototype.take;
-    vi.spyOn(Cooldowns.prototype, 'take').mockImplementation(function (this: Cooldowns, key, cooldown, useId) {
-      useIds.push(useId);
-      return take.call(this, key, cooldown, useId);
+    // The in-process cooldown store is handed each use's id (a shared store counts a use taken again once).
+    const take: CooldownStore['take'] = Cooldowns.prototype.take;
+    vi.spyOn(Cooldowns.prototype as CooldownStore, 'take').mockImplementation(function (this: Cooldowns, ...args) {
+      useIds.push(args[2]);
+      return take.apply(this, args);
     });
     platform = await createTestPlatform({
-      clock,
       emulator: { now: () => clock.now(), rateLimit: { requests: 100_000 } },
       bot: (base) => {
         rest = new RestClient({ token: base.token, baseUrl: base.apiUrl, dispatcher: recordingAgent(writes) });
