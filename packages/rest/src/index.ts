@@ -11,3 +11,4 @@ export { type ResponseHeaders, readRateLimitHeaders } from './ratelimit/read-hea
 export type * from './ratelimit/shared-rate-limit.js';
 export * from './user-agent.js';
 export * from './version.js';
+export type * from './work.js';
