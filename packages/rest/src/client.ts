@@ -95,7 +95,8 @@ export class RestClient {
   }
 
   forWork(carrier: CallCarrier): RestClient {
-    return new RestClient({ [FOR_WORK]: { shared: this.shared, carrier } } as RestClientOptions);
+    const Client = this.constructor as new (options: RestClientOptions) => RestClient;
+    return new Client({ [FOR_WORK]: { shared: this.shared, carrier } } as RestClientOptions);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { AbortedError, type CallCarrier, type RequestOptions } from '@boardbot/rest';
+import { AbortedError, type CallCarrier, type RequestOptions, RestClient } from '@boardbot/rest';
 import { BOARD, message, rateLimitHeaders, type Script, sendJson } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 import { scriptedClients } from './support/scripted-clients.js';
@@ -75,6 +75,24 @@ describe("a work's client (forWork)", () => {
       AbortedError,
     );
     expect(server.received).toHaveLength(0);
+  });
+
+  it('is of the class of the client it was made from, so a subclass keeps its overrides', async () => {
+    const { server } = await start(ok);
+    const sent: string[] = [];
+    class Noting extends RestClient {
+      override sendMessage(...args: Parameters<RestClient['sendMessage']>) {
+        sent.push(args[1].content ?? '');
+        return super.sendMessage(...args);
+      }
+    }
+    const client = new Noting({ token: TOKEN, baseUrl: server.baseUrl });
+    const work = client.forWork(carrier());
+    expect(work).toBeInstanceOf(Noting);
+    await work.sendMessage(BOARD, { content: 'noted' });
+    expect(sent).toEqual(['noted']);
+    expect(server.received[0]?.headers['idempotency-key']).toBe('job-0');
+    await client.close();
   });
 
   it('shares the client it was made from: closing that one closes it too', async () => {

@@ -68,11 +68,11 @@ export class MessageContextImpl extends ReplyContextImpl implements MessageConte
 
   async edit(message: string | Message, content: string): Promise<Message> {
     const [boardId, id] = typeof message === 'string' ? [this.boardId, message] : [message.board_id, message.id];
-    return this.write('edit', () => this.rest.editMessage(boardId, id, { content }, this.requestOptions));
+    return this.write('edit', () => this.rest.editMessage(boardId, id, { content }));
   }
 
   async delete(message: string | Message): Promise<void> {
     const [boardId, id] = typeof message === 'string' ? [this.boardId, message] : [message.board_id, message.id];
-    return this.write('delete', () => this.rest.deleteMessage(boardId, id, this.requestOptions));
+    return this.write('delete', () => this.rest.deleteMessage(boardId, id));
   }
 }

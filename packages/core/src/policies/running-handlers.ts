@@ -1,9 +1,32 @@
-import type { HandlerRun } from '../kernel/scope.js';
+import type { HandlerRun } from '../kernel/run.js';
+import { ServiceKey } from '../kernel/services.js';
 
-/** The runs holding a worker right now, so that a shutdown can abandon them by name. */
+/**
+ * What the runs of a bot share with the features that need to act on all of them, or on their
+ * dispatch: a streamed answer hands its slot back, and ends at once when the bot begins to stop.
+ */
+export interface RunSlots {
+  /**
+   * Hands back a run's ordering slot and worker while the run goes on: its event's dispatch returns
+   * (the board's next events may run), and the event stays unfinished (below the resume point,
+   * unacknowledged by a replica) until the run ends. A streamed answer calls it after its first
+   * post. Only the first call counts; nothing for a run that holds no slot (a tick).
+   * @param run - the run
+   */
+  releaseSlot(run: HandlerRun): void;
+  /**
+   * Aborted when the bot begins to stop (`stop()`): the streamed answers going, and those that start
+   * from then on, end at once, marked interrupted, and leave their event to the next start.
+   */
+  readonly stopping: AbortSignal;
+}
+
+/** Where the bot's runner offers {@link RunSlots} to the features (a service of the bot). */
+export const RUNS = new ServiceKey<RunSlots>('runner');
+
+/** The runs holding a worker right now, with what releases each one's slot, so a shutdown can abandon them by name. */
 export class RunningHandlers {
-  private readonly runs = new Set<HandlerRun>();
-  private stopping = false;
+  private readonly runs = new Map<HandlerRun, (() => void) | undefined>();
 
   /** How many runs hold a worker. */
   get size(): number {
@@ -11,25 +34,25 @@ export class RunningHandlers {
   }
 
   /**
-   * Tracks `run` while `work` holds its worker.
+   * A run holds a worker from now on.
    * @param run - the run
-   * @param work - resolves when the worker is free again
+   * @param release - hands its slot back, once (see {@link RunSlots.releaseSlot}), if it holds one
    */
-  async track<T>(run: HandlerRun, work: () => Promise<T>): Promise<T> {
-    this.runs.add(run);
-    // A run that starts while the bot stops (an event queued before the stop) is told at once.
-    if (this.stopping) run.interrupt();
-    try {
-      return await work();
-    } finally {
-      this.runs.delete(run);
-    }
+  add(run: HandlerRun, release: (() => void) | undefined): void {
+    this.runs.set(run, release);
   }
 
-  /** Tells every run, now and from now on, that the bot is stopping (see `HandlerRun.stopSignal`). */
-  interruptAll(): void {
-    this.stopping = true;
-    for (const run of this.runs) run.interrupt();
+  /** A run ended, or was abandoned: its worker is free. */
+  delete(run: HandlerRun): void {
+    this.runs.delete(run);
+  }
+
+  /** Hands back the slot of `run`, if it still holds one. */
+  release(run: HandlerRun): void {
+    const release = this.runs.get(run);
+    if (release === undefined) return;
+    this.runs.set(run, undefined);
+    release();
   }
 
   /**
@@ -39,7 +62,7 @@ export class RunningHandlers {
    * @returns the runs abandoned
    */
   abandonAll(reason: (handler: string) => Error, why: string): HandlerRun[] {
-    const runs = [...this.runs];
+    const runs = [...this.runs.keys()];
     for (const run of runs) {
       run.abandon(reason(run.handler));
       run.log.warn({ handler: run.handler, event_id: run.eventId }, why);
