@@ -11,7 +11,6 @@ import type {
   SendMessageBody,
   UserProfile,
 } from '@boardbot/protocol';
-import { type CallScope, currentCallScope } from './call-scope.js';
 import type { RestEventListener, RestEvents } from './events.js';
 import { type RequestOptions, type ResolvedRestOptions, type RestClientOptions, resolveOptions } from './options.js';
 import { type IterateMessagesOptions, iterateMessages } from './paging.js';
@@ -83,17 +82,11 @@ export class RestClient {
    * A client for one unit of work (a bot's handler run), as grammY hands each update its own `Api`:
    * it shares this client's connections, rate-limit queues, listeners and closing, and each of its
    * calls carries what `carrier` gives: the work's options, and for a write without a key of its
-   * own, the work's next key. Calls made on this client itself carry nothing of the work.
+   * own, the work's next key. Calls made on this client itself carry nothing of the work. It is of
+   * this client's class (a subclass that passes its options on to `super` keeps its overrides).
    * @param carrier - the work's options and write keys
    * @example const runRest = rest.forWork({ options: () => ({ requestId }), nextWriteKey: () => `job-7:${n++}` });
    */
-  scoped(scope: CallScope): RestClient {
-    return this.forWork({
-      options: () => scope.options,
-      nextWriteKey: () => `${scope.keys.prefix}${scope.keys.next++}`,
-    });
-  }
-
   forWork(carrier: CallCarrier): RestClient {
     const Client = this.constructor as new (options: RestClientOptions) => RestClient;
     return new Client({ [FOR_WORK]: { shared: this.shared, carrier } } as RestClientOptions);
@@ -106,10 +99,7 @@ export class RestClient {
    * streamed answer's edits, whose number varies from run to run).
    */
   private optionsOf(call: Call, o: RequestOptions | undefined): RequestOptions | undefined {
-    const scope = currentCallScope();
-    const carrier: CallCarrier | undefined = scope
-      ? { options: () => scope.options, nextWriteKey: () => `${scope.keys.prefix}${scope.keys.next++}` }
-      : this.carrier;
+    const carrier = this.carrier;
     if (carrier === undefined) return o;
     const write = (call.method === 'POST' || call.method === 'PATCH') && o?.idempotencyKey === undefined;
     const inherited = write ? { ...carrier.options(), idempotencyKey: carrier.nextWriteKey() } : carrier.options();

@@ -1,6 +1,5 @@
 // The query type is the contract's own schema type; re-exported so callers need not import protocol.
 export type { ListMessagesQuery } from '@boardbot/protocol';
-export * from './call-scope.js';
 export * from './client.js';
 export * from './errors.js';
 export * from './events.js';
