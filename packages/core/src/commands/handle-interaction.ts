@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Interaction } from '@boardbot/protocol';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { EventMeta } from '../kernel/event.js';
-import type { EventKind, KindDefinition, KindHost, KindMethod } from '../policies/kind.js';
+import type { EventKind, KindDefinition, KindHandler, KindHost, KindMethod } from '../policies/kind.js';
 import { CommandContextImpl } from './command-context.js';
 import { COMMAND_RULES, type CommandTarget, type RawOptionsReader, type RunningCommand } from './command-stages.js';
 import type { ExhaustedInteraction } from './context.js';
@@ -43,12 +43,9 @@ export function commandKind(onExhausted: ExhaustedInteraction): KindDefinition<C
 }
 
 /** The table of the command kind's handlers, by {@link routeKey}. */
-export function commandTable(host: Pick<KindHost<CommandMethod>, 'handlers'>): CommandTable {
+export function commandTable(handlers: readonly KindHandler<CommandMethod>[]): CommandTable {
   return new Map(
-    host.handlers.map(({ target, meta: { route } }) => [
-      routeKey(route.command, route.subcommand),
-      { ...target, route },
-    ]),
+    handlers.map(({ target, meta: { route } }) => [routeKey(route.command, route.subcommand), { ...target, route }]),
   );
 }
 
@@ -60,7 +57,7 @@ class InteractionHandler implements EventKind<Interaction> {
     private readonly host: KindHost<CommandMethod>,
     private readonly onExhausted: ExhaustedInteraction,
   ) {
-    this.commands = commandTable(host);
+    this.commands = commandTable(host.handlers);
   }
 
   route(event: Parameters<EventKind['route']>[0]): Interaction | undefined {

@@ -13,8 +13,9 @@ import { exploreHandler, methodsOf } from './explorer.js';
  * @param handlers - the handler classes (those without `@Command` are skipped)
  */
 export function deriveCommands(handlers: readonly Class[]): CommandDefinition[] {
-  const kinds = coreKinds({ exhaustedInteraction: 'error', textCommands: DEFAULT_TEXT_COMMAND_OPTIONS });
-  const described = handlers.flatMap((h) => methodsOf(exploreHandler(h, kinds.all), kinds.commands)[0]?.command ?? []);
+  // Every core kind reads each class, so a class that declares no handler at all is refused, as by createBot.
+  const { commands, all } = coreKinds({ exhaustedInteraction: 'error', textCommands: DEFAULT_TEXT_COMMAND_OPTIONS });
+  const described = handlers.flatMap((h) => methodsOf(exploreHandler(h, all), commands)[0]?.command ?? []);
   assertValidCommands(described);
   return described.map((c) => c.definition);
 }

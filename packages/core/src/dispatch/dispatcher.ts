@@ -11,12 +11,6 @@ import { keyBasis } from './key-basis.js';
 import { type KeyedQueue, queueTask } from './keyed-queue.js';
 import { handlersOf, type Routes } from './routes.js';
 
-/**
- * A feature of the run: the stages, endings and kinds it gives, through the fields a plugin gives
- * them with (core's own features are given so too).
- */
-export type Feature = Pick<Plugin, 'name' | 'stages' | 'endings' | 'kinds'>;
-
 /** What the dispatcher needs from the bot. */
 export interface DispatcherDeps extends CoreEnv, FailurePolicy {
   handlerTimeoutMs: number;
@@ -24,7 +18,7 @@ export interface DispatcherDeps extends CoreEnv, FailurePolicy {
   /** The handler methods of every kind. */
   routes: Routes;
   /** Core's features, then the plugins', in order: their stages, endings and kinds. */
-  features: readonly Feature[];
+  features: readonly Pick<Plugin, 'stages' | 'endings' | 'kinds'>[];
   /**
    * The bot's queue: a burst's run takes one of its workers, outside any ordering slot.
    * @defaultValue runs at once
@@ -137,15 +131,5 @@ export class Dispatcher {
       outcome.failed = true;
     }
     return outcome;
-  }
-
-  /**
-   * Routes and runs one event (for a source that has not routed it on arrival); never rejects.
-   * @param event - the event
-   * @param options - whether it is replayed, its origin, trace and ownership
-   */
-  async dispatch(event: BotEvent, options: DispatchOptions = {}): Promise<DispatchOutcome> {
-    const routed = this.route(event);
-    return routed ? this.handle(routed, options) : { failed: false, abandoned: false };
   }
 }

@@ -44,16 +44,16 @@ export class HandlerRun {
   /** How many write keys the run gave out. */
   private written = 0;
   /** `bb1:<key basis>:<handler tag>:`, made at the first write. */
-  private prefix: string | undefined;
+  private prefix: string | undefined = undefined;
   // Made at the first read of `signal` (most handlers never read it): the signal is the costly part
   // of a run. `reason` is set when the run is abandoned, whether or not the signal exists yet.
-  private controller: AbortController | undefined;
-  private reason: Error | undefined;
-  // Stored by the run's own method, not assigned from outside the class: on Node 20, a hook closure
-  // stored on the run from outside made each event cost about 45 % more CPU (core's README, issue 41).
-  private abandonHook: (() => void) | undefined;
+  private controller: AbortController | undefined = undefined;
+  private reason: Error | undefined = undefined;
+  // Every field is made with the run and stored by its own methods: on Node 20, a hook closure stored
+  // on the run from outside made each event cost about 45 % more CPU (core's README, issue 41).
+  private abandonHook: (() => void) | undefined = undefined;
   /** The features' state, by key (see {@link RunKey}); made at the first `set`. */
-  private values: unknown[] | undefined;
+  private values: unknown[] | undefined = undefined;
 
   /** @param seed - the event, handler, ids and logger of the run */
   constructor(seed: RunSeed) {
@@ -66,11 +66,6 @@ export class HandlerRun {
     this.handler = seed.handler;
     this.correlationId = seed.correlationId;
     this.log = seed.log;
-    this.prefix = undefined;
-    this.controller = undefined;
-    this.reason = undefined;
-    this.abandonHook = undefined;
-    this.values = undefined;
   }
 
   /**

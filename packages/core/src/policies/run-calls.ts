@@ -15,8 +15,8 @@ import { TRACE } from '../telemetry/telemetry.js';
  * none pays nothing for it.
  */
 export class RunCalls implements RunVoice, CallCarrier {
-  private client: BotRest | undefined;
-  private built: RequestOptions | undefined;
+  private client: BotRest | undefined = undefined;
+  private built: RequestOptions | undefined = undefined;
 
   /**
    * @param run - the run
@@ -29,10 +29,7 @@ export class RunCalls implements RunVoice, CallCarrier {
     private readonly bot: BotRest,
     readonly runtime: boolean,
     private readonly trace: Context | undefined,
-  ) {
-    this.client = undefined;
-    this.built = undefined;
-  }
+  ) {}
 
   get rest(): BotRest {
     this.client ??= this.bot.forWork(this);

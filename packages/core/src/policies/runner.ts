@@ -3,15 +3,14 @@ import { ShutdownTimeoutError } from '../errors.js';
 import type { AnyContext } from '../kernel/context.js';
 import type { CoreEnv } from '../kernel/env.js';
 import { contextManaged } from '../kernel/otel-context.js';
-import type { DispatchOutcome } from '../kernel/outcome.js';
 import { HandlerRun } from '../kernel/run.js';
 import { type Telemetry, TRACE } from '../telemetry/telemetry.js';
 import { type EndingRule, endingOf, SUPERVISION_ENDINGS } from './endings.js';
 import { answerFailure, type FailurePolicy, say } from './failure.js';
-import { type Plan, Plans } from './plan.js';
+import { isThenable, type Plan, Plans, runPlan, sequence } from './plan.js';
 import { RunCalls } from './run-calls.js';
 import { RUNS, RunningHandlers, type RunSlots } from './running-handlers.js';
-import type { Answerable, HandlerTarget, KindRules, Passage, RunRequest, Runs, Stage, StageResult } from './stages.js';
+import type { Answerable, HandlerTarget, KindRules, Passage, RunRequest, Runs, Stage } from './stages.js';
 import { supervise } from './supervise.js';
 
 /** What the runner needs from the bot. */
@@ -27,44 +26,6 @@ export interface RunnerDeps extends FailurePolicy {
 }
 
 const NO_ARGS: readonly unknown[] = [];
-const DONE = Promise.resolve();
-const NEXT = () => DONE;
-const nothing = (): void => {};
-
-/** Whether `value` is a promise or another thenable, which `await` would wait for. */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
-/** The handler itself, the `handle` phase's first stage: called with the arguments, its result kept. */
-const HANDLER: Stage = {
-  name: 'handler',
-  phase: 'handle',
-  run(pass) {
-    const returned = pass.target.call(...pass.args);
-    if (!isThenable(returned)) {
-      pass.result = returned;
-      return;
-    }
-    return Promise.resolve(returned).then((result) => {
-      pass.result = result;
-    });
-  },
-};
-
-/**
- * Runs `stages` in order until one returns `false`; synchronous while they are (each stage that
- * does not apply or has nothing to wait for costs no promise: on Node 20 every promise of a run
- * costs more than its own allocation).
- */
-function sequence(stages: readonly Stage[], pass: Passage, from = 0): boolean | Promise<boolean> {
-  for (let i = from; i < stages.length; i++) {
-    const result: StageResult = (stages[i] as Stage).run(pass, NEXT);
-    if (isThenable(result)) return result.then((r) => r !== false && sequence(stages, pass, i + 1));
-    if (result === false) return false;
-  }
-  return true;
-}
 
 /** A run on its way through the stages. */
 class Pass implements Passage {
@@ -93,13 +54,10 @@ export class Runner implements Runs, RunSlots {
   private readonly plans: Plans;
   private readonly endings: readonly EndingRule[];
   private readonly interrupt = new AbortController();
-  /** Runs that released their slot and still go on. */
-  private readonly released = new Set<Promise<void>>();
-  private readonly settledWaiters: (() => void)[] = [];
 
   /** @param deps - the bot's environment, stages, endings and failure policy */
   constructor(private readonly deps: RunnerDeps) {
-    this.plans = new Plans([HANDLER, ...deps.stages]);
+    this.plans = new Plans(deps.stages);
     this.endings = [...SUPERVISION_ENDINGS, ...deps.endings];
     deps.env.services.set(RUNS, this);
   }
@@ -119,7 +77,7 @@ export class Runner implements Runs, RunSlots {
    * @param stages - every stage, in order, if they changed
    */
   replan(stages?: readonly Stage[]): void {
-    this.plans.replan(stages && [HANDLER, ...stages]);
+    this.plans.replan(stages);
   }
 
   run<C extends AnyContext>(request: RunRequest<C>): Promise<void> {
@@ -134,7 +92,7 @@ export class Runner implements Runs, RunSlots {
         // Released before `execute` returned (its stages ran synchronously so far): once it has.
         if (done === undefined) queueMicrotask(release);
         else {
-          this.hold(done, outcome);
+          this.running.hold(done, outcome);
           resolve();
         }
       };
@@ -150,7 +108,7 @@ export class Runner implements Runs, RunSlots {
   ): Promise<void> {
     const target: HandlerTarget = {
       label: request.label,
-      call: nothing,
+      call: () => {},
       guards: [],
       cooldown: undefined,
       errorHook: undefined,
@@ -169,8 +127,7 @@ export class Runner implements Runs, RunSlots {
 
   /** Resolves once no run that released its slot is still going. */
   settled(): Promise<void> {
-    if (this.released.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.settledWaiters.push(resolve));
+    return this.running.settled();
   }
 
   /**
@@ -230,36 +187,7 @@ export class Runner implements Runs, RunSlots {
   /** The stages, in the run's OpenTelemetry context when a context manager is registered. */
   private enter(plan: Plan, pass: Pass): Promise<void> {
     const trace = pass.run.get(TRACE) ?? pass.trace;
-    if (trace === undefined || !contextManaged()) return this.stages(plan, pass);
-    return otelContext.with(trace, () => this.stages(plan, pass));
-  }
-
-  private async stages(plan: Plan, pass: Pass): Promise<void> {
-    const opened = sequence(plan.open, pass);
-    if (!(isThenable(opened) ? await opened : opened)) return;
-    const passed = sequence(plan.gate, pass);
-    if (!(isThenable(passed) ? await passed : passed)) return;
-    const inner = plan.around.length === 0 ? sequence(plan.inner, pass) : this.around(plan, pass, 0);
-    if (isThenable(inner)) await inner;
-    const finished = sequence(plan.finish, pass);
-    if (isThenable(finished)) await finished;
-  }
-
-  /** The `around` stage `i`, whose `next()` is the next one, and the last one's the handler. */
-  private around(plan: Plan, pass: Pass, i: number): Promise<void> {
-    const stage = plan.around[i];
-    const result = stage ? stage.run(pass, () => this.around(plan, pass, i + 1)) : sequence(plan.inner, pass);
-    return isThenable(result) ? Promise.resolve(result).then(nothing) : DONE;
-  }
-
-  /** Keeps a run that released its slot until it ends: its event's completion and `settled()` wait for it. */
-  private hold(done: Promise<void>, outcome: DispatchOutcome): void {
-    this.released.add(done);
-    void done.then(() => {
-      this.released.delete(done);
-      if (this.released.size === 0) for (const wake of this.settledWaiters.splice(0)) wake();
-    });
-    if (outcome.held) outcome.held.push(done);
-    else outcome.held = [done];
+    if (trace === undefined || !contextManaged()) return runPlan(plan, pass);
+    return otelContext.with(trace, () => runPlan(plan, pass));
   }
 }

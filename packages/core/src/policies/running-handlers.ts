@@ -1,3 +1,4 @@
+import type { DispatchOutcome } from '../kernel/outcome.js';
 import type { HandlerRun } from '../kernel/run.js';
 import { ServiceKey } from '../kernel/services.js';
 
@@ -24,9 +25,14 @@ export interface RunSlots {
 /** Where the bot's runner offers {@link RunSlots} to the features (a service of the bot). */
 export const RUNS = new ServiceKey<RunSlots>('runner');
 
-/** The runs holding a worker right now, with what releases each one's slot, so a shutdown can abandon them by name. */
+/**
+ * The runs holding a worker right now, with what releases each one's slot (so a shutdown can abandon
+ * them by name), and those that released theirs and still go on.
+ */
 export class RunningHandlers {
   private readonly runs = new Map<HandlerRun, (() => void) | undefined>();
+  private readonly released = new Set<Promise<void>>();
+  private readonly settledWaiters: (() => void)[] = [];
 
   /** How many runs hold a worker. */
   get size(): number {
@@ -53,6 +59,27 @@ export class RunningHandlers {
     if (release === undefined) return;
     this.runs.set(run, undefined);
     release();
+  }
+
+  /**
+   * Keeps a run that released its slot until it ends: its event's completion and `settled()` wait for it.
+   * @param done - the run's end
+   * @param outcome - its event's outcome
+   */
+  hold(done: Promise<void>, outcome: DispatchOutcome): void {
+    this.released.add(done);
+    void done.then(() => {
+      this.released.delete(done);
+      if (this.released.size === 0) for (const wake of this.settledWaiters.splice(0)) wake();
+    });
+    if (outcome.held) outcome.held.push(done);
+    else outcome.held = [done];
+  }
+
+  /** Resolves once no run that released its slot is still going. */
+  settled(): Promise<void> {
+    if (this.released.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
   }
 
   /**

@@ -8,9 +8,9 @@ import type { CooldownMetadata } from './metadata.js';
 import type { ErrorHook } from './on-error.js';
 
 /**
- * The phases of a run, in their one order: the locale is chosen (`open`) before anything can speak,
- * then the guards, the arguments, the admission (cooldown), the stages `around` the handler
- * (middleware), the handler (`handle`), what its returned value does (`result`), and `finish`.
+ * The phases of a run, in their one order: the locale (`open`, before anything can speak), the
+ * guards, the arguments, the admission (cooldown), the stages `around` the handler (middleware),
+ * the handler (`handle`), what its returned value does (`result`), and `finish`.
  */
 export const PHASES = ['open', 'guard', 'arguments', 'admit', 'around', 'handle', 'result', 'finish'] as const;
 
@@ -43,16 +43,14 @@ export interface Answerable {
 export type Refusal = { reason: 'denied'; words: string | undefined } | { reason: 'cooling'; waitMs: number };
 
 /**
- * How the runs of one kind of handler meet the stages: the kind supplies its context and these
- * rules, and orders nothing. A stage asks them whether it applies (guards and middleware see only
- * a guarded kind's context; a cooldown needs someone to count) and how to tell the person.
- *
+ * How the runs of a kind of handler meet the stages: a kind supplies its context and these rules,
+ * and orders nothing. Stages ask them whether they apply and how to tell the person.
  * @typeParam C - the kind's context
  */
 export interface KindRules<C extends AnyContext = AnyContext> {
   /** Guards and middleware see the kind's context (one of `GuardedContexts`). @defaultValue false */
   readonly guarded?: boolean;
-  /** The context answers the person (it is {@link Answerable}): refusals, the apology, the runtime's texts. @defaultValue false */
+  /** The context is {@link Answerable}: it hears refusals, the apology, the runtime's texts. @defaultValue false */
   readonly answers?: boolean;
   /** Whom a cooldown per user counts, and the board one per board counts; absent: no cooldown applies. */
   subject?(ctx: C): { who: string; board: string };
@@ -60,7 +58,7 @@ export interface KindRules<C extends AnyContext = AnyContext> {
   refuse?(ctx: C, refusal: Refusal): Promise<void>;
 }
 
-/** A run going through the stages: what each stage reads, and what the argument and handler stages set. */
+/** A run going through the stages: what they read, and the arguments and result they set. */
 export interface Passage<C extends AnyContext = AnyContext> {
   readonly run: HandlerRun;
   readonly ctx: C;
@@ -68,7 +66,7 @@ export interface Passage<C extends AnyContext = AnyContext> {
   readonly rules: KindRules<C>;
   /** What the kind hands its runs besides the context (an event's payload, a command's option reader). */
   readonly input: unknown;
-  /** The handler's arguments: set by the `arguments` stages (none: it is called without). */
+  /** The handler's arguments, set by the `arguments` stages (none: it is called without). */
   args: readonly unknown[];
   /** What the handler returned, for the `result` stages. */
   result: unknown;
@@ -79,31 +77,23 @@ export interface Passage<C extends AnyContext = AnyContext> {
 export type StageResult = void | boolean | Promise<void | boolean>;
 
 /**
- * One step of every run it applies to, at one phase, pushed by a feature or a plugin
- * (`definePlugin({ stages })`): the runner runs the stages of each phase in the order they were
- * given, and knows none of them.
+ * One step of every run it applies to, at one phase, given by a feature or a plugin
+ * (`definePlugin({ stages })`). The runner runs each phase's stages in the order they were given.
  */
 export interface Stage {
   /** What it is, for logs and docs. */
   readonly name: string;
   readonly phase: Phase;
-  /**
-   * Whether it runs for a handler of a kind: asked once per handler (the plan is kept), so a stage
-   * that does not apply costs its runs nothing. @defaultValue applies to every run
-   */
+  /** Whether it runs for a handler of a kind: asked once per handler. @defaultValue every run */
   applies?(target: HandlerTarget, rules: KindRules): boolean;
   /**
-   * Runs it for one run. Return `false` to stop the run here, having told the person what they
-   * should hear. An `around` stage goes on by calling `next()` (the stages inside it and the
-   * handler); the other phases are given a `next` that does nothing.
+   * Runs it. `false` stops the run (having told the person what they should hear). An `around` stage
+   * goes on by calling `next()`; the other phases get a `next` that does nothing.
    */
   run(pass: Passage, next: () => Promise<void>): StageResult;
 }
 
-/**
- * What a kind asks the runner to run: one handler for one event, with the kind's rules, context
- * and input. The runner makes the run, then the context from it.
- */
+/** What a kind asks the runner to run: one handler for one event, with its rules, context and input. */
 export interface RunRequest<C extends AnyContext = AnyContext> {
   rules: KindRules<C>;
   target: HandlerTarget;
@@ -123,14 +113,14 @@ export interface RunRequest<C extends AnyContext = AnyContext> {
 export interface Runs {
   /**
    * Runs one handler for one event through the stages, supervised; never rejects. Resolves when the
-   * run ended, or earlier when it handed its slot back (a streamed answer).
+   * run ended, or handed its slot back (a streamed answer).
    */
   run<C extends AnyContext>(request: RunRequest<C>): Promise<void>;
   /**
-   * Tells the person the runtime's text `key` (`boardbot:unknownCommand`), in their locale, as the
-   * runtime's answer for an event no handler runs for; logs (does not throw) when that fails.
+   * Tells the person the runtime's text `key`, in their locale, as the runtime's answer for an event
+   * no handler runs for (an unknown command); logs (does not throw) when that fails.
    * @param request - the run's label (`/command`), event, logger, rules and context
-   * @param key - the text's key
+   * @param key - the text's key (`boardbot:unknownCommand`)
    * @param values - what it is filled with
    */
   speak<C extends AnyContext>(

@@ -3,7 +3,7 @@ import { RestClient } from '@boardbot/rest';
 import { trace } from '@opentelemetry/api';
 import type { CommandDescription } from '../commands/describe.js';
 import { assertValidCommands } from '../commands/validate-commands.js';
-import { coreFeatures, coreKinds } from '../dispatch/core-features.js';
+import { coreFeatures } from '../dispatch/core-features.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
 import { exploreHandler, type HandlerDescription, methodsOf } from '../dispatch/explorer.js';
 import { KeyedQueue } from '../dispatch/keyed-queue.js';
@@ -13,12 +13,13 @@ import { Container } from '../kernel/container.js';
 import { createLogger } from '../kernel/logger.js';
 import type { BotRest } from '../kernel/ports.js';
 import type { Services } from '../kernel/services.js';
+import { MESSAGE_KIND } from '../listeners/handle-message.js';
 import { declaredPatterns } from '../listeners/patterns/check-patterns.js';
 import type { Plugin } from '../plugins/plugin.js';
 import { Cooldowns } from '../policies/cooldowns.js';
 import type { KindDefinition } from '../policies/kind.js';
 import type { Middleware } from '../policies/middleware.js';
-import { scheduledMethod, TickHandler } from '../schedules/handle-tick.js';
+import { SCHEDULE_KIND, scheduledMethod, TickHandler } from '../schedules/handle-tick.js';
 import { Scheduler } from '../schedules/scheduler.js';
 import { FileSessionStore } from '../sessions/file-session-store.js';
 import { SESSION_STORE } from '../sessions/service.js';
@@ -93,8 +94,16 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
   const log = createLogger(o.logger);
   const plugins = [...(o.plugins ?? [])];
   for (const plugin of plugins) shell.setup(plugin);
-  const core = coreKinds(o);
-  const kinds = [...core.all, ...plugins.flatMap((p) => p.kinds ?? [])];
+  const middleware = plugins.flatMap((p) => p.middleware ?? []);
+  const scale =
+    o.scale === false || (o.scale === undefined && !o.redisUrl)
+      ? undefined
+      : new ScaleSlot(o.scale ?? (o.redisUrl as string));
+  const cooldowns = scale?.cooldowns ?? new Cooldowns(() => clock.now());
+  const { exhaustedInteraction, textCommands } = o;
+  const core = coreFeatures({ exhaustedInteraction, textCommands, cooldowns, middleware });
+  const features = [...core.features, ...plugins];
+  const kinds = features.flatMap((f) => f.kinds ?? []);
   const described = [...o.handlers, ...plugins.flatMap((p) => p.handlers ?? [])].map((h) => exploreHandler(h, kinds));
   // Each `@Command` class once, in handler order, as its routes carry it.
   const commands = [...new Set(described.flatMap((d) => methodsOf(d, core.commands).map((m) => m.command)))];
@@ -110,13 +119,8 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
     new Container(providers),
     plugins.flatMap((p) => p.guards ?? []),
   );
-  const middleware = plugins.flatMap((p) => p.middleware ?? []);
   const tracing = o.tracing ?? trace.getTracerProvider();
   const telemetry = new Telemetry(tracing);
-  const scale =
-    o.scale === false || (o.scale === undefined && !o.redisUrl)
-      ? undefined
-      : new ScaleSlot(o.scale ?? (o.redisUrl as string));
   // Replicas share their adapter's store (Redis) unless the author chose one.
   const { services } = shell;
   const ownStore = new FileSessionStore(o.stateDir, { clock, log });
@@ -137,17 +141,15 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
     );
   }
   const queue = new KeyedQueue(o.concurrency, (error) => log.error({ err: error }, 'dispatch failed'));
-  const messageListeners = handlersOf(routes, core.messages);
+  const messageListeners = handlersOf(routes, MESSAGE_KIND);
   assertBurstsOrdered(messageListeners, o.orderBy);
   const { handlerTimeoutMs, errorReply, onError } = o;
   const built = { queue, rest, app: shell.app, log, clock, services, telemetry };
-  const cooldowns = scale?.cooldowns ?? new Cooldowns(() => clock.now());
-  const features = [...coreFeatures(core, { cooldowns, middleware }), ...plugins];
   const dispatcher = new Dispatcher({ handlerTimeoutMs, errorReply, onError, ...built, routes, features });
   // Schedules are a plugin of the bot's own: started with the plugins, stopped with them.
   const scheduler = new Scheduler({
     ...built,
-    schedules: handlersOf(routes, core.schedules).map(scheduledMethod),
+    schedules: handlersOf(routes, SCHEDULE_KIND).map(scheduledMethod),
     ticks: new TickHandler({ ...built }, dispatcher.runner),
     store: () => services.get(SESSION_STORE),
     accepting: shell.running,

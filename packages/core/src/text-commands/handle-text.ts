@@ -54,7 +54,7 @@ export function textCommandKind(
     decorators: [],
     describe: () => [],
     create: (host) => {
-      const table = commandTable({ handlers: host.handlersOf(commands) });
+      const table = commandTable(host.handlersOf(commands));
       return new TextCommandHandler(host, textCommandTable(table, text.all, textEditable(text)), text);
     },
   };

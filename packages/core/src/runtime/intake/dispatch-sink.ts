@@ -4,7 +4,7 @@ import type { KeyedQueue } from '../../dispatch/keyed-queue.js';
 import { type OrderBy, orderingKey } from '../../dispatch/ordering.js';
 import type { BotEvent, EventOrigin } from '../../kernel/event.js';
 import { type DispatchOutcome, releasedOutcome } from '../../kernel/outcome.js';
-import type { EventTrace, Telemetry } from '../../telemetry/telemetry.js';
+import type { Telemetry } from '../../telemetry/telemetry.js';
 import type { PositionKeeper } from '../position/position-keeper.js';
 import type { Progress, Ticket } from '../position/progress.js';
 import type { BackfillMarks } from './backfill.js';
@@ -56,7 +56,7 @@ export class DispatchSink implements IntakeSink {
     const traced = this.deps.telemetry.receive(event, 'live');
     const routed = this.deps.dispatcher.route(event);
     if (routed) this.deps.queue.push(undefined, () => dispatchTraced(this.deps.dispatcher, routed, {}, traced));
-    else done(traced);
+    else void dispatchTraced(this.deps.dispatcher, undefined, {}, traced);
   }
 
   skip(event: BotEvent): void {
@@ -73,7 +73,7 @@ export class DispatchSink implements IntakeSink {
     if (!routed) {
       // No handler would run (the bot's own answers, most often): counted and traced as received, and
       // done at once, without waiting for its key's turn in the queue.
-      done(traced);
+      void dispatchTraced(this.deps.dispatcher, undefined, {}, traced);
       this.finish(ticket);
       return Promise.resolve();
     }
@@ -116,12 +116,6 @@ export class DispatchSink implements IntakeSink {
     this.deps.progress?.finish(ticket);
     this.deps.keeper?.changed();
   }
-}
-
-/** An event no handler runs for: traced as received, and done. */
-function done(traced: EventTrace): void {
-  traced.begin();
-  traced.end();
 }
 
 /** Whether the event's interaction or message was created before `time` (epoch ms). */

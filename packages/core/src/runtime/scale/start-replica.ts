@@ -80,12 +80,8 @@ export async function startReplica(s: SingleStart & { adapter: ScaleAdapter }): 
     dispatch: (event, replayed, carrier, owned) => {
       const origin = originOf(event);
       const traced = parts.telemetry.receive(event, origin, carrier);
-      const routed = parts.dispatcher.route(event);
       const options = { replayed: replayed || createdBefore(event, s.startedAt), origin, owned };
-      if (routed) return dispatchTraced(parts.dispatcher, routed, options, traced);
-      traced.begin();
-      traced.end();
-      return Promise.resolve({ failed: false, abandoned: false });
+      return dispatchTraced(parts.dispatcher, parts.dispatcher.route(event), options, traced);
     },
     relay: (event) => parts.telemetry.relay(event),
     intake: (sink) => new Intake(sink, { ...parts, backfillLimit: options.backfillLimit }),
