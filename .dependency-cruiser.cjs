@@ -49,6 +49,14 @@ module.exports = {
       to: { path: '(^|/)node_modules/i18next/' },
     },
     {
+      name: 'chat-adapter-on-the-clients',
+      comment:
+        '@boardbot/chat-adapter is built on the REST and gateway clients alone: a Chat SDK bot never loads the boardbot runtime',
+      severity: 'error',
+      from: { path: '^packages/chat-adapter/src/' },
+      to: { path: '^packages/(core|redis|testing|cli|emulator)/' },
+    },
+    {
       name: 'core-folders-are-layered',
       comment: 'Every folder of core has a layer in .dependency-cruiser.cjs (add a new one there)',
       severity: 'error',

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CHAT_ADAPTER_ERROR_CODES } from '@boardbot/chat-adapter';
 import { CLI_ERROR_CODES, EXIT_CODES } from '@boardbot/cli';
 import { CORE_ERROR_CODES } from '@boardbot/core';
 import { EMULATOR_ERROR_CODES } from '@boardbot/emulator';
@@ -25,6 +26,7 @@ const packageCodes: Record<string, readonly string[]> = {
   rest: REST_ERROR_CODES,
   gateway: GATEWAY_ERROR_CODES,
   redis: REDIS_ERROR_CODES,
+  'chat-adapter': CHAT_ADAPTER_ERROR_CODES,
   // The emulator's server and its control API client (`@boardbot/emulator/control`), one section.
   emulator: [...EMULATOR_ERROR_CODES, ...CONTROL_ERROR_CODES],
   testing: TESTING_ERROR_CODES,

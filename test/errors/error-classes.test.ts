@@ -1,3 +1,4 @@
+import * as chatAdapter from '@boardbot/chat-adapter';
 import * as cli from '@boardbot/cli';
 import * as core from '@boardbot/core';
 import * as emulator from '@boardbot/emulator';
@@ -39,6 +40,12 @@ const PACKAGES: PackageErrors[] = [
   { name: 'rest', modules: [rest], base: rest.BoardbotRestError, codes: rest.REST_ERROR_CODES },
   { name: 'gateway', modules: [gateway], base: gateway.GatewayError, codes: gateway.GATEWAY_ERROR_CODES },
   { name: 'redis', modules: [redis], base: redis.BoardbotRedisError, codes: redis.REDIS_ERROR_CODES },
+  {
+    name: 'chat-adapter',
+    modules: [chatAdapter],
+    base: chatAdapter.BoardbotChatAdapterError,
+    codes: chatAdapter.CHAT_ADAPTER_ERROR_CODES,
+  },
   { name: 'emulator', modules: [emulator], base: emulator.EmulatorError, codes: emulator.EMULATOR_ERROR_CODES },
   { name: 'control', modules: [control], base: control.ControlError, codes: control.CONTROL_ERROR_CODES },
   { name: 'testing', modules: [testing], base: testing.TestingError, codes: testing.TESTING_ERROR_CODES },
@@ -107,6 +114,9 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [redis.RedisOptionError, () => new redis.RedisOptionError('partitions', 'must be an integer from 1 to 1024')],
   [redis.RedisUnavailableError, () => new redis.RedisUnavailableError('redis://127.0.0.1:6379', leakyCause())],
   [redis.RedisNotConnectedError, () => new redis.RedisNotConnectedError('the shared rate limit')],
+  [chatAdapter.ChatAdapterOptionError, () => new chatAdapter.ChatAdapterOptionError('token', 'is missing')],
+  [chatAdapter.InvalidThreadIdError, () => new chatAdapter.InvalidThreadIdError('slack:C123')],
+  [chatAdapter.AdapterNotInitializedError, () => new chatAdapter.AdapterNotInitializedError('postMessage')],
   [gateway.GatewayUnauthorizedError, () => new gateway.GatewayUnauthorizedError(request)],
   [gateway.GatewayForbiddenError, () => new gateway.GatewayForbiddenError({ ...request, status: 403 })],
   [gateway.GatewayHttpError, () => new gateway.GatewayHttpError({ ...request, status: 404 })],

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runCaptured, tempDir } from '@boardbot/test-support';
@@ -50,6 +50,46 @@ describe('npm create boardbot@latest, from a registry', () => {
       expect(view.code, view.output).toBe(0);
       expect([JSON.parse(view.output)].flat(), packed[i]?.name).toEqual([packed[i]?.version]);
     }
+  });
+
+  it('installs @boardbot/chat-adapter beside chat, and a Chat instance takes it', { timeout: 300_000 }, async () => {
+    const project = join(dirs.user, 'chat-bot');
+    mkdirSync(project, { recursive: true });
+    const version = packed.find((p) => p.name === '@boardbot/chat-adapter')?.version;
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'chat-bot', private: true, type: 'module' }));
+    const add = ['install', `@boardbot/chat-adapter@${version}`, 'chat@^4.41.0', '@chat-adapter/state-memory@^4.41.0'];
+    const installed = await runCaptured('npm', add, project, registry.env);
+    expect(installed.code, `${installed.output}\n${registry.log()}`).toBe(0);
+    // The adapter works with the project's one copy of chat (a peer): Chat SDK's own error class holds.
+    writeFileSync(
+      join(project, 'check.mjs'),
+      `import { createBoardAdapter } from '@boardbot/chat-adapter';
+import { createMemoryState } from '@chat-adapter/state-memory';
+import { Chat, NotImplementedError } from 'chat';
+const board = createBoardAdapter({ token: 'not-used' });
+const bot = new Chat({ userName: 'bot', adapters: { board }, state: createMemoryState(), logger: 'silent' });
+const webhook = await board.handleWebhook(new Request('http://x/'));
+const refused = await board.addReaction('board:x', 'm', 'x').catch((e) => e instanceof NotImplementedError);
+console.log(JSON.stringify({ name: board.name, webhook: webhook.status, refused, chat: bot.adapters.size }));
+await board.disconnect();
+`,
+    );
+    const run = await runCaptured('node', ['check.mjs'], project, registry.env);
+    expect(run.code, run.output).toBe(0);
+    expect(JSON.parse(run.output.trim().split('\n').at(-1) ?? '{}')).toEqual({
+      name: 'board',
+      webhook: 404,
+      refused: true,
+      chat: 1,
+    });
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { resolved?: string }>;
+    };
+    // chat is a peer: the adapter brings no copy of its own (Chat SDK's state adapters pin theirs).
+    expect(
+      Object.keys(lock.packages).filter((path) => path.startsWith('node_modules/@boardbot/chat-adapter/')),
+    ).toEqual([]);
+    expect(lock.packages['node_modules/@boardbot/chat-adapter']?.resolved?.startsWith(registry.url)).toBe(true);
   });
 
   it('creates a project whose npm test passes, every package from the local registry', {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { checkExposure } from './auth/exposure.js';
 import { randomToken } from './auth/tokens.js';
 import { EmulatorOptionsError, EmulatorStateError } from './errors.js';
-import { allowedHostNames } from './http/host-check.js';
+import { allowedHostNames, isLoopbackAddress } from './http/host-check.js';
 import { resolveLogger } from './logging.js';
 import { type EmulatorOptions, type ResolvedEmulatorOptions, resolveOptions } from './options.js';
 import { watchInteractionExpiry } from './platform/expiry-watcher.js';
@@ -22,9 +22,10 @@ const CLOSE_GRACE_MS = 2000;
 /** Where to listen. */
 export interface ListenOptions {
   /**
-   * Interface to bind. Beyond loopback, the admin key and the seeded `dev-bot` token must have at
-   * least 16 characters and no app may hold the default token `dev-token`
-   * (`BOARDBOT_EMULATOR_EXPOSED_DEFAULTS`).
+   * Interface to bind. Beyond loopback, the admin key must have at least 16 characters, and every
+   * app's token must be strong: not the default `dev-token`, and judged strong when it was made
+   * (`BOARDBOT_EMULATOR_EXPOSED_DEFAULTS`, saying how to rotate the others); a weak token chosen
+   * while listening there is refused too.
    * @defaultValue `'127.0.0.1'`
    */
   host?: string;
@@ -137,7 +138,14 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       const host = listen.host ?? DEFAULT_LISTEN_HOST;
       checkExposure(host, { adminKey, devToken: o.seed ? o.devToken : undefined, platform });
       hosts = allowedHostNames(host, o.allowedHosts);
-      await app.listen({ host, port: listen.port ?? 8787 });
+      // Before binding: from the first request on, a weak token chosen through the control API is refused.
+      platform.exposedOn = isLoopbackAddress(host) ? undefined : host;
+      try {
+        await app.listen({ host, port: listen.port ?? 8787 });
+      } catch (error) {
+        platform.exposedOn = undefined;
+        throw error;
+      }
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : listen.port;
       const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;

@@ -143,7 +143,8 @@ export class EmulatorDatabaseInUseError extends EmulatorError {
 
 /**
  * `listen()` beyond loopback with a credential anyone can guess: an app holds the default token
- * (`dev-token`) or the seeded `dev-bot` token is short. Anyone on the network could act as that app.
+ * (`dev-token`), the seeded `dev-bot` token is weak, or an app's token is weak or of unknown
+ * strength (stored before strengths were recorded). Anyone on the network could act as that app.
  */
 export class EmulatorExposedDefaultsError extends EmulatorError {
   /** @param message - Which credential is guessable and how to set a real one. */

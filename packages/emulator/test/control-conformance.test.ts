@@ -1,9 +1,10 @@
 import { createEmulator, type Emulator, type EmulatorUrls } from '@boardbot/emulator';
-import { ACTIVITY_EVENTS, ControlApiError, ControlClient } from '@boardbot/emulator/control';
+import { ACTIVITY_EVENTS, ControlClient } from '@boardbot/emulator/control';
 import { checkerFor } from '@boardbot/protocol';
 import { SseClient } from '@boardbot/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITY_EVENT_SCHEMAS } from '../src/control/schemas/activity.js';
+import { refusal } from './helpers/control-failure.js';
 import { controlApiChecker } from './helpers/openapi-checker.js';
 
 // Real control API answers, over real HTTP through the one client, checked against the control API's
@@ -39,16 +40,6 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-/** Resolves with the refusal `call` ends with. */
-async function refusal(call: Promise<unknown>): Promise<ControlApiError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ControlApiError);
-  return error as ControlApiError;
-}
-
 /** A person invokes `/ping`, which dev-bot registered; the app receives the interaction on its stream. */
 async function registerPing(): Promise<void> {
   const res = await fetch(`${urls.apiUrl}/app/commands`, {
@@ -82,6 +73,8 @@ describe('control API conformance', () => {
     await control.removeMember(lunch.id, alice.id);
     await control.apps();
     const { app } = await control.createApp({ name: 'helper' });
+    await control.rotateToken(app.id);
+    await refusal(control.rotateToken(UNKNOWN));
     await control.install(app.id, lunch.id);
     await refusal(control.install(UNKNOWN, lunch.id));
     await control.uninstall(app.id, lunch.id);

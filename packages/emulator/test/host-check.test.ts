@@ -6,6 +6,9 @@ import { rawExchange } from './helpers/raw-http.js';
 // DNS rebinding: a page on evil.example whose name resolves to 127.0.0.1 reaches a loopback server
 // from the browser, with `Host: evil.example`. A loopback emulator answers only loopback names.
 
+// Beyond loopback every app token must be strong (see auth/token-strength.ts): a random one.
+const STRONG_TOKEN = 'Dh7qK2xL9pWm4RzT8vNc3bYf';
+
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
@@ -76,7 +79,7 @@ describe('Host names', () => {
   });
 
   it('accepts any name when listening beyond loopback', async () => {
-    const port = await serve({ adminKey: 'a-long-enough-admin-key', devToken: 'a-long-enough-app-token' }, '0.0.0.0');
+    const port = await serve({ adminKey: 'a-long-enough-admin-key', devToken: STRONG_TOKEN }, '0.0.0.0');
     expect((await get(port, '/healthz', 'emulator.lan:8787')).status).toBe(200);
   });
 });
@@ -95,7 +98,7 @@ describe('the admin key of an emulator beyond loopback', () => {
       db: ':memory:',
       logger: false,
       adminKey: 'sixteen-chars!!!',
-      devToken: 'a-long-enough-app-token',
+      devToken: STRONG_TOKEN,
     });
     stops.push(() => long.close());
     await expect(long.listen({ host: '0.0.0.0', port: 0 })).resolves.toMatchObject({ url: expect.any(String) });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXPIRED_BETWEEN_SQL } from '../src/store/interactions.js';
+import { MIGRATIONS } from '../src/store/migrations.js';
 import { openStore, type Store } from '../src/store/store.js';
 
 // Regression: the expiry watcher's query had no index on `expires_at_ms`, so every tick scanned every
@@ -32,12 +33,14 @@ describe('the expired-interactions query', () => {
   it('gets the index when an older emulator created the database (schema 3)', () => {
     const path = join(dir, 'schema-3.db');
     const previous = openStore(path);
-    previous.db.exec('DROP INDEX interactions_unanswered_by_expiry; PRAGMA user_version = 3');
+    previous.db.exec(
+      'ALTER TABLE apps DROP COLUMN token_strength; DROP INDEX interactions_unanswered_by_expiry; PRAGMA user_version = 3',
+    );
     expect(planOf(previous)).not.toContain('interactions_unanswered_by_expiry');
     previous.close();
     const store = openStore(path);
     try {
-      expect(store.db.pragma('user_version', { simple: true })).toBe(4);
+      expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
       expect(planOf(store)).toContain('USING INDEX interactions_unanswered_by_expiry');
     } finally {
       store.close();

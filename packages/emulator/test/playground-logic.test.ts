@@ -129,6 +129,7 @@ describe('the command picker', () => {
     created_at: at(0),
     board_ids: boards,
     commands: names.map((n) => command(n, [])),
+    token_strength: 'strong',
   });
 
   it('lists the commands of the apps installed on the board, by name', () => {
@@ -209,6 +210,7 @@ describe('the page state', () => {
       created_at: at(0),
       board_ids: [BOARD],
       commands: [],
+      token_strength: 'strong',
     };
     let state = playgroundReducer(EMPTY_STATE, { type: 'state.loaded', state: { users: [], boards: [], apps: [app] } });
     state = playgroundReducer(state, {

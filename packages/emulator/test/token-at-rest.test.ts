@@ -87,7 +87,9 @@ describe('interaction tokens at rest', () => {
     const old = join(dir, 'old.db');
     // A database as emulators before the token secret left it: schema 2, a token in the log.
     const previous = openStore(old);
-    previous.db.exec('DROP TABLE secrets; DROP INDEX interactions_unanswered_by_expiry; PRAGMA user_version = 2');
+    previous.db.exec(
+      'ALTER TABLE apps DROP COLUMN token_strength; DROP TABLE secrets; DROP INDEX interactions_unanswered_by_expiry; PRAGMA user_version = 2',
+    );
     const data = JSON.stringify({
       type: 'interaction.create',
       interaction: { id: 'i-1', token: 'clear-token-of-old' },

@@ -1,9 +1,16 @@
-import { createHash } from 'node:crypto';
 import { type CountingProxy, sample, startCountingProxy } from '@boardbot/test-support';
 import type { TestPlatform } from '@boardbot/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useRedis } from './support/redis.js';
-import { botMessages, eventually, freshPrefix, type Replica, replica, replicaPlatform } from './support/replicas.js';
+import {
+  botMessages,
+  eventually,
+  freshPrefix,
+  keyBase,
+  type Replica,
+  replica,
+  replicaPlatform,
+} from './support/replicas.js';
 
 // Replicas of one bot in this process, on a real redis-server and a real emulator over loopback.
 
@@ -95,11 +102,10 @@ describe('replicas sharing one Redis', () => {
     ]);
     const metrics = await (await fetch(`${r.bot.healthUrl}/metrics`)).text();
     expect(sample(metrics, 'boardbot_replica_dead_lettered_events')).toBe(1);
-    const entries = (await redis().client.xrange(
-      `${prefix}:{${platform.bot.app.id}:${keyHash(platform)}}:dead`,
-      '-',
-      '+',
-    )) as [string, string[]][];
+    const entries = (await redis().client.xrange(`${keyBase(platform, prefix)}:dead`, '-', '+')) as [
+      string,
+      string[],
+    ][];
     expect(entries).toHaveLength(1);
     expect(entries[0]?.[1].at(-1)).toContain(poison.id);
   });
@@ -107,7 +113,7 @@ describe('replicas sharing one Redis', () => {
   it('removes the dead letters older than deadLetterRetentionMs while it runs, with no new one (issue 29 finding 7)', async () => {
     platform = await replicaPlatform();
     const prefix = freshPrefix();
-    const dead = `${prefix}:{${platform.bot.app.id}:${keyHash(platform)}}:dead`;
+    const dead = `${keyBase(platform, prefix)}:dead`;
     const { client } = redis();
     const [seconds, micros] = await client.time();
     const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
@@ -123,6 +129,36 @@ describe('replicas sharing one Redis', () => {
       () => r.lines.map((l) => l.msg).join('\n'),
     );
     expect(((await client.xrange(dead, '-', '+')) as [string, string[]][]).map(([id]) => id)).toEqual([young]);
+  });
+
+  // Issue 40 finding 8: the dead letter went with its retention, but the partition stream kept the same
+  // event (a person's text) until the next event on that partition trimmed it. No event follows here.
+  it('leave no trace of a dead-lettered event in its partition stream once its retention has passed', async () => {
+    platform = await replicaPlatform();
+    const prefix = freshPrefix();
+    // No apology either: the bot's own reply would be a later event on the same partition.
+    const scale = { maxDeliveries: 2, deadLetterRetentionMs: 1000 };
+    const r = replica(platform, redis().server.url, prefix, scale, platform.urls.apiUrl, { errorReply: false });
+    replicas = [r];
+    await r.bot.start();
+    const text = 'poison: my address is 12 Elm Street';
+    const poison = await platform.person('alice').say(text);
+    const log = () => r.lines.map((l) => l.msg).join('\n');
+    const isDead = (l: { msg?: string }) => l.msg === 'event moved to the dead-letter stream: its board moves on';
+    await eventually(async () => r.lines.some(isDead), 20_000, log);
+    const { entry, partition } = r.lines.find(isDead) as { entry: string; partition: number };
+    const base = keyBase(platform, prefix);
+    const { client } = redis();
+    // The retention passes: the dead-letter stream no longer holds the letter.
+    await eventually(async () => (await client.xlen(`${base}:dead`)) === 0, 20_000, log);
+
+    const stream = `${base}:p:${partition}`;
+    const left = (await client.xrange(stream, '-', '+')) as [string, string[]][];
+    expect(left.map(([id]) => id)).not.toContain(entry);
+    expect(JSON.stringify(left)).not.toContain(text);
+    expect(JSON.stringify(left)).not.toContain(poison.id);
+    // The stream and its group stay for the next event.
+    expect(((await client.xinfo('GROUPS', stream)) as unknown[][]).length).toBe(1);
   });
 
   it('share the rate limit: two replicas flooded at 20 requests/s draw no 429 on the wire', async () => {
@@ -144,8 +180,3 @@ describe('replicas sharing one Redis', () => {
     expect(botMessages(await platform.messages(), botUser).map((m) => m.reply_to)).toEqual(posted);
   }, 60_000);
 });
-
-/** The hash part of the bot's key tag (the platform's API URL). */
-function keyHash(platform: TestPlatform): string {
-  return createHash('sha256').update(platform.urls.apiUrl).digest('hex').slice(0, 12);
-}

@@ -160,6 +160,50 @@ describe('the resume point', () => {
   });
 });
 
+// Issue 40 finding 8: the dead letter went with its retention, but the partition stream kept the same
+// event (a person's text) until a later trim passed it. The dead-letter write deletes it there, and
+// only it: older entries may still be pending for their boards, and their claims need them.
+describe('a dead-lettered entry in its partition stream', () => {
+  it('is deleted with its acknowledgement, leaving every other entry, the group and the resume point as they were', async () => {
+    const { keys, client, lease } = await partitionWithReader();
+    for (const id of [11, 12, 13]) await append(keys, lease.value as string, id);
+    await client.xreadgroup('GROUP', GROUP, 'c', 'STREAMS', keys.partition(0), '>');
+    const entries = (await client.xrange(keys.partition(0), '-', '+')) as [string, string[]][];
+    const groupOf = async () => {
+      const [group] = (await client.xinfo('GROUPS', keys.partition(0))) as unknown[][];
+      const field = (name: string) => group?.[(group?.indexOf(name) ?? -2) + 1];
+      return { name: field('name'), lastDelivered: field('last-delivered-id'), consumers: field('consumers') };
+    };
+    const group = await groupOf();
+
+    // 12 fails for good while 11 (another board's, slow) and 13 are still running.
+    await DEAD_LETTER.run(
+      client,
+      [keys.partition(0), keys.inflight, keys.boards, keys.meta, keys.attempts, keys.dead],
+      [GROUP, '12-0', sortKeyOf('12-0'), '', 0, 0, 5, 'its handlers failed 5 times', '{"name":"x"}', 100, DAY_MS],
+    );
+    const left = (await client.xrange(keys.partition(0), '-', '+')) as [string, string[]][];
+    expect(left).toEqual(entries.filter(([id]) => id !== '12-0'));
+    expect(left.map(([id]) => id)).toEqual(['11-0', '13-0']);
+    const pending = (await client.xpending(keys.partition(0), GROUP, '-', '+', 10)) as [string, string][];
+    expect(pending.map(([id, consumer]) => [id, consumer])).toEqual([
+      ['11-0', 'c'],
+      ['13-0', 'c'],
+    ]);
+    expect(await groupOf()).toEqual(group);
+    expect(group.lastDelivered).toBe('13-0');
+    // The resume point waits for 11, as it would have with 12 acknowledged.
+    expect((await readPosition(client, keys, 0)).eventId).toBe('10');
+    // The next entry is appended, read and acknowledged as before.
+    await append(keys, lease.value as string, 14);
+    const next = (await client.xreadgroup('GROUP', GROUP, 'c', 'STREAMS', keys.partition(0), '>')) as [
+      string,
+      [string, string[]][],
+    ][];
+    expect(next[0]?.[1].map(([id]) => id)).toEqual(['14-0']);
+  });
+});
+
 describe('shared cooldowns and command sets', () => {
   it('counts uses in a sliding window, and a use taken again by the same event once', async () => {
     const key = freshKeys().cooldown('Roll.run:user:u1');

@@ -10,7 +10,7 @@ import type { RunSlots } from '../policies/running-handlers.js';
 import { extendDeadline } from '../policies/supervise.js';
 import type { AnswerPart, AnswerRecord } from './answer-record.js';
 import { SourceReader } from './source-reader.js';
-import { splitAnswer } from './split-answer.js';
+import { AnswerSplitter, splitAnswer } from './split-answer.js';
 import {
   DEFAULT_STREAM_OPTIONS,
   STREAM_TEXTS,
@@ -88,6 +88,8 @@ class AnswerStream {
   private readonly key: string;
   private readonly nonce = randomBytes(4).toString('hex');
   private edits = 0;
+  /** Splits the growing text, cutting again only past the parts already final. */
+  private readonly splitter = new AnswerSplitter(LIMIT);
   private lastEditAt = Number.NEGATIVE_INFINITY;
   private dirty = false;
   /** Set when the source ended: `null` when it ended well, else why it stopped. */
@@ -212,7 +214,8 @@ class AnswerStream {
 
   /** Brings every part to the current text: edits what changed, posts the parts it lacks. */
   private async flush(final: boolean): Promise<void> {
-    const contents = splitAnswer(this.display(final), LIMIT);
+    // The final edit may show other text than the stream's (a marker, the answer trimmed): split whole, once.
+    const contents = final ? splitAnswer(this.display(final), LIMIT) : this.splitter.split(this.text);
     for (let i = 0; i < contents.length; i++) {
       const last = i === contents.length - 1;
       const content = final || !last ? (contents[i] as string) : `${contents[i]}${STREAM_TEXTS.cursor}`;

@@ -43,6 +43,53 @@ function cutIn(window: string): number {
 }
 
 /**
+ * Splits an answer that grows, as a stream's text does: each call takes the whole text so far (which
+ * extends the text of the call before) and gives the contents of its messages, each at most `limit`
+ * characters. A part before the last depends only on the text up to its end, so it is final once a
+ * later part exists: the splitter keeps those and cuts again only from the last part's start, so a
+ * stream's flushes together read the text about once, not once per flush.
+ */
+export class AnswerSplitter {
+  /** Characters the splitter has scanned so far (what its tests count to see it linear). */
+  visited = 0;
+  private readonly settled: string[] = [];
+  /** Where the first part not yet final starts, and the fence open there. */
+  private start = 0;
+  private reopen = '';
+
+  /** @param limit - the most characters of one message */
+  constructor(private readonly limit: number) {}
+
+  /**
+   * The contents of the messages the answer takes now; the final parts are the same strings as before.
+   * @param text - the whole answer so far, extending every text given before
+   */
+  split(text: string): string[] {
+    for (;;) {
+      const prefix = this.reopen === '' ? '' : `${this.reopen}\n`;
+      if (prefix.length + text.length - this.start <= this.limit) {
+        this.visited += text.length - this.start;
+        return [...this.settled, prefix + text.slice(this.start)];
+      }
+      const window = text.slice(this.start, this.start + this.limit - prefix.length - CLOSE_ROOM);
+      const cut = cutIn(window);
+      const chunk = text.slice(this.start, this.start + cut);
+      const open = openFenceAfter(chunk, this.reopen);
+      // trimEnd, not replace(/\s+$/): the expression backtracks over each run of spaces that is not at
+      // the end, quadratic in its length (a run of 4,000 tabs took seconds).
+      let content = prefix + chunk.trimEnd();
+      if (open !== '') content += `\n${FENCE.exec(open)?.[1] ?? '```'}`;
+      this.settled.push(content);
+      this.visited += window.length + chunk.length;
+      this.start += cut;
+      // The next part starts at its text, not at the blank lines of the cut.
+      while (text[this.start] === '\n') this.start++;
+      this.reopen = open.slice(0, MAX_REOPEN);
+    }
+  }
+}
+
+/**
  * The contents of the messages an answer takes, each at most `limit` characters. Parts before the
  * last depend only on the text up to their end, so a streamed answer's earlier parts never change
  * once a later part exists.
@@ -52,25 +99,5 @@ function cutIn(window: string): number {
  * @example splitAnswer(long, 4000) // ['…first part', '…second part']
  */
 export function splitAnswer(text: string, limit: number): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  let reopen = '';
-  for (;;) {
-    const prefix = reopen === '' ? '' : `${reopen}\n`;
-    if (prefix.length + text.length - start <= limit) {
-      parts.push(prefix + text.slice(start));
-      return parts;
-    }
-    const window = text.slice(start, start + limit - prefix.length - CLOSE_ROOM);
-    const cut = cutIn(window);
-    const chunk = text.slice(start, start + cut);
-    const open = openFenceAfter(chunk, reopen);
-    let content = prefix + chunk.replace(/\s+$/, '');
-    if (open !== '') content += `\n${FENCE.exec(open)?.[1] ?? '```'}`;
-    parts.push(content);
-    start += cut;
-    // The next part starts at its text, not at the blank lines of the cut.
-    while (text[start] === '\n') start++;
-    reopen = open.slice(0, MAX_REOPEN);
-  }
+  return new AnswerSplitter(limit).split(text);
 }

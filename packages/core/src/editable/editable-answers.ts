@@ -45,9 +45,19 @@ export class EditableAnswers {
   private diverged = false;
   /** The answers given so far, one after the other: answer `n` is the `n`-th to be asked for. */
   private turn: Promise<unknown> = Promise.resolve();
+  /** Set when the run was held back silently (a listener's cooldown or guard): the earlier answers stand. */
+  private held = false;
 
   /** @param deps - the record, the link's key, the run and the message */
   constructor(private readonly deps: EditableAnswersDeps) {}
+
+  /**
+   * Says the run was held back without a word (a listener's cooldown or guard): its handler did not
+   * run, so the message's earlier answers stay as they are instead of following a run that said nothing.
+   */
+  holdBack(): void {
+    this.held = true;
+  }
 
   /**
    * Gives the run's next answer: edits the earlier answer at its place, or posts it (replacing the
@@ -106,6 +116,7 @@ export class EditableAnswers {
    */
   async finish(): Promise<void> {
     await this.turn;
+    if (this.held && this.parts.length === 0) return;
     const earlier = await this.load();
     if (!this.diverged) {
       const kept = new Set(this.parts.map((p) => p.messageId));

@@ -28,6 +28,11 @@ export abstract class ReplyContextImpl extends AnsweringContextImpl {
     this.boardId = message.board_id;
   }
 
+  /** The run was held back silently before its handler: an editable handler's earlier answers stand. */
+  heldBack(): void {
+    this.editable?.holdBack();
+  }
+
   /** Posts one answer as a reply to the message (or in step with its earlier answers). */
   protected async replyToMessage(operation: WriteOperation, body: ReplyBody): Promise<Message> {
     const answers = this.editable;

@@ -4,7 +4,6 @@ import { EditableLinks } from '../editable/editable-links.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
 import { readMetadataList } from '../kernel/metadata.js';
 import type { EventKind, KindDefinition, KindHost } from '../policies/kind.js';
-import { COOLDOWN_WAIVED } from '../policies/policy-stages.js';
 import { AuthorCache } from './authors.js';
 import type { BurstRun } from './bursts/burst-keeper.js';
 import { Bursts, unheld } from './bursts/bursts.js';
@@ -99,6 +98,7 @@ class MessageHandler implements EventKind<MessageRoute> {
     const run = ({ target, match, rerun }: (typeof matched)[number]) => {
       let answers: EditableAnswers | undefined;
       const launch = async ({ meta, skipped, opened }: BurstRun) => {
+        // A re-run on an edit pays the cooldown like any run (its use is the edit event's own).
         await runner.run({
           rules: MESSAGE_RULES,
           target,
@@ -107,8 +107,6 @@ class MessageHandler implements EventKind<MessageRoute> {
           correlationId,
           context: (deps) => {
             opened(deps.run);
-            // A re-run on the message's edit takes no cooldown use: the person fixed their message.
-            if (rerun) deps.run.set(COOLDOWN_WAIVED, true);
             answers = target.listener.editable ? this.links.answers(deps, message, target.label) : undefined;
             return new MessageContextImpl(deps, name, message, author, match, skipped, answers);
           },

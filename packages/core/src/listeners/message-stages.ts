@@ -5,7 +5,7 @@ import type { MessageContextImpl } from './message-context.js';
 /**
  * How a message listener's runs meet the stages: guards and middleware see its context, its
  * cooldown counts per author (or webhook name) and board, and it is held back silently, unless its
- * guard chose words for the person.
+ * guard chose words for the person (then an editable listener's earlier answers stand).
  */
 export const MESSAGE_RULES: KindRules<MessageContextImpl> = {
   guarded: true,
@@ -13,6 +13,7 @@ export const MESSAGE_RULES: KindRules<MessageContextImpl> = {
   subject: (ctx) => ({ who: ctx.message.author ?? `webhook:${ctx.message.webhook_name ?? ''}`, board: ctx.boardId }),
   refuse: async (ctx, refusal) => {
     if (refusal.reason === 'denied' && refusal.words !== undefined) await ctx.reply(refusal.words);
+    else ctx.heldBack();
   },
 };
 

@@ -1,12 +1,8 @@
 import type { HandlerContext } from '../kernel/context.js';
 import { namedKey } from '../kernel/run.js';
-import { RunKey } from '../kernel/run-key.js';
 import type { CooldownStore } from './cooldown-store.js';
 import { type Middleware, runMiddleware } from './middleware.js';
 import type { Stage } from './stages.js';
-
-/** Set on a run that takes no cooldown use (an editable answer's re-run: the person fixed their message). */
-export const COOLDOWN_WAIVED = new RunKey<boolean>('cooldown waived');
 
 /** `@UseGuards` and the plugins' guards, in order: the first that denies stops the handler. */
 export const GUARDS: Stage = {
@@ -36,7 +32,7 @@ export function cooldownStage(store: CooldownStore): Stage {
     applies: (target, rules) => target.cooldown !== undefined && rules.subject !== undefined,
     async run({ run, ctx, target, rules }) {
       const { cooldown } = target;
-      if (!cooldown || !rules.subject || run.get(COOLDOWN_WAIVED)) return;
+      if (!cooldown || !rules.subject) return;
       const { who, board } = rules.subject(ctx);
       const scope = cooldown.per === 'user' ? who : cooldown.per === 'board' ? board : 'app';
       const wait = await store.take(

@@ -11,7 +11,6 @@ import type { BotEvent, EventMeta } from '../kernel/event.js';
 import { AuthorCache } from '../listeners/authors.js';
 import { startMessageRun } from '../listeners/message-run.js';
 import type { EventKind, KindDefinition, KindHost } from '../policies/kind.js';
-import { COOLDOWN_WAIVED } from '../policies/policy-stages.js';
 import { type ResolvedTextCommandOptions, textEditable } from './options.js';
 import { readArguments } from './read-arguments.js';
 import { resolveNames } from './resolve-names.js';
@@ -116,8 +115,6 @@ class TextCommandHandler implements EventKind<Invocation> {
     const context =
       (command: Ctx['command']) =>
       (deps: ContextDeps): RunningCommand => {
-        // A re-run on the message's edit takes no cooldown use: the person fixed their message.
-        if (edited) deps.run.set(COOLDOWN_WAIVED, true);
         answers = entry.editable ? this.links.answers(deps, message, TEXT_COMMANDS) : undefined;
         return new TextCommandContextImpl(deps, message, user, command, this.text.prefix, answers);
       };
@@ -145,6 +142,8 @@ class TextCommandHandler implements EventKind<Invocation> {
     }
     log = log.child({ command: routeKey(name, subcommand) });
     const chosen = target;
+    // A re-run on an edit pays the cooldown like any run: its use is named by the edit event, so the
+    // same edit handled again takes no second one (docs/guards-middleware-cooldowns.md).
     await runner.run({
       rules: COMMAND_RULES,
       target,

@@ -63,6 +63,17 @@ class Daily {
   }
 }
 
+class EchoOptions {
+  @Option({ description: 'What to say back' }) @IsOptional() words?: string;
+}
+
+@Command({ name: 'echo', description: 'Says it back', options: EchoOptions, text: true })
+class EchoCommand {
+  run(_ctx: CommandContext<EchoOptions>, { words }: EchoOptions) {
+    return `echo: ${words ?? ''}`;
+  }
+}
+
 @Command({ name: 'fixed', description: 'Not editable', text: true, editable: false })
 class Fixed {
   run() {
@@ -88,6 +99,12 @@ class Echoes {
     return `replied: ${ctx.message.content?.slice(5)}`;
   }
 
+  @OnMessage(/^bonus/, { editable: true })
+  @Cooldown({ ms: 60_000, per: 'user' })
+  bonus(ctx: MessageContext) {
+    return `bonus: ${ctx.message.content}`;
+  }
+
   @OnMessage(/^plain /)
   plain(ctx: MessageContext) {
     return `plain: ${ctx.message.content?.slice(6)}`;
@@ -99,7 +116,7 @@ describe('editable answers against the emulator', () => {
 
   beforeAll(async () => {
     platform = await createTestPlatform({
-      handlers: [Roll, Lines, Pair, Card, Daily, Fixed, Echoes],
+      handlers: [Roll, Lines, Pair, Card, Daily, EchoCommand, Fixed, Echoes],
       textCommands: { editable: true },
     });
   });
@@ -244,18 +261,41 @@ describe('editable answers against the emulator', () => {
     ]);
   });
 
-  it('a re-run takes no cooldown use', async () => {
-    const message = await alice().say('!daily');
-    const [first] = await answersTo(message);
-    expect(first?.content).toBe(`daily bonus, run ${daily.runs}`);
-    await alice().edit(message, '!daily ');
-    const [again] = await answersTo(message);
-    expect([again?.id, again?.content]).toEqual([first?.id, `daily bonus, run ${daily.runs}`]);
-    // The cooldown took one use, the first run's: a new invocation is held, not a third run.
+  // Issue 40, finding 3: edits walked around the cooldown (a refused !daily edited ran, the first one
+  // edited three times ran three more times, !echo hi edited to !daily ran): six runs in a minute.
+  it('an edit pays the cooldown: the six-run sequence of edits ends with one run', async () => {
+    const person = platform.person('carol');
     const runs = daily.runs;
-    const second = await platform.person('alice').say('!daily');
+    const first = await person.say('!daily');
+    expect((await answersTo(first))[0]?.content).toBe(`daily bonus, run ${runs + 1}`);
+    const second = await person.say('!daily');
     expect((await answersTo(second))[0]?.content).toMatch(/^Slow down: !daily/);
-    expect(daily.runs).toBe(runs);
+    await person.edit(second, '!daily ');
+    for (const content of ['!daily  ', '!daily   ', '!daily    ']) await person.edit(first, content);
+    const echo = await person.say('!echo hi');
+    expect((await answersTo(echo))[0]?.content).toBe('echo: hi');
+    await person.edit(echo, '!daily');
+    expect(daily.runs).toBe(runs + 1);
+    // Each refused run says so in place of the message's answer.
+    for (const m of [first, second, echo]) expect((await answersTo(m))[0]?.content).toMatch(/^Slow down: !daily/);
+  });
+
+  it("an editable listener's re-run pays its cooldown too: the edit is not run while it holds", async () => {
+    const person = platform.person('erin');
+    const message = await person.say('bonus one');
+    expect((await answersTo(message))[0]?.content).toBe('bonus: bonus one');
+    await person.edit(message, 'bonus two');
+    // A held listener is skipped silently: its answer stays what the first run said.
+    expect((await answersTo(message)).map((m) => m.content)).toEqual(['bonus: bonus one']);
+  });
+
+  it('a message refused at its options took no use: fixed by an edit, it runs', async () => {
+    const person = platform.person('dave');
+    const message = await person.say('!roll 2O');
+    expect((await answersTo(message))[0]?.content).toMatch(/cannot run/);
+    const runs = daily.runs;
+    await person.edit(message, '!daily');
+    expect((await answersTo(message))[0]?.content).toBe(`daily bonus, run ${runs + 1}`);
   });
 
   it('an edit of a message with no link is not answered: not editable, never answered, or not a handler of its', async () => {

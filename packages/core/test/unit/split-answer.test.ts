@@ -1,4 +1,4 @@
-import { openFenceAfter, splitAnswer } from '@boardbot/core/internal';
+import { AnswerSplitter, openFenceAfter, splitAnswer } from '@boardbot/core/internal';
 import { describe, expect, it } from 'vitest';
 
 // docs/assistants.md, "Long answers": where an answer past the content limit is cut.
@@ -43,5 +43,51 @@ describe('splitAnswer', () => {
     expect(openFenceAfter('```ts\ncode\n```', '')).toBe('');
     expect(openFenceAfter('````\n```\nstill code', '')).toBe('````');
     expect(openFenceAfter('~~~\n```', '')).toBe('~~~');
+  });
+});
+
+describe('AnswerSplitter', () => {
+  /** A text of prose, code blocks and runs of blank space, in pieces the size a model streams. */
+  const pieces = (): string[] => {
+    const code = Array.from({ length: 30 }, (_, i) => `  let v${i} = f(${i});`).join('\n');
+    const text = Array.from(
+      { length: 12 },
+      (_, i) => `Part ${i}: ${'word '.repeat(20)}\n\n\`\`\`js\n${code}\n\`\`\`\n${' \t'.repeat(i * 9)}end ${i}.`,
+    ).join('\n\n');
+    return Array.from({ length: Math.ceil(text.length / 37) }, (_, i) => text.slice(i * 37, i * 37 + 37));
+  };
+
+  it('gives, at every step of a growing text, what a whole split of that text gives', () => {
+    const splitter = new AnswerSplitter(300);
+    let text = '';
+    for (const piece of pieces()) {
+      text += piece;
+      expect(splitter.split(text)).toEqual(splitAnswer(text, 300));
+    }
+  });
+
+  // Issue 40, finding 5: a source yielding '\t'×3,981 + 'x' a second held the event loop for seconds,
+  // the trim of each cut backtracking over the tabs and every flush splitting the whole text again.
+  it('reads a growing tab flood about once: twice the text, about twice the characters scanned', () => {
+    const visited = (floods: number) => {
+      const splitter = new AnswerSplitter(3998);
+      let text = '';
+      for (let i = 0; i < floods; i++) {
+        text += `${'\t'.repeat(3981)}x`;
+        splitter.split(text);
+      }
+      return { visited: splitter.visited, length: text.length };
+    };
+    const small = visited(30);
+    const large = visited(60);
+    expect(large.visited / small.visited).toBeLessThan(2.2);
+    // Each character is scanned a bounded number of times, whatever the number of flushes.
+    expect(large.visited).toBeLessThan(4 * large.length);
+  });
+
+  it('trims the spaces a cut leaves at the end of a part, as before', () => {
+    const parts = splitAnswer(`${'\t'.repeat(150)}x${'\t'.repeat(150)}y`, 100);
+    expect(parts.every((p) => p.length <= 100 && !/\s$/.test(p))).toBe(true);
+    expect(parts.join('').replace(/\s/g, '')).toBe('xy');
   });
 });

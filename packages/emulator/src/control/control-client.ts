@@ -8,6 +8,7 @@ import type {
   InvokeBody,
   PersonMessageBody,
   PersonRole,
+  RotateTokenBody,
 } from './schemas/requests.js';
 import type {
   AppInfo,
@@ -190,6 +191,17 @@ export class ControlClient {
   /** `POST /apps`: a new app and its bot user; the token is shown this once. */
   createApp(body: CreateAppBody): Promise<CreatedApp> {
     return this.#http.call('POST', '/apps', { body });
+  }
+
+  /**
+   * `POST /apps/{appId}/token`: gives the app a new token, generated unless `body.token` chooses one
+   * (judged like one given at creation), shown this once; the old token is refused from then on and
+   * the app's open gateway streams end. The app's current token given again keeps it and only has
+   * its strength judged (an app stored before strengths were recorded counts as weak beyond loopback).
+   * @param body - the chosen token, if any @defaultValue `{}` (a generated token)
+   */
+  rotateToken(appId: string, body: RotateTokenBody = {}): Promise<CreatedApp> {
+    return this.#http.call('POST', `/apps/${seg(appId)}/token`, { body });
   }
 
   /** `PUT /apps/{appId}/installs/{boardId}`: the app's bot user joins the board with role `app`. */

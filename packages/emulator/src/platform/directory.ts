@@ -1,8 +1,8 @@
 import type { Board, Member, UserProfile } from '@boardbot/protocol';
-import { hashToken, randomToken } from '../auth/tokens.js';
 import type { CreateAppBody, CreateBoardBody, CreateUserBody } from '../control/schemas/requests.js';
 import { PlatformError, validationFailed } from '../errors.js';
 import type { AppRow } from '../store/apps.js';
+import { issueToken } from './app-tokens.js';
 import type { Outbox } from './outbox.js';
 import type { Platform } from './platform.js';
 
@@ -87,15 +87,12 @@ function botUsername(p: Platform, name: string): string {
 }
 
 /**
- * Creates an app and its bot user; answers the token, which is stored only as its SHA-256.
- * A given `token` is used as is (so a bot's `.env` keeps working), else a random one is made.
+ * Creates an app and its bot user; answers the token, which is stored only as its SHA-256, with the
+ * strength it was judged to have. A given `token` is used as is (so a bot's `.env` keeps working),
+ * else a random one is made (see {@link issueToken}).
  */
 export function createApp(p: Platform, out: Outbox, a: CreateAppBody): { app: AppRow; token: string } {
-  const token = a.token ?? randomToken();
-  const tokenHash = hashToken(token);
-  if (p.store.apps.byTokenHash(tokenHash)) {
-    throw validationFailed([{ path: '/token', message: 'Another app already has this token' }]);
-  }
+  const { token, hash, strength } = issueToken(p, a.token);
   const bot = createUser(p, out, { username: botUsername(p, a.name), display_name: a.name, is_bot: true });
   const id = p.newId();
   p.store.apps.insert({
@@ -103,11 +100,32 @@ export function createApp(p: Platform, out: Outbox, a: CreateAppBody): { app: Ap
     name: a.name,
     description: a.description ?? null,
     bot_user_id: bot.id,
-    token_hash: tokenHash,
+    token_hash: hash,
+    token_strength: strength,
     created_at: p.isoNow(),
   });
   out.activityEvent('state.update', { what: 'apps' });
   return { app: p.store.apps.byId(id) as AppRow, token };
+}
+
+/**
+ * Gives an app another token (generated, or `chosen`, judged as at creation): the old one stops
+ * working at once, and the app's open gateway streams end once the change is committed, so a stream
+ * opened with the old token does not outlive it. Given its current token, the app keeps it and only
+ * its strength is judged again (an app stored before strengths were recorded).
+ */
+export function rotateToken(
+  p: Platform,
+  out: Outbox,
+  appId: string,
+  chosen: string | undefined,
+): { app: AppRow; token: string } {
+  const app = findApp(p, appId);
+  const { token, hash, strength } = issueToken(p, chosen, app.id);
+  p.store.apps.setToken(app.id, hash, strength);
+  if (hash !== app.token_hash) out.afterCommit.push(() => p.gateway.endKey(app.id));
+  out.activityEvent('state.update', { what: 'apps' });
+  return { app: p.store.apps.byId(app.id) as AppRow, token };
 }
 
 /** Installs an app on a board: its bot user becomes a member with role `app`. */

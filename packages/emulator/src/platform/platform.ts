@@ -42,6 +42,11 @@ export class Platform {
   readonly tokens: InteractionTokens;
   /** Digests of the credentials seen recently (the gate's lookups). */
   readonly tokenDigests = new TokenDigests();
+  /**
+   * The address the emulator listens on when it is beyond loopback, else undefined: set by
+   * `listen()`, so that a weak token chosen after the start is refused as one found at the start is.
+   */
+  exposedOn: string | undefined = undefined;
   private activitySeq = 0;
   private readonly resetListeners: (() => void)[] = [];
   private readonly disposers: (() => void)[] = [];

@@ -2,6 +2,7 @@ import type { Board, UserProfile } from '@boardbot/protocol';
 import { hashToken } from '../auth/tokens.js';
 import { validationFailed } from '../errors.js';
 import type { AppRow } from '../store/apps.js';
+import { issueToken } from './app-tokens.js';
 import { createApp, createBoard, createUser, install } from './directory.js';
 import type { Platform } from './platform.js';
 
@@ -16,7 +17,8 @@ export interface SeedResult {
  * Loads the default seed (docs/control-api.md): users `alice` and `bob`, boards `general` and
  * `random` with both as members, and the app `dev-bot` installed on both, whose token is `devToken`.
  * Idempotent: what exists (found by username or name) is kept, what is missing is created, and
- * `dev-bot`'s token is set to `devToken` so a bot's `.env` keeps working across restarts.
+ * `dev-bot`'s token is set to `devToken` so a bot's `.env` keeps working across restarts (its strength
+ * judged again, so an app stored before strengths were recorded gets one).
  */
 export function loadSeed(p: Platform, devToken: string): SeedResult {
   return p.write((out) => {
@@ -38,7 +40,12 @@ export function loadSeed(p: Platform, devToken: string): SeedResult {
       throw validationFailed([{ path: '/token', message: 'Another app than dev-bot already has the dev token' }]);
     }
     if (!app) app = createApp(p, out, { name: 'dev-bot', description: 'The development bot', token: devToken }).app;
-    else if (app.token_hash !== tokenHash) p.store.apps.setTokenHash(app.id, tokenHash);
+    else {
+      const issued = issueToken(p, devToken, app.id);
+      if (issued.hash !== app.token_hash || issued.strength !== app.token_strength) {
+        p.store.apps.setToken(app.id, issued.hash, issued.strength);
+      }
+    }
     for (const b of boards) install(p, out, app.id, b.id);
     out.activityEvent('state.update', { what: 'members' });
     return {

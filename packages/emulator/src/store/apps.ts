@@ -1,4 +1,5 @@
 import type { App } from '@boardbot/protocol';
+import type { TokenStrength } from '../control/schemas/responses.js';
 import type { Db } from './db.js';
 
 /** An app as stored: its record, the hash of its token and its event-log cursors. */
@@ -8,6 +9,8 @@ export interface AppRow {
   description: string | null;
   bot_user_id: string;
   token_hash: string;
+  /** How strong the token was judged when it was made; `unknown` for apps stored before that. */
+  token_strength: TokenStrength;
   created_at: string;
   /** Highest event id removed by retention; a resume from below it is a gap. */
   pruned_through: number;
@@ -27,7 +30,7 @@ export class AppRepository {
   constructor(private readonly db: Db) {}
 
   private readonly insertStmt = this.db.prepare(
-    'INSERT INTO apps (id, name, description, bot_user_id, token_hash, created_at) VALUES (@id, @name, @description, @bot_user_id, @token_hash, @created_at)',
+    'INSERT INTO apps (id, name, description, bot_user_id, token_hash, token_strength, created_at) VALUES (@id, @name, @description, @bot_user_id, @token_hash, @token_strength, @created_at)',
   );
   private readonly byIdStmt = this.db.prepare<[string], AppRow>('SELECT * FROM apps WHERE id = ?');
   private readonly byTokenStmt = this.db.prepare<[string], AppRow>('SELECT * FROM apps WHERE token_hash = ?');
@@ -35,7 +38,7 @@ export class AppRepository {
     'SELECT * FROM apps WHERE name = ? ORDER BY rowid LIMIT 1',
   );
   private readonly allStmt = this.db.prepare<[], AppRow>('SELECT * FROM apps ORDER BY rowid');
-  private readonly setTokenStmt = this.db.prepare('UPDATE apps SET token_hash = ? WHERE id = ?');
+  private readonly setTokenStmt = this.db.prepare('UPDATE apps SET token_hash = ?, token_strength = ? WHERE id = ?');
   private readonly installedStmt = this.db
     .prepare<[string], string>(
       'SELECT a.id FROM members m JOIN apps a ON a.bot_user_id = m.user_id WHERE m.board_id = ? ORDER BY a.rowid',
@@ -77,9 +80,9 @@ export class AppRepository {
     return this.allStmt.all();
   }
 
-  /** Replaces the app's token hash. */
-  setTokenHash(appId: string, hash: string): void {
-    this.setTokenStmt.run(hash, appId);
+  /** Replaces the app's token: its hash and the strength it was judged to have. */
+  setToken(appId: string, hash: string, strength: TokenStrength): void {
+    this.setTokenStmt.run(hash, strength, appId);
     this.invalidate();
   }
 

@@ -18,6 +18,9 @@
  * - (4) the expiry watcher's query (`EXPIRED_BETWEEN_SQL`) is a range scan of a partial index on
  *   `expires_at_ms`, instead of a scan of every interaction ever made on each tick; only unanswered
  *   interactions can expire, so only they are in it.
+ * - (5) each app's `token_strength` beside its `token_hash`, judged when the token is made (the hash
+ *   alone cannot be judged later): apps stored before keep every other column as it was and get
+ *   `unknown`, which an emulator listening beyond loopback refuses like `weak` (auth/exposure.ts).
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -120,5 +123,9 @@ export const MIGRATIONS: readonly string[] = [
   `,
   `
   CREATE INDEX interactions_unanswered_by_expiry ON interactions(expires_at_ms) WHERE answers = 0;
+  `,
+  `
+  ALTER TABLE apps ADD COLUMN token_strength TEXT NOT NULL DEFAULT 'unknown'
+    CHECK (token_strength IN ('strong', 'weak', 'unknown'));
   `,
 ];

@@ -1,4 +1,4 @@
-import { ControlClient } from '@boardbot/emulator/control';
+import { ControlApiError, ControlClient } from '@boardbot/emulator/control';
 import { type Script, startLoopbackServer } from '@boardbot/test-support';
 import { expect } from 'vitest';
 
@@ -8,6 +8,13 @@ export function failure(call: Promise<unknown>): Promise<unknown> {
     () => expect.unreachable('the call succeeded'),
     (error: unknown) => error,
   );
+}
+
+/** The {@link ControlApiError} `call` rejects with: the emulator refused it. The test fails otherwise. */
+export async function refusal(call: Promise<unknown>): Promise<ControlApiError> {
+  const error = await failure(call);
+  expect(error).toBeInstanceOf(ControlApiError);
+  return error as ControlApiError;
 }
 
 /**

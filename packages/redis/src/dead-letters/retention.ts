@@ -2,8 +2,9 @@ import type { Redis } from 'ioredis';
 import { LuaScript, NOW_MS } from '../scripts/lua-script.js';
 
 // Dead letters hold the event as it was appended: a message's text, a person's name and id. They are
-// kept only as long as someone may look into a failure (`deadLetterRetentionMs`), by two means, both
-// on the Redis server's clock (the entry ids are its time, so no replica's clock matters):
+// its only copy (the dead-letter write deletes the event's entry from its partition stream: see
+// DEAD_LETTER), kept only as long as someone may look into a failure (`deadLetterRetentionMs`), by
+// two means, both on the Redis server's clock (the entry ids are its time, so no replica's clock matters):
 // - each write trims the letters older than the retention and sets the stream to expire once its
 //   newest letter is that old (so a stream no replica looks after any more goes too);
 // - each replica's housekeeping trims them again (`trimDeadLetters`), so an old letter goes within

@@ -71,11 +71,20 @@ return 1`);
  * Moves an event to the dead-letter stream and acknowledges it, so its board moves on: KEYS as
  * {@link ACK} plus the dead-letter stream; ARGV as {@link ACK} plus partition, deliveries, reason,
  * event JSON, the stream's approximate maximum length, its retention in ms.
+ *
+ * The event leaves its partition stream in the same step (`XDEL` of its entry alone), so the dead
+ * letter, kept for its retention, is its only copy: a trim of the partition stops below its oldest
+ * pending entry and keeps the last one handed out, so the entry could stay there indefinitely. It is
+ * acknowledged first, so no pending list names a deleted entry (the in-flight set, and with it the
+ * shared resume point, moves as for any acknowledgement). Only this entry goes: entries before it may
+ * still be pending for other boards, and their claims read them; entry ids, the group's last-delivered
+ * id and the other entries stay as they were.
  */
 export const DEAD_LETTER = new LuaScript(`
 redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[10], '*', 'partition', ARGV[6], 'entry', ARGV[2],
   'deliveries', ARGV[7], 'reason', ARGV[8], 'event', ARGV[9])
 ${SETTLE}
+redis.call('XDEL', KEYS[1], ARGV[2])
 ${expireDeadLettersLua('ARGV[11]')}
 return 1`);
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   type Bot,
   type BotOptions,
@@ -69,7 +69,7 @@ export interface Replica {
  * A replica of the test bot on `platform`, sharing `url`'s Redis under the key prefix `prefix`.
  * @param options - more `redis()` options (a short lease, a delivery bound...)
  * @param apiUrl - where it reaches the platform (a proxy in front of it)
- * @param bot - more `createBot` options (a health endpoint...)
+ * @param bot - more `createBot` options (a health endpoint, no apology...)
  */
 export function replica(
   platform: TestPlatform,
@@ -77,7 +77,7 @@ export function replica(
   prefix: string,
   options: RedisScaleOptions = {},
   apiUrl: string = platform.urls.apiUrl,
-  bot: Pick<BotOptions, 'health'> = {},
+  bot: Pick<BotOptions, 'health' | 'errorReply'> = {},
 ): Replica {
   const lines: LogLine[] = [];
   const logger = pino(
@@ -125,6 +125,15 @@ export function replicaOf(
 
 /** A key prefix of its own for each test. */
 export const freshPrefix = () => `t${randomUUID().slice(0, 8)}`;
+
+/**
+ * The base of the bot's keys under `prefix`, as docs/scaling.md tells an operator to find it:
+ * `<prefix>:{<app id>:<first 12 hex of the SHA-256 of the API URL>}`.
+ */
+export function keyBase(platform: TestPlatform, prefix: string): string {
+  const hash = createHash('sha256').update(platform.urls.apiUrl).digest('hex').slice(0, 12);
+  return `${prefix}:{${platform.bot.app.id}:${hash}}`;
+}
 
 /** The bot's messages on a board, oldest first. */
 export function botMessages(messages: readonly Message[], botUserId: string): Message[] {

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { type AnyContext, Command, type CommandContext, type MessageContext, OnError, OnMessage } from '@boardbot/core';
 import type { Message } from '@boardbot/protocol';
 import { until } from '@boardbot/test-support';
@@ -24,6 +25,14 @@ function longAnswer(): string {
   return [...prose(16), `\`\`\`ts\n${code.join('\n')}\n\`\`\``, ...prose(12)].join('\n\n');
 }
 
+/** A hostile source: `floods` times a run of 3,981 tabs and an `x` (issue 40, finding 5). */
+async function* tabFlood(floods: number): AsyncGenerator<string> {
+  for (let i = 0; i < floods; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    yield `${'\t'.repeat(3981)}x`;
+  }
+}
+
 class Streamer {
   @OnMessage('!short')
   short(ctx: MessageContext) {
@@ -47,6 +56,12 @@ class Streamer {
   @OnMessage('!stalls')
   stalls(ctx: MessageContext) {
     return ctx.stream(stalls('a start'), { throttleMs: 10, idleTimeoutMs: 200 });
+  }
+
+  @OnMessage('!tabs')
+  async tabs(ctx: MessageContext) {
+    const answer = await ctx.stream(tabFlood(50), { throttleMs: 10, maxLength: 200_000 });
+    finished.set(ctx.message.id, answer.parts.length);
   }
 
   @OnMessage('!empty')
@@ -146,6 +161,20 @@ describe('a streamed answer', () => {
     expect(hooked).toEqual(['BOARDBOT_STREAM_STOPPED idle']);
     await until(() => partsOf(asked)[0]?.content?.includes('⚠') === true, 'the marker');
     expect(partsOf(asked).map((m) => m.content)).toEqual(['a start\n\n⚠ (the answer stopped here)']);
+  });
+
+  // Issue 40, finding 5: each flush trimmed every cut by a backtracking expression (quadratic in a run
+  // of tabs) over the whole text again, which held the event loop for up to 1.4 s at a time. The
+  // bound is generous: the splitting itself now takes microseconds; before, the last flushes of this
+  // answer blocked for about half a second each.
+  it('keeps the event loop free while a source streams runs of tabs', async () => {
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const asked = await platform.person('alice').say('!tabs');
+    await until(() => finished.has(asked.id), 'the stream to end');
+    delay.disable();
+    expect(finished.get(asked.id)).toBe(50);
+    expect(delay.max / 1e6).toBeLessThan(250);
   });
 
   it('says so when the source gave no text', async () => {

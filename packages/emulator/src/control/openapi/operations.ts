@@ -12,6 +12,7 @@ import {
 import type { TObject, TSchema } from '@sinclair/typebox';
 import {
   AppBoardParams,
+  AppIdParams,
   BoardIdParams,
   BoardMessageParams,
   BoardUserParams,
@@ -25,6 +26,7 @@ import {
   InvokeQuery,
   MemberBody,
   PersonMessageBody,
+  RotateTokenBody,
   WaitQuery,
 } from '../schemas/requests.js';
 import {
@@ -171,6 +173,17 @@ const ROWS: readonly OperationRow[] = [
     body: CreateAppBody,
     success: ok(CreatedApp, 201),
     errors: BODY_ERRORS,
+  },
+  {
+    route: 'post /apps/{appId}/token',
+    operationId: 'rotateAppToken',
+    summary:
+      'Give an app a new token (generated unless one is chosen), shown this once; the old one stops working. The current token given again keeps it and has its strength judged',
+    params: AppIdParams,
+    body: RotateTokenBody,
+    bodyOptional: true,
+    success: ok(CreatedApp),
+    errors: [...BODY_ERRORS, 'not_found'],
   },
   {
     route: 'put /apps/{appId}/installs/{boardId}',

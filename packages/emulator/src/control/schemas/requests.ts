@@ -41,16 +41,29 @@ export const MemberBody = Type.Object(
 );
 export type MemberBody = Static<typeof MemberBody>;
 
+/** A token an app is given by its caller: 1 to 512 visible ASCII characters. */
+const ChosenToken = Type.String({ pattern: '^[\\x21-\\x7E]{1,512}$' });
+
 /** `POST /apps`. */
 export const CreateAppBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     description: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
-    token: Type.Optional(Type.String({ pattern: '^[\\x21-\\x7E]{1,512}$' })),
+    token: Type.Optional(ChosenToken),
   },
   { additionalProperties: false, title: 'CreateAppBody' },
 );
 export type CreateAppBody = Static<typeof CreateAppBody>;
+
+/**
+ * `POST /apps/{appId}/token`; the body is optional. Without `token` the emulator generates one;
+ * the app's current token given again keeps it and has its strength judged.
+ */
+export const RotateTokenBody = Type.Object(
+  { token: Type.Optional(ChosenToken) },
+  { additionalProperties: false, title: 'RotateTokenBody' },
+);
+export type RotateTokenBody = Static<typeof RotateTokenBody>;
 
 const Content = Type.String({ maxLength: LIMITS.contentLength });
 const Embeds = Type.Array(Embed, { maxItems: LIMITS.embeds });
@@ -147,6 +160,8 @@ export const BoardIdParams = Type.Object({ boardId: Uuid });
 export const BoardUserParams = Type.Object({ boardId: Uuid, userId: Uuid });
 /** Path parameters `{boardId}/…/{messageId}`. */
 export const BoardMessageParams = Type.Object({ boardId: Uuid, messageId: Uuid });
+/** Path parameters `{appId}`. */
+export const AppIdParams = Type.Object({ appId: Uuid });
 /** Path parameters `{appId}/…/{boardId}`. */
 export const AppBoardParams = Type.Object({ appId: Uuid, boardId: Uuid });
 /** Path parameter `{id}` of an interaction. */

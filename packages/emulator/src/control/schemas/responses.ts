@@ -12,9 +12,23 @@ import { type Static, Type } from '@sinclair/typebox';
  */
 export const MessageRecord = Type.Unsafe<Message>(Message);
 
-/** An app as the control API shows it: the app, the boards it is installed on, its registered commands. */
+/**
+ * How strong an app's token was judged when it was made (the emulator keeps only its hash, so it
+ * cannot be judged later): `strong` (generated, or chosen with enough length and estimated entropy),
+ * `weak`, or `unknown` (stored before the emulator recorded strengths). An emulator listening beyond
+ * loopback serves only apps whose token is `strong`.
+ */
+export const TokenStrength = Type.Union([Type.Literal('strong'), Type.Literal('weak'), Type.Literal('unknown')], {
+  title: 'TokenStrength',
+});
+export type TokenStrength = Static<typeof TokenStrength>;
+
+/**
+ * An app as the control API shows it: the app, the boards it is installed on, its registered
+ * commands, and its token's strength (never the token).
+ */
 export const AppInfo = Type.Object(
-  { ...App.properties, board_ids: Type.Array(Uuid), commands: Type.Array(Command) },
+  { ...App.properties, board_ids: Type.Array(Uuid), commands: Type.Array(Command), token_strength: TokenStrength },
   { title: 'AppInfo' },
 );
 export type AppInfo = Static<typeof AppInfo>;
@@ -67,7 +81,10 @@ export type UserList = Static<typeof UserList>;
 export const AppList = Type.Object({ apps: Type.Array(AppInfo) }, { title: 'AppList' });
 export type AppList = Static<typeof AppList>;
 
-/** `POST /apps`: the new app and its token, shown this once (the emulator keeps only a hash). */
+/**
+ * `POST /apps` and `POST /apps/{appId}/token`: the app and its token, shown this once (the emulator
+ * keeps only a hash).
+ */
 export const CreatedApp = Type.Object({ app: AppInfo, token: Type.String({ minLength: 1 }) }, { title: 'CreatedApp' });
 export type CreatedApp = Static<typeof CreatedApp>;
 

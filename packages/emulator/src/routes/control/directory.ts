@@ -2,12 +2,14 @@ import type { Board, BoardList, Member, MemberList, UserProfile } from '@boardbo
 import type { FastifyInstance } from 'fastify';
 import {
   AppBoardParams,
+  AppIdParams,
   BoardIdParams,
   BoardUserParams,
   CreateAppBody,
   CreateBoardBody,
   CreateUserBody,
   MemberBody,
+  RotateTokenBody,
 } from '../../control/schemas/requests.js';
 import type { AppInfo, AppList, CreatedApp, UserList } from '../../control/schemas/responses.js';
 import {
@@ -18,6 +20,7 @@ import {
   install,
   removeMember,
   requireBoard,
+  rotateToken,
   setMember,
   uninstall,
 } from '../../platform/directory.js';
@@ -84,6 +87,16 @@ export function controlDirectoryRoutes(app: FastifyInstance, p: Platform): void 
       const { app: row, token } = p.write((out) => createApp(p, out, request.body));
       // The token is shown this once; the emulator keeps only its SHA-256.
       reply.code(201);
+      return { app: appInfo(p, row), token };
+    },
+  );
+  app.post<P<{ appId: string }> & R<CreatedApp>>(
+    ctl('/apps/:appId/token'),
+    { ...ADMIN, schema: { params: AppIdParams } },
+    (request) => {
+      const { token: chosen } = optionalBody(RotateTokenBody, request.body);
+      const { app: row, token } = p.write((out) => rotateToken(p, out, request.params.appId, chosen));
+      // Shown this once, as at creation; the old token is refused from now on.
       return { app: appInfo(p, row), token };
     },
   );

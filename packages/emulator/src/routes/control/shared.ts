@@ -17,6 +17,7 @@ export function appInfo(p: Platform, row: AppRow): AppInfo {
     ...toApp(row),
     board_ids: p.store.boards.idsOfUser(row.bot_user_id),
     commands: [...p.store.commands.list(row.id)],
+    token_strength: row.token_strength,
   };
 }
 
