@@ -87,7 +87,7 @@ export class HandlerRun {
   }
 
   /**
-   * The key of the run's next write, `bb1:<key basis>:<handler tag>:<n>` (see {@link writeKey}): each
+   * The key of the run's next write, `bb1:<key basis>:<handler tag>:<n>`: each
    * write without a key of its own takes one when it is made, so the same event handled again sends
    * the same keys in the same order.
    */
