@@ -57,6 +57,26 @@ module.exports = {
       to: { path: '^packages/(core|redis|testing|cli|emulator)/' },
     },
     {
+      name: 'postgres-only-in-its-package',
+      comment:
+        'The postgres client is a dependency of @boardbot/postgres only: no other package imports it, so only bots that keep their state in PostgreSQL load it',
+      severity: 'error',
+      from: { path: '^packages/', pathNot: '^packages/postgres/src/' },
+      to: { path: '(^|/)node_modules/postgres/' },
+    },
+    {
+      name: 'postgres-uses-public-core',
+      comment:
+        "@boardbot/postgres builds on @boardbot/core's public entry only (the store ports), never on @boardbot/core/internal or core's files",
+      severity: 'error',
+      from: { path: '^packages/postgres/src/' },
+      // An entry this cruise does not resolve stays its specifier (`@boardbot/core/internal`).
+      to: {
+        path: '^(@boardbot/core/.|packages/core/)',
+        pathNot: '^packages/core/(src/index\\.ts|dist/index\\.(d\\.ts|js))$',
+      },
+    },
+    {
       name: 'core-folders-are-layered',
       comment: 'Every folder of core has a layer in .dependency-cruiser.cjs (add a new one there)',
       severity: 'error',

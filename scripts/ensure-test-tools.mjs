@@ -1,12 +1,13 @@
 // The system tools the tests need, found or installed before `npm test` runs them: Chromium for the
-// playground's browser tests, `redis-server` and `promtool` for the tests of later work. A missing tool
+// playground's browser tests, `redis-server`, `promtool` and PostgreSQL's `postgres` for the tests of
+// later work. A missing tool
 // is installed with apt-get when this machine can (root and apt-get: a fresh Debian or Ubuntu, CI);
 // otherwise the run stops with one line saying what to install. `.ci/system-deps` runs it too.
 //
 // `node scripts/ensure-test-tools.mjs` installs what is missing; `--check` only reports.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { accessSync, closeSync, constants, openSync, readSync, realpathSync, statSync } from 'node:fs';
-import { basename, delimiter, join } from 'node:path';
+import { accessSync, closeSync, constants, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** The tools, each with the Debian package that provides it. */
@@ -14,6 +15,7 @@ export const TEST_TOOLS = [
   { name: 'chromium', packages: ['chromium', 'fonts-dejavu-core'] },
   { name: 'redis-server', packages: ['redis-server'] },
   { name: 'promtool', packages: ['prometheus'] },
+  { name: 'postgres', packages: ['postgresql'] },
 ];
 
 const CHROMIUM_FIX = 'or set CHROMIUM_PATH to a Chromium or Chrome';
@@ -38,6 +40,32 @@ export function locateTool(command) {
     .split(delimiter)
     .map((dir) => join(dir, command))
     .find(isExecutableFile);
+}
+
+/**
+ * Where PostgreSQL's server (`postgres`, with `initdb` beside it) is: on the PATH, or where Debian and
+ * Ubuntu install it, off the PATH in `<prefix>/lib/postgresql/<major version>/bin` beside the PATH's
+ * `<prefix>/bin` (the newest version when several are installed).
+ *
+ * @returns the path of `postgres`, or `undefined`.
+ */
+export function locatePostgres() {
+  const onPath = locateTool('postgres');
+  if (onPath !== undefined) return onPath;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const versions = join(dirname(dir), 'lib', 'postgresql');
+    let names;
+    try {
+      names = readdirSync(versions).filter((name) => /^\d+$/.test(name));
+    } catch {
+      continue;
+    }
+    for (const version of names.sort((a, b) => Number(b) - Number(a))) {
+      const server = join(versions, version, 'bin', 'postgres');
+      if (isExecutableFile(server) && isExecutableFile(join(versions, version, 'bin', 'initdb'))) return server;
+    }
+  }
+  return undefined;
 }
 
 // How a browser fared when asked for its version: 0 when it runs; otherwise why not.
@@ -106,7 +134,7 @@ export function chromiumPath() {
 /** What is missing: each tool not found, with the clause that says why when it is more than absence. */
 function missingTools() {
   return TEST_TOOLS.flatMap((tool) => {
-    if (tool.name !== 'chromium') return locateTool(tool.name) === undefined ? [{ tool }] : [];
+    if (tool.name !== 'chromium') return toolPath(tool.name) === undefined ? [{ tool }] : [];
     const chromium = findChromium();
     return chromium.path === undefined ? [{ tool, problem: chromium.problem }] : [];
   });
@@ -120,7 +148,8 @@ function missingTools() {
  */
 export function toolPath(name) {
   if (!TEST_TOOLS.some((t) => t.name === name)) return undefined;
-  return name === 'chromium' ? chromiumPath() : locateTool(name);
+  if (name === 'chromium') return chromiumPath();
+  return name === 'postgres' ? locatePostgres() : locateTool(name);
 }
 
 function canInstall() {

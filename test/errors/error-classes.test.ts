@@ -4,6 +4,7 @@ import * as core from '@boardbot/core';
 import * as emulator from '@boardbot/emulator';
 import * as control from '@boardbot/emulator/control';
 import * as gateway from '@boardbot/gateway';
+import * as postgres from '@boardbot/postgres';
 import { BoardbotError, isBoardbotError } from '@boardbot/protocol';
 import * as redis from '@boardbot/redis';
 import * as rest from '@boardbot/rest';
@@ -46,6 +47,12 @@ const PACKAGES: PackageErrors[] = [
     base: chatAdapter.BoardbotChatAdapterError,
     codes: chatAdapter.CHAT_ADAPTER_ERROR_CODES,
   },
+  {
+    name: 'postgres',
+    modules: [postgres],
+    base: postgres.BoardbotPostgresError,
+    codes: postgres.POSTGRES_ERROR_CODES,
+  },
   { name: 'emulator', modules: [emulator], base: emulator.EmulatorError, codes: emulator.EMULATOR_ERROR_CODES },
   { name: 'control', modules: [control], base: control.ControlError, codes: control.CONTROL_ERROR_CODES },
   { name: 'testing', modules: [testing], base: testing.TestingError, codes: testing.TESTING_ERROR_CODES },
@@ -80,6 +87,10 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.WriteDroppedError, () => new core.WriteDroppedError('Roll.run', 'reply', leakyCause())],
   [core.InteractionExhaustedError, () => new core.InteractionExhaustedError('/roll', leakyCause())],
   [core.InvalidConfigError, () => new core.InvalidConfigError('token is missing')],
+  [
+    core.UnknownBotOptionError,
+    () => new core.UnknownBotOptionError([{ name: 'comandSync', nearest: ['commandSync'] }]),
+  ],
   [core.BotStateError, () => new core.BotStateError('start() twice')],
   [core.InteractionExpiredError, () => new core.InteractionExpiredError('/roll')],
   [core.MiddlewareNextTwiceError, () => new core.MiddlewareNextTwiceError()],
@@ -117,6 +128,16 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [chatAdapter.ChatAdapterOptionError, () => new chatAdapter.ChatAdapterOptionError('token', 'is missing')],
   [chatAdapter.InvalidThreadIdError, () => new chatAdapter.InvalidThreadIdError('slack:C123')],
   [chatAdapter.AdapterNotInitializedError, () => new chatAdapter.AdapterNotInitializedError('postMessage')],
+  [postgres.PostgresOptionError, () => new postgres.PostgresOptionError('schema', 'must be 1 to 63 of a-z 0-9 _')],
+  [
+    postgres.PostgresUnavailableError,
+    () => new postgres.PostgresUnavailableError('postgres://bot@db/app', leakyCause()),
+  ],
+  [postgres.PostgresSchemaMissingError, () => new postgres.PostgresSchemaMissingError('public', ['boardbot_sessions'])],
+  [
+    postgres.PostgresMigrationError,
+    () => new postgres.PostgresMigrationError('public', '001-tables.sql', leakyCause()),
+  ],
   [gateway.GatewayUnauthorizedError, () => new gateway.GatewayUnauthorizedError(request)],
   [gateway.GatewayForbiddenError, () => new gateway.GatewayForbiddenError({ ...request, status: 403 })],
   [gateway.GatewayHttpError, () => new gateway.GatewayHttpError({ ...request, status: 404 })],

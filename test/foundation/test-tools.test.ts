@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, ensureTestTools, locateTool, TEST_TOOLS } from '../../scripts/ensure-test-tools.mjs';
+import { ensureTestTools, TEST_TOOLS, toolPath } from '../../scripts/ensure-test-tools.mjs';
 
 const script = fileURLToPath(new URL('../../scripts/ensure-test-tools.mjs', import.meta.url));
 const dirs = mkdtempSync(join(tmpdir(), 'boardbot-tools-'));
@@ -17,7 +17,7 @@ const real: Record<string, string | undefined> = {};
 let unprovided: string | undefined;
 beforeAll(() => {
   unprovided = ensureTestTools();
-  for (const tool of TEST_TOOLS) real[tool.name] = tool.name === 'chromium' ? chromiumPath() : locateTool(tool.name);
+  for (const tool of TEST_TOOLS) real[tool.name] = toolPath(tool.name);
 }, 600_000);
 
 let count = 0;
@@ -64,21 +64,21 @@ exec /snap/bin/chromium "$@"
 describe('scripts/ensure-test-tools.mjs', () => {
   it('fails with one line naming every missing tool and the packages to install', () => {
     expect(refusal(check(pathWith([])))).toBe(
-      'npm test needs chromium, redis-server, promtool: install them (Debian/Ubuntu, as root: apt-get install chromium fonts-dejavu-core redis-server prometheus), or set CHROMIUM_PATH to a Chromium or Chrome.',
+      'npm test needs chromium, redis-server, promtool, postgres: install them (Debian/Ubuntu, as root: apt-get install chromium fonts-dejavu-core redis-server prometheus postgresql), or set CHROMIUM_PATH to a Chromium or Chrome.',
     );
   });
 
   it('passes quietly when every tool is there, with Chromium from the PATH or from CHROMIUM_PATH', () => {
-    const all = pathWith(['chromium', 'redis-server', 'promtool']);
+    const all = pathWith(['chromium', 'redis-server', 'promtool', 'postgres']);
     expect([check(all).status, check(all).stderr]).toEqual([0, '']);
-    const noChromium = pathWith(['redis-server', 'promtool']);
+    const noChromium = pathWith(['redis-server', 'promtool', 'postgres']);
     expect(refusal(check(noChromium))).toMatch(/^npm test needs chromium: install them /);
     const r = check(noChromium, { CHROMIUM_PATH: real.chromium as string });
     expect([r.status, r.stderr]).toEqual([0, '']);
   });
 
   it('names Ubuntu’s snap stand-in for chromium, and says what to install instead', () => {
-    const bin = pathWith(['redis-server', 'promtool'], { 'chromium-browser': SNAP_STAND_IN });
+    const bin = pathWith(['redis-server', 'promtool', 'postgres'], { 'chromium-browser': SNAP_STAND_IN });
     const line = refusal(check(bin));
     expect(line).toContain(
       `npm test needs chromium: ${join(bin, 'chromium-browser')} is Ubuntu's stand-in for the chromium snap`,
@@ -88,12 +88,12 @@ describe('scripts/ensure-test-tools.mjs', () => {
     // The other missing tools are named in the same line.
     const alone = refusal(check(pathWith([], { chromium: SNAP_STAND_IN })));
     expect(alone).toMatch(
-      /^npm test needs redis-server, promtool: install them .*; and chromium: .* stand-in for the chromium snap/,
+      /^npm test needs redis-server, promtool, postgres: install them .*; and chromium: .* stand-in for the chromium snap/,
     );
   });
 
   it('refuses a CHROMIUM_PATH that is not an executable that runs, without falling back to the system’s', () => {
-    const bin = pathWith(['chromium', 'redis-server', 'promtool'], {
+    const bin = pathWith(['chromium', 'redis-server', 'promtool', 'postgres'], {
       fails: '#!/bin/sh\nexit 3\n',
       stand_in: SNAP_STAND_IN,
     });
@@ -111,5 +111,32 @@ describe('scripts/ensure-test-tools.mjs', () => {
       expect(line.startsWith(`npm test needs chromium: CHROMIUM_PATH=${path} `), line).toBe(true);
       expect(line).toMatch(expected);
     }
+  });
+
+  it('finds Debian’s PostgreSQL off the PATH, the newest of lib/postgresql/<version>/bin beside the PATH’s bin', () => {
+    const prefix = join(dirs, 'debian-prefix');
+    const server = (version: string, files: string[]) => {
+      const bin = join(prefix, 'lib', 'postgresql', version, 'bin');
+      mkdirSync(bin, { recursive: true });
+      for (const name of files) {
+        writeFileSync(join(bin, name), '#!/bin/sh\n');
+        chmodSync(join(bin, name), 0o755);
+      }
+    };
+    server('9', ['postgres', 'initdb']);
+    server('15', ['postgres', 'initdb']);
+    // A newer version whose initdb is missing (a half-removed package) is passed over.
+    server('16', ['postgres']);
+    const bin = join(prefix, 'bin');
+    mkdirSync(bin);
+    const located = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', `import { toolPath } from '${script}'; console.log(toolPath('postgres'))`],
+      { env: { ...process.env, PATH: bin }, encoding: 'utf8' },
+    );
+    expect(located.stdout.trim()).toBe(join(prefix, 'lib', 'postgresql', '15', 'bin', 'postgres'));
+    const rest = pathWith(['chromium', 'redis-server', 'promtool']);
+    const r = check(bin, { PATH: `${rest}:${bin}` });
+    expect([r.status, r.stderr]).toEqual([0, '']);
   });
 });

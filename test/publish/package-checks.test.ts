@@ -64,7 +64,7 @@ describe('the published tarballs', () => {
   it('hold @boardbot/core as a peer wherever a package builds on it, so a project has one copy', () => {
     const manifests = packed.map((p) => ({ name: p.name, ...readManifest(p.dir) }));
     for (const m of manifests.filter((m) =>
-      ['@boardbot/testing', '@boardbot/cli', '@boardbot/redis'].includes(m.name),
+      ['@boardbot/testing', '@boardbot/cli', '@boardbot/redis', '@boardbot/postgres'].includes(m.name),
     )) {
       expect(m.peerDependencies?.['@boardbot/core'], m.name).toBe(m.version);
     }

@@ -50,6 +50,7 @@ export * from './schedules/schedule-claims.js';
 export * from './schedules/scheduler.js';
 export * from './schedules/tick-times.js';
 export * from './telemetry/telemetry.js';
+export * from './text-commands/nearest-names.js';
 export * from './text-commands/options.js';
 export * from './text-commands/read-arguments.js';
 export * from './text-commands/tokenize.js';

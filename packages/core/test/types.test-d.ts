@@ -69,6 +69,8 @@ describe('context types', () => {
       prefix?: string;
       all?: boolean;
       editable?: boolean | EditableOptions;
+      suggest?: boolean;
+      refusalIntervalMs?: number;
     }>();
     expectTypeOf(Command).parameter(0).toHaveProperty('text').toEqualTypeOf<boolean | undefined>();
   });

@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toolPath } from '../../../scripts/ensure-test-tools.mjs';
 import { vacantPort } from './ports.js';
+import { serverProcess } from './server-process.js';
 
 /** A real `redis-server` the test started, on a free loopback port, with its data in a fresh directory. */
 export interface RedisServer {
@@ -68,38 +68,16 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     '--loglevel',
     'notice',
   ];
-  let proc: ChildProcess | undefined;
-  let exited: Promise<void> = Promise.resolve();
-
-  const start = async () => {
-    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    proc = child;
-    exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const seen = (chunk: Buffer) => {
-        output += chunk.toString('utf8');
-        if (output.includes('Ready to accept connections')) resolve();
-      };
-      child.stdout?.on('data', seen);
-      child.stderr?.on('data', seen);
-      child.once('exit', (code) => reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`)));
-    });
-  };
-  const end = async (signal: NodeJS.Signals) => {
-    if (proc?.exitCode === null && proc.signalCode === null) proc.kill(signal);
-    await exited;
-    proc = undefined;
-  };
-  await start();
+  const server = serverProcess(binary, args, 'Ready to accept connections');
+  await server.start();
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    stop: () => end('SIGTERM'),
-    kill: () => end('SIGKILL'),
-    start,
+    stop: () => server.end('SIGTERM'),
+    kill: () => server.end('SIGKILL'),
+    start: () => server.start(),
     close: async () => {
-      await end('SIGKILL');
+      await server.end('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -54,6 +54,11 @@ export class CommandContextImpl<O extends object> extends AnsweringContextImpl i
     return { userId: this.user.id, boardId: this.boardId };
   }
 
+  /** A slash invocation is always told why it is refused: it awaits its answer. */
+  mayRefuse(): boolean {
+    return true;
+  }
+
   /** The command as people type it: `/roll`, `/note add`. */
   get shownAs(): string {
     const { name, subcommand } = this.command;

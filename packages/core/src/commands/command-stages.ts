@@ -16,7 +16,14 @@ export type RunningCommand = CommandContext & {
   readonly shownAs: string;
   /** The converted options, set once they are validated. */
   options: Record<string, unknown>;
+  /** Whether a refusal may be posted to the person now (a text command's: at most one a window). */
+  mayRefuse(): boolean;
 };
+
+/** Tells the person `text`, a refusal, unless the context holds it back. */
+async function tell(ctx: RunningCommand, text: string): Promise<void> {
+  if (ctx.mayRefuse()) await ctx.reply(text);
+}
 
 /** The raw option values of an invocation, or why there are none (each problem a line for the person). */
 export type RawOptions =
@@ -37,12 +44,9 @@ export const COMMAND_RULES: KindRules<RunningCommand> = {
   answers: true,
   subject: (ctx) => ({ who: ctx.user.id, board: ctx.boardId }),
   refuse: async (ctx, refusal) => {
-    if (refusal.reason === 'denied') {
-      await ctx.reply(refusal.words ?? ctx.t('boardbot:denied'));
-      return;
-    }
+    if (refusal.reason === 'denied') return tell(ctx, refusal.words ?? ctx.t('boardbot:denied'));
     const seconds = Math.ceil(refusal.waitMs / 1000);
-    await ctx.reply(ctx.t('boardbot:cooldown', { command: ctx.shownAs, seconds, count: seconds }));
+    await tell(ctx, ctx.t('boardbot:cooldown', { command: ctx.shownAs, seconds, count: seconds }));
   },
 };
 
@@ -51,9 +55,8 @@ const forCommands = (_target: HandlerTarget, rules: KindRules): boolean => rules
 /** Tells the person why the command cannot run; the handler is not called. */
 async function refuse(ctx: RunningCommand, problems: readonly string[]): Promise<false> {
   ctx.log.info({ problems }, 'invalid options: told the person, handler not called');
-  await ctx.reply(
-    ctx.t('boardbot:invalidOptions', { command: ctx.shownAs, problems: problems.map((p) => `- ${p}`).join('\n') }),
-  );
+  const lines = problems.map((p) => `- ${p}`).join('\n');
+  await tell(ctx, ctx.t('boardbot:invalidOptions', { command: ctx.shownAs, problems: lines }));
   return false;
 }
 

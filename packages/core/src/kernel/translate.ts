@@ -37,6 +37,8 @@ export const RUNTIME_TEXTS = {
   errorReply: 'Sorry, something went wrong while handling that. It has been logged.',
   /** An invocation of a command this bot has no handler for. */
   unknownCommand: '{{command}} is not available right now.',
+  /** A text command that does not exist but is close to some that do; `suggestions` lists them. */
+  unknownTextCommand: 'There is no {{command}}. Did you mean {{suggestions}}?',
   /** A text command with subcommands, typed without one; `subcommands` lists them. */
   needsSubcommand: '{{command}} needs a subcommand: {{subcommands}}.',
   /** A text command typed with a `subcommand` it does not have; `subcommands` lists those it has. */

@@ -99,7 +99,7 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
     o.scale === false || (o.scale === undefined && !o.redisUrl)
       ? undefined
       : new ScaleSlot(o.scale ?? (o.redisUrl as string));
-  const cooldowns = scale?.cooldowns ?? new Cooldowns(() => clock.now());
+  const cooldowns = o.cooldowns ?? scale?.cooldowns ?? new Cooldowns(() => clock.now());
   const { exhaustedInteraction, textCommands } = o;
   const core = coreFeatures({ exhaustedInteraction, textCommands, cooldowns, middleware });
   const features = [...core.features, ...plugins];

@@ -10,6 +10,7 @@ import type { Class } from '../kernel/metadata.js';
 import type { BotGateway, BotRest, GatewayFactoryOptions } from '../kernel/ports.js';
 import { RUNTIME_TEXTS } from '../kernel/translate.js';
 import type { Plugin } from '../plugins/plugin.js';
+import type { CooldownStore } from '../policies/cooldown-store.js';
 import type { ErrorHook } from '../policies/on-error.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { TextCommandOptions } from '../text-commands/options.js';
@@ -76,6 +77,13 @@ export interface BotOptions {
    * else a `FileSessionStore` under `stateDir`
    */
   sessions?: SessionStore;
+  /**
+   * Where `@Cooldown` windows are counted: a `CooldownStore` shared by every process of the bot
+   * (`@boardbot/postgres`), so that a person held by one is held by all and after a restart.
+   * @defaultValue with replicas (`scale`, or `BOARDBOT_REDIS_URL`), the adapter's shared windows
+   * (Redis); else in this process, forgotten at a restart
+   */
+  cooldowns?: CooldownStore | undefined;
   /**
    * The bot's state directory (the default position store writes `positions/` in it).
    * @defaultValue `process.env.BOARDBOT_STATE_DIR`, else `'.boardbot'` (relative to the working directory)

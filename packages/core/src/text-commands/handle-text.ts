@@ -11,6 +11,8 @@ import type { BotEvent, EventMeta } from '../kernel/event.js';
 import { AuthorCache } from '../listeners/authors.js';
 import { startMessageRun } from '../listeners/message-run.js';
 import type { EventKind, KindDefinition, KindHost } from '../policies/kind.js';
+import { RefusalThrottle } from '../policies/refusal-throttle.js';
+import { nearestNames } from './nearest-names.js';
 import { type ResolvedTextCommandOptions, textEditable } from './options.js';
 import { readArguments } from './read-arguments.js';
 import { resolveNames } from './resolve-names.js';
@@ -23,7 +25,10 @@ type Ctx = TextCommandContextImpl<Record<string, unknown>>;
 /** A text invocation: the command it names and the text of its arguments. */
 interface Invocation {
   name: string;
-  entry: TextCommandEntry;
+  /** The command; none for a name that does not exist but is close to `suggestions`. */
+  entry: TextCommandEntry | undefined;
+  /** The commands the name is close to, when it names none. */
+  suggestions: readonly string[];
   /** The text after the command's name. */
   line: string;
   /** Whether it is the message's edit (an editable command's re-run). */
@@ -63,11 +68,14 @@ export function textCommandKind(
  * Handles text invocations (`!roll 20`): a new message that starts with the prefix and names a
  * command that can be invoked as text runs that command's method through the runner, with
  * its arguments read from the line and checked as the platform checks a slash invocation's. An
- * unknown command, and text from webhooks, bots and the bot itself, are ignored.
+ * unknown command close to known ones is answered with their names (`textCommands.suggest`); other
+ * unknown names, and text from webhooks, bots and the bot itself, are ignored. Refusals posted to one
+ * person for one command are at most one a window (`textCommands.refusalIntervalMs`).
  */
 class TextCommandHandler implements EventKind<Invocation> {
   private readonly authors: AuthorCache;
   private readonly links: EditableLinks;
+  private readonly refusals: RefusalThrottle;
 
   constructor(
     private readonly host: KindHost,
@@ -76,6 +84,7 @@ class TextCommandHandler implements EventKind<Invocation> {
   ) {
     this.authors = new AuthorCache(host.env.rest, () => host.env.clock.now());
     this.links = new EditableLinks(host.env);
+    this.refusals = new RefusalThrottle(() => host.env.clock.now(), text.refusalIntervalMs);
   }
 
   /**
@@ -92,9 +101,16 @@ class TextCommandHandler implements EventKind<Invocation> {
     if (message.content === null || !message.content.startsWith(prefix)) return undefined;
     const head = /^(\S+)/.exec(message.content.slice(prefix.length));
     const name = head?.[1]?.toLowerCase();
-    const entry = name === undefined ? undefined : this.table.get(name);
-    if (name === undefined || !entry || (edited && !entry.editable)) return undefined;
-    return { name, entry, line: message.content.slice(prefix.length + name.length), message, edited };
+    if (name === undefined) return undefined;
+    const entry = this.table.get(name);
+    const line = message.content.slice(prefix.length + name.length);
+    if (!entry) {
+      // A new message only: an edit to an unknown name leaves the answers as they are.
+      const suggestions = this.text.suggest && !edited ? nearestNames(name, this.table.keys()) : [];
+      return suggestions.length > 0 ? { name, entry, suggestions, line, message, edited } : undefined;
+    }
+    if (edited && !entry.editable) return undefined;
+    return { name, entry, suggestions: [], line, message, edited };
   }
 
   /** Runs a text invocation; never rejects. */
@@ -103,7 +119,7 @@ class TextCommandHandler implements EventKind<Invocation> {
     const { env, runner } = this.host;
     // An edit is answered only where the message's answers are linked (docs: "Editable answers"),
     // and an event a later one of the message superseded is not run again after a crash.
-    if (entry.editable && !(await this.links.mayRun(message, TEXT_COMMANDS, event, edited))) return;
+    if (entry?.editable && !(await this.links.mayRun(message, TEXT_COMMANDS, event, edited))) return;
     const start = await startMessageRun(env.log, this.authors, event, message, { command: name });
     const { correlationId, author: user } = start;
     let log = start.log;
@@ -115,9 +131,23 @@ class TextCommandHandler implements EventKind<Invocation> {
     const context =
       (command: Ctx['command']) =>
       (deps: ContextDeps): RunningCommand => {
-        answers = entry.editable ? this.links.answers(deps, message, TEXT_COMMANDS) : undefined;
-        return new TextCommandContextImpl(deps, message, user, command, this.text.prefix, answers);
+        answers = entry?.editable ? this.links.answers(deps, message, TEXT_COMMANDS) : undefined;
+        const refusals = this.refusals;
+        return new TextCommandContextImpl(deps, message, user, command, this.text.prefix, refusals, answers);
       };
+    const shown = `${this.text.prefix}${name}`;
+    const request = { rules: COMMAND_RULES, label: shown, event, log, correlationId };
+    if (!entry) {
+      // A mistyped command: the nearest names, once a window per person whatever they mistype.
+      if (!this.refusals.admit(user.id, '?', log)) return;
+      const suggestions = found.suggestions.map((n) => `${this.text.prefix}${n}`).join(', ');
+      const values = { command: shown, suggestions };
+      return runner.speak(
+        { ...request, context: context({ name, subcommand: null }) },
+        'boardbot:unknownTextCommand',
+        values,
+      );
+    }
     let target = entry.run;
     let line = found.line;
     let subcommand: string | null = null;
@@ -126,16 +156,13 @@ class TextCommandHandler implements EventKind<Invocation> {
       subcommand = sub?.[1]?.toLowerCase() ?? null;
       target = subcommand === null ? undefined : entry.subcommands.get(subcommand);
       if (!target || !sub) {
-        // A known command without a (known) subcommand: the person is told which ones there are.
-        const shown = `${this.text.prefix}${name}`;
+        // A known command without a (known) subcommand: the person is told which ones there are (a
+        // refusal held back by the window leaves an editable command's earlier answers as they were).
         const subcommands = [...entry.subcommands.keys()].join(', ');
         const key = subcommand === null ? 'boardbot:needsSubcommand' : 'boardbot:noSubcommand';
-        const request = { rules: COMMAND_RULES, label: shown, event, log, correlationId };
-        await runner.speak({ ...request, context: context({ name, subcommand: null }) }, key, {
-          command: shown,
-          subcommand,
-          subcommands,
-        });
+        const values = { command: shown, subcommand, subcommands };
+        if (this.refusals.admit(user.id, shown, log))
+          await runner.speak({ ...request, context: context({ name, subcommand: null }) }, key, values);
         return this.links.finish(answers, log);
       }
       line = line.slice(sub[0].length);

@@ -5,6 +5,7 @@ import { ReplyContextImpl } from '../editable/reply-context.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { ReplyBody } from '../kernel/context.js';
 import type { RunSubject } from '../kernel/scoped.js';
+import type { RefusalThrottle } from '../policies/refusal-throttle.js';
 
 /** The {@link TextCommandContext} of one text invocation: its answers are replies to its message. */
 export class TextCommandContextImpl<O extends object> extends ReplyContextImpl implements TextCommandContext<O> {
@@ -20,6 +21,7 @@ export class TextCommandContextImpl<O extends object> extends ReplyContextImpl i
    * @param user - its author
    * @param command - the command and subcommand it names
    * @param prefix - the bot's text prefix (`!`)
+   * @param refusals - how many refusals a person is told (at most one a window per command)
    * @param editable - an editable command's answers, kept in step with its message's earlier ones
    */
   constructor(
@@ -28,6 +30,7 @@ export class TextCommandContextImpl<O extends object> extends ReplyContextImpl i
     readonly user: UserProfile,
     command: { name: string; subcommand: string | null },
     private readonly prefix: string,
+    private readonly refusals: RefusalThrottle,
     editable?: EditableAnswers,
   ) {
     super(deps, message, editable);
@@ -42,6 +45,17 @@ export class TextCommandContextImpl<O extends object> extends ReplyContextImpl i
   get shownAs(): string {
     const { name, subcommand } = this.command;
     return `${this.prefix}${subcommand ? `${name} ${subcommand}` : name}`;
+  }
+
+  /**
+   * Whether a refusal may be posted now: at most one a window per person and command, since each is
+   * a message in the app's shared rate limit; one held back leaves an editable command's earlier
+   * answers as they were.
+   */
+  mayRefuse(): boolean {
+    if (this.refusals.admit(this.user.id, this.shownAs, this.log)) return true;
+    this.heldBack();
+    return false;
   }
 
   /** Every answer of a text invocation is a reply to its message (there is no interaction to answer). */

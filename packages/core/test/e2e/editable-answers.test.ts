@@ -117,7 +117,8 @@ describe('editable answers against the emulator', () => {
   beforeAll(async () => {
     platform = await createTestPlatform({
       handlers: [Roll, Lines, Pair, Card, Daily, EchoCommand, Fixed, Echoes],
-      textCommands: { editable: true },
+      // Refusals one after another to the same person are what these tests read (refusals.test.ts throttles).
+      textCommands: { editable: true, refusalIntervalMs: 0 },
     });
   });
   afterAll(() => platform?.close());
@@ -157,6 +158,16 @@ describe('editable answers against the emulator', () => {
     const [first] = await answersTo(message);
     await alice().edit(message, '!lines 1');
     expect((await answersTo(message)).map((m) => [m.id, m.content])).toEqual([[first?.id, 'line 1 of 1']]);
+  });
+
+  it("an edit to !help (the runtime's own command, editable with textCommands: { editable: true }): the help replaces the answer", async () => {
+    const message = await alice().say('!roll 6');
+    const [first] = await answersTo(message);
+    await alice().edit(message, '!help');
+    const answers = await answersTo(message);
+    expect(answers.map((m) => m.id)).toEqual([first?.id]);
+    expect(answers[0]?.content).toMatch(/!roll/);
+    expect(answers[0]?.content).not.toBe('rolled a d6');
   });
 
   it('an edit that changes an embed: the answer is deleted and posted again; a text change alone is edited', async () => {

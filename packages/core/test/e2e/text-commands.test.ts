@@ -133,6 +133,8 @@ describe('text commands against the emulator', () => {
     started = platform.bot({
       handlers: [Roll, Every, Say, Paint, Notes, Daily, Parrot, Guarded, Secret],
       plugins: [watching],
+      // Refusals one after another to the same person are what these tests read (test/e2e/refusals.test.ts throttles).
+      textCommands: { refusalIntervalMs: 0 },
     });
     await started.bot.start();
   });
@@ -274,7 +276,8 @@ describe('text commands against the emulator', () => {
     const ignored = [
       own,
       edited,
-      await platform.post(platform.alice, general, '!nope 3'),
+      // A name close to none of the bot's (a close one is answered with them: refusals.test.ts).
+      await platform.post(platform.alice, general, '!zzyzx 3'),
       await platform.post(platform.alice, general, '!secret'),
       await control.postMessage(general.id, { webhook_name: 'ci', content: '!roll 3' }),
       await control.postMessage(general.id, { user_id: other.app.bot_user_id, content: '!roll 4' }),

@@ -1,4 +1,5 @@
 import { Command, Cooldown, type MessageContext, OnMessage } from '@boardbot/core';
+import { Cooldowns } from '@boardbot/core/internal';
 import { createTestPlatform, TestClock, type TestPlatform } from '@boardbot/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anotherInstance } from './support.js';
@@ -133,6 +134,26 @@ describe('cooldown counts', () => {
       await next.start();
       const again = await alice.say('!wave');
       expect((await platform.bot.nextMessage({ replyTo: again })).content).toBe('wave Alice');
+    } finally {
+      await next.stop();
+      await platform.close();
+    }
+  });
+
+  it('live in the store given as `cooldowns`: the bot that replaces a stopped one holds who was held', async () => {
+    // One store outliving both bots, as a database does (@boardbot/postgres runs this on PostgreSQL).
+    const cooldowns = new Cooldowns(() => Date.now());
+    const platform = await createTestPlatform({ handlers: [Waves], cooldowns });
+    const next = anotherInstance(platform, { handlers: [Waves], cooldowns });
+    try {
+      const alice = platform.person('alice');
+      expect((await platform.bot.nextMessage({ replyTo: await alice.say('!wave') })).content).toBe('wave Alice');
+      await platform.bot.runtime.stop();
+      await next.start();
+      const held = await alice.say('!wave');
+      const bob = await platform.person('bob').say('!wave');
+      expect((await platform.bot.nextMessage({ replyTo: bob })).content).toBe('wave Bob');
+      expect(platform.bot.messages({ replyTo: held })).toHaveLength(0);
     } finally {
       await next.stop();
       await platform.close();

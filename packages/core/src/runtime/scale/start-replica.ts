@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Logger } from '@boardbot/protocol';
+import { rateLimitWindowId } from '@boardbot/rest';
 import { commandSetHash } from '../../commands/sync/command-set-hash.js';
 import { syncCommands } from '../../commands/sync/sync.js';
 import { orderingKey } from '../../dispatch/ordering.js';
@@ -29,7 +29,7 @@ export async function connectReplica(
   clock: Clock,
 ): Promise<ScaleAdapter> {
   const adapter = await scale.resolve(log);
-  const credential = createHash('sha256').update(`${options.apiUrl}\n${options.token}`).digest('hex').slice(0, 16);
+  const credential = rateLimitWindowId(options.apiUrl, options.token);
   await adapter.connect({ apiUrl: options.apiUrl, credential, log, clock });
   return adapter;
 }
