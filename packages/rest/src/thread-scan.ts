@@ -25,6 +25,16 @@ export async function scanThread(
     read.push(m);
     if (m.id === rootId) break;
   }
+  return threadIn(read, rootId);
+}
+
+/**
+ * The messages of `read` (a board's, newest first) whose chain of replies leads to `rootId`, the
+ * root included, oldest first; deleted ones left out (the chain goes on through their tombstones).
+ * @param read - messages of one board, as listed
+ * @param rootId - the thread's first message
+ */
+export function threadIn(read: readonly BoardMessage[], rootId: string): BoardMessage[] {
   const byId = new Map(read.map((m) => [m.id, m]));
   const inThread = new Map<string, boolean>([[rootId, true]]);
   const member = (m: BoardMessage): boolean => {

@@ -14,6 +14,8 @@ import { handlersOf, type Routes } from './routes.js';
 /** What the dispatcher needs from the bot. */
 export interface DispatcherDeps extends CoreEnv, FailurePolicy {
   handlerTimeoutMs: number;
+  /** The window of the refusals a person is told on the board. @defaultValue 3000 */
+  refusalIntervalMs?: number | undefined;
   telemetry: Telemetry;
   /** The handler methods of every kind. */
   routes: Routes;

@@ -5,15 +5,17 @@ import type { MessageContextImpl } from './message-context.js';
 /**
  * How a message listener's runs meet the stages: guards and middleware see its context, its
  * cooldown counts per author (or webhook name) and board, and it is held back silently, unless its
- * guard chose words for the person (then an editable listener's earlier answers stand).
+ * guard chose words for the person (said at most once a window per person and listener, through the
+ * runner's refusal throttle); held back, an editable listener's earlier answers stand.
  */
 export const MESSAGE_RULES: KindRules<MessageContextImpl> = {
   guarded: true,
   answers: true,
-  subject: (ctx) => ({ who: ctx.message.author ?? `webhook:${ctx.message.webhook_name ?? ''}`, board: ctx.boardId }),
+  subject: (ctx) => ({ who: ctx.who, board: ctx.boardId }),
   refuse: async (ctx, refusal) => {
-    if (refusal.reason === 'denied' && refusal.words !== undefined) await ctx.reply(refusal.words);
-    else ctx.heldBack();
+    if (refusal.reason === 'denied' && refusal.words !== undefined && ctx.mayRefuse(refusal.handler)) {
+      await ctx.reply(refusal.words);
+    } else ctx.heldBack();
   },
 };
 

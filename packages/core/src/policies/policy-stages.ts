@@ -14,7 +14,8 @@ export const GUARDS: Stage = {
       const result = await guard.check(ctx as HandlerContext);
       if (result === true || result === undefined) continue;
       ctx.log.info({ guard: guard.name, handler: target.label }, 'guard denied');
-      await rules.refuse?.(ctx, { reason: 'denied', words: typeof result === 'string' ? result : undefined });
+      const words = typeof result === 'string' ? result : undefined;
+      await rules.refuse?.(ctx, { handler: target.label, reason: 'denied', words });
       return false;
     }
   },
@@ -42,7 +43,7 @@ export function cooldownStage(store: CooldownStore): Stage {
       );
       if (wait === 0) return;
       ctx.log.info({ handler: target.label, wait_ms: wait }, 'cooldown holds');
-      await rules.refuse?.(ctx, { reason: 'cooling', waitMs: wait });
+      await rules.refuse?.(ctx, { handler: target.label, reason: 'cooling', waitMs: wait });
       return false;
     },
   };

@@ -1,3 +1,4 @@
+import type { Logger } from '@boardbot/protocol';
 import { type Context, context as otelContext } from '@opentelemetry/api';
 import { ShutdownTimeoutError } from '../errors.js';
 import type { AnyContext } from '../kernel/context.js';
@@ -8,6 +9,7 @@ import { type Telemetry, TRACE } from '../telemetry/telemetry.js';
 import { type EndingRule, endingOf, SUPERVISION_ENDINGS } from './endings.js';
 import { answerFailure, type FailurePolicy, say } from './failure.js';
 import { isThenable, type Plan, Plans, runPlan, sequence } from './plan.js';
+import { DEFAULT_REFUSAL_INTERVAL_MS, RefusalThrottle } from './refusal-throttle.js';
 import { RunCalls } from './run-calls.js';
 import { RUNS, RunningHandlers, type RunSlots } from './running-handlers.js';
 import type { Answerable, HandlerTarget, KindRules, Passage, RunRequest, Runs, Stage } from './stages.js';
@@ -23,6 +25,11 @@ export interface RunnerDeps extends FailurePolicy {
   stages: readonly Stage[];
   /** The features' and plugins' endings, in order (supervision's come first). */
   endings: readonly EndingRule[];
+  /**
+   * The window of the refusals a person is told on the board, per command (`createBot({ refusalIntervalMs })`).
+   * @defaultValue {@link DEFAULT_REFUSAL_INTERVAL_MS}
+   */
+  refusalIntervalMs?: number | undefined;
 }
 
 const NO_ARGS: readonly unknown[] = [];
@@ -54,9 +61,12 @@ export class Runner implements Runs, RunSlots {
   private readonly plans: Plans;
   private readonly endings: readonly EndingRule[];
   private readonly interrupt = new AbortController();
+  private readonly refusals: RefusalThrottle;
 
-  /** @param deps - the bot's environment, stages, endings and failure policy */
+  /** @param deps - the bot's environment, stages, endings, refusal window and failure policy */
   constructor(private readonly deps: RunnerDeps) {
+    const interval = deps.refusalIntervalMs ?? DEFAULT_REFUSAL_INTERVAL_MS;
+    this.refusals = new RefusalThrottle(() => deps.env.clock.now(), interval);
     this.plans = new Plans(deps.stages);
     this.endings = [...SUPERVISION_ENDINGS, ...deps.endings];
     deps.env.services.set(RUNS, this);
@@ -119,6 +129,10 @@ export class Runner implements Runs, RunSlots {
     if (isThenable(opened)) await opened;
     const ctx = pass.ctx as unknown as Answerable;
     await say(ctx, ctx.t(key, values));
+  }
+
+  mayRefuse(who: string, what: string, log: Logger): boolean {
+    return this.refusals.admit(who, what, log);
   }
 
   releaseSlot(run: HandlerRun): void {

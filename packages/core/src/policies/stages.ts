@@ -39,8 +39,14 @@ export interface Answerable {
   t: BaseContext['t'];
 }
 
-/** Why a stage keeps a handler from running: a guard denied it (with its own words, or none), or a cooldown holds it. */
-export type Refusal = { reason: 'denied'; words: string | undefined } | { reason: 'cooling'; waitMs: number };
+/**
+ * Why a stage keeps a handler from running: a guard denied it (with its own words, or none), or a
+ * cooldown holds it; `handler` is its label (what a refusal to one person is throttled by).
+ */
+export type Refusal = { handler: string } & (
+  | { reason: 'denied'; words: string | undefined }
+  | { reason: 'cooling'; waitMs: number }
+);
 
 /**
  * How the runs of a kind of handler meet the stages: a kind supplies its context and these rules,
@@ -128,4 +134,12 @@ export interface Runs {
     key: string,
     values: Record<string, unknown>,
   ): Promise<void>;
+  /**
+   * Whether a refusal to `who` about `what` may be posted on the board now: at most one per person
+   * and command in the bot's `refusalIntervalMs`, for every kind; one held back is logged.
+   * @param who - the person (a user id, or a webhook's name)
+   * @param what - the command as typed, a listener's label, or what else was refused
+   * @param log - the run's logger
+   */
+  mayRefuse(who: string, what: string, log: Logger): boolean;
 }

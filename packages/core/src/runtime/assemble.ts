@@ -143,9 +143,10 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
   const queue = new KeyedQueue(o.concurrency, (error) => log.error({ err: error }, 'dispatch failed'));
   const messageListeners = handlersOf(routes, MESSAGE_KIND);
   assertBurstsOrdered(messageListeners, o.orderBy);
-  const { handlerTimeoutMs, errorReply, onError } = o;
+  const { handlerTimeoutMs, errorReply, onError, refusalIntervalMs } = o;
   const built = { queue, rest, app: shell.app, log, clock, services, telemetry };
-  const dispatcher = new Dispatcher({ handlerTimeoutMs, errorReply, onError, ...built, routes, features });
+  const policy = { handlerTimeoutMs, errorReply, onError, refusalIntervalMs };
+  const dispatcher = new Dispatcher({ ...policy, ...built, routes, features });
   // Schedules are a plugin of the bot's own: started with the plugins, stopped with them.
   const scheduler = new Scheduler({
     ...built,

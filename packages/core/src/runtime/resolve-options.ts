@@ -42,6 +42,7 @@ export const BOT_OPTION_NAMES: readonly string[] = Object.keys({
   backfillLimit: true,
   maxPendingEvents: true,
   errorReply: true,
+  refusalIntervalMs: true,
   onError: true,
   exhaustedInteraction: true,
   handleSignals: true,
@@ -88,6 +89,12 @@ export function resolveBotOptions(options: BotOptions, env: BoardbotEnvironment)
   }
   if (!['board', 'user', 'none'].includes(resolved.orderBy)) {
     throw new InvalidConfigError(`orderBy must be 'board', 'user' or 'none', got ${String(resolved.orderBy)}`);
+  }
+  const interval = resolved.refusalIntervalMs;
+  if (typeof interval !== 'number' || !Number.isFinite(interval) || interval < 0) {
+    throw new InvalidConfigError(
+      `refusalIntervalMs must be a number of milliseconds ≥ 0, such as 3000 (got ${JSON.stringify(interval)})`,
+    );
   }
   if (resolved.exhaustedInteraction !== 'error' && resolved.exhaustedInteraction !== 'send') {
     throw new InvalidConfigError("exhaustedInteraction must be 'error' (the default) or 'send'");

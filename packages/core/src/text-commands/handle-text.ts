@@ -9,9 +9,11 @@ import { EditableLinks } from '../editable/editable-links.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
 import { AuthorCache } from '../listeners/authors.js';
+import { MESSAGE_KIND } from '../listeners/handle-message.js';
+import { chosenByListener } from '../listeners/match-message.js';
 import { startMessageRun } from '../listeners/message-run.js';
+import type { MessageListenerMetadata } from '../listeners/metadata.js';
 import type { EventKind, KindDefinition, KindHost } from '../policies/kind.js';
-import { RefusalThrottle } from '../policies/refusal-throttle.js';
 import { nearestNames } from './nearest-names.js';
 import { type ResolvedTextCommandOptions, textEditable } from './options.js';
 import { readArguments } from './read-arguments.js';
@@ -68,14 +70,16 @@ export function textCommandKind(
  * Handles text invocations (`!roll 20`): a new message that starts with the prefix and names a
  * command that can be invoked as text runs that command's method through the runner, with
  * its arguments read from the line and checked as the platform checks a slash invocation's. An
- * unknown command close to known ones is answered with their names (`textCommands.suggest`); other
- * unknown names, and text from webhooks, bots and the bot itself, are ignored. Refusals posted to one
- * person for one command are at most one a window (`textCommands.refusalIntervalMs`).
+ * unknown command close to known ones is answered with their names (`textCommands.suggest`), unless
+ * a message listener chose the message; other unknown names, and text from webhooks, bots and the
+ * bot itself, are ignored. Refusals posted to one
+ * person for one command are at most one a window (the runner's throttle: `refusalIntervalMs`).
  */
 class TextCommandHandler implements EventKind<Invocation> {
   private readonly authors: AuthorCache;
   private readonly links: EditableLinks;
-  private readonly refusals: RefusalThrottle;
+  /** The `message.create` listeners: a name one of them chooses gets no did-you-mean. */
+  private readonly listeners: readonly MessageListenerMetadata[];
 
   constructor(
     private readonly host: KindHost,
@@ -84,7 +88,9 @@ class TextCommandHandler implements EventKind<Invocation> {
   ) {
     this.authors = new AuthorCache(host.env.rest, () => host.env.clock.now());
     this.links = new EditableLinks(host.env);
-    this.refusals = new RefusalThrottle(() => host.env.clock.now(), text.refusalIntervalMs);
+    this.listeners = host
+      .handlersOf(MESSAGE_KIND)
+      .flatMap(({ meta }) => (meta.event === 'message.create' ? [meta] : []));
   }
 
   /**
@@ -105,9 +111,11 @@ class TextCommandHandler implements EventKind<Invocation> {
     const entry = this.table.get(name);
     const line = message.content.slice(prefix.length + name.length);
     if (!entry) {
-      // A new message only: an edit to an unknown name leaves the answers as they are.
+      // A new message only: an edit to an unknown name leaves the answers as they are. A message a
+      // listener chose (`@OnMessage('!apple')` beside `!apples`) is that listener's to answer.
       const suggestions = this.text.suggest && !edited ? nearestNames(name, this.table.keys()) : [];
-      return suggestions.length > 0 ? { name, entry, suggestions, line, message, edited } : undefined;
+      if (suggestions.length === 0 || chosenByListener(this.listeners, message)) return undefined;
+      return { name, entry, suggestions, line, message, edited };
     }
     if (edited && !entry.editable) return undefined;
     return { name, entry, suggestions: [], line, message, edited };
@@ -132,14 +140,13 @@ class TextCommandHandler implements EventKind<Invocation> {
       (command: Ctx['command']) =>
       (deps: ContextDeps): RunningCommand => {
         answers = entry?.editable ? this.links.answers(deps, message, TEXT_COMMANDS) : undefined;
-        const refusals = this.refusals;
-        return new TextCommandContextImpl(deps, message, user, command, this.text.prefix, refusals, answers);
+        return new TextCommandContextImpl(deps, message, user, command, this.text.prefix, answers);
       };
     const shown = `${this.text.prefix}${name}`;
     const request = { rules: COMMAND_RULES, label: shown, event, log, correlationId };
     if (!entry) {
       // A mistyped command: the nearest names, once a window per person whatever they mistype.
-      if (!this.refusals.admit(user.id, '?', log)) return;
+      if (!runner.mayRefuse(user.id, '?', log)) return;
       const suggestions = found.suggestions.map((n) => `${this.text.prefix}${n}`).join(', ');
       const values = { command: shown, suggestions };
       return runner.speak(
@@ -161,7 +168,7 @@ class TextCommandHandler implements EventKind<Invocation> {
         const subcommands = [...entry.subcommands.keys()].join(', ');
         const key = subcommand === null ? 'boardbot:needsSubcommand' : 'boardbot:noSubcommand';
         const values = { command: shown, subcommand, subcommands };
-        if (this.refusals.admit(user.id, shown, log))
+        if (runner.mayRefuse(user.id, shown, log))
           await runner.speak({ ...request, context: context({ name, subcommand: null }) }, key, values);
         return this.links.finish(answers, log);
       }

@@ -5,7 +5,7 @@ import { ReplyContextImpl } from '../editable/reply-context.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { ReplyBody } from '../kernel/context.js';
 import type { RunSubject } from '../kernel/scoped.js';
-import type { RefusalThrottle } from '../policies/refusal-throttle.js';
+import { RUNS } from '../policies/running-handlers.js';
 
 /** The {@link TextCommandContext} of one text invocation: its answers are replies to its message. */
 export class TextCommandContextImpl<O extends object> extends ReplyContextImpl implements TextCommandContext<O> {
@@ -21,7 +21,6 @@ export class TextCommandContextImpl<O extends object> extends ReplyContextImpl i
    * @param user - its author
    * @param command - the command and subcommand it names
    * @param prefix - the bot's text prefix (`!`)
-   * @param refusals - how many refusals a person is told (at most one a window per command)
    * @param editable - an editable command's answers, kept in step with its message's earlier ones
    */
   constructor(
@@ -30,7 +29,6 @@ export class TextCommandContextImpl<O extends object> extends ReplyContextImpl i
     readonly user: UserProfile,
     command: { name: string; subcommand: string | null },
     private readonly prefix: string,
-    private readonly refusals: RefusalThrottle,
     editable?: EditableAnswers,
   ) {
     super(deps, message, editable);
@@ -48,12 +46,12 @@ export class TextCommandContextImpl<O extends object> extends ReplyContextImpl i
   }
 
   /**
-   * Whether a refusal may be posted now: at most one a window per person and command, since each is
-   * a message in the app's shared rate limit; one held back leaves an editable command's earlier
-   * answers as they were.
+   * Whether a refusal may be posted now: at most one a window per person and command (the runner's
+   * throttle, `refusalIntervalMs`), since each is a message in the app's shared rate limit; one held
+   * back leaves an editable command's earlier answers as they were.
    */
   mayRefuse(): boolean {
-    if (this.refusals.admit(this.user.id, this.shownAs, this.log)) return true;
+    if (this.services.get(RUNS).mayRefuse(this.user.id, this.shownAs, this.log)) return true;
     this.heldBack();
     return false;
   }
