@@ -97,7 +97,7 @@ class MessageHandler implements EventKind<MessageRoute> {
     const { correlationId, log, author } = await startMessageRun(env.log, this.authors, event, message);
     const run = ({ target, match, rerun }: (typeof matched)[number]) => {
       let answers: EditableAnswers | undefined;
-      const launch = async ({ meta, skipped, opened }: BurstRun) => {
+      const launch = async ({ meta, skipped, skippedCount, opened }: BurstRun) => {
         // A re-run on an edit pays the cooldown like any run (its use is the edit event's own).
         await runner.run({
           rules: MESSAGE_RULES,
@@ -108,7 +108,7 @@ class MessageHandler implements EventKind<MessageRoute> {
           context: (deps) => {
             opened(deps.run);
             answers = target.listener.editable ? this.links.answers(deps, message, target.label) : undefined;
-            return new MessageContextImpl(deps, name, message, author, match, skipped, answers);
+            return new MessageContextImpl(deps, name, message, author, match, skipped, skippedCount, answers);
           },
         });
         await this.links.finish(answers, log);

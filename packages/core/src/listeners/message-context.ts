@@ -21,6 +21,7 @@ export class MessageContextImpl extends ReplyContextImpl implements MessageConte
    * @param author - its author's profile, if known
    * @param match - the listener's regular expression match
    * @param skipped - the earlier messages of its burst (a burst policy's run)
+   * @param skippedCount - `skipped`'s length and the burst's messages released past its cap
    * @param editable - an editable listener's answers, kept in step with its message's earlier ones
    */
   constructor(
@@ -30,6 +31,7 @@ export class MessageContextImpl extends ReplyContextImpl implements MessageConte
     readonly author: UserProfile | null,
     readonly match: RegExpExecArray | null,
     readonly skipped: readonly Message[] = [],
+    readonly skippedCount: number = skipped.length,
     editable?: EditableAnswers,
   ) {
     super(deps, message, editable);

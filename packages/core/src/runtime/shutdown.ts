@@ -24,6 +24,8 @@ export async function drainOrAbandon(parts: BotParts, feed: SingleFeed, timeoutM
   const { queue, clock, dispatcher, log } = parts;
   // Held bursts stay held (before the resume point, run by the next process); runs going finish.
   dispatcher.close();
+  // Messages set aside stay so (before the resume point): the next process reads them again.
+  feed.intake?.close();
   // Streamed answers end now, marked interrupted, within the wait below; their events stay above the
   // resume point (a stream could run for minutes, and the next start completes the answer anyway).
   dispatcher.runner.interruptRunning();

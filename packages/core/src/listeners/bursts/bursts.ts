@@ -5,7 +5,7 @@ import { BurstKeeper, type BurstRun, type HeldMessage } from './burst-keeper.js'
 
 /** The run of a message no burst holds: its own event, nothing skipped. */
 export function unheld(meta: EventMeta): BurstRun {
-  return { meta, skipped: [], opened: () => {} };
+  return { meta, skipped: [], skippedCount: 0, opened: () => {} };
 }
 
 /** The burst keepers of a bot's `@OnMessage` listeners that declare a burst policy. */

@@ -36,6 +36,8 @@ export class DispatchSink implements IntakeSink {
   // Without a Progress, where a gap's backfill starts on each board: the highest seq received (a
   // message received is handled by this process, and nothing is resumed by another).
   private readonly received = new Map<string, number>();
+  /** The resume point's tickets of the messages set aside, by message id, until they are taken again. */
+  private readonly aside = new Map<string, Ticket | undefined>();
   readonly gapMessage = 'gateway gap: dispatching missed messages';
 
   /** @param deps - queue, dispatcher, progress and policy */
@@ -65,8 +67,10 @@ export class DispatchSink implements IntakeSink {
   }
 
   take(event: BotEvent, place?: BackfillPlace): Promise<void> {
-    const origin = place === undefined ? 'live' : 'backfill';
-    const ticket = this.begin(event, origin);
+    // A message set aside and read back over REST has its ticket already, from its place in the line.
+    const aside = this.aside.size > 0 && this.aside.has(messageIdOf(event));
+    const origin = place === undefined && !aside ? 'live' : 'backfill';
+    const ticket = aside ? this.unsetAside(event) : this.begin(event, origin);
     const traced = this.deps.telemetry.receive(event, origin);
     // Whether any handler runs for it is decided once, here: what the kinds would run travels with it.
     const routed = this.deps.dispatcher.route(event);
@@ -99,6 +103,27 @@ export class DispatchSink implements IntakeSink {
     return () => this.finish(barrier);
   }
 
+  setAside(event: BotEvent): boolean {
+    if (!this.deps.dispatcher.route(event)) return false;
+    // Registered now, at its place in the line: the resume point stays before it until it is taken.
+    this.aside.set(messageIdOf(event), this.begin(event, 'live'));
+    return true;
+  }
+
+  asideGone(messageId: string): void {
+    const ticket = this.aside.get(messageId);
+    this.aside.delete(messageId);
+    this.finish(ticket);
+  }
+
+  /** The ticket a message set aside got, now that it is taken again. */
+  private unsetAside(event: BotEvent): Ticket | undefined {
+    const id = messageIdOf(event);
+    const ticket = this.aside.get(id);
+    this.aside.delete(id);
+    return ticket;
+  }
+
   /** Registers work with the Progress, in arrival order; without one, only notes the message's seq. */
   private begin(event: BotEvent, origin: EventOrigin, withSeq = true): Ticket | undefined {
     const message = withSeq && !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
@@ -116,6 +141,11 @@ export class DispatchSink implements IntakeSink {
     this.deps.progress?.finish(ticket);
     this.deps.keeper?.changed();
   }
+}
+
+/** The id of a `message.create`'s message; `''` for any other event. */
+function messageIdOf(event: BotEvent): string {
+  return !event.unknown && event.name === 'message.create' ? event.data.message.id : '';
 }
 
 /** Whether the event's interaction or message was created before `time` (epoch ms). */
