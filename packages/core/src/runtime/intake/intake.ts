@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger, Message, ReadyEvent } from '@boardbot/protocol';
 import { type Clock, systemClock } from '../../kernel/clock.js';
-import type { BotEvent } from '../../kernel/event.js';
+import type { BotEvent, EventOrigin } from '../../kernel/event.js';
 import type { BotRest } from '../../kernel/ports.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { collectMissedMessages } from './backfill.js';
@@ -171,7 +171,19 @@ export class Intake implements EventIntake {
   }
 }
 
+/** The id prefix of a message read back over REST after a gap (for logs; its origin is `'backfill'`). */
+const BACKFILL = 'backfill:';
+
 /** A message read back over REST after a gap, as the `message.create` the gateway would have sent. */
 function backfillEvent(message: Message): BotEvent {
-  return { name: 'message.create', id: `backfill:${message.id}`, data: { type: 'message.create', message } };
+  return { name: 'message.create', id: `${BACKFILL}${message.id}`, data: { type: 'message.create', message } };
+}
+
+/**
+ * Where an event that crossed another process comes from (a replica's entry holds the event only):
+ * read from the id this module gave it, the one place that makes it.
+ * @param event - the event
+ */
+export function originOf(event: BotEvent): EventOrigin {
+  return event.id.startsWith(BACKFILL) ? 'backfill' : 'live';
 }
