@@ -24,7 +24,7 @@ const LAYERS = {
     ['ratelimit', 'retry', 'user-agent.ts'],
     ['options.ts'],
     ['request', 'trace'], // a call's execution and its span
-    ['routes.ts', 'paging.ts', 'call-scope.ts'],
+    ['routes.ts', 'paging.ts', 'work.ts', 'transport.ts'], // the app API's routes; a work's carrier; what a work's clients share
     ['client.ts'],
     ['thread-scan.ts'], // reading a thread back, over the client
     ['index.ts'],

@@ -1,6 +1,6 @@
 import type { GatewayDispatch, GatewayFetch } from '@boardbot/gateway';
 import type { Logger, ReadyEvent } from '@boardbot/protocol';
-import type { CallScope, RestClient, RestEventListener, RestEvents } from '@boardbot/rest';
+import type { CallCarrier, RestClient, RestEventListener, RestEvents } from '@boardbot/rest';
 
 /** Options every REST call accepts as its last argument (signal, idempotency key, correlation id, logger). */
 export type { RequestOptions } from '@boardbot/rest';
@@ -36,9 +36,9 @@ export interface BotRest
   off<K extends keyof RestEvents>(name: K, listener: RestEventListener<K>): unknown;
   /**
    * The client of one unit of work (a handler run): it shares this one's connections and queues, and
-   * its calls carry `scope` (see `RestClient.scoped`).
+   * its calls carry what `carrier` gives (see `RestClient.forWork`).
    */
-  scoped(scope: CallScope): BotRest;
+  forWork(carrier: CallCarrier): BotRest;
 }
 
 /** What the runtime passes when it builds the gateway client. */

@@ -1,9 +1,10 @@
 import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
 import { RestClient } from '@boardbot/rest';
 import { trace } from '@opentelemetry/api';
+import { coreFeatures } from '../dispatch/core-features.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
 import { KeyedQueue } from '../dispatch/keyed-queue.js';
-import { buildRoutes } from '../dispatch/routes.js';
+import { buildRoutes, handlersOf } from '../dispatch/routes.js';
 import { type Clock, systemClock } from '../kernel/clock.js';
 import { Container } from '../kernel/container.js';
 import { createLogger } from '../kernel/logger.js';
@@ -11,7 +12,9 @@ import type { BotRest } from '../kernel/ports.js';
 import type { Services } from '../kernel/services.js';
 import type { MessagePattern } from '../listeners/patterns/message-pattern.js';
 import type { Plugin } from '../plugins/plugin.js';
+import { Cooldowns } from '../policies/cooldowns.js';
 import type { Middleware } from '../policies/middleware.js';
+import { SCHEDULE_KIND, scheduledMethod, TickHandler } from '../schedules/handle-tick.js';
 import { Scheduler } from '../schedules/scheduler.js';
 import { FileSessionStore } from '../sessions/file-session-store.js';
 import { SESSION_STORE } from '../sessions/service.js';
@@ -73,15 +76,19 @@ export function assembleBot(o: ResolvedBotOptions, checked: CheckedDefinition, s
   const log = createLogger(o.logger);
   const plugins = [...(o.plugins ?? [])];
   for (const plugin of plugins) shell.setup(plugin);
+  const middleware = plugins.flatMap((p) => p.middleware ?? []);
+  const scale = o.scale || undefined;
+  const cooldowns = o.cooldowns ?? scale?.cooldowns ?? new Cooldowns(() => clock.now());
+  const { exhaustedInteraction, textCommands } = o;
+  const core = coreFeatures({ exhaustedInteraction, textCommands, cooldowns, middleware }, checked.core);
+  const features = [...core.features, ...plugins];
   const routes = buildRoutes(
     checked.described,
     new Container(providersOf(o, checked.catalogue)),
     plugins.flatMap((p) => p.guards ?? []),
   );
-  const middleware = plugins.flatMap((p) => p.middleware ?? []);
   const tracing = o.tracing ?? trace.getTracerProvider();
   const telemetry = new Telemetry(tracing);
-  const scale = o.scale || undefined;
   // Replicas share their adapter's store (Redis) unless the author chose one.
   const { services } = shell;
   services.set(SESSION_STORE, o.sessions ?? scale?.sessions ?? new FileSessionStore(o.stateDir, { clock, log }));
@@ -101,14 +108,14 @@ export function assembleBot(o: ResolvedBotOptions, checked: CheckedDefinition, s
     );
   }
   const queue = new KeyedQueue(o.concurrency, (error) => log.error({ err: error }, 'dispatch failed'));
-  const { handlerTimeoutMs, errorReply, refusalIntervalMs, onError, exhaustedInteraction, textCommands } = o;
-  const policy = { handlerTimeoutMs, errorReply, refusalIntervalMs, onError, exhaustedInteraction, textCommands };
-  const built = { queue, routes, middleware, rest, app: shell.app, log, clock, services, telemetry };
-  const dispatcher = new Dispatcher({ ...policy, ...built, cooldowns: o.cooldowns ?? scale?.cooldowns });
+  const { handlerTimeoutMs, errorReply, onError, refusalIntervalMs } = o;
+  const built = { queue, rest, app: shell.app, log, clock, services, telemetry };
+  const policy = { handlerTimeoutMs, errorReply, onError, refusalIntervalMs };
+  const dispatcher = new Dispatcher({ ...policy, ...built, routes, features });
   const scheduler = new Scheduler({
     ...built,
-    schedules: routes.schedules,
-    ticks: dispatcher.ticks,
+    schedules: handlersOf(routes, SCHEDULE_KIND).map(scheduledMethod),
+    ticks: new TickHandler({ ...built }, dispatcher.runner),
     store: () => services.get(SESSION_STORE),
     accepting: shell.running,
     handlerTimeoutMs,

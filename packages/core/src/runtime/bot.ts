@@ -127,7 +127,7 @@ export class Bot {
   /** Resolves once every received event has been handled (for tests and harnesses). */
   idle(): Promise<void> {
     // Streams that released their slot run outside the queue.
-    return this.built.queue.idle().then(() => this.built.dispatcher.chain.settled());
+    return this.built.queue.idle().then(() => this.built.dispatcher.runner.settled());
   }
 
   /**
@@ -136,8 +136,9 @@ export class Bot {
    * @param middleware - see {@link Middleware}
    */
   use(middleware: Middleware): this {
-    // In place: the dispatcher holds this very array. The plugins' middleware stays after the bot's own.
+    // In place: the middleware stage holds this very array. The plugins' middleware stays after the bot's own.
     this.built.middleware.splice(this.ownMiddleware++, 0, middleware);
+    this.built.dispatcher.runner.replan();
     return this;
   }
 

@@ -1,10 +1,12 @@
 import type { CommandDefinition } from '@boardbot/protocol';
 import type { CommandDescription } from '../commands/describe.js';
 import { assertValidCommands } from '../commands/validate-commands.js';
-import { exploreHandler, type HandlerDescription } from '../dispatch/explorer.js';
-import { buildRoutes } from '../dispatch/routes.js';
+import { coreKinds } from '../dispatch/core-features.js';
+import { exploreHandler, type HandlerDescription, methodsOf } from '../dispatch/explorer.js';
+import { buildRoutes, handlersOf } from '../dispatch/routes.js';
 import { Container, type Provider } from '../kernel/container.js';
 import type { Class } from '../kernel/metadata.js';
+import { MESSAGE_KIND } from '../listeners/handle-message.js';
 import { declaredPatterns } from '../listeners/patterns/check-patterns.js';
 import type { MessagePattern } from '../listeners/patterns/message-pattern.js';
 import { CommandCatalogue } from '../text-commands/catalogue.js';
@@ -31,6 +33,8 @@ export interface BotDefinition {
 /** What checking a definition found, kept so that `createBot` does not read the classes again. */
 export interface CheckedDefinition {
   textCommands: ResolvedTextCommandOptions;
+  /** Core's kinds the handlers were read with (the command kind reads the command set). */
+  core: ReturnType<typeof coreKinds>;
   /** Every handler class, described (the plugins' and a generated `help` included). */
   described: readonly HandlerDescription[];
   commands: readonly CommandDescription[];
@@ -65,24 +69,32 @@ export function providersOf(options: BotDefinitionOptions, catalogue: CommandCat
 function check(options: BotDefinitionOptions): CheckedDefinition {
   checkBotOptions(options);
   const textCommands = resolveTextCommandOptions(options.textCommands);
+  const exhaustedInteraction = options.exhaustedInteraction ?? DEFAULT_BOT_OPTIONS.exhaustedInteraction;
+  const core = coreKinds({ exhaustedInteraction, textCommands });
   const plugins = options.plugins ?? [];
-  const described = [...options.handlers, ...plugins.flatMap((p) => p.handlers ?? [])].map((h) => exploreHandler(h));
-  const commands = described.flatMap((d) => (d.command ? [d.command] : []));
+  const kinds = [...core.all, ...plugins.flatMap((p) => p.kinds ?? [])];
+  const classes = [...options.handlers, ...plugins.flatMap((p) => p.handlers ?? [])];
+  const described = classes.map((h) => exploreHandler(h, kinds));
+  // Each `@Command` class once, in handler order, as its routes carry it.
+  const commands = [...new Set(described.flatMap((d) => methodsOf(d, core.commands).map((m) => m.command)))];
   assertValidCommands(commands);
   // The generated `help`, routed but not registered, when a command can be invoked as text and the bot
   // has no `help` of its own (listing `HelpCommand` in the handlers registers it as `/help` too).
   const textual = commands.some((c) => c.routes.some((r) => r.text ?? textCommands.all));
-  const help = textual && !commands.some((c) => c.definition.name === 'help') ? [exploreHandler(HelpCommand)] : [];
+  const own = commands.some((c) => c.definition.name === 'help');
+  const all = textual && !own ? [...described, exploreHandler(HelpCommand, kinds)] : described;
   const catalogue = new CommandCatalogue(commands, textCommands);
-  const all = [...described, ...help];
   // Every class and guard resolved through the providers, as createBot builds them, but none built.
+  const container = new Container(providersOf(options, catalogue), true);
   const routes = buildRoutes(
     all,
-    new Container(providersOf(options, catalogue), true),
+    container,
     plugins.flatMap((p) => p.guards ?? []),
   );
-  assertBurstsOrdered(routes, options.orderBy ?? DEFAULT_BOT_OPTIONS.orderBy);
-  return { textCommands, described: all, commands, catalogue, patterns: declaredPatterns(described) };
+  const listeners = handlersOf(routes, MESSAGE_KIND);
+  assertBurstsOrdered(listeners, options.orderBy ?? DEFAULT_BOT_OPTIONS.orderBy);
+  const patterns = declaredPatterns(listeners.map(({ meta }) => meta));
+  return { textCommands, core, described: all, commands, catalogue, patterns };
 }
 
 /**

@@ -119,7 +119,10 @@ export interface BotOptions {
   /**
    * The intake's high-water mark: once this many events are queued or running (or held behind a
    * gap's backfill), the gateway stops reading the stream; it reads on once half as many are left.
-   * The platform keeps the events meanwhile (see docs/production.md). @defaultValue 1_000
+   * The platform keeps the events meanwhile (see docs/production.md). Each board has a share of it:
+   * once half of it is held, a board holding a tenth of it takes no more new messages, which are set
+   * aside and read back over REST once it has room, so one board's flood does not pause the others.
+   * @defaultValue 1_000
    */
   maxPendingEvents?: number;
   /**

@@ -155,4 +155,24 @@ describe('the intake bound shared between boards', () => {
     const saved = await position.load({ apiUrl: platform.urls.apiUrl, appId: platform.bot.app.id });
     expect(saved?.boards[deleted.board_id]).toBeGreaterThanOrEqual((posted[29] as Message).seq);
   }, 120_000);
+
+  // What a board sets aside is memory: a flood that goes on must not grow the heap without end. Past
+  // ten times the bound (200 here), the set-aside messages count toward the bound, and the gateway
+  // pauses again until the read-backs catch up; nothing is lost, and the board keeps its order.
+  it('pauses the gateway once a board has set aside ten times the bound, and still answers each message once, in order', async () => {
+    platform = await createTestPlatform({ handlers: [Flooded], health: { port: 0 }, maxPendingEvents: 20 });
+    const posted = await flood(platform.person('alice'), 260, (i) => `q ${i}`, 1);
+    await until(() => platform?.logs.find({ msg: FULL }).length === 1, 'the intake paused', { timeoutMs: 60_000 });
+    expect(handled).toHaveLength(1);
+    const metrics = await (await fetch(`${platform.bot.runtime.healthUrl}/metrics`)).text();
+    expect(sample(metrics, 'boardbot_intake_set_aside_total')).toBeGreaterThan(200);
+    expect(sample(metrics, 'boardbot_intake_set_aside_total')).toBeLessThan(260);
+
+    slow.resolve();
+    await platform.bot.nextMessage({ replyTo: posted[259] as Message }, { timeoutMs: 60_000 });
+    await platform.settle({ timeoutMs: 60_000 });
+    expect(handled).toEqual(posted.map((m) => m.id));
+    const replies = await repliesOn(platform, 'general');
+    for (const m of posted) expect(replies.get(m.id)).toHaveLength(1);
+  }, 180_000);
 });

@@ -107,7 +107,7 @@ describe('verdicts', () => {
       split() {}
     }
     dir = tempDir('boardbot-regex-');
-    const check = checkPatterns(declaredPatterns([{ messageListeners: metadata(Split), eventListeners: [] }]), {
+    const check = checkPatterns(declaredPatterns(metadata(Split)), {
       stateDir: dir.dir,
       log: recordingLogger(),
     });
@@ -117,7 +117,7 @@ describe('verdicts', () => {
   it('lets a safe pattern through, silently', async () => {
     dir = tempDir('boardbot-regex-');
     const log = recordingLogger();
-    await checkPatterns(declaredPatterns([{ messageListeners: metadata(Plain), eventListeners: [] }]), {
+    await checkPatterns(declaredPatterns(metadata(Plain)), {
       stateDir: dir.dir,
       log,
     });
@@ -131,7 +131,7 @@ describe('verdicts', () => {
   it('warns about a pattern the checker cannot decide in time (unknown), and does not refuse it', async () => {
     dir = tempDir('boardbot-regex-');
     const log = recordingLogger();
-    await checkPatterns(declaredPatterns([{ messageListeners: metadata(Plain), eventListeners: [] }]), {
+    await checkPatterns(declaredPatterns(metadata(Plain)), {
       stateDir: dir.dir,
       log,
       timeoutMs: 0,
@@ -145,7 +145,7 @@ describe('verdicts', () => {
     });
     // The verdict is cached: the next start warns again, without a timeout of its own.
     const again = recordingLogger();
-    await checkPatterns(declaredPatterns([{ messageListeners: metadata(Plain), eventListeners: [] }]), {
+    await checkPatterns(declaredPatterns(metadata(Plain)), {
       stateDir: dir.dir,
       log: again,
     });

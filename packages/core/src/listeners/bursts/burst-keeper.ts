@@ -3,7 +3,7 @@ import { RunCancelledError } from '../../errors.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventMeta } from '../../kernel/event.js';
 import { type DispatchOutcome, releasedOutcome } from '../../kernel/outcome.js';
-import type { HandlerRun } from '../../kernel/scope.js';
+import type { HandlerRun } from '../../kernel/run.js';
 import type { BurstCount } from '../../telemetry/metrics-sink.js';
 import { BurstBatch } from './burst-batch.js';
 import type { BurstPolicy } from './burst-policy.js';
@@ -247,6 +247,7 @@ export class BurstKeeper {
     const outcome: DispatchOutcome = { failed: false, abandoned: false };
     const meta: EventMeta = {
       id: newest.meta.id,
+      origin: newest.meta.origin,
       // `'latest'` runs again for a newer message while the cancelled run may have written: its keys
       // are the newest message's, so its answer is not taken for the cancelled one's.
       keyBasis: this.policy.mode === 'latest' ? newest.meta.keyBasis : first.meta.keyBasis,

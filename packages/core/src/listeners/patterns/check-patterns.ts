@@ -1,6 +1,6 @@
 import type { Logger } from '@boardbot/protocol';
 import { UnsafeRegexError } from '../../errors.js';
-import type { ListenerDescription } from '../read-listeners.js';
+import type { MessageListenerMetadata } from '../metadata.js';
 import type { MessagePattern } from './message-pattern.js';
 import type { PatternToCheck, PatternVerdict } from './verdict.js';
 import { checkerVersion, VerdictCache } from './verdict-cache.js';
@@ -18,8 +18,8 @@ export interface PatternCheckOptions {
 }
 
 /** The regular expressions the listeners declare that the start-time check applies to. */
-export function declaredPatterns(handlers: readonly ListenerDescription[]): MessagePattern[] {
-  return handlers.flatMap((h) => h.messageListeners.flatMap((l) => (l.pattern?.checked ? [l.pattern] : [])));
+export function declaredPatterns(listeners: readonly MessageListenerMetadata[]): MessagePattern[] {
+  return listeners.flatMap((l) => (l.pattern?.checked ? [l.pattern] : []));
 }
 
 /**

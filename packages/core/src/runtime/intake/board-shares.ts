@@ -28,6 +28,8 @@ export class BoardShares {
   private readonly boards = new Map<string, Board>();
   /** A board with messages set aside reads them back once it holds this many or fewer. */
   private readonly low: number;
+  /** Messages set aside and not read back yet, on every board. */
+  private aside = 0;
 
   /**
    * @param share - most events one board holds while the intake is contended (at least 1)
@@ -38,6 +40,11 @@ export class BoardShares {
     private readonly contended: number,
   ) {
     this.low = Math.floor(share / 2);
+  }
+
+  /** Messages set aside and not read back yet, on every board. */
+  get asideCount(): number {
+    return this.aside;
   }
 
   /** One more event of the board taken. */
@@ -85,6 +92,7 @@ export class BoardShares {
     }
     const first = board.head === board.aside.length && !board.reading;
     board.aside.push(message);
+    this.aside++;
     return first;
   }
 
@@ -110,6 +118,7 @@ export class BoardShares {
     if (!board) return true;
     board.reading = false;
     board.head += count;
+    this.aside -= count;
     if (board.head === board.aside.length) {
       board.aside = [];
       board.head = 0;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger, Message, ReadyEvent } from '@boardbot/protocol';
 import { type Clock, systemClock } from '../../kernel/clock.js';
-import type { BotEvent } from '../../kernel/event.js';
+import type { BotEvent, EventOrigin } from '../../kernel/event.js';
 import type { BotRest } from '../../kernel/ports.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { collectMissedMessages } from './backfill.js';
@@ -47,6 +47,8 @@ export class Intake implements EventIntake {
   private closed = false;
   private readonly shares: BoardShares | undefined;
   private readonly readBacks: ReadBacks | undefined;
+  /** Set-aside messages past the memory bound, each counted toward the intake's bound meanwhile. */
+  private overBound = 0;
 
   /**
    * @param sink - where accepted events go
@@ -64,8 +66,14 @@ export class Intake implements EventIntake {
         { ...deps, clock: deps.clock ?? systemClock, schedule: deps.schedule ?? ((task) => task()) },
         {
           setAside: (event) => sink.setAside?.(event) ?? false,
-          gone: (id) => sink.asideGone?.(id),
-          take: (message) => void this.take(backfillEvent(message)),
+          gone: (id) => {
+            this.readBack();
+            sink.asideGone?.(id);
+          },
+          take: (message) => {
+            this.readBack();
+            void this.take(backfillEvent(message));
+          },
           closed: () => this.closed,
         },
       );
@@ -90,7 +98,7 @@ export class Intake implements EventIntake {
       this.sink.skip(event);
       return;
     }
-    if (message && this.isFull(message.board_id) && this.readBacks?.setAside(event, message)) return;
+    if (message && this.setAside(event, message)) return;
     void this.take(event);
   }
 
@@ -115,6 +123,30 @@ export class Intake implements EventIntake {
       pressure.done();
       if (board !== undefined && shares?.done(board)) void this.readBacks?.read(board);
     });
+  }
+
+  /**
+   * Sets a message aside when its board is over its share. What is set aside is memory too: past
+   * {@link ASIDE_PER_BOUND} times the bound, each message set aside also counts toward the bound, so
+   * a flood that goes on pauses the gateway again instead of growing the heap (until read-backs
+   * bring the count down).
+   * @returns whether it was set aside
+   */
+  private setAside(event: BotEvent, message: Message): boolean {
+    const { pressure } = this.deps;
+    if (!this.isFull(message.board_id) || !this.readBacks?.setAside(event, message)) return false;
+    if (pressure && (this.shares?.asideCount ?? 0) > pressure.high * ASIDE_PER_BOUND) {
+      this.overBound++;
+      pressure.add();
+    }
+    return true;
+  }
+
+  /** A set-aside message was read back (taken, or found deleted): one counted toward the bound is let go. */
+  private readBack(): void {
+    if (this.overBound === 0) return;
+    this.overBound--;
+    this.deps.pressure?.done();
   }
 
   /** Whether a new message of the board is set aside (see {@link BoardShares}). */
@@ -148,7 +180,7 @@ export class Intake implements EventIntake {
           handled = Promise.all(
             fresh.map((message, i) => {
               const event = backfillEvent(message);
-              if (this.isFull(message.board_id) && this.readBacks?.setAside(event, message)) return undefined;
+              if (this.setAside(event, message)) return undefined;
               return this.take(event, { cursor, index: i + 1 });
             }),
           );
@@ -171,7 +203,22 @@ export class Intake implements EventIntake {
   }
 }
 
+/** How many times the intake's bound may be set aside before set-aside messages count toward it. */
+const ASIDE_PER_BOUND = 10;
+
+/** The id prefix of a message read back over REST after a gap (for logs; its origin is `'backfill'`). */
+const BACKFILL = 'backfill:';
+
 /** A message read back over REST after a gap, as the `message.create` the gateway would have sent. */
 function backfillEvent(message: Message): BotEvent {
-  return { name: 'message.create', id: `backfill:${message.id}`, data: { type: 'message.create', message } };
+  return { name: 'message.create', id: `${BACKFILL}${message.id}`, data: { type: 'message.create', message } };
+}
+
+/**
+ * Where an event that crossed another process comes from (a replica's entry holds the event only):
+ * read from the id this module gave it, the one place that makes it.
+ * @param event - the event
+ */
+export function originOf(event: BotEvent): EventOrigin {
+  return event.id.startsWith(BACKFILL) ? 'backfill' : 'live';
 }

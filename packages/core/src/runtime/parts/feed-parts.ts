@@ -175,20 +175,20 @@ export class DispatchPart implements BotPart {
     dispatcher.close();
     // Streamed answers end now, marked interrupted, within the wait below; their events stay above the
     // resume point (a stream could run for minutes, and the next start completes the answer anyway).
-    dispatcher.chain.interruptRunning();
+    dispatcher.runner.interruptRunning();
     let timer: unknown;
     const timedOut = new Promise<boolean>((resolve) => {
       timer = clock.setTimeout(() => resolve(true), timeoutMs);
     });
     // Streams that released their slot run outside the queue: their final edits are waited for too.
-    const drained = queue.idle().then(() => dispatcher.chain.settled());
+    const drained = queue.idle().then(() => dispatcher.runner.settled());
     const late = await Promise.race([drained.then(() => false), timedOut]);
     clock.clearTimeout(timer);
     if (!late) return;
     this.giveUp();
     // Queued events first: a handler freed by its abandonment must not let one of them start.
     const unhandled = queue.discardQueued();
-    const abandoned = dispatcher.chain.abandonRunning(timeoutMs);
+    const abandoned = dispatcher.runner.abandonRunning(timeoutMs);
     log.warn({ abandoned: abandoned.length, unhandled, timeout_ms: timeoutMs }, 'handlers still running at shutdown');
     this.report = { abandoned: abandoned.map((run) => ({ handler: run.handler, eventId: run.eventId })), unhandled };
   }

@@ -98,7 +98,7 @@ export class HealthPart implements BotPart {
       options: options.health,
       ...built,
       pending: () => built.queue.size,
-      inFlight: () => built.dispatcher.chain.inFlight,
+      inFlight: () => built.dispatcher.runner.inFlight,
       checks: () => this.host.checks(),
     });
     await health.listen();

@@ -1,6 +1,6 @@
 import type { Logger } from '@boardbot/protocol';
 import type { OrderBy } from '../../dispatch/ordering.js';
-import type { BotEvent } from '../../kernel/event.js';
+import type { BotEvent, EventOrigin } from '../../kernel/event.js';
 import type { DispatchOutcome } from '../../kernel/outcome.js';
 import type { BotGateway, GatewayFailure } from '../../kernel/ports.js';
 import type { BackfillPlace, EventIntake, IntakeSink } from '../intake/intake-sink.js';
@@ -56,8 +56,11 @@ export interface SourceHost {
    * dispatched; resolves with how its handlers ended (work a burst held included), never rejects. An
    * event no handler takes resolves at once; one queued when the bot stops is dropped.
    * @param place - set for a message read back after a gap (never replayed)
+   * @param origin - where it comes from: a message read back over REST (after a gap, or set aside) is
+   * a `'backfill'`, whose id the resume point and the metrics do not count
+   * @defaultValue `'backfill'` with a `place`, else `'live'`
    */
-  deliver(event: BotEvent, place?: BackfillPlace): Promise<DispatchOutcome>;
+  deliver(event: BotEvent, place?: BackfillPlace, origin?: EventOrigin): Promise<DispatchOutcome>;
   /**
    * Queues `task` on the bot's queue: tasks with one key run one after the other, up to `concurrency`
    * at once; one not started when the bot stops is dropped. Each counts toward {@link SourceHost.bound}.

@@ -1,6 +1,6 @@
 import type { Logger, Message } from '@boardbot/protocol';
 import type { Clock } from '../../kernel/clock.js';
-import type { BotEvent } from '../../kernel/event.js';
+import type { BotEvent, EventOrigin } from '../../kernel/event.js';
 import type { BotGateway } from '../../kernel/ports.js';
 import type { BackfillMarks } from '../intake/backfill.js';
 import type { BackfillPlace, EventIntake, IntakeSink } from '../intake/intake-sink.js';
@@ -106,20 +106,24 @@ export class GatewaySource implements BotEventSource, IntakeSink {
   ready(event: BotEvent): void {
     // Its id is the stream's cursor: the resume point stands there once everything before it finished
     // (after a gap: once the missed messages are handled).
-    this.finish(this.begin(event));
+    this.finish(this.begin(event, 'live'));
     void this.host.deliver(event);
   }
 
   skip(event: BotEvent): void {
     // Its message's seq is not registered again: it was handled already, or is in flight as received.
-    this.finish(this.begin(event, false));
+    this.finish(this.begin(event, 'live', false));
   }
 
   take(event: BotEvent, place?: BackfillPlace): Promise<void> {
     const id = messageIdOf(event);
-    const ticket = this.aside.size > 0 && this.aside.has(id) ? this.unsetAside(id) : this.begin(event);
+    // A message set aside and read back over REST has its ticket already, from its place in the line.
+    const aside = this.aside.size > 0 && this.aside.has(id);
+    const origin = place === undefined && !aside ? 'live' : 'backfill';
+    const ticket = aside ? this.unsetAside(id) : this.begin(event, origin);
     // Abandoned at stop (a burst still held): not done, the next process handles it.
-    return this.host.deliver(event, place).then((outcome) => (outcome.abandoned ? undefined : this.finish(ticket)));
+    const delivered = this.host.deliver(event, place, origin);
+    return delivered.then((outcome) => (outcome.abandoned ? undefined : this.finish(ticket)));
   }
 
   holdGap(): () => void {
@@ -130,7 +134,7 @@ export class GatewaySource implements BotEventSource, IntakeSink {
   setAside(event: BotEvent): boolean {
     if (!this.host.handles(event)) return false;
     // Registered now, at its place in the line: the resume point stays before it until it is taken.
-    this.aside.set(messageIdOf(event), this.begin(event));
+    this.aside.set(messageIdOf(event), this.begin(event, 'live'));
     return true;
   }
 
@@ -146,9 +150,10 @@ export class GatewaySource implements BotEventSource, IntakeSink {
   }
 
   /** Registers work with the Progress, in arrival order; without one, only notes the message's seq. */
-  private begin(event: BotEvent, withSeq = true): Ticket | undefined {
+  private begin(event: BotEvent, origin: EventOrigin, withSeq = true): Ticket | undefined {
     const message = withSeq && !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
-    const eventId = event.id === '' || event.id.startsWith('backfill:') ? undefined : event.id;
+    // A message read back after a gap has no gateway id: the resume point does not move by it.
+    const eventId = event.id === '' || origin !== 'live' ? undefined : event.id;
     if (this.progress) return this.progress.begin(eventId, message && { id: message.board_id, seq: message.seq });
     if (message) this.received.set(message.board_id, Math.max(message.seq, this.received.get(message.board_id) ?? 0));
     return undefined;

@@ -9,7 +9,7 @@ import type { BotGateway, GatewayFailure } from '../../kernel/ports.js';
 import type { Assembly } from '../assemble.js';
 import { intakeBound } from '../intake/backpressure.js';
 import { boardShareOf } from '../intake/board-shares.js';
-import { Intake } from '../intake/intake.js';
+import { Intake, originOf } from '../intake/intake.js';
 import { dispatchTraced } from '../intake/traced-dispatch.js';
 import type { ResolvedBotOptions } from '../resolve-options.js';
 import { rateLimitedFetch } from '../scale/rate-limited-fetch.js';
@@ -29,8 +29,6 @@ export interface SourceHostDeps {
   watch(gateway: BotGateway, resumePoint: () => string | undefined): void;
   gatewayFailed(error: GatewayFailure): void;
 }
-
-const NOTHING_RAN: DispatchOutcome = Object.freeze({ failed: false, abandoned: false });
 
 /**
  * The host a bot gives its event source: the one way into its intake, queue and dispatcher, whichever
@@ -55,21 +53,19 @@ export function sourceHost(d: SourceHostDeps): SourceHost {
       d.watch(gateway, resumePoint);
       return gateway;
     },
-    handles: (event) => dispatcher.handles(event),
+    handles: (event) => dispatcher.route(event) !== undefined,
     orderingKey: (event) => orderingKey(event, options.orderBy),
-    deliver: (event, place) => {
-      const traced = telemetry.receive(event);
+    deliver: (event, place, origin = place === undefined ? 'live' : 'backfill') => {
+      const traced = telemetry.receive(event, origin);
+      // Whether any handler runs for it is decided once, here: what the kinds would run travels with it.
+      const routed = dispatcher.route(event);
       // Nothing handles it (the bot's own answers, most often): traced and done now, without waiting
       // for its key's turn in the queue.
-      if (!dispatcher.handles(event)) {
-        traced.begin();
-        traced.end();
-        return Promise.resolve(NOTHING_RAN);
-      }
+      if (!routed) return dispatchTraced(dispatcher, undefined, {}, traced);
       const replayed = place === undefined && createdBefore(event, startedAt);
       return new Promise<DispatchOutcome>((resolve) => {
         queue.push(orderingKey(event, options.orderBy), async () => {
-          const outcome = await dispatchTraced(dispatcher, event, replayed, traced);
+          const outcome = await dispatchTraced(dispatcher, routed, { replayed, origin }, traced);
           // A burst holding the message frees its board's slot now, and is done once it ran.
           if (outcome.held && outcome.held.length > 0) void releasedOutcome(outcome).then(resolve);
           else resolve(outcome);
@@ -88,8 +84,10 @@ export function sourceHost(d: SourceHostDeps): SourceHost {
     },
     bound,
     dispatch: (event, replayed, carrier, owned) => {
-      const traced = telemetry.receive(event, carrier);
-      return dispatchTraced(dispatcher, event, replayed || createdBefore(event, startedAt), traced, owned);
+      const origin = originOf(event);
+      const traced = telemetry.receive(event, origin, carrier);
+      const o = { replayed: replayed || createdBefore(event, startedAt), origin, owned };
+      return dispatchTraced(dispatcher, dispatcher.route(event), o, traced);
     },
     relay: (event) => telemetry.relay(event),
     // One process: the intake counts toward the bound, each board has its share of it, and a board's

@@ -1,6 +1,6 @@
 import type { BotRest, RequestOptions } from '@boardbot/core';
 import type { App, Command, CommandDefinition, Message, SendMessageBody } from '@boardbot/protocol';
-import type { CallScope } from '@boardbot/rest';
+import type { CallCarrier } from '@boardbot/rest';
 
 /** A write the fake took: where, what, and the key and request id it came with. */
 export interface FakeWrite {
@@ -23,7 +23,7 @@ const notFaked = (call: string) => () => Promise.reject(new Error(`${call} is no
 /**
  * The REST port's second implementation beside `RestClient`: no HTTP at all, a platform of one app in
  * memory that keeps the commands registered and the messages sent. As the real client does, a unit of
- * work's view (`scoped`) gives each write without a key of its own the work's next key.
+ * work's view (`forWork`) gives each write without a key of its own the work's next key.
  */
 export class FakeRest implements BotRest {
   // The identity a bot keeps per-client caches under (the real client's resolved options).
@@ -42,11 +42,11 @@ export class FakeRest implements BotRest {
 
   /**
    * @param state - the platform the fake stands for
-   * @param scope - the unit of work this view belongs to, if any
+   * @param carrier - the unit of work this view belongs to, if any
    */
   constructor(
     readonly state: FakeState,
-    private readonly scope?: CallScope,
+    private readonly carrier?: CallCarrier,
   ) {}
 
   /** A fake platform with one app, `app`. */
@@ -68,9 +68,9 @@ export class FakeRest implements BotRest {
   }
 
   async sendMessage(boardId: string, body: SendMessageBody, o?: RequestOptions): Promise<Message> {
-    const scope = this.scope;
-    const idempotencyKey = o?.idempotencyKey ?? (scope && `${scope.keys.prefix}${scope.keys.next++}`);
-    const requestId = o?.requestId ?? scope?.options.requestId;
+    // As the real client: the key is taken when the write is called, unless it brings its own.
+    const idempotencyKey = o?.idempotencyKey ?? this.carrier?.nextWriteKey();
+    const requestId = o?.requestId ?? this.carrier?.options().requestId;
     this.state.writes.push({ boardId, body, idempotencyKey, requestId });
     const id = `sent-${this.state.writes.length}`;
     return { id, board_id: boardId, content: body.content ?? null, author: this.state.app.bot_user_id } as Message;
@@ -84,8 +84,8 @@ export class FakeRest implements BotRest {
     return this;
   }
 
-  scoped(scope: CallScope): BotRest {
-    return new FakeRest(this.state, scope);
+  forWork(carrier: CallCarrier): BotRest {
+    return new FakeRest(this.state, carrier);
   }
 
   async close(): Promise<void> {
