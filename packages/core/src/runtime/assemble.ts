@@ -12,7 +12,7 @@ import { Container } from '../kernel/container.js';
 import { createLogger } from '../kernel/logger.js';
 import type { BotRest } from '../kernel/ports.js';
 import type { Services } from '../kernel/services.js';
-import { declaredPatterns } from '../listeners/patterns/check-patterns.js';
+import type { DeclaredPattern } from '../listeners/patterns/verdict.js';
 import type { Plugin } from '../plugins/plugin.js';
 import type { Middleware } from '../policies/middleware.js';
 import { Scheduler } from '../schedules/scheduler.js';
@@ -23,6 +23,7 @@ import { CommandCatalogue } from '../text-commands/catalogue.js';
 import { HelpCommand } from '../text-commands/help-command.js';
 import type { ResolvedTextCommandOptions } from '../text-commands/options.js';
 import { assertBurstsOrdered } from './check-burst-order.js';
+import { patternsToCheck } from './patterns-to-check.js';
 import { FilePositionStore } from './position/file-position-store.js';
 import type { PositionStore } from './position/position-store.js';
 import type { ResolvedBotOptions } from './resolve-options.js';
@@ -46,8 +47,8 @@ export interface BotParts {
   queue: KeyedQueue;
   /** Where the resume point is kept; undefined with `position: false` or replicas (their adapter keeps it). */
   positions: PositionStore | undefined;
-  /** The listeners' regular expressions that `start()` checks for catastrophic backtracking. */
-  patterns: ReturnType<typeof declaredPatterns>;
+  /** The regular expressions a stranger's text reaches, which `start()` checks for catastrophic backtracking. */
+  patterns: DeclaredPattern[];
 }
 
 /** What the parts ask of the bot they make up. */
@@ -154,6 +155,6 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
     dispatcher,
     queue,
     positions,
-    patterns: declaredPatterns(described),
+    patterns: patternsToCheck(described, services, { stateDir: o.stateDir, log }),
   };
 }
