@@ -1,11 +1,13 @@
 import { defineConversation, type MessageContext, OnMessage, Option } from '@boardbot/core';
 import { createTestPlatform } from '@boardbot/testing';
-import { IsInt, Matches } from 'class-validator';
+import { IsInt, Matches, ValidateBy } from 'class-validator';
 import { describe, expect, it } from 'vitest';
 
-// docs/listening-to-messages.md, "Patterns that cannot stall": an answer class that only a branch
-// returns is not known at start; it is checked the first time it takes an answer, and a vulnerable
-// one never runs on the person's text.
+// What meets a person's answer before an answer class's validators do. docs/listening-to-messages.md,
+// "Patterns that cannot stall": an answer class that only a branch returns is not known at start; it
+// is checked the first time it takes an answer, and a vulnerable one never runs on the person's text.
+// docs/commands-and-options.md, "String lengths": an answer longer than its option's maximum is
+// refused before any validator runs.
 
 class Count {
   @Option({ description: 'How many' })
@@ -64,6 +66,45 @@ describe("an answer class a conversation's branch returns", () => {
       expect(await reply('bob', '2')).toBe('A colour?');
       expect(await reply('bob', 'Blue!')).toBe('colour must match /^[a-z]+$/ regular expression\nA colour?');
       expect(await reply('bob', 'blue')).toBe('done: 2, {"colour":"blue"}');
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
+class Motto {
+  static checked = 0;
+  @Option({ description: 'Your motto' })
+  @ValidateBy({ name: 'counted', validator: { validate: () => ++Motto.checked > 0 } })
+  motto!: string;
+}
+
+const Mottos = defineConversation({
+  name: 'mottos',
+  questions: [{ ask: 'Your motto?', answer: Motto }],
+  done: (_ctx, [{ motto }]) => `motto of ${motto.length} characters`,
+});
+
+class StartMottos {
+  @OnMessage('!motto')
+  start(ctx: MessageContext) {
+    return ctx.session(Mottos).start(ctx.message.id);
+  }
+}
+
+describe("an answer class's string", () => {
+  it('is refused past its maximum length (1000 by default) before any validator runs', async () => {
+    const platform = await createTestPlatform({ handlers: [StartMottos, Mottos.listener] });
+    try {
+      const reply = async (text: string) => {
+        const said = await platform.person('carol').say(text);
+        return (await platform.bot.nextMessage({ replyTo: said })).content;
+      };
+      expect(await reply('!motto')).toBe('Your motto?');
+      expect(await reply('m'.repeat(1001))).toBe('motto must be shorter than or equal to 1000 characters\nYour motto?');
+      expect(Motto.checked).toBe(0);
+      expect(await reply('m'.repeat(1000))).toBe('motto of 1000 characters');
+      expect(Motto.checked).toBeGreaterThan(0);
     } finally {
       await platform.close();
     }
