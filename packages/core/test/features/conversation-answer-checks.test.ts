@@ -1,7 +1,7 @@
 import { defineConversation, type MessageContext, OnMessage, Option } from '@boardbot/core';
-import { createTestPlatform } from '@boardbot/testing';
+import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { IsInt, Matches, ValidateBy } from 'class-validator';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // What meets a person's answer before an answer class's validators do. docs/listening-to-messages.md,
 // "Patterns that cannot stall": an answer class that only a branch returns is not known at start; it
@@ -37,41 +37,6 @@ const Signup = defineConversation({
   done: (_ctx, [count, last]) => `done: ${count.count}, ${JSON.stringify(last)}`,
 });
 
-class StartSignup {
-  @OnMessage('!signup')
-  start(ctx: MessageContext) {
-    return ctx.session(Signup).start(ctx.message.id);
-  }
-}
-
-describe("an answer class a conversation's branch returns", () => {
-  it('is checked at its first answer: a vulnerable one fails the run (BOARDBOT_UNSAFE_REGEX), a safe one validates', async () => {
-    const platform = await createTestPlatform({ handlers: [StartSignup, Signup.listener] });
-    try {
-      const reply = async (who: string, text: string) => {
-        const said = await platform.person(who).say(text);
-        return (await platform.bot.nextMessage({ replyTo: said })).content;
-      };
-      expect(await reply('alice', '!signup')).toBe('How many?');
-      expect(await reply('alice', '1')).toBe('Your nickname?');
-      // Validated, the answer would have been refused ("nick must match ..."): the pattern never ran on it.
-      expect(await reply('alice', `${'a'.repeat(20)}!`)).toBe(
-        'Sorry, something went wrong while handling that. It has been logged.',
-      );
-      const failed = platform.logs.find({ atLeast: 'error' }).map((l) => JSON.stringify(l.err));
-      expect(failed).toEqual([expect.stringContaining('BOARDBOT_UNSAFE_REGEX')]);
-      expect(failed[0]).toContain('Nickname.nick: /^([a-z0-9]+)+$/i takes exponential time');
-      // The other branch's class is safe: checked at its first answer, it validates.
-      expect(await reply('bob', '!signup')).toBe('How many?');
-      expect(await reply('bob', '2')).toBe('A colour?');
-      expect(await reply('bob', 'Blue!')).toBe('colour must match /^[a-z]+$/ regular expression\nA colour?');
-      expect(await reply('bob', 'blue')).toBe('done: 2, {"colour":"blue"}');
-    } finally {
-      await platform.close();
-    }
-  });
-});
-
 class Motto {
   static checked = 0;
   @Option({ description: 'Your motto' })
@@ -85,28 +50,57 @@ const Mottos = defineConversation({
   done: (_ctx, [{ motto }]) => `motto of ${motto.length} characters`,
 });
 
-class StartMottos {
+class Starts {
+  @OnMessage('!signup')
+  signup(ctx: MessageContext) {
+    return ctx.session(Signup).start(ctx.message.id);
+  }
+
   @OnMessage('!motto')
-  start(ctx: MessageContext) {
+  motto(ctx: MessageContext) {
     return ctx.session(Mottos).start(ctx.message.id);
   }
 }
 
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await createTestPlatform({ handlers: [Starts, Signup.listener, Mottos.listener] });
+});
+afterAll(() => platform?.close());
+
+/** Says `text` as `who`, and returns the bot's reply to it. */
+async function reply(who: string, text: string): Promise<string | null> {
+  const said = await platform.person(who).say(text);
+  return (await platform.bot.nextMessage({ replyTo: said })).content;
+}
+
+describe("an answer class a conversation's branch returns", () => {
+  it('is checked at its first answer: a vulnerable one fails the run (BOARDBOT_UNSAFE_REGEX), a safe one validates', async () => {
+    expect(await reply('alice', '!signup')).toBe('How many?');
+    expect(await reply('alice', '1')).toBe('Your nickname?');
+    // Validated, the answer would have been refused ("nick must match ..."): the pattern never ran on it.
+    expect(await reply('alice', `${'a'.repeat(20)}!`)).toBe(
+      'Sorry, something went wrong while handling that. It has been logged.',
+    );
+    const failed = platform.logs.find({ atLeast: 'error' }).map((l) => JSON.stringify(l.err));
+    expect(failed).toEqual([expect.stringContaining('BOARDBOT_UNSAFE_REGEX')]);
+    expect(failed[0]).toContain('Nickname.nick: /^([a-z0-9]+)+$/i takes exponential time');
+    // The other branch's class is safe: checked at its first answer, it validates.
+    expect(await reply('bob', '!signup')).toBe('How many?');
+    expect(await reply('bob', '2')).toBe('A colour?');
+    expect(await reply('bob', 'Blue!')).toBe('colour must match /^[a-z]+$/ regular expression\nA colour?');
+    expect(await reply('bob', 'blue')).toBe('done: 2, {"colour":"blue"}');
+  });
+});
+
 describe("an answer class's string", () => {
   it('is refused past its maximum length (1000 by default) before any validator runs', async () => {
-    const platform = await createTestPlatform({ handlers: [StartMottos, Mottos.listener] });
-    try {
-      const reply = async (text: string) => {
-        const said = await platform.person('carol').say(text);
-        return (await platform.bot.nextMessage({ replyTo: said })).content;
-      };
-      expect(await reply('!motto')).toBe('Your motto?');
-      expect(await reply('m'.repeat(1001))).toBe('motto must be shorter than or equal to 1000 characters\nYour motto?');
-      expect(Motto.checked).toBe(0);
-      expect(await reply('m'.repeat(1000))).toBe('motto of 1000 characters');
-      expect(Motto.checked).toBeGreaterThan(0);
-    } finally {
-      await platform.close();
-    }
+    expect(await reply('carol', '!motto')).toBe('Your motto?');
+    expect(await reply('carol', 'm'.repeat(1001))).toBe(
+      'motto must be shorter than or equal to 1000 characters\nYour motto?',
+    );
+    expect(Motto.checked).toBe(0);
+    expect(await reply('carol', 'm'.repeat(1000))).toBe('motto of 1000 characters');
+    expect(Motto.checked).toBeGreaterThan(0);
   });
 });

@@ -61,6 +61,14 @@ function bot(handlers: (new () => unknown)[], logger: RecordingLogger): Bot {
   return made;
 }
 
+/** How a bot's start ends: its error (past the check, it cannot reach its API on port 1). */
+function startError(made: Bot): Promise<unknown> {
+  return made.start().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+}
+
 /** The verdict files of the state directory. */
 function cachedVerdicts(): string[] {
   const folder = join(dir?.dir ?? '', 'regex-checks');
@@ -79,12 +87,7 @@ function metadata(cls: object): MessageListenerMetadata[] {
 
 describe('the start-time check of regular expressions', () => {
   it('refuses /^(a+)+$/ with BOARDBOT_UNSAFE_REGEX: the pattern, its listener, an attack and the fix', async () => {
-    const error = await bot([Greedy], recordingLogger())
-      .start()
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+    const error = await startError(bot([Greedy], recordingLogger()));
     expect(error).toBeInstanceOf(UnsafeRegexError);
     expect(isBoardbotError(error) && error.code).toBe('BOARDBOT_UNSAFE_REGEX');
     const message = (error as Error).message;
@@ -188,12 +191,7 @@ describe('flags the checker does not know', () => {
     const stale = VerdictCache.key(checkerVersion(), '^(a+)+$', 'd');
     plantVerdict(stale, { status: 'unknown', reason: 'invalid: unknown flag' });
     const log = recordingLogger();
-    const error = await bot([Indices], log)
-      .start()
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+    const error = await startError(bot([Indices], log));
     expect(error).toBeInstanceOf(UnsafeRegexError);
     expect((error as UnsafeRegexError).problems).toEqual([
       expect.stringMatching(/^Indices\.indices: \/\^\(a\+\)\+\$\/d takes exponential time/),
@@ -208,12 +206,7 @@ describe('flags the checker does not know', () => {
       @OnMessage(sets)
       sets() {}
     }
-    const error = await bot([Sets], recordingLogger())
-      .start()
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+    const error = await startError(bot([Sets], recordingLogger()));
     expect(error).toBeInstanceOf(UnsafeRegexError);
     expect((error as Error).message).toContain(
       'this regular expression is not known to run without catastrophic backtracking',
@@ -227,12 +220,7 @@ describe('flags the checker does not know', () => {
       @OnMessage(sets, { engine: 're2' })
       sets() {}
     }
-    const linear = await bot([LinearSets], recordingLogger())
-      .start()
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+    const linear = await startError(bot([LinearSets], recordingLogger()));
     expect(linear).not.toBeInstanceOf(UnsafeRegexError);
     expect(linear).toBeDefined();
   });
