@@ -49,6 +49,21 @@ module.exports = {
       to: { path: '(^|/)node_modules/i18next/' },
     },
     {
+      name: 'mcp-on-the-clients',
+      comment:
+        "@boardbot/mcp is built on the REST client alone: an agent gets the app's view without the boardbot runtime",
+      severity: 'error',
+      from: { path: '^packages/mcp/src/' },
+      to: { path: '^packages/(core|redis|testing|cli|emulator|gateway|chat-adapter|postgres)/' },
+    },
+    {
+      name: 'mcp-sdk-only-in-its-package',
+      comment: 'The MCP SDK is a dependency of @boardbot/mcp only, which `boardbot mcp` loads when it runs',
+      severity: 'error',
+      from: { path: '^packages/', pathNot: '^packages/mcp/src/' },
+      to: { path: '(^|/)node_modules/@modelcontextprotocol/' },
+    },
+    {
       name: 'chat-adapter-on-the-clients',
       comment:
         '@boardbot/chat-adapter is built on the REST and gateway clients alone: a Chat SDK bot never loads the boardbot runtime',

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { aiEntryFiles, aiSdkForTests } from './scripts/ai-sdk.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -23,8 +24,21 @@ const alias = readdirSync(`${root}packages`, { withFileTypes: true })
     });
   });
 
+// The AI SDK of this Node (ai 7 on Node 22 and later, ai 6 on Node 20; see scripts/ai-sdk.mjs): the
+// bare `ai` and `ai/test` of the tests, the assistant example and the docs' samples resolve to it.
+const ai = aiSdkForTests();
+if (!ai.installed) {
+  throw new Error(
+    `The tests on Node ${process.versions.node} use ai ${ai.major}, which is not installed: run \`node scripts/ai-sdk.mjs\` (npm test does).`,
+  );
+}
+const aiAlias = Object.entries(aiEntryFiles(ai.dir)).map(([name, files]) => ({
+  find: new RegExp(`^${name.replace('/', '\\/')}$`),
+  replacement: files.import,
+}));
+
 export default defineConfig({
-  resolve: { alias },
+  resolve: { alias: [...alias, ...aiAlias] },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**', 'test/bench/**'],

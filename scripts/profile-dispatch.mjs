@@ -78,6 +78,9 @@ const bot = createBot({
   handleSignals: false,
   ...(await tracing(values.tracing)),
   stateDir,
+  // Above the rounds emitted at once on one board, whose messages exist only in this gateway: none is
+  // set aside by the board's share of the intake to be read back over REST (it would not be found).
+  maxPendingEvents: 100_000,
   gateway: () => {
     gateway = new Gateway();
     return gateway;

@@ -2,10 +2,13 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { aiEntryFiles, aiSdkForTests } from '../../scripts/ai-sdk.mjs';
 
 // Every ```ts block of the docs and READMEs is compiled against the packages' published types, so a
 // sample cannot drift from the API it shows. A block may start with `// @filename: x.ts` lines to
-// split into several files (for samples that import each other).
+// split into several files (for samples that import each other). `ai` is the AI SDK this Node's
+// tests use (ai 7 on Node 22 and later, ai 6 on Node 20: scripts/ai-sdk.mjs), so CI compiles the
+// samples against both majors, and with them the assistant example and core's ModelMessage test.
 
 const root = new URL('../../', import.meta.url).pathname;
 const outDir = join(root, 'test-output', 'doc-samples');
@@ -58,6 +61,32 @@ function samplesOf(file: string): Sample[] {
 
 const all = markdownFiles().flatMap(samplesOf);
 
+/** The compiler options of the packages, with `ai` and `ai/test` at this Node's AI SDK. */
+function compilerOptions(): ts.CompilerOptions {
+  const config = ts.readConfigFile(join(root, 'tsconfig.base.json'), ts.sys.readFile).config;
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, root);
+  const ai = aiSdkForTests();
+  const paths = Object.fromEntries(Object.entries(aiEntryFiles(ai.dir)).map(([name, f]) => [name, [f.types]]));
+  return {
+    ...options,
+    paths,
+    noEmit: true,
+    composite: false,
+    declaration: false,
+    declarationMap: false,
+    noUnusedLocals: false,
+  };
+}
+
+/** Each diagnostic of `program`, as `where (+line): message`. */
+function problemsOf(program: ts.Program, where: (file: string) => string | undefined): string[] {
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const file = d.file?.fileName ?? '';
+    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+    return `${where(file) ?? file} (+${line}): ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+  });
+}
+
 describe('code samples in the docs', () => {
   it('finds samples to compile', () => {
     expect(all.length).toBeGreaterThan(0);
@@ -80,21 +109,24 @@ describe('code samples in the docs', () => {
         where.set(path, `${s.doc}:${s.line}`);
       }
     });
-    const config = ts.readConfigFile(join(root, 'tsconfig.base.json'), ts.sys.readFile).config;
-    const { options } = ts.parseJsonConfigFileContent(config, ts.sys, root);
-    const program = ts.createProgram(names, {
-      ...options,
-      noEmit: true,
-      composite: false,
-      declaration: false,
-      declarationMap: false,
-      noUnusedLocals: false,
-    });
-    const problems = ts.getPreEmitDiagnostics(program).map((d) => {
-      const file = d.file?.fileName ?? '';
-      const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
-      return `${where.get(file) ?? file} (+${line}): ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
-    });
-    expect(problems).toEqual([]);
+    const program = ts.createProgram(names, compilerOptions());
+    expect(problemsOf(program, (file) => where.get(file))).toEqual([]);
+  });
+
+  it("compiles the assistant example and core's ModelMessage type test against this Node's AI SDK too", () => {
+    const files = [
+      ...['src', 'test'].flatMap((dir) =>
+        readdirSync(join(root, 'examples/assistant', dir))
+          .filter((f) => f.endsWith('.ts'))
+          .map((f) => join(root, 'examples/assistant', dir, f)),
+      ),
+      join(root, 'packages/core/test/model-messages.test-d.ts'),
+    ];
+    const program = ts.createProgram(files, compilerOptions());
+    // The files import `ai`: each resolves to this Node's major.
+    const ai = aiSdkForTests();
+    const resolved = program.getSourceFiles().map((f) => f.fileName);
+    expect(resolved).toContain(aiEntryFiles(ai.dir).ai.types);
+    expect(problemsOf(program, () => undefined)).toEqual([]);
   });
 });

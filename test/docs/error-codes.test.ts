@@ -6,6 +6,7 @@ import { CORE_ERROR_CODES } from '@boardbot/core';
 import { EMULATOR_ERROR_CODES } from '@boardbot/emulator';
 import { CONTROL_ERROR_CODES } from '@boardbot/emulator/control';
 import { GATEWAY_ERROR_CODES } from '@boardbot/gateway';
+import { MCP_ERROR_CODES } from '@boardbot/mcp';
 import { POSTGRES_ERROR_CODES } from '@boardbot/postgres';
 import { ERROR_CODES, ERROR_STATUS } from '@boardbot/protocol';
 import { REDIS_ERROR_CODES } from '@boardbot/redis';
@@ -28,6 +29,7 @@ const packageCodes: Record<string, readonly string[]> = {
   gateway: GATEWAY_ERROR_CODES,
   redis: REDIS_ERROR_CODES,
   'chat-adapter': CHAT_ADAPTER_ERROR_CODES,
+  mcp: MCP_ERROR_CODES,
   postgres: POSTGRES_ERROR_CODES,
   // The emulator's server and its control API client (`@boardbot/emulator/control`), one section.
   emulator: [...EMULATOR_ERROR_CODES, ...CONTROL_ERROR_CODES],

@@ -4,6 +4,7 @@ import * as core from '@boardbot/core';
 import * as emulator from '@boardbot/emulator';
 import * as control from '@boardbot/emulator/control';
 import * as gateway from '@boardbot/gateway';
+import * as mcp from '@boardbot/mcp';
 import * as postgres from '@boardbot/postgres';
 import { BoardbotError, isBoardbotError } from '@boardbot/protocol';
 import * as redis from '@boardbot/redis';
@@ -47,6 +48,7 @@ const PACKAGES: PackageErrors[] = [
     base: chatAdapter.BoardbotChatAdapterError,
     codes: chatAdapter.CHAT_ADAPTER_ERROR_CODES,
   },
+  { name: 'mcp', modules: [mcp], base: mcp.BoardbotMcpError, codes: mcp.MCP_ERROR_CODES },
   {
     name: 'postgres',
     modules: [postgres],
@@ -87,6 +89,10 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.WriteDroppedError, () => new core.WriteDroppedError('Roll.run', 'reply', leakyCause())],
   [core.InteractionExhaustedError, () => new core.InteractionExhaustedError('/roll', leakyCause())],
   [core.InvalidConfigError, () => new core.InvalidConfigError('token is missing')],
+  [
+    core.UnknownBotOptionError,
+    () => new core.UnknownBotOptionError([{ name: 'comandSync', nearest: ['commandSync'] }]),
+  ],
   [core.BotStateError, () => new core.BotStateError('start() twice')],
   [core.InteractionExpiredError, () => new core.InteractionExpiredError('/roll')],
   [core.MiddlewareNextTwiceError, () => new core.MiddlewareNextTwiceError()],
@@ -124,6 +130,7 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [chatAdapter.ChatAdapterOptionError, () => new chatAdapter.ChatAdapterOptionError('token', 'is missing')],
   [chatAdapter.InvalidThreadIdError, () => new chatAdapter.InvalidThreadIdError('slack:C123')],
   [chatAdapter.AdapterNotInitializedError, () => new chatAdapter.AdapterNotInitializedError('postMessage')],
+  [mcp.McpOptionError, () => new mcp.McpOptionError('host', 'must be a loopback address')],
   [postgres.PostgresOptionError, () => new postgres.PostgresOptionError('schema', 'must be 1 to 63 of a-z 0-9 _')],
   [
     postgres.PostgresUnavailableError,

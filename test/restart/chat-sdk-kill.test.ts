@@ -96,7 +96,10 @@ describe('a Chat SDK bot on Redis state, killed with SIGKILL at random moments',
         `${[...(await answersOf()).entries()]
           .filter(([, a]) => a.length !== 1)
           .map(([id, a]) => `${id}: ${a.length} answers`)
-          .join('\n')}\n${last.report()}`,
+          .join('\n')}\n${last.report()}\nwarnings of every life:\n${lines
+          .filter((l) => Number(l.level) >= 40)
+          .map((l) => JSON.stringify(l))
+          .join('\n')}`,
     });
     expect(await last.stop()).toBe(0);
 

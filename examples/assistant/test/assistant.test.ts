@@ -1,30 +1,33 @@
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
-import { MockLanguageModelV2, simulateReadableStream } from 'ai/test';
+import { simulateReadableStream } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assistantOf, SYSTEM } from '../src/assistant.js';
+import { MockLanguageModel, type StreamPart } from './mock-model.js';
 
-// The assistant against a real in-process emulator, its model the AI SDK's own mock: offline.
+// The assistant against a real in-process emulator, its model the AI SDK's own mock: offline. The
+// AI SDK is the one this Node's tests use (ai 7 on Node 22 and later, ai 6 on Node 20: see
+// scripts/ai-sdk.mjs), so CI runs these against both majors.
 
-/** One part of a model's stream, as the mock takes it. */
-type LanguageModelV2StreamPart =
-  Awaited<ReturnType<MockLanguageModelV2['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
-
-const usage = { inputTokens: 10, outputTokens: 20, totalTokens: 30 };
-const text = (id: string, pieces: string[]): LanguageModelV2StreamPart[] => [
+// The usage shape of the v3 and v4 specifications (ai 5's v2 had flat numbers).
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 20, text: 20, reasoning: undefined },
+};
+const text = (id: string, pieces: string[]): StreamPart[] => [
   { type: 'text-start', id },
-  ...pieces.map((delta): LanguageModelV2StreamPart => ({ type: 'text-delta', id, delta })),
+  ...pieces.map((delta): StreamPart => ({ type: 'text-delta', id, delta })),
   { type: 'text-end', id },
-  { type: 'finish', finishReason: 'stop', usage },
+  { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
 ];
-const toolCall: LanguageModelV2StreamPart[] = [
+const toolCall: StreamPart[] = [
   { type: 'tool-call', toolCallId: 'call-1', toolName: 'boardMembers', input: '{}' },
-  { type: 'finish', finishReason: 'tool-calls', usage },
+  { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
 ];
 
 /** A mock model that streams each of `steps` in turn, one per call. */
-function scripted(steps: LanguageModelV2StreamPart[][]) {
+function scripted(steps: StreamPart[][]) {
   let call = 0;
-  return new MockLanguageModelV2({
+  return new MockLanguageModel({
     doStream: async () => ({ stream: simulateReadableStream({ chunks: steps[call++] ?? text('x', ['?']) }) }),
   });
 }
@@ -36,6 +39,11 @@ afterEach(async () => {
 });
 
 describe('the assistant', () => {
+  it("runs on this Node's AI SDK major, with its own mock model", () => {
+    const nodeMajor = Number(process.versions.node.split('.')[0]);
+    expect(scripted([]).specificationVersion).toBe(nodeMajor >= 22 ? 'v4' : 'v3');
+  });
+
   it('streams the model answer into one reply, the thread as its input', async () => {
     const model = scripted([text('t', ['Paris ', 'is the ', 'capital.'])]);
     platform = await createTestPlatform({ handlers: [assistantOf(model)] });

@@ -65,7 +65,13 @@ export async function connect({ chat, adapter, rest, format, options }: ConnectD
   gateway.on('gap', ({ lastEventId }) =>
     logger.warn({ lastEventId }, 'events after the resume point are no longer kept by the platform: they were missed'),
   );
+  // The ready event's own id, taken as it is delivered: events behind it may follow at once.
+  let cursor = '';
+  gateway.once('ready', (_ready, { id }) => {
+    cursor = id;
+  });
   await gateway.connect();
+  await progress.startAt(cursor);
   const intake = new Intake({
     chat,
     adapter: adapter as Adapter,

@@ -62,6 +62,20 @@ describe('the resume point in Redis', () => {
     expect(await repliesTo(emulator, first)).toHaveLength(1);
   });
 
+  it('keeps, from its first start, what is written before its first event settles', async () => {
+    // Killed (or stopped) before it settled any event, a first start stored the live stream's cursor
+    // already: the next start resumes from there, not from "now".
+    emulator = await startSeededEmulator();
+    const { general, alice } = emulator.seed;
+    bot = await startBot('resume-first');
+    await bot.shutdown();
+    bot = undefined;
+    const away = await emulator.control.postMessage(general.id, { user_id: alice.id, content: '@dev-bot early' });
+    bot = await startBot('resume-first');
+    const [answer] = await repliesTo(emulator, away);
+    expect(answer?.content).toBe('answer to @dev-bot early');
+  });
+
   it('warns when the platform no longer keeps the events after it (a gap)', async () => {
     let now = Date.parse('2026-11-28T10:00:00.000Z');
     emulator = await startSeededEmulator({

@@ -4,6 +4,7 @@ import {
   createErrorFactory,
   type ErrorArgs,
 } from '@boardbot/protocol/error-root';
+import { addFlags } from './advice.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 
 // Every error the CLI reports on purpose, declared once: its stable code, the exit code the CLI ends
@@ -21,21 +22,21 @@ const CLI_ERRORS = createErrorFactory({
   BOARDBOT_CLI_BOT_MODULE: { exit: EXIT_CODES.usage, message: (message: string) => message },
   BOARDBOT_CLI_PORT_IN_USE: {
     exit: EXIT_CODES.failure,
-    message: (host: string, port: number) =>
+    message: (host: string, port: number, freePort: string) =>
       `Port ${port} on ${host} is already in use (another emulator or \`boardbot dev\`?). Fix: stop it, or run ` +
-      'this one on another port: add `--port 0` (a free one) or --port <another port>.',
+      `this one on another port: ${freePort} (a free one) or --port <another port>.`,
   },
   BOARDBOT_CLI_DB_IN_USE: {
     exit: EXIT_CODES.failure,
-    message: (db: string, holder: string, sibling: string) =>
+    message: (db: string, holder: string, beside: string) =>
       `The emulator database ${db} is in use by ${holder}: two emulators on one file would corrupt it. Fix: ` +
-      `stop that one, or run this one beside it with its own database and port: add \`--db ${sibling} --port 0\`.`,
+      `stop that one, or run this one beside it with its own database and port: ${beside}.`,
   },
   BOARDBOT_CLI_SEVERAL_DEV: {
     exit: EXIT_CODES.usage,
-    message: (running: string, example: number) =>
-      `Several \`boardbot dev\` run in this project: ${running}. Fix: choose one with --dev <port or pid>, ` +
-      `e.g. --dev ${example}.`,
+    message: (running: string, choose: string) =>
+      `Several \`boardbot dev\` run in this project: ${running}. Fix: choose one with --dev <port or pid>: ` +
+      `${choose}, for example.`,
   },
   BOARDBOT_CLI_INVOCATION: { exit: EXIT_CODES.failure, message: (message: string) => message },
 });
@@ -102,9 +103,10 @@ export class PortInUseError extends CliError {
   /**
    * @param host - the interface
    * @param port - the port that is taken
+   * @param env - the CLI's environment: through an npm script, the fix says `npm run <script> -- --port 0`
    */
-  constructor(host: string, port: number) {
-    super('BOARDBOT_CLI_PORT_IN_USE', [host, port]);
+  constructor(host: string, port: number, env: NodeJS.ProcessEnv = {}) {
+    super('BOARDBOT_CLI_PORT_IN_USE', [host, port, addFlags('--port 0', env)]);
   }
 }
 
@@ -118,9 +120,10 @@ export class DatabaseInUseError extends CliError {
    * @param holder - who holds it: `pid 123 at http://127.0.0.1:8787`, or that it cannot be told
    * @param sibling - a file to use instead, e.g. `.boardbot/emulator-2.db`
    * @param cause - the emulator's `BOARDBOT_EMULATOR_DB_IN_USE`
+   * @param env - the CLI's environment: through an npm script, the fix puts the flags after `--`
    */
-  constructor(db: string, holder: string, sibling: string, cause?: unknown) {
-    super('BOARDBOT_CLI_DB_IN_USE', [db, holder, sibling], { cause });
+  constructor(db: string, holder: string, sibling: string, cause?: unknown, env: NodeJS.ProcessEnv = {}) {
+    super('BOARDBOT_CLI_DB_IN_USE', [db, holder, addFlags(`--db ${sibling} --port 0`, env)], { cause });
   }
 }
 
@@ -129,9 +132,10 @@ export class SeveralDevError extends CliError {
   /**
    * @param running - each instance: its pid, port and database
    * @param example - a port to show in the fix
+   * @param env - the CLI's environment: through an npm script, the fix puts the flag after `--`
    */
-  constructor(running: string, example: number) {
-    super('BOARDBOT_CLI_SEVERAL_DEV', [running, example]);
+  constructor(running: string, example: number, env: NodeJS.ProcessEnv = {}) {
+    super('BOARDBOT_CLI_SEVERAL_DEV', [running, addFlags(`--dev ${example}`, env)]);
   }
 }
 

@@ -1,5 +1,6 @@
 // Internal entry point (`@boardbot/cli/internal`): the commands' building blocks, which the package's
 // own tests drive in process. Not part of the public API: names here may change in any release.
+export * from './advice.js';
 export * from './commands/commands.js';
 export * from './commands/dev.js';
 export * from './commands/emulator.js';
@@ -11,6 +12,7 @@ export * from './config/load-config.js';
 export * from './dev/bot-process.js';
 export * from './dev/dev-state.js';
 export * from './dev/emulator-start.js';
+export * from './dev/one-per-press.js';
 export * from './dev/watch-compiler.js';
 export * from './program.js';
 export * from './project/load-bot-module.js';

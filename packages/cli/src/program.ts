@@ -3,6 +3,7 @@ import { registerCommandsCommand } from './commands/commands.js';
 import { registerDevCommand } from './commands/dev.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
 import { registerInvokeCommand } from './commands/invoke.js';
+import { registerMcpCommand } from './commands/mcp.js';
 import { registerStartCommand } from './commands/start.js';
 import type { CliIo } from './io.js';
 import { CLI_VERSION } from './version.js';
@@ -35,5 +36,6 @@ export function createProgram(io: CliIo, options: ProgramOptions = {}): Command 
   registerEmulatorCommand(program, io);
   registerCommandsCommand(program, io);
   registerInvokeCommand(program, io);
+  registerMcpCommand(program, io);
   return program;
 }

@@ -102,7 +102,7 @@ describe('choosing the dev that `boardbot invoke` talks to', () => {
       expect.objectContaining({
         code: 'BOARDBOT_CLI_SEVERAL_DEV',
         message: expect.stringMatching(
-          /pid 100 on port 8787 \(database \.boardbot\/emulator\.db\); pid 200 on port 8790.*--dev <port or pid>, e\.g\. --dev 8787/,
+          /pid 100 on port 8787 \(database \.boardbot\/emulator\.db\); pid 200 on port 8790.*--dev <port or pid>: add `--dev 8787`, for example/,
         ),
       }),
     );

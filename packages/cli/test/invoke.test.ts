@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@boardbot/cli';
+import { Command, type CommandContext, createBot } from '@boardbot/core';
 import { vacantPort } from '@boardbot/test-support';
 import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,5 +73,88 @@ describe('boardbot invoke', () => {
     const io = testIo(dir);
     expect(await runCli(['node', 'boardbot', 'invoke', 'ping', '--url', url, '--key', 'k'], io)).toBe(1);
     expect(io.errors.join('\n')).toContain(`BOARDBOT_CLI_INVOCATION: The emulator at ${url} cannot be reached`);
+  });
+});
+
+/** Text in `pieces` chunks, one every `everyMs`: a model writing its answer (the pacing is under test). */
+async function* paced(text: string, pieces: number, everyMs: number): AsyncGenerator<string> {
+  const size = Math.ceil(text.length / pieces);
+  for (let at = 0; at < text.length; at += size) {
+    if (at > 0) await new Promise((resolve) => setTimeout(resolve, everyMs));
+    yield text.slice(at, at + size);
+  }
+}
+
+const ANSWER = 'A streamed answer arrives in pieces, edited into one message until its final text.';
+
+@Command({ name: 'explain', description: 'Explains, streamed' })
+class Explain {
+  run(ctx: CommandContext) {
+    return ctx.stream(paced(ANSWER, 8, 40), { throttleMs: 30 });
+  }
+}
+
+let release: () => void = () => {};
+
+/** A model that writes a first thought, then waits until the test releases it. */
+async function* thinking(): AsyncGenerator<string> {
+  yield 'Let me think';
+  await new Promise<void>((resolve) => {
+    release = resolve;
+  });
+}
+
+@Command({ name: 'ponder', description: 'Thinks for as long as the test says' })
+class Ponder {
+  run(ctx: CommandContext) {
+    return ctx.stream(thinking(), { throttleMs: 10 });
+  }
+}
+
+describe('boardbot invoke --wait', () => {
+  it("prints a streamed answer's final text, where without --wait it prints the placeholder", async () => {
+    const bot = createBot({
+      token: emu.token,
+      apiUrl: emu.apiUrl,
+      handlers: [Explain],
+      handleSignals: false,
+      logger: false,
+      stateDir: join(dir, 'bot'),
+    });
+    await bot.start();
+    try {
+      const invoke = async (...flags: string[]) => {
+        const io = testIo(dir);
+        const args = ['invoke', 'explain', ...flags, '--url', emu.urls.controlUrl, '--key', emu.emu.adminKey];
+        expect(await runCli(['node', 'boardbot', ...args], io)).toBe(0);
+        return io.lines;
+      };
+      expect(await invoke()).toEqual(['…']);
+      expect(await invoke('--wait')).toEqual([ANSWER]);
+    } finally {
+      await bot.stop();
+    }
+  });
+
+  it('fails, saying so, when the answer is still being written at --timeout', async () => {
+    const bot = createBot({
+      token: emu.token,
+      apiUrl: emu.apiUrl,
+      handlers: [Ponder],
+      handleSignals: false,
+      logger: false,
+      stateDir: join(dir, 'bot-timeout'),
+    });
+    await bot.start();
+    try {
+      const io = testIo(dir);
+      const args = ['invoke', 'ponder', '--wait', '--timeout', '2000', '--url', emu.urls.controlUrl];
+      expect(await runCli(['node', 'boardbot', ...args, '--key', emu.emu.adminKey], io)).toBe(1);
+      expect(io.errors.join('\n')).toMatch(/answer to \/ponder was still being written after 2000 ms/);
+      expect(io.lines).toEqual([]);
+    } finally {
+      release();
+      await bot.stop();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { constants } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -60,6 +60,9 @@ describe('boardbot start', () => {
     const exited = once(child, 'exit');
     const view = await control.firstAnswer('ping', { text: 'prod' });
     expect(view.answers[0]?.content).toBe('pong v1 prod');
+    // The bot answered from the CLI's own process: it started no child (docs/cli.md, production.md).
+    const children = spawnSync('ps', ['--ppid', String(child.pid), '-o', 'pid='], { encoding: 'utf8' });
+    expect(children.stdout.trim()).toBe('');
     child.kill('SIGTERM');
     const [code] = await exited;
     expect(code, output()).toBe(0);

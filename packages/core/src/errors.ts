@@ -9,6 +9,14 @@ const METADATA_FIX =
   'compile with tsc or vitest and set "experimentalDecorators": true and "emitDecoratorMetadata": true in ' +
   'tsconfig.json (esbuild and tsx do not emit decorator metadata)';
 
+/** A name that is not known, and the known names nearest to it (a did-you-mean). */
+export interface UnknownName {
+  /** The name as written. */
+  readonly name: string;
+  /** The known names it may have meant, nearest first (none when nothing is close). */
+  readonly nearest: readonly string[];
+}
+
 // Every error of `@boardbot/core`, declared once: its stable code and its message, which says what went
 // wrong and, where it can, how to fix it.
 const CORE_ERRORS = createErrorFactory({
@@ -72,6 +80,18 @@ const CORE_ERRORS = createErrorFactory({
       "post them on the board instead: createBot({ exhaustedInteraction: 'send' }).",
   },
   BOARDBOT_INVALID_CONFIG: { message: (message: string) => message },
+  BOARDBOT_UNKNOWN_BOT_OPTION: {
+    message: (unknown: readonly UnknownName[]) =>
+      `createBot does not know the option${unknown.length === 1 ? '' : 's'} ${unknown
+        .map(({ name, nearest }) =>
+          nearest.length === 0
+            ? `'${name.slice(0, 60)}'`
+            : `'${name.slice(0, 60)}' (did you mean ${nearest.map((n) => `'${n}'`).join(' or ')}?)`,
+        )
+        .join(
+          ', ',
+        )}: it would be ignored. Fix the name, or remove it (every option is in BotOptions, docs/api-reference.md).`,
+  },
   BOARDBOT_BOT_STATE: { message: (message: string) => message },
   BOARDBOT_INTERACTION_EXPIRED: {
     message: (command: string) =>
@@ -503,5 +523,17 @@ export class UnsafeRegexError extends BoardbotCoreError {
   constructor(problems: readonly string[], undecided = 0) {
     super('BOARDBOT_UNSAFE_REGEX', [problems, undecided]);
     this.problems = problems;
+  }
+}
+
+/** `createBot` was given an option it does not know (a misspelt name would otherwise be ignored). */
+export class UnknownBotOptionError extends BoardbotCoreError {
+  /** Each unknown option, with the known names nearest to it. */
+  readonly unknown: readonly UnknownName[];
+
+  /** @param unknown - each unknown option and its nearest known names */
+  constructor(unknown: readonly UnknownName[]) {
+    super('BOARDBOT_UNKNOWN_BOT_OPTION', [unknown]);
+    this.unknown = unknown;
   }
 }

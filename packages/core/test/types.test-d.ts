@@ -70,7 +70,6 @@ describe('context types', () => {
       all?: boolean;
       editable?: boolean | EditableOptions;
       suggest?: boolean;
-      refusalIntervalMs?: number;
     }>();
     expectTypeOf(Command).parameter(0).toHaveProperty('text').toEqualTypeOf<boolean | undefined>();
   });

@@ -43,7 +43,7 @@ export function checkLocalCheckout(checkout: string): string {
  * The new project's package.json: scripts for the CLI, `@boardbot/*` from the registry or as
  * `file:` links into a local checkout, and the third-party packages at the versions boardbot is
  * tested with. better-sqlite3 (a native build) is added only where Node has no `node:sqlite` for the
- * emulator: on Node 24 a new project installs without compiling anything. A project on a local
+ * emulator: on Node 24 and 26 a new project installs without compiling anything. A project on a local
  * checkout does not add it either: its `file:` links resolve the emulator's dependencies from the
  * checkout, which has its own (and compiling it again would cost minutes).
  *

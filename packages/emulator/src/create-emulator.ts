@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { checkExposure } from './auth/exposure.js';
 import { randomToken } from './auth/tokens.js';
 import { EmulatorOptionsError, EmulatorStateError } from './errors.js';
+import { trackConnections } from './http/connections.js';
 import { allowedHostNames, isLoopbackAddress } from './http/host-check.js';
 import { resolveLogger } from './logging.js';
 import { type EmulatorOptions, type ResolvedEmulatorOptions, resolveOptions } from './options.js';
@@ -16,7 +17,7 @@ import { type EmulatorUrls, emulatorUrls } from './urls.js';
 /** Where `listen()` binds when no host is given. */
 const DEFAULT_LISTEN_HOST = '127.0.0.1';
 
-/** How long `close()` lets in-flight requests finish before it cuts the remaining connections. */
+/** How long `close()` lets in-flight requests finish and clients close, before it cuts the remaining connections. */
 const CLOSE_GRACE_MS = 2000;
 
 /** Where to listen. */
@@ -120,6 +121,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     urls: () => urls,
     allowedHosts: () => hosts,
   });
+  const connections = trackConnections(app.server);
   platform.onReset(() => limiter.clear());
   platform.onDispose(watchInteractionExpiry(platform));
   await app.ready();
@@ -161,12 +163,13 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
         platform.gateway.endAll();
         platform.activity.endAll();
         platform.stopWaiting();
-        // A client that aborted a streaming request can leave a keep-alive socket that Fastify counts
-        // as busy (nodejs/undici#5845), and app.close() would wait for it forever. In-flight requests
-        // get a grace period to finish; whatever is still open after it is cut.
-        const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+        // Each connection is ended once its answer is sent, and close() waits for its client to
+        // close it too: a keep-alive client then never sends its next request (to a new emulator on
+        // this port, say) down a socket of this one. Whatever is still open after the grace period
+        // is cut (a client that aborted a streaming request can leave a keep-alive socket that
+        // Fastify counts as busy, nodejs/undici#5845).
+        await connections.endAll(CLOSE_GRACE_MS);
         await app.close();
-        clearTimeout(force);
         platform.flushNow();
         platform.dispose();
         await checkpointer?.close();

@@ -116,11 +116,13 @@ describe('choosing a driver', () => {
 
   it('says exactly what to install when no driver can load', () => {
     expect(() => chooseSqliteDriver(undefined, none)).toThrow(EmulatorStorageError);
-    expect(() => chooseSqliteDriver(undefined, none)).toThrow(/npm install better-sqlite3@12`, or run on Node 24/);
+    expect(() => chooseSqliteDriver(undefined, none)).toThrow(
+      /npm install better-sqlite3@12`, or run on Node 26, the current LTS/,
+    );
     expect(() => chooseSqliteDriver('better-sqlite3', none)).toThrow(
       /BOARDBOT_SQLITE_DRIVER=better-sqlite3.*npm install better-sqlite3@12/,
     );
-    expect(() => chooseSqliteDriver('node:sqlite', none)).toThrow(/run on Node 24 \(or 22\.16\+\)/);
+    expect(() => chooseSqliteDriver('node:sqlite', none)).toThrow(/run on Node 26, the current LTS \(or 22\.16\+\)/);
   });
 
   it('refuses an unknown driver name', () => {

@@ -1,3 +1,4 @@
+export * from './answer-writing.js';
 export * from './checker.js';
 export * from './error-root/index.js';
 export * from './errors.js';

@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './limits/script-window.js';
 export * from './options.js';
 export * from './redis.js';
 export * from './scale.js';

@@ -24,12 +24,10 @@ const Todos = defineSession(Todo, { per: 'user' });
 /** One run of a handler for `eventId` that adds an item (the same id again: a replay of it). */
 function handler(store: SessionStore, eventId: string) {
   const run = new HandlerRun({
-    eventId,
-    keyBasis: eventId,
+    event: { id: eventId, origin: 'live', keyBasis: eventId, replayed: false },
     handler: 'Todos.add',
     correlationId: 'c',
     log: silentLogger,
-    replayed: false,
   });
   const session = Todos.open({
     app: { id: 'app-1' } as App,

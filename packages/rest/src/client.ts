@@ -11,26 +11,18 @@ import type {
   SendMessageBody,
   UserProfile,
 } from '@boardbot/protocol';
-import type { Dispatcher } from 'undici';
-import { type CallScope, currentCallScope } from './call-scope.js';
-import { AbortedError } from './errors.js';
-import { RestEventEmitter, type RestEventListener, type RestEvents } from './events.js';
+import type { RestEventListener, RestEvents } from './events.js';
 import { type RequestOptions, type ResolvedRestOptions, type RestClientOptions, resolveOptions } from './options.js';
 import { type IterateMessagesOptions, iterateMessages } from './paging.js';
-import { Buckets } from './ratelimit/buckets.js';
 import type { Call } from './request/call.js';
-import { Executor } from './request/executor.js';
-import { HeaderSets } from './request/headers.js';
 import { secretsOf } from './request/redact.js';
 import { listOf, recordOf } from './request/shape.js';
-import { Agent } from './request/undici-agent.js';
-import { Sleeper } from './retry/sleeper.js';
 import * as routes from './routes.js';
-import { CallTracer } from './trace/call-tracer.js';
-import { userAgent } from './user-agent.js';
+import { Transport } from './transport.js';
+import type { CallCarrier } from './work.js';
 
-// Keep idle sockets long enough to be reused between a bot's bursts, not forever.
-const KEEP_ALIVE_MS = 30_000;
+// How `forWork` hands a new client the parts it shares: an option no caller outside this module can name.
+const FOR_WORK = Symbol('forWork');
 
 /**
  * The client of the platform's app API (CONTRACT "Endpoints" 1–12): typed calls over undici with
@@ -45,51 +37,24 @@ const KEEP_ALIVE_MS = 30_000;
 export class RestClient {
   /** The options in force, defaults filled in. */
   readonly options: Readonly<ResolvedRestOptions>;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
-  private readonly emitter: RestEventEmitter;
-  private readonly buckets: Buckets;
-  private readonly sleeper = new Sleeper();
-  private readonly executor: Executor;
-  private readonly token: string | undefined;
-  private closed = false;
-  /** The scope of a facade made by {@link RestClient.scoped}. */
-  private scope: CallScope | undefined;
-  private closing: Promise<void> | undefined;
+  /** What every client made from the first one shares: connections, queues, listeners, closing. */
+  private readonly shared: Transport;
+  /** What the calls of a work's client carry (see {@link RestClient.forWork}); none for the bot's own client. */
+  private readonly carrier: CallCarrier | undefined;
 
   /** @param options - token, base URL, dispatcher, logger, timeouts, retry and queue bounds */
   constructor(options: RestClientOptions = {}) {
+    const work = (options as { [FOR_WORK]?: { shared: Transport; carrier: CallCarrier } })[FOR_WORK];
+    if (work) {
+      this.shared = work.shared;
+      this.carrier = work.carrier;
+      this.options = work.shared.options;
+      return;
+    }
+    this.carrier = undefined;
     const o = resolveOptions(options);
     this.options = o;
-    this.token = options.token;
-    this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: KEEP_ALIVE_MS });
-    this.emitter = new RestEventEmitter(o.logger);
-    this.buckets = new Buckets(
-      {
-        now: o.now,
-        maxWaitMs: o.maxRateLimitWaitMs,
-        maxQueued: o.maxQueued,
-        queued: 0,
-        emitter: this.emitter,
-        logger: o.logger,
-      },
-      options.sharedRateLimit,
-    );
-    const url = new URL(o.baseUrl);
-    this.executor = new Executor({
-      dispatcher: this.dispatcher,
-      origin: url.origin,
-      basePath: url.pathname.replace(/\/+$/, ''),
-      token: options.token,
-      headers: new HeaderSets(userAgent(o.userAgentSuffix), options.token),
-      options: o,
-      buckets: this.buckets,
-      sleeper: this.sleeper,
-      emitter: this.emitter,
-      tracer: new CallTracer(o.tracerProvider),
-      isClosed: () => this.closed,
-    });
+    this.shared = new Transport(options, o);
   }
 
   /**
@@ -99,7 +64,7 @@ export class RestClient {
    * @param listener - called with its payload
    */
   on<K extends keyof RestEvents>(name: K, listener: RestEventListener<K>): this {
-    this.emitter.on(name, listener);
+    this.shared.emitter.on(name, listener);
     return this;
   }
 
@@ -109,47 +74,46 @@ export class RestClient {
    * @param listener - the function given to `on`
    */
   off<K extends keyof RestEvents>(name: K, listener: RestEventListener<K>): this {
-    this.emitter.off(name, listener);
+    this.shared.emitter.off(name, listener);
     return this;
   }
 
   /**
-   * A facade of this client for one unit of work (a bot's handler run), as grammY hands each update
-   * its own `Api`: it shares the client's queues and connections, and its calls carry `scope` (the
-   * work's options, and the next of its keys on each write) wherever they are made; inside another
-   * scope's async flow, that scope wins.
-   * @param scope - the work's options and write keys
+   * A client for one unit of work (a bot's handler run), as grammY hands each update its own `Api`:
+   * it shares this client's connections, rate-limit queues, listeners and closing, and each of its
+   * calls carries what `carrier` gives: the work's options, and for a write without a key of its
+   * own, the work's next key. Calls made on this client itself carry nothing of the work. It is of
+   * this client's class (a subclass that passes its options on to `super` keeps its overrides).
+   * @param carrier - the work's options and write keys
+   * @example const runRest = rest.forWork({ options: () => ({ requestId }), nextWriteKey: () => `job-7:${n++}` });
    */
-  scoped(scope: CallScope): RestClient {
-    const facade: RestClient = Object.create(this);
-    facade.scope = scope;
-    return facade;
+  forWork(carrier: CallCarrier): RestClient {
+    const Client = this.constructor as new (options: RestClientOptions) => RestClient;
+    return new Client({ [FOR_WORK]: { shared: this.shared, carrier } } as RestClientOptions);
   }
 
   /**
-   * The call's options over the ones it inherits from its scope, and its write key (POST 5 and 12,
-   * PATCH 6): the scope's next one, unless the call gives its own.
+   * The call's options over the ones its work's carrier gives, and its write key (POST 5 and 12,
+   * PATCH 6): the work's next one, taken now, unless the call gives its own. A call that brings its
+   * own key takes none: the work's later writes keep their keys however many such calls it makes (a
+   * streamed answer's edits, whose number varies from run to run).
    */
   private optionsOf(call: Call, o: RequestOptions | undefined): RequestOptions | undefined {
-    const scope = currentCallScope() ?? this.scope;
-    if (scope === undefined) return o;
-    // A call that brings its own key takes no ordinal: the scope's later writes keep their keys however
-    // many such calls it makes (a streamed answer's edits, whose number varies from run to run).
+    const carrier = this.carrier;
+    if (carrier === undefined) return o;
     const write = (call.method === 'POST' || call.method === 'PATCH') && o?.idempotencyKey === undefined;
-    const inherited = write
-      ? { ...scope.options, idempotencyKey: `${scope.keys.prefix}${scope.keys.next++}` }
-      : scope.options;
+    const inherited = write ? { ...carrier.options(), idempotencyKey: carrier.nextWriteKey() } : carrier.options();
     return inherit(inherited, o);
   }
 
   private async record<T>(call: Call, o: RequestOptions | undefined): Promise<T> {
-    const body = await this.executor.run(call, this.optionsOf(call, o));
-    return recordOf<T>(body, errorContext(call), () => secretsOf(this.token, call));
+    const body = await this.shared.executor.run(call, this.optionsOf(call, o));
+    return recordOf<T>(body, errorContext(call), () => secretsOf(this.shared.token, call));
   }
 
   private async list<T>(call: Call, key: string, o: RequestOptions | undefined): Promise<T[]> {
-    const body = await this.executor.run(call, this.optionsOf(call, o));
-    return listOf<T>(body, key, errorContext(call), () => secretsOf(this.token, call));
+    const body = await this.shared.executor.run(call, this.optionsOf(call, o));
+    return listOf<T>(body, key, errorContext(call), () => secretsOf(this.shared.token, call));
   }
 
   /** Boards the app is installed on (1). @param o - per-call options */
@@ -222,7 +186,7 @@ export class RestClient {
    */
   async deleteMessage(boardId: string, messageId: string, o?: RequestOptions): Promise<void> {
     const call = routes.deleteMessage(boardId, messageId);
-    await this.executor.run(call, this.optionsOf(call, o));
+    await this.shared.executor.run(call, this.optionsOf(call, o));
   }
 
   /** A user's public profile (8). @param userId - the user @param o - per-call options */
@@ -267,15 +231,11 @@ export class RestClient {
   /**
    * Stops the client: calls waiting for the rate limit or a back-off fail with `AbortedError`
    * (`BOARDBOT_ABORTED`), attempts in flight finish, and the client's own dispatcher closes its
-   * sockets (a dispatcher passed in options is left open). Safe to call twice.
+   * sockets (a dispatcher passed in options is left open). The clients made by
+   * {@link RestClient.forWork} share it: closing any of them closes them all. Safe to call twice.
    */
   close(): Promise<void> {
-    if (this.closing) return this.closing;
-    this.closed = true;
-    this.buckets.close((call) => new AbortedError('closed', call));
-    this.sleeper.cancelAll();
-    this.closing = this.ownsDispatcher ? this.dispatcher.close() : Promise.resolve();
-    return this.closing;
+    return this.shared.close();
   }
 }
 

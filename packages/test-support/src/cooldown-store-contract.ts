@@ -48,7 +48,8 @@ export const COOLDOWN_STORE_CONTRACT: Record<string, (store: CooldownStoreUnderT
 /**
  * What a cooldown store shared by several processes must do beyond {@link COOLDOWN_STORE_CONTRACT}: an
  * event handled again (in another process, after a crash) takes its use again under the same id, and
- * that counts once. The in-process store (`Cooldowns`) does not promise it.
+ * that counts once. The in-process store (`Cooldowns`) keeps it too, for a bot and the one that
+ * replaces it in the same process (a test's restart).
  */
 export const SHARED_COOLDOWN_STORE_CONTRACT: Record<string, (store: CooldownStoreUnderTest) => Promise<void>> = {
   'counts a use taken again under the same id once': async (store) => {

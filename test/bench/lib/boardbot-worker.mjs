@@ -55,6 +55,9 @@ async function startBot(logger) {
     handlers: [Listeners],
     handleSignals: false,
     stateDir,
+    // Above the rounds emitted at once on one board, whose messages exist only in this gateway: none is
+    // set aside by the board's share of the intake to be read back over REST (it would not be found).
+    maxPendingEvents: 100_000,
     logger,
     gateway: () => {
       gateway = new Gateway();

@@ -63,6 +63,10 @@ export async function inProcessRig(external?: { apiUrl: string }): Promise<InPro
       const bot = createBot({
         token: 'dev-token',
         apiUrl,
+        // The benches emit thousands of events on a board at once, whose messages exist only in this
+        // gateway: above them, so none is set aside by its board's share of the intake to be read back
+        // over REST (where it would not be found, and would count as deleted).
+        maxPendingEvents: 100_000,
         ...options,
         gateway: () => {
           gateway = new InProcessGateway({ type: 'ready', app, board_ids: boardIds, resumed: false });

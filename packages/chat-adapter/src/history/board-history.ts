@@ -1,11 +1,11 @@
 import type { Message as BoardMessage } from '@boardbot/protocol';
-import type { RestClient } from '@boardbot/rest';
+import { type RestClient, scanChannel, scanThread } from '@boardbot/rest';
 import type { ChannelInfo, FetchOptions, FetchResult, ThreadInfo } from 'chat';
 import type { People } from '../people.js';
 import type { BoardFormatConverter } from '../render.js';
 import { channelIdOf, decodeThreadId, encodeThreadId } from '../thread-id.js';
 import { toChatMessage } from '../to-chat-message.js';
-import { type Page, pageOf, scanChannel, scanThread } from './thread-scan.js';
+import { type Page, pageOf } from './page-of.js';
 
 /**
  * The adapter's reads: threads and boards as Chat SDK pages them (the history `toAiMessages` reads),

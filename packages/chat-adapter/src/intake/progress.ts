@@ -55,6 +55,19 @@ export class Progress {
     return this.saveRunning();
   }
 
+  /**
+   * On a first start (no resume point stored yet), stores the live stream's cursor as the resume
+   * point, before any event is handed to Chat: a process killed before its first event settles then
+   * resumes from there instead of from "now", which would skip what arrived while it was down.
+   * @param id - the id of the stream's `ready` event
+   */
+  async startAt(id: string): Promise<void> {
+    if (this.mark !== undefined || id === '') return;
+    this.mark = id;
+    this.writes = this.writes.catch(() => {}).then(() => this.state.set(`${this.prefix}resume`, id));
+    await this.writes;
+  }
+
   /** Where the event stream resumes: every event up to it was handled. */
   get resumeFrom(): string | undefined {
     return this.mark;

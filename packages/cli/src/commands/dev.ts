@@ -9,6 +9,7 @@ import { BotProcess } from '../dev/bot-process.js';
 import { clearDevState, type DevState, ensureStateDir, readDevStates, writeDevState } from '../dev/dev-state.js';
 import { DEFAULT_DB_PATH, DEFAULT_DEV_TOKEN } from '../dev/emulator-defaults.js';
 import { startEmulator, tightenDatabase } from '../dev/emulator-start.js';
+import { onePerPress } from '../dev/one-per-press.js';
 import { type BuildResult, watchProject } from '../dev/watch-compiler.js';
 import { ProjectError } from '../errors.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -105,6 +106,7 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
     { db, devToken, ...(config.adminKey ? { adminKey: config.adminKey } : {}) },
     { host, port },
     shownDb,
+    io.env,
   );
 
   // `boardbot invoke` finds the emulator here, with no flags (one record per running instance).
@@ -203,7 +205,7 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
       resolveStopped();
     });
   let signals = 0;
-  off = io.onSignal((signal) => {
+  const pressed = (signal: NodeJS.Signals) => {
     signals++;
     if (signals > 1) {
       // A person who presses Ctrl-C twice does not want to wait; the bot stops itself when the IPC
@@ -227,7 +229,9 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
         finish(EXIT_CODES.failure);
       },
     );
-  });
+  };
+  // One Ctrl-C may arrive twice (npm passes the terminal's on): see onePerPress.
+  off = io.onSignal(onePerPress(pressed));
 
   return Object.assign(events, { emulator, urls, stop, stopped });
 }

@@ -47,6 +47,7 @@ export async function runEmulator(
     { db, seed: options.seed, ...(token ? { devToken: token } : {}), ...(adminKey ? { adminKey } : {}) },
     { host: options.host, port: options.port },
     options.db,
+    io.env,
   );
   io.out(`boardbot emulator listening (database: ${options.db})`);
   io.out(`  API base URL  ${urls.apiUrl}`);

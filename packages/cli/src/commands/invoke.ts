@@ -1,4 +1,5 @@
 import type { InteractionView } from '@boardbot/emulator/control';
+import { isAnswerWriting } from '@boardbot/protocol/runtime';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { type DevState, devPort, readDevStates } from '../dev/dev-state.js';
@@ -12,8 +13,10 @@ export interface InvokeFlags {
   as?: string;
   /** The board, by name. @defaultValue `'general'` */
   board?: string;
-  /** How long to wait for the answer, in milliseconds. @defaultValue 5000 */
+  /** How long to wait for the answer, in milliseconds. @defaultValue 5000, or 60000 with `wait` */
   timeout?: number;
+  /** Wait for the answer's final text (a streamed answer's last edit), not its first post. @defaultValue false */
+  wait?: boolean;
   /** The emulator's control API (or its origin). @defaultValue that of the project's running `boardbot dev` */
   url?: string;
   /** The admin key. @defaultValue `BOARDBOT_ADMIN_KEY`, else that of the project's running `boardbot dev` */
@@ -29,7 +32,11 @@ export const DEFAULT_INVOKE_FLAGS = {
   as: 'alice',
   board: 'general',
   timeout: 5000,
-} as const satisfies Required<Pick<InvokeFlags, 'as' | 'board' | 'timeout'>>;
+  wait: false,
+} as const satisfies Required<Pick<InvokeFlags, 'as' | 'board' | 'timeout' | 'wait'>>;
+
+/** How long `--wait` waits for a final text unless `--timeout` says: a streamed answer takes seconds. */
+const FINAL_TIMEOUT_MS = 60_000;
 
 /** Splits `poll create question=Lunch? a=b` into the subcommand and the `name=value` options. */
 function parseInvocation(words: readonly string[]): { subcommand?: string; options: Record<string, string> } {
@@ -62,19 +69,25 @@ function describe(state: DevState): string {
  *
  * @param states - the records of the running instances
  * @param dev - the `--dev` flag
+ * @param env - the CLI's environment, so that the fix is worded for the npm script that ran it
  */
-export function chooseDev(states: readonly DevState[], dev: number | undefined): DevState | undefined {
+export function chooseDev(
+  states: readonly DevState[],
+  dev: number | undefined,
+  env: NodeJS.ProcessEnv = {},
+): DevState | undefined {
   const running = states.map(describe).join('; ');
   if (dev !== undefined) {
     const chosen = states.filter((s) => devPort(s) === dev || s.pid === dev);
     if (chosen.length === 1) return chosen[0];
-    if (chosen.length > 1) throw new SeveralDevError(chosen.map(describe).join('; '), devPort(chosen[0] as DevState));
+    if (chosen.length > 1)
+      throw new SeveralDevError(chosen.map(describe).join('; '), devPort(chosen[0] as DevState), env);
     throw new ConfigError(
       `No running \`boardbot dev\` of this project has the port or pid ${dev}${running ? `; running: ${running}` : ''}. ` +
         'Fix: pass --dev with one of those, or start `npm run dev`.',
     );
   }
-  if (states.length > 1) throw new SeveralDevError(running, devPort(states[0] as DevState));
+  if (states.length > 1) throw new SeveralDevError(running, devPort(states[0] as DevState), env);
   return states[0];
 }
 
@@ -99,7 +112,7 @@ export async function runInvoke(
   // With --url, the record of the dev at that address (if any) lends its key; without, one is chosen.
   const state =
     flags.url === undefined
-      ? chooseDev(readDevStates(cwd), flags.dev)
+      ? chooseDev(readDevStates(cwd), flags.dev, io.env)
       : readDevStates(cwd).find((s) => sameOrigin(s.controlUrl, flags.url as string));
   const url = flags.url ?? state?.controlUrl;
   const key = flags.key ?? io.env.BOARDBOT_ADMIN_KEY ?? state?.adminKey;
@@ -116,7 +129,8 @@ export async function runInvoke(
   const client = new ControlClient({ url, adminKey: key });
   const who = flags.as ?? DEFAULT_INVOKE_FLAGS.as;
   const where = flags.board ?? DEFAULT_INVOKE_FLAGS.board;
-  const timeoutMs = flags.timeout ?? DEFAULT_INVOKE_FLAGS.timeout;
+  const final = flags.wait ?? DEFAULT_INVOKE_FLAGS.wait;
+  const timeoutMs = flags.timeout ?? (final ? FINAL_TIMEOUT_MS : DEFAULT_INVOKE_FLAGS.timeout);
   let view: InteractionView;
   try {
     const directory = await client.state();
@@ -131,7 +145,7 @@ export async function runInvoke(
       ...(subcommand === undefined ? {} : { subcommand }),
       options,
     };
-    view = await client.invokeAndWait(invocation, { answers: 1, timeoutMs });
+    view = await client.invokeAndWait(invocation, { answers: 1, timeoutMs, final });
   } catch (error) {
     if (error instanceof ControlApiError) {
       const typed = `/${name}${subcommand === undefined ? '' : ` ${subcommand}`}`;
@@ -146,6 +160,13 @@ export async function runInvoke(
     throw new InvocationError(
       `The bot did not answer /${name} within ${timeoutMs} ms (status: ${view.status}). Is the bot running? Look at ` +
         'the output of `boardbot dev`.',
+    );
+  }
+  const writing = view.answers.filter((a) => isAnswerWriting(a.content)).length;
+  if (final && writing > 0) {
+    throw new InvocationError(
+      `The bot's answer to /${name} was still being written after ${timeoutMs} ms. Fix: a longer --timeout ` +
+        '(up to 60000), or look at the output of `boardbot dev`.',
     );
   }
   for (const answer of view.answers) {
@@ -183,7 +204,8 @@ export function registerInvokeCommand(program: Command, io: CliIo): void {
     .argument('[words...]', 'a subcommand, then options as name=value')
     .option('--as <username>', 'the person who invokes it', DEFAULT_INVOKE_FLAGS.as)
     .option('--board <name>', 'the board', DEFAULT_INVOKE_FLAGS.board)
-    .option('--timeout <ms>', 'how long to wait for the answer', parseTimeout, DEFAULT_INVOKE_FLAGS.timeout)
+    .option('--wait', "wait for the answer's final text (a streamed answer's last edit), not its first post")
+    .option('--timeout <ms>', 'how long to wait for the answer (default: 5000; 60000 with --wait)', parseTimeout)
     .option('--dev <port|pid>', 'which running `boardbot dev` of this project, when several run', parseDev)
     .option('--url <url>', 'the emulator (default: the running `boardbot dev` of this project)')
     .option('--key <key>', 'its admin key (default: BOARDBOT_ADMIN_KEY, else that of `boardbot dev`)')

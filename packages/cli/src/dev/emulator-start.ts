@@ -47,11 +47,13 @@ function isDbInUse(error: unknown): error is DbInUse {
  * @param options - the emulator's options
  * @param listen - where it listens
  * @param shownDb - the database as the user named it, for the messages
+ * @param env - the CLI's environment, so that a fix is worded for the npm script that ran it
  */
 export async function startEmulator(
   options: EmulatorOptions,
   listen: { host: string; port: number },
   shownDb: string,
+  env: NodeJS.ProcessEnv,
 ): Promise<{ emulator: Emulator; urls: EmulatorUrls }> {
   let emulator: Emulator;
   try {
@@ -64,13 +66,13 @@ export async function startEmulator(
     const holder = owner
       ? `another emulator (pid ${owner.pid}${owner.url ? `, ${owner.url}` : ''})`
       : 'another emulator (its process cannot be told)';
-    throw new DatabaseInUseError(shownDb, holder, siblingDatabase(shownDb), error);
+    throw new DatabaseInUseError(shownDb, holder, siblingDatabase(shownDb), error, env);
   }
   try {
     return { emulator, urls: await emulator.listen(listen) };
   } catch (error) {
     await emulator.close();
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUseError(listen.host, listen.port);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUseError(listen.host, listen.port, env);
     throw error;
   }
 }

@@ -7,6 +7,17 @@ import { collectOutput } from './child-output.js';
 /** The built CLI (`npx tsc -b` first: the tests that spawn it call `buildProjects`). */
 export const CLI_BIN = join(fileURLToPath(new URL('../../../../', import.meta.url)), 'packages/cli/dist/bin.js');
 
+/**
+ * `env` as a person's shell has it when they type the command: without what npm puts there for the
+ * script that runs the tests (`npm test` sets `npm_lifecycle_event=test`), which the CLI's advice
+ * reads to word its fixes for an npm script.
+ *
+ * @param env - an environment
+ */
+export function typedByHand(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !/^npm_(lifecycle_|command$)/.test(k)));
+}
+
 /** The built `boardbot` as a real process, with its output and its end. */
 export interface CliProcess {
   readonly proc: ChildProcess;
@@ -32,7 +43,7 @@ export interface CliProcess {
 export function spawnCli(args: readonly string[], cwd: string, env: Record<string, string> = {}): CliProcess {
   const proc = spawn(process.execPath, [CLI_BIN, ...args], {
     cwd,
-    env: { ...process.env, ...env },
+    env: { ...typedByHand(process.env), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = collectOutput(proc);

@@ -5,7 +5,9 @@ import { StreamKeyReusedError, StreamStoppedError, type StreamStopReason } from 
 import { apiCodeOf } from '../kernel/api-code.js';
 import type { Clock } from '../kernel/clock.js';
 import type { BotRest } from '../kernel/ports.js';
-import { type HandlerRun, namedKey } from '../kernel/scope.js';
+import { type HandlerRun, namedKey } from '../kernel/run.js';
+import type { RunSlots } from '../policies/running-handlers.js';
+import { extendDeadline } from '../policies/supervise.js';
 import type { AnswerPart, AnswerRecord } from './answer-record.js';
 import { SourceReader } from './source-reader.js';
 import { AnswerSplitter, splitAnswer } from './split-answer.js';
@@ -37,6 +39,8 @@ export interface AnswerStreamDeps {
   write<T>(send: () => Promise<T>): Promise<T>;
   /** The stream's number within its run (a handler may stream twice). */
   index: number;
+  /** Hands the run's slot back once the answer exists; tells when the bot begins to stop. */
+  slots: RunSlots;
 }
 
 // Time a stream's run is given past maxDurationMs for its final edit.
@@ -100,20 +104,20 @@ class AnswerStream {
   }
 
   async run(source: StreamSource): Promise<StreamedAnswer> {
-    const { run, clock, record, target } = this.deps;
+    const { run, clock, record, target, slots } = this.deps;
     const started = clock.now();
-    run.extendDeadline(this.o.maxDurationMs + this.o.throttleMs + FINAL_EDIT_GRACE_MS);
+    extendDeadline(run, this.o.maxDurationMs + this.o.throttleMs + FINAL_EDIT_GRACE_MS, clock);
     // The bot is stopping already: no new answer begins (the next start gives it).
-    if (run.stopSignal.aborted) throw this.interrupted();
+    if (slots.stopping.aborted) throw this.interrupted();
     this.earlier = await record.read(this.key);
     const first = await this.guard(() => target.first(STREAM_TEXTS.placeholder), false);
     this.parts.push({ boardId: first.board_id, messageId: first.id, shown: STREAM_TEXTS.placeholder });
     if (this.earlier[0]?.messageId !== first.id) await this.remember();
     // The answer exists and is recorded: the board's next events may run while it streams (its own
     // edits stay in order, one at a time), and its event stays unfinished until it ends.
-    run.releaseSlot();
+    slots.releaseSlot(run);
 
-    const reader = new SourceReader(source, clock, run.signal, run.stopSignal);
+    const reader = new SourceReader(source, clock, run.signal, slots.stopping);
     const pumping = this.pump();
     // A failed write stops the reading too (the pump only ends on its own after the final edit).
     const failed = pumping.then(() => new Promise<never>(() => {}));

@@ -1,7 +1,8 @@
 import type { Message } from '@boardbot/protocol';
-import { BaseContextImpl } from '../kernel/base-context.js';
+import { ContextBase } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
+import { RUNS } from '../policies/running-handlers.js';
 import { SESSION_STORE } from '../sessions/service.js';
 import { AnswerRecord } from './answer-record.js';
 import { type AnswerTarget, streamAnswer } from './answer-stream.js';
@@ -11,7 +12,7 @@ import type { StreamedAnswer, StreamOptions, StreamSource } from './stream-optio
  * The parts of a context that answers on a board (a message listener's, a slash or text command's):
  * its answers counted, `send`, and streamed answers. A kind says how a stream's messages are posted.
  */
-export abstract class AnsweringContextImpl extends BaseContextImpl {
+export abstract class AnsweringContextImpl extends ContextBase {
   abstract readonly boardId: string;
   /** Answers sent so far: the kind counts each of its answers. */
   protected answers = 0;
@@ -28,17 +29,18 @@ export abstract class AnsweringContextImpl extends BaseContextImpl {
 
   async send(body: ReplyBody): Promise<Message> {
     const wire = toWireBody(body);
-    return this.write('send', () => this.rest.sendMessage(this.boardId, wire, this.requestOptions));
+    return this.write('send', () => this.rest.sendMessage(this.boardId, wire));
   }
 
   /** Streams an answer (see docs/assistants.md), posted the way the kind answers. */
   stream(source: StreamSource, options?: StreamOptions): Promise<StreamedAnswer> {
     // Its parts are recorded in the bot's session store, so the same event handled again finds them.
-    const record = new AnswerRecord(this.services.get(SESSION_STORE), this.now);
+    const record = new AnswerRecord(this.services.get(SESSION_STORE), () => this.now());
     const write = <T>(send: () => Promise<T>) => this.write('stream', send);
     const { run, rest, clock } = this;
+    const slots = this.services.get(RUNS);
     return streamAnswer(
-      { run, rest, clock, record, target: this.streamTarget(), index: this.streams++, write },
+      { run, rest, clock, record, target: this.streamTarget(), index: this.streams++, write, slots },
       source,
       options,
     );

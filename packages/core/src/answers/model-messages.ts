@@ -1,9 +1,9 @@
 import type { Thread } from './thread.js';
 
 /**
- * A message of a model's input, as the AI SDK's `ModelMessage` (`ai` v5) takes it: the bot's own
- * messages are the assistant's, everyone else's the user's, named in the text. Structural, so core
- * does not depend on `ai`; a type test checks it is assignable to `ModelMessage`.
+ * A message of a model's input, as the AI SDK's `ModelMessage` (`ai` 6 and 7) takes it: the bot's
+ * own messages are the assistant's, everyone else's the user's, named in the text. Structural, so
+ * core does not depend on `ai`; a type test checks it is assignable to `ModelMessage` of each major.
  */
 export type ThreadModelMessage = { role: 'user'; content: string } | { role: 'assistant'; content: string };
 

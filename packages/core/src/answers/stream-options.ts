@@ -1,3 +1,4 @@
+import { ANSWER_CURSOR, ANSWER_PLACEHOLDER } from '@boardbot/protocol/runtime';
 /** Options of `ctx.stream(source, options)`. */
 export interface StreamOptions {
   /**
@@ -39,9 +40,9 @@ export type StreamSource = AsyncIterable<string> | ReadableStream<string>;
  */
 export const STREAM_TEXTS = {
   /** The first post of every part, edited at once. */
-  placeholder: '…',
+  placeholder: ANSWER_PLACEHOLDER,
   /** Ends every edit but the final one: the answer is still being written. */
-  cursor: ' ▍',
+  cursor: ANSWER_CURSOR,
   /** The final text of an answer whose source gave none. */
   empty: '(no answer)',
   /** Ends an answer whose source failed or stalled, or that ran too long. */

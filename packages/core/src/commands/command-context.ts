@@ -7,7 +7,7 @@ import { apiCodeOf } from '../kernel/api-code.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
-import type { WriteOperation } from '../kernel/scope.js';
+import type { WriteOperation } from '../kernel/run.js';
 import type { RunSubject } from '../kernel/scoped.js';
 import type { ExhaustedInteraction, SlashCommandContext } from './context.js';
 
@@ -54,6 +54,11 @@ export class CommandContextImpl<O extends object> extends AnsweringContextImpl i
     return { userId: this.user.id, boardId: this.boardId };
   }
 
+  /** A slash invocation is always told why it is refused: it awaits its answer. */
+  mayRefuse(): boolean {
+    return true;
+  }
+
   /** The command as people type it: `/roll`, `/note add`. */
   get shownAs(): string {
     const { name, subcommand } = this.command;
@@ -80,7 +85,7 @@ export class CommandContextImpl<O extends object> extends AnsweringContextImpl i
    * it takes more (5 in all), then a normal message on the board.
    */
   private async streamPart(content: string, idempotencyKey: string): Promise<Message> {
-    const o = { ...this.requestOptions, idempotencyKey };
+    const o = { idempotencyKey };
     if (!this.fallback && this.answers < LIMITS.interactionAnswers) {
       try {
         const message = await this.rest.answerInteraction(this.interaction.token, { content }, o);
@@ -107,9 +112,7 @@ export class CommandContextImpl<O extends object> extends AnsweringContextImpl i
     if (!replayed && !this.fallback && this.now() >= Date.parse(this.interaction.expires_at)) this.fallback = 'expired';
     if (!this.fallback) {
       try {
-        const message = await this.write(operation, () =>
-          this.rest.answerInteraction(this.interaction.token, body, this.requestOptions),
-        );
+        const message = await this.write(operation, () => this.rest.answerInteraction(this.interaction.token, body));
         this.answers++;
         return message;
       } catch (error) {
@@ -117,7 +120,7 @@ export class CommandContextImpl<O extends object> extends AnsweringContextImpl i
       }
     }
     this.log.warn(FALLBACK_WARNINGS[this.fallback]);
-    const message = await this.write(operation, () => this.rest.sendMessage(this.boardId, body, this.requestOptions));
+    const message = await this.write(operation, () => this.rest.sendMessage(this.boardId, body));
     this.answers++;
     return message;
   }

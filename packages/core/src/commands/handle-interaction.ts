@@ -1,69 +1,85 @@
 import { randomUUID } from 'node:crypto';
+import type { Interaction } from '@boardbot/protocol';
 import type { ContextDeps } from '../kernel/base-context.js';
-import type { CoreEnv } from '../kernel/env.js';
-import type { BotEvent, EventMeta } from '../kernel/event.js';
-import type { PolicyChain } from '../policies/chain.js';
-import type { HandlerSteps } from '../policies/steps.js';
+import type { EventMeta } from '../kernel/event.js';
+import type { EventKind, KindDefinition, KindHandler, KindHost, KindMethod } from '../policies/kind.js';
 import { CommandContextImpl } from './command-context.js';
-import { type CommandTarget, commandSteps } from './command-steps.js';
+import { COMMAND_RULES, type CommandTarget, type RawOptionsReader, type RunningCommand } from './command-stages.js';
 import type { ExhaustedInteraction } from './context.js';
+import { type CommandDescription, type CommandRoute, describeCommand } from './describe.js';
 import { routeKey } from './route-key.js';
 
 /** Command routes, keyed by {@link routeKey}. */
 export type CommandTable = ReadonlyMap<string, CommandTarget>;
 
-type Ctx = CommandContextImpl<Record<string, unknown>>;
+/** What the command kind reads from a method: its route, and its class's whole command. */
+export interface CommandMethod extends KindMethod {
+  route: CommandRoute;
+  /** The `@Command` of its class: what it registers. */
+  command: CommandDescription;
+}
 
-/** A slash command's steps: its raw values are the interaction's, already checked by the platform. */
-const steps = (target: CommandTarget): HandlerSteps<Ctx, undefined> =>
-  commandSteps<Ctx>(target, (ctx) => ({ ok: true, values: ctx.interaction.command.options }));
+/** A slash invocation's raw values are the interaction's, already checked by the platform. */
+const fromInteraction: RawOptionsReader = (ctx) => ({
+  ok: true,
+  values: (ctx.interaction as Interaction).command.options,
+});
 
 /**
- * Handles `interaction.create`: finds the command's method and runs it through the policy chain;
- * an unknown command is answered by the runtime.
+ * Slash commands (`@Command`, `@Subcommand`): an invocation runs its command's method; an unknown
+ * command is answered by the runtime.
+ * @param onExhausted - what a sixth answer does (`createBot({ exhaustedInteraction })`)
  */
-export class InteractionHandler {
-  private readonly steps = new Map<CommandTarget, HandlerSteps<Ctx, undefined>>();
+export function commandKind(onExhausted: ExhaustedInteraction): KindDefinition<CommandMethod> {
+  return {
+    name: 'command',
+    decorators: ['@Command'],
+    describe: (cls) => {
+      const command = describeCommand(cls);
+      return command?.routes.map((route) => ({ method: route.method, route, command })) ?? [];
+    },
+    create: (host) => new InteractionHandler(host, onExhausted),
+  };
+}
 
-  /**
-   * @param env - the bot's environment
-   * @param chain - the policy chain
-   * @param commands - the command table
-   * @param onExhausted - what a sixth answer does (`createBot({ exhaustedInteraction })`)
-   */
+/** The table of the command kind's handlers, by {@link routeKey}. */
+export function commandTable(handlers: readonly KindHandler<CommandMethod>[]): CommandTable {
+  return new Map(
+    handlers.map(({ target, meta: { route } }) => [routeKey(route.command, route.subcommand), { ...target, route }]),
+  );
+}
+
+/** Handles `interaction.create`: every invocation is routed, if only to be told the command is unknown. */
+class InteractionHandler implements EventKind<Interaction> {
+  private readonly commands: CommandTable;
+
   constructor(
-    private readonly env: CoreEnv,
-    private readonly chain: PolicyChain,
-    private readonly commands: CommandTable,
+    private readonly host: KindHost<CommandMethod>,
     private readonly onExhausted: ExhaustedInteraction,
   ) {
-    for (const target of commands.values()) this.steps.set(target, steps(target));
+    this.commands = commandTable(host.handlers);
   }
 
-  /** Whether the event is an invocation: every one is answered, if only to say the command is unknown. */
-  handles(event: BotEvent): boolean {
-    return !event.unknown && event.name === 'interaction.create';
+  route(event: Parameters<EventKind['route']>[0]): Interaction | undefined {
+    return !event.unknown && event.name === 'interaction.create' ? event.data.interaction : undefined;
   }
 
-  /** Handles an invocation (other events are not this kind's); never rejects. */
-  async handle(dispatched: BotEvent, event: EventMeta): Promise<void> {
-    if (dispatched.unknown || dispatched.name !== 'interaction.create') return;
-    const interaction = dispatched.data.interaction;
+  async handle(interaction: Interaction, event: EventMeta): Promise<void> {
     const { name, subcommand } = interaction.command;
     const key = routeKey(name, subcommand);
     const correlationId = randomUUID();
-    const log = this.env.log.child({
+    const log = this.host.env.log.child({
       event_id: event.id,
       correlation_id: correlationId,
       interaction_id: interaction.id,
       command: key,
     });
-    const context = (deps: ContextDeps): Ctx => new CommandContextImpl(deps, interaction, this.onExhausted);
+    const context = (deps: ContextDeps): RunningCommand =>
+      new CommandContextImpl(deps, interaction, this.onExhausted) as RunningCommand;
+    const request = { rules: COMMAND_RULES, event, log, correlationId, context };
     const target = this.commands.get(key);
-    const found = target && this.steps.get(target);
-    if (target && found) return this.chain.run(found, target, event, { log, correlationId }, context, undefined);
+    if (target) return this.host.runner.run({ ...request, target, input: fromInteraction });
     log.warn('no handler for this command: is the registered set stale?');
-    const { run, deps } = this.chain.open(event, { handler: `/${key}`, log, correlationId });
-    await this.chain.speak(run, context(deps), 'boardbot:unknownCommand', { command: `/${key}` });
+    await this.host.runner.speak({ ...request, label: `/${key}` }, 'boardbot:unknownCommand', { command: `/${key}` });
   }
 }

@@ -1,7 +1,9 @@
 import type { CommandDefinition } from '@boardbot/protocol';
 import { assertValidCommands } from '../commands/validate-commands.js';
 import type { Class } from '../kernel/metadata.js';
-import { exploreHandler } from './explorer.js';
+import { DEFAULT_TEXT_COMMAND_OPTIONS } from '../text-commands/options.js';
+import { coreKinds } from './core-features.js';
+import { exploreHandler, methodsOf } from './explorer.js';
 
 /**
  * Derives the command set the handlers declare, in handler order, exactly as `PUT /app/commands`
@@ -11,8 +13,9 @@ import { exploreHandler } from './explorer.js';
  * @param handlers - the handler classes (those without `@Command` are skipped)
  */
 export function deriveCommands(handlers: readonly Class[]): CommandDefinition[] {
-  const described = handlers.map((h) => exploreHandler(h).command).filter((c) => c !== undefined);
-  const definitions = described.map((c) => c.definition);
+  // Every core kind reads each class, so a class that declares no handler at all is refused, as by createBot.
+  const { commands, all } = coreKinds({ exhaustedInteraction: 'error', textCommands: DEFAULT_TEXT_COMMAND_OPTIONS });
+  const described = handlers.flatMap((h) => methodsOf(exploreHandler(h, all), commands)[0]?.command ?? []);
   assertValidCommands(described);
-  return definitions;
+  return described.map((c) => c.definition);
 }

@@ -1,100 +1,134 @@
 import type { Context } from '@opentelemetry/api';
-import type { ExhaustedInteraction } from '../commands/context.js';
 import type { CoreEnv } from '../kernel/env.js';
-import type { BotEvent } from '../kernel/event.js';
+import type { BotEvent, EventMeta, EventOrigin } from '../kernel/event.js';
 import type { DispatchOutcome } from '../kernel/outcome.js';
-import { type ChainDeps, PolicyChain } from '../policies/chain.js';
-import type { CooldownStore } from '../policies/cooldown-store.js';
-import { Cooldowns } from '../policies/cooldowns.js';
-import { TickHandler } from '../schedules/handle-tick.js';
-import { DEFAULT_TEXT_COMMAND_OPTIONS, type ResolvedTextCommandOptions } from '../text-commands/options.js';
+import type { Plugin } from '../plugins/plugin.js';
+import type { FailurePolicy } from '../policies/failure.js';
+import type { EventKind } from '../policies/kind.js';
+import { Runner } from '../policies/runner.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { keyBasis } from './key-basis.js';
 import { type KeyedQueue, queueTask } from './keyed-queue.js';
-import { EVENT_KINDS, type EventKind, type KindFactory } from './kinds.js';
-import type { Routes } from './routes.js';
+import { handlersOf, type Routes } from './routes.js';
 
-/** What the dispatcher needs from the bot: the chain's policy, and what the kinds of handler read. */
-export interface DispatcherDeps extends CoreEnv, Omit<ChainDeps, 'env' | 'cooldowns'> {
+/** What the dispatcher needs from the bot. */
+export interface DispatcherDeps extends CoreEnv, FailurePolicy {
+  handlerTimeoutMs: number;
+  /** The window of the refusals a person is told on the board. @defaultValue 3000 */
+  refusalIntervalMs?: number | undefined;
+  telemetry: Telemetry;
+  /** The handler methods of every kind. */
   routes: Routes;
-  /** What a sixth answer to an interaction does. */
-  exhaustedInteraction: ExhaustedInteraction;
-  /** Where cooldowns are counted. @defaultValue in this process */
-  cooldowns?: CooldownStore | undefined;
-  /** How commands are invoked as text. @defaultValue {@link DEFAULT_TEXT_COMMAND_OPTIONS} */
-  textCommands?: ResolvedTextCommandOptions | undefined;
+  /** Core's features, then the plugins', in order: their stages, endings and kinds. */
+  features: readonly Pick<Plugin, 'stages' | 'endings' | 'kinds'>[];
   /**
    * The bot's queue: a burst's run takes one of its workers, outside any ordering slot.
    * @defaultValue runs at once
    */
   queue?: KeyedQueue | undefined;
-  /** The kinds of handler events go to. @defaultValue {@link EVENT_KINDS} */
-  kinds?: readonly KindFactory[] | undefined;
+}
+
+/** How an event is dispatched: whether it may have been handled already, where it comes from, its trace. */
+export interface DispatchOptions {
+  /** Whether an earlier process may have handled it already (after a restart). @defaultValue false */
+  replayed?: boolean;
+  /** @defaultValue `'live'` */
+  origin?: EventOrigin;
+  /** The event's trace context (its span, from `Telemetry.receive`), if traced. */
+  trace?: Context | undefined;
+  /** Whether this process still owns the event (see `DispatchOutcome.owned`). */
+  owned?: (() => boolean) | undefined;
+}
+
+/** What the kinds would run for an event, decided once, when it arrived: it travels with the event. */
+export interface Routed {
+  readonly event: BotEvent;
+  readonly routes: readonly { kind: EventKind; route: unknown }[];
 }
 
 /**
- * Runs the handlers of one event: hands it to each kind of handler (event listeners, commands, text
- * commands, message listeners), each of which runs its handlers through the one policy chain.
+ * Hands each event to the kinds of handler: each says once what it would run for it (nothing: the
+ * event is done at once), and runs it, each handler through the one runner.
  */
 export class Dispatcher {
-  /** Runs the scheduled methods' ticks through the same chain (the scheduler calls it). */
-  readonly ticks: TickHandler;
-  /**
-   * The one policy chain every run goes through: what is running, what released its slot
-   * (`settled`), and the stop's interruption and abandonment.
-   */
-  readonly chain: PolicyChain;
+  /** The runner every run goes through: what is running, what released its slot, the stop's interruption and abandonment. */
+  readonly runner: Runner;
   private readonly kinds: readonly EventKind[];
 
-  /** @param deps - routes, middleware, I/O and policy */
+  /** @param deps - the routes, the features and the bot's environment and policy */
   constructor(deps: DispatcherDeps) {
-    const cooldowns = deps.cooldowns ?? new Cooldowns(() => deps.clock.now());
-    const chain = new PolicyChain({ ...deps, env: deps, cooldowns });
-    this.chain = chain;
-    const { queue } = deps;
-    const schedule = queue && ((task: () => Promise<void>) => queueTask(queue, task));
-    const textCommands = deps.textCommands ?? DEFAULT_TEXT_COMMAND_OPTIONS;
-    const parts = { ...deps, env: deps, chain, textCommands, workers: { schedule, telemetry: deps.telemetry } };
-    this.kinds = (deps.kinds ?? EVENT_KINDS).map((kind) => kind(parts));
-    this.ticks = new TickHandler(deps, chain);
+    const { features, routes, queue, telemetry } = deps;
+    this.runner = new Runner({
+      ...deps,
+      env: deps,
+      stages: features.flatMap((f) => f.stages ?? []),
+      endings: features.flatMap((f) => f.endings ?? []),
+    });
+    const schedule = queue
+      ? (task: () => Promise<void>) => queueTask(queue, task)
+      : (task: () => Promise<void>) => task();
+    this.kinds = features
+      .flatMap((f) => f.kinds ?? [])
+      .map((kind) =>
+        kind.create({
+          handlers: handlersOf(routes, kind),
+          handlersOf: (other) => handlersOf(routes, other),
+          runner: this.runner,
+          env: deps,
+          schedule,
+          metrics: () => telemetry.metrics,
+        }),
+      );
   }
 
-  /** Runs nothing more of what the handlers hold (at stop: held bursts stay before the resume point). */
+  /** Runs nothing more of what the kinds hold (at stop: held bursts stay before the resume point). */
   close(): void {
     for (const kind of this.kinds) kind.close?.();
   }
 
   /**
-   * Whether any handler may run for the event: an invocation always gets one (an unknown command is
-   * answered), a message one only with a listener that may see it, any event with an `@OnEvent`
-   * listener for its name.
+   * What the kinds would run for the event: an invocation always gets a run (an unknown command is
+   * answered), a message one only with a listener that may see it...; undefined: nothing.
    * @param event - the event
    */
-  handles(event: BotEvent): boolean {
-    return this.kinds.some((kind) => kind.handles(event));
+  route(event: BotEvent): Routed | undefined {
+    let routes: { kind: EventKind; route: unknown }[] | undefined;
+    for (const kind of this.kinds) {
+      const route = kind.route(event);
+      if (route === undefined) continue;
+      routes ??= [];
+      routes.push({ kind, route });
+    }
+    return routes && { event, routes };
   }
 
   /**
-   * Handles one event; resolves when all its handlers ended or timed out; never rejects.
-   *
-   * @param event - the event
-   * @param replayed - whether an earlier process may have handled it already (after a restart)
-   * @param trace - the event's trace context (its span, from `Telemetry.receive`), if traced
-   * @param owned - whether this process still owns the event (see `DispatchOutcome.owned`)
+   * Runs what the kinds routed an event to; resolves when all its handlers ended, timed out or handed
+   * their slot back; never rejects.
+   * @param routed - what {@link Dispatcher.route} gave
+   * @param options - whether it is replayed, its origin, trace and ownership
    * @returns how its handlers ended (replicas deliver a failed event again)
    */
-  async dispatch(event: BotEvent, replayed = false, trace?: Context, owned?: () => boolean): Promise<DispatchOutcome> {
-    // The outcome travels with the event to each of its runs, which the chain marks when one ends
-    // badly: no async context of its own, which would cost every promise of the dispatch a second
-    // propagation. A rejection counts as a failure.
+  async handle(routed: Routed, options: DispatchOptions = {}): Promise<DispatchOutcome> {
+    const { event, routes } = routed;
+    // The outcome travels with the event to each of its runs, which the runner marks when one ends
+    // badly. A rejection counts as a failure.
     const outcome: DispatchOutcome = { failed: false, abandoned: false };
-    if (owned) outcome.owned = owned;
-    const meta = { id: event.id, keyBasis: keyBasis(event), replayed, trace, outcome };
-    // Only the kinds that have a handler for it, and the one directly (the usual case): each kind's
-    // `handle` and a `Promise.all` over four of them cost every event ten promises otherwise.
-    const kinds = this.kinds.filter((kind) => kind.handles(event));
+    if (options.owned) outcome.owned = options.owned;
+    const meta: EventMeta = {
+      id: event.id,
+      origin: options.origin ?? 'live',
+      keyBasis: keyBasis(event),
+      replayed: options.replayed ?? false,
+      trace: options.trace,
+      outcome,
+    };
     try {
-      if (kinds.length === 1) await (kinds[0] as EventKind).handle(event, meta);
-      else if (kinds.length > 1) await Promise.all(kinds.map((kind) => kind.handle(event, meta)));
+      // One kind (the usual case) directly: a `Promise.all` costs every event promises more.
+      if (routes.length === 1) {
+        const [only] = routes as [{ kind: EventKind; route: unknown }];
+        await only.kind.handle(only.route, meta);
+      } else await Promise.all(routes.map(({ kind, route }) => kind.handle(route, meta)));
     } catch {
       outcome.failed = true;
     }

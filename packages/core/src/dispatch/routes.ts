@@ -1,34 +1,14 @@
-import type { CommandTarget } from '../commands/command-steps.js';
-import type { CommandTable } from '../commands/handle-interaction.js';
-import { routeKey } from '../commands/route-key.js';
 import { InvalidHandlerError } from '../errors.js';
 import type { Container } from '../kernel/container.js';
 import type { HandlerContext } from '../kernel/context.js';
 import type { Class } from '../kernel/metadata.js';
-import type { EventTable } from '../listeners/handle-event.js';
-import type { MessageTable } from '../listeners/handle-message.js';
-import type { MessageTarget } from '../listeners/target.js';
 import { type GuardRef, type GuardResult, isGuardClass } from '../policies/guards.js';
-import type { HandlerTarget } from '../policies/steps.js';
-import type { ScheduledMethod } from '../schedules/scheduler.js';
+import type { KindDefinition, KindHandler, KindMethod } from '../policies/kind.js';
+import type { HandlerTarget } from '../policies/stages.js';
 import type { HandlerDescription } from './explorer.js';
 
-/** A handler class, built, with the targets of its methods: where a new kind of handler finds its own. */
-export interface RoutedClass {
-  cls: Class;
-  /** The target of one method of the class: bound to the instance, with its policies. */
-  target(method: string): HandlerTarget;
-}
-
-/** The dispatch tables of a bot: commands by name, listeners by event, and the scheduled methods. */
-export interface Routes {
-  commands: CommandTable;
-  messages: MessageTable;
-  events: EventTable;
-  schedules: readonly ScheduledMethod[];
-  /** Every handler class, for the kinds of handler that read their own decorators. */
-  classes: readonly RoutedClass[];
-}
+/** The handler methods of a bot, by kind: each bound to its instance, with its policies. */
+export type Routes = ReadonlyMap<KindDefinition, readonly KindHandler[]>;
 
 /**
  * Binds a method of a handler instance: the one place a handler is called, typed, with whatever
@@ -42,8 +22,8 @@ function bind(instance: object, cls: Class, method: string): (...args: readonly 
 }
 
 /**
- * Builds the dispatch tables, instantiating every handler and guard class through the container
- * (so a missing provider fails `createBot`, not the first event).
+ * Builds the handler methods of every kind, instantiating every handler and guard class through the
+ * container (so a missing provider fails `createBot`, not the first event).
  *
  * @param handlers - described handler classes
  * @param container - the bot's container
@@ -54,15 +34,7 @@ export function buildRoutes(
   container: Container,
   globalGuards: readonly GuardRef[] = [],
 ): Routes {
-  const commands = new Map<string, CommandTarget>();
-  const messages: Record<keyof MessageTable, MessageTarget[]> = {
-    'message.create': [],
-    'message.edit': [],
-    'message.delete': [],
-  };
-  const events = new Map<string, HandlerTarget[]>();
-  const schedules: ScheduledMethod[] = [];
-  const classes: RoutedClass[] = [];
+  const routes = new Map<KindDefinition, KindHandler[]>();
   for (const handler of handlers) {
     const instance = container.get(handler.cls as Class<object>);
     const hook = handler.errorHook;
@@ -83,21 +55,20 @@ export function buildRoutes(
       cooldown: handler.cooldown(method),
       errorHook,
     });
-    classes.push({ cls: handler.cls, target });
-    for (const route of handler.command?.routes ?? []) {
-      commands.set(routeKey(route.command, route.subcommand), { ...target(route.method), route });
-    }
-    for (const listener of handler.messageListeners) {
-      messages[listener.event].push({ ...target(listener.method), listener });
-    }
-    for (const l of handler.eventListeners) {
-      const list = events.get(l.event) ?? [];
-      list.push(target(l.method));
-      events.set(l.event, list);
-    }
-    for (const schedule of handler.schedules) {
-      schedules.push({ schedule, target: { ...target(schedule.method), schedule: schedule.name } });
+    for (const [kind, methods] of handler.kinds) {
+      const list = routes.get(kind) ?? [];
+      for (const meta of methods) list.push({ target: target(meta.method), meta });
+      routes.set(kind, list);
     }
   }
-  return { commands, messages, events, schedules, classes };
+  return routes;
+}
+
+/**
+ * The handler methods of one kind.
+ * @param routes - the bot's routes
+ * @param kind - the kind
+ */
+export function handlersOf<M extends KindMethod>(routes: Routes, kind: KindDefinition<M>): readonly KindHandler<M>[] {
+  return (routes.get(kind as KindDefinition) ?? []) as readonly KindHandler<M>[];
 }

@@ -1,3 +1,5 @@
+import type { EventMeta } from '../kernel/event.js';
+
 /**
  * Who answers a message: the text commands share one owner (an edit may name another command, whose
  * answer then replaces the first one's), each editable message listener is its own (its label).
@@ -19,18 +21,19 @@ export function linkKey(boardId: string, messageId: string, owner: string): stri
 const DECIMAL = /^\d+$/;
 
 /**
- * Whether a run of `eventId` comes after the link was written by a later event, and must not touch
+ * Whether a run of an event comes after the link was written by a later event, and must not touch
  * it: a message's create or edit event handled again after a crash, once a later edit (or the
  * deletion) of the same message already ran. Gateway ids are decimals, strictly increasing per app.
- * A message read back by a backfill (`backfill:<id>`) is answered only when no run linked it yet;
- * a live event after a backfill's run comes after it (the events before the gap are gone).
+ * A message read back by a backfill is answered only when no run linked it yet; a live event after
+ * a backfill's run (whose link holds its `backfill:<id>`) comes after it (the events before the gap
+ * are gone).
  *
  * @param by - the event that wrote the link last
- * @param eventId - the event about to run
+ * @param event - the event about to run: its id and origin
  */
-export function superseded(by: string | undefined, eventId: string): boolean {
-  if (by === undefined || by === eventId) return false;
-  if (!DECIMAL.test(eventId)) return true;
+export function superseded(by: string | undefined, event: Pick<EventMeta, 'id' | 'origin'>): boolean {
+  if (by === undefined || by === event.id) return false;
+  if (event.origin !== 'live') return true;
   if (!DECIMAL.test(by)) return false;
-  return by.length > eventId.length || (by.length === eventId.length && by > eventId);
+  return by.length > event.id.length || (by.length === event.id.length && by > event.id);
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Message } from '@boardbot/protocol';
 import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
+import type { EventKind } from '../policies/kind.js';
 import { EditableLinks } from './editable-links.js';
 
 /**
@@ -8,7 +10,7 @@ import { EditableLinks } from './editable-links.js';
  * default): the answers of the text commands, and of each editable listener, linked to the message.
  * Not a handler run: no handler is called, and deleting twice is a 204, so a replay doubles nothing.
  */
-export class AnswerDeletions {
+export class AnswerDeletions implements EventKind<Message> {
   private readonly links: EditableLinks;
 
   /**
@@ -22,16 +24,15 @@ export class AnswerDeletions {
     this.links = new EditableLinks(env);
   }
 
-  /** Whether the event is a deletion of a person's message and some answers may go with it. */
-  handles(event: BotEvent): boolean {
-    return !event.unknown && event.name === 'message.delete' && this.owners.length > 0;
+  /** The deleted message, when it is a person's and some answers may go with it. */
+  route(event: BotEvent): Message | undefined {
+    if (event.unknown || event.name !== 'message.delete' || this.owners.length === 0) return undefined;
+    const { message } = event.data;
+    return message.author !== null && message.author === this.env.app().bot_user_id ? undefined : message;
   }
 
   /** Deletes the linked answers of a deleted message; logs, never rejects. */
-  async handle(event: BotEvent, meta: EventMeta): Promise<void> {
-    if (event.unknown || event.name !== 'message.delete' || this.owners.length === 0) return;
-    const { message } = event.data;
-    if (message.author !== null && message.author === this.env.app().bot_user_id) return;
+  async handle(message: Message, meta: EventMeta): Promise<void> {
     const requestId = randomUUID();
     const logger = this.env.log.child({ event_id: meta.id, correlation_id: requestId, message_id: message.id });
     for (const owner of this.owners) {

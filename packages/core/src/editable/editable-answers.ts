@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { InteractionResponseBody, Message } from '@boardbot/protocol';
 import type { AnswerPart, AnswerRecord } from '../answers/answer-record.js';
 import { apiCodeOf } from '../kernel/api-code.js';
-import type { BotRest, RequestOptions } from '../kernel/ports.js';
-import { type HandlerRun, namedKey } from '../kernel/scope.js';
+import type { BotRest } from '../kernel/ports.js';
+import { type HandlerRun, namedKey } from '../kernel/run.js';
 
 /** What an editable handler's answers are made with. */
 export interface EditableAnswersDeps {
@@ -11,9 +11,8 @@ export interface EditableAnswersDeps {
   /** The link's key (`linkKey`). */
   key: string;
   run: HandlerRun;
-  /** The run's REST facade, and its request options. */
+  /** The handler's client of the run: the deletions at the run's end go through it. */
   rest: BotRest;
-  requestOptions: RequestOptions;
   /** The message answered: the answers are replies to it. */
   message: Message;
 }
@@ -64,38 +63,39 @@ export class EditableAnswers {
    * Gives the run's next answer: edits the earlier answer at its place, or posts it (replacing the
    * earlier one whose look differs).
    * @param body - the answer
-   * @throws the REST error of a write (a `422` stops the run as the chain says: already applied)
+   * @param rest - the run's client the answer goes through (the handler's, or the runtime's)
+   * @throws the REST error of a write (a `422` stops the run as its ending says: already applied)
    */
-  reply(body: InteractionResponseBody): Promise<Message> {
+  reply(body: InteractionResponseBody, rest: BotRest): Promise<Message> {
     // Replies made side by side (`Promise.all`) still take their places in the order they were made.
-    const next = this.turn.then(() => this.give(body));
+    const next = this.turn.then(() => this.give(body, rest));
     this.turn = next.catch(() => {});
     return next;
   }
 
-  private async give(body: InteractionResponseBody): Promise<Message> {
+  private async give(body: InteractionResponseBody, rest: BotRest): Promise<Message> {
     const earlier = await this.load();
     const i = this.parts.length;
     const old = earlier[i];
     const look = lookOf(body);
     if (old && old.look === look && body.content !== undefined) {
       const edited = await this.guard(() =>
-        this.deps.rest.editMessage(
+        rest.editMessage(
           old.boardId,
           old.messageId,
           { content: body.content as string },
-          { ...this.deps.requestOptions, idempotencyKey: namedKey(this.deps.run, `answer.${i}.edit`) },
+          { idempotencyKey: namedKey(this.deps.run, `answer.${i}.edit`) },
         ),
       );
       this.parts.push(old);
       return edited;
     }
-    const { message, rest, requestOptions, run } = this.deps;
+    const { message, run } = this.deps;
     const sent = await this.guard(() =>
       rest.sendMessage(
         message.board_id,
         { ...body, replyTo: message.id },
-        { ...requestOptions, idempotencyKey: namedKey(run, `answer.${i}`) },
+        { idempotencyKey: namedKey(run, `answer.${i}`) },
       ),
     );
     const part = { boardId: sent.board_id, messageId: sent.id, look };
@@ -104,7 +104,7 @@ export class EditableAnswers {
     // earlier answer linked, and the next run of an edit deletes it.
     await this.remember(old);
     if (old) {
-      await rest.deleteMessage(old.boardId, old.messageId, requestOptions);
+      await rest.deleteMessage(old.boardId, old.messageId);
       await this.remember();
     }
     return sent;
@@ -121,8 +121,7 @@ export class EditableAnswers {
     if (!this.diverged) {
       const kept = new Set(this.parts.map((p) => p.messageId));
       for (const p of earlier.slice(this.parts.length)) {
-        if (!kept.has(p.messageId))
-          await this.deps.rest.deleteMessage(p.boardId, p.messageId, this.deps.requestOptions);
+        if (!kept.has(p.messageId)) await this.deps.rest.deleteMessage(p.boardId, p.messageId);
       }
       earlier.length = Math.min(earlier.length, this.parts.length);
     }

@@ -2,6 +2,8 @@ import type { Logger, Message } from '@boardbot/protocol';
 import { AnswerRecord } from '../answers/answer-record.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { CoreEnv } from '../kernel/env.js';
+import type { EventMeta } from '../kernel/event.js';
+import type { BotRest } from '../kernel/ports.js';
 import { SESSION_STORE } from '../sessions/service.js';
 import { linkKey, superseded } from './answer-link.js';
 import { EditableAnswers } from './editable-answers.js';
@@ -25,11 +27,12 @@ export class EditableLinks {
    * message's answers are linked (an expired link is none) and not by a later event.
    * @param message - the person's message
    * @param owner - `TEXT_COMMANDS` or a listener's label
-   * @param event - the event's id, and whether it is an edit
+   * @param event - the event's id and origin
+   * @param edited - whether the event is the message's edit
    */
-  async mayRun(message: Message, owner: string, event: { id: string; edited: boolean }): Promise<boolean> {
+  async mayRun(message: Message, owner: string, event: EventMeta, edited: boolean): Promise<boolean> {
     const link = await this.record().find(linkKey(message.board_id, message.id, owner));
-    return link ? !superseded(link.by, event.id) : !event.edited;
+    return link ? !superseded(link.by, event) : !edited;
   }
 
   /**
@@ -39,9 +42,8 @@ export class EditableLinks {
    * @param owner - `TEXT_COMMANDS` or a listener's label
    */
   answers(deps: ContextDeps, message: Message, owner: string): EditableAnswers {
-    const requestOptions = { requestId: deps.run.correlationId, logger: deps.run.log };
     const key = linkKey(message.board_id, message.id, owner);
-    return new EditableAnswers({ record: this.record(), key, run: deps.run, rest: deps.rest, requestOptions, message });
+    return new EditableAnswers({ record: this.record(), key, run: deps.run, rest: deps.voice.rest, message });
   }
 
   /**
@@ -71,7 +73,7 @@ export class EditableLinks {
   async deleteAnswers(
     message: Message,
     owner: string,
-    deps: Pick<ContextDeps, 'rest'> & { eventId: string; requestOptions: { requestId: string; logger: Logger } },
+    deps: { rest: BotRest; eventId: string; requestOptions: { requestId: string; logger: Logger } },
   ): Promise<number> {
     const record = this.record();
     const key = linkKey(message.board_id, message.id, owner);

@@ -4,7 +4,7 @@ import { AnsweringContextImpl } from '../answers/answering-context.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
-import type { WriteOperation } from '../kernel/scope.js';
+import type { WriteOperation } from '../kernel/run.js';
 import type { EditableAnswers } from './editable-answers.js';
 
 /**
@@ -39,8 +39,8 @@ export abstract class ReplyContextImpl extends AnsweringContextImpl {
     const wire = toWireBody(body);
     const sent = await this.write(operation, () =>
       answers
-        ? answers.reply(wire)
-        : this.rest.sendMessage(this.boardId, { ...wire, replyTo: this.message.id }, this.requestOptions),
+        ? answers.reply(wire, this.rest)
+        : this.rest.sendMessage(this.boardId, { ...wire, replyTo: this.message.id }),
     );
     this.answers++;
     return sent;
@@ -54,8 +54,7 @@ export abstract class ReplyContextImpl extends AnsweringContextImpl {
     const { board_id: boardId, id: replyTo } = this.message;
     return {
       first: (content) => this.replyToMessage('reply', content),
-      more: (content, idempotencyKey) =>
-        this.rest.sendMessage(boardId, { content, replyTo }, { ...this.requestOptions, idempotencyKey }),
+      more: (content, idempotencyKey) => this.rest.sendMessage(boardId, { content, replyTo }, { idempotencyKey }),
     };
   }
 }

@@ -34,6 +34,7 @@ export class BotMetrics implements MetricsSink {
   private readonly gaps: Counter;
   private readonly pauses: Counter;
   private readonly paused: Gauge;
+  private readonly setAside: Counter;
   private readonly bursts: Record<BurstCount, Counter<'handler'>>;
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly requestSeconds: Histogram<'method' | 'route'>;
@@ -88,6 +89,10 @@ export class BotMetrics implements MetricsSink {
       help: 'Whether the gateway is paused by the intake bound (1) or reading (0).',
       registers,
     });
+    this.setAside = counter(
+      'boardbot_intake_set_aside_total',
+      'New messages set aside while their board held its share of the intake, read back later.',
+    );
     this.bursts = {
       held: counter('boardbot_bursts_held_total', 'Bursts a listener held (burst policies), by handler.', ['handler']),
       skipped: counter(
@@ -98,6 +103,11 @@ export class BotMetrics implements MetricsSink {
       cancelled: counter(
         'boardbot_burst_runs_cancelled_total',
         "Runs cancelled by a newer message (burst 'latest'), by handler.",
+        ['handler'],
+      ),
+      released: counter(
+        'boardbot_burst_messages_released_total',
+        "Messages past a burst's cap (burst.max), released unread (also counted as skipped), by handler.",
         ['handler'],
       ),
     };
@@ -162,6 +172,11 @@ export class BotMetrics implements MetricsSink {
   intakeBackpressure(paused: boolean): void {
     if (paused) this.pauses.inc();
     this.paused.set(paused ? 1 : 0);
+  }
+
+  /** @inheritdoc */
+  intakeSetAside(count: number): void {
+    this.setAside.inc(count);
   }
 
   /** @inheritdoc */

@@ -1,7 +1,7 @@
 import i18next, { type Resource } from 'i18next';
-import { BaseContextImpl } from '../kernel/base-context.js';
+import { ContextBase } from '../kernel/base-context.js';
 import type { AnyContext } from '../kernel/context.js';
-import { RUNTIME_NAMESPACE, RUNTIME_TEXTS, TRANSLATOR, type Translator } from '../kernel/translate.js';
+import { LOCALE, RUNTIME_NAMESPACE, RUNTIME_TEXTS, TRANSLATOR, type Translator } from '../kernel/translate.js';
 import type { Plugin } from '../plugins/plugin.js';
 import { BOARD_LOCALE, PERSON_LOCALE } from './locale-setting.js';
 
@@ -71,7 +71,7 @@ class I18nextTranslator implements Translator {
  * context has no person nor board: a tick, some events). Reads the session store.
  */
 async function storedLocale(ctx: AnyContext): Promise<string | undefined> {
-  const { subject } = BaseContextImpl.internals(ctx as unknown as BaseContextImpl);
+  const { subject } = ContextBase.internals(ctx as unknown as ContextBase);
   const person = subject.userId === undefined ? undefined : (await ctx.session(PERSON_LOCALE).get()).locale;
   if (person !== undefined) return person;
   return subject.boardId === undefined ? undefined : (await ctx.session(BOARD_LOCALE).get()).locale;
@@ -98,10 +98,15 @@ function withRuntimeTexts(resources: Resource): Resource {
  * createBot({ token, handlers, plugins: [i18n({ resources: { en: { translation: { hi: 'Hi' } }, fr: { translation: { hi: 'Salut' } } } })] });
  */
 export function i18n(options: I18nOptions): Plugin {
+  const translator = new I18nextTranslator(options);
   return {
     name: '@boardbot/core/i18n',
     setup: ({ services }) => {
-      services.set(TRANSLATOR, new I18nextTranslator(options));
+      services.set(TRANSLATOR, translator);
     },
+    // The locale is chosen before anything (a guard, an option's refusal, the runtime) can speak.
+    stages: [
+      { name: 'locale', phase: 'open', run: async ({ run, ctx }) => run.set(LOCALE, await translator.locale(ctx)) },
+    ],
   };
 }

@@ -1,7 +1,7 @@
 import { UnknownLocaleError } from '../errors.js';
-import { BaseContextImpl } from '../kernel/base-context.js';
+import { ContextBase } from '../kernel/base-context.js';
 import type { AnyContext, BaseContext } from '../kernel/context.js';
-import { TRANSLATOR } from '../kernel/translate.js';
+import { LOCALE, TRANSLATOR } from '../kernel/translate.js';
 import { BOARD_LOCALE, PERSON_LOCALE } from './locale-setting.js';
 
 /** Options of {@link setLocale}. */
@@ -32,7 +32,7 @@ export async function setLocale(
   locale: string | undefined,
   options: SetLocaleOptions = {},
 ): Promise<void> {
-  const { run, services } = BaseContextImpl.internals(ctx as unknown as BaseContextImpl);
+  const { run, services } = ContextBase.internals(ctx as unknown as ContextBase);
   const translator = services.get(TRANSLATOR);
   const known = translator.locales;
   if (locale !== undefined && !known.includes(locale) && !known.includes(locale.split('-')[0] ?? '')) {
@@ -42,5 +42,5 @@ export async function setLocale(
   await setting.update((s) => {
     s.locale = locale;
   });
-  run.locale = await translator.locale(ctx as AnyContext);
+  run.set(LOCALE, await translator.locale(ctx as AnyContext));
 }

@@ -16,16 +16,17 @@ export interface BaseContext {
   /** The app the bot runs as (`bot_user_id` authors its messages). */
   readonly app: App;
   /**
-   * The full REST client. Calls made on it while the handler runs carry the run's correlation id,
-   * abort signal and, for writes, an `Idempotency-Key` derived from the event, like the context's own
-   * methods: a replayed event writes nothing twice.
+   * The full REST client, made for this run: its calls carry the run's correlation id and abort
+   * signal and, for writes, an `Idempotency-Key` derived from the event, like the context's own
+   * methods, wherever they are made: a replayed event writes nothing twice. A service that writes for
+   * the handler gets it passed (the bot's own client does not know the run).
    */
   readonly rest: BotRest;
   /** A child logger carrying this event's ids. */
   readonly log: Logger;
   /** Follows the event into every REST call made through the context (`X-Request-Id`). */
   readonly correlationId: string;
-  /** `{ requestId, logger }` of the run (calls on `ctx.rest` inside the handler get them anyway). */
+  /** `{ requestId, logger }` of the run, for a client other than `ctx.rest` (whose calls carry them already). */
   readonly requestOptions: RequestOptions;
   /**
    * Aborted when the handler is abandoned: it ran past `handlerTimeoutMs`, or was still running when

@@ -8,10 +8,18 @@ import type { DispatchOutcome } from './outcome.js';
  */
 export type BotEvent = GatewayDispatch;
 
-/** What a handler run starts from: its event (or tick), as the policy chain and the telemetry see it. */
+/**
+ * Where an event comes from: the gateway's live stream, a message read back over REST after a gap
+ * (its id is `backfill:<message id>`, for logs), or a schedule's tick.
+ */
+export type EventOrigin = 'live' | 'backfill' | 'tick';
+
+/** What a handler run starts from: its event (or tick), as the runner and the telemetry see it. */
 export interface EventMeta {
-  /** The gateway event id, `backfill:<message id>`, or `tick:<schedule>@<time>`. */
+  /** The gateway event id, `backfill:<message id>`, or `tick:<schedule>@<time>`: for logs. */
   id: string;
+  /** Where the event comes from. */
+  origin: EventOrigin;
   /** What the idempotency keys of the event's runs derive from (`keyBasis` in `dispatch/key-basis.ts`). */
   keyBasis: string;
   /** Whether the event may have been handled by an earlier process (delivered again after a restart). */

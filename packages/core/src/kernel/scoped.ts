@@ -1,5 +1,5 @@
 import type { App, Logger } from '@boardbot/protocol';
-import type { HandlerRun } from './scope.js';
+import type { HandlerRun } from './run.js';
 import type { Services } from './services.js';
 
 /** Who and where a handler run acts for: what keys a session or a conversation. */

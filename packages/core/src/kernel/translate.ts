@@ -1,5 +1,6 @@
 import { NoTranslationsError } from '../errors.js';
 import type { AnyContext, TranslateValues } from './context.js';
+import { RunKey } from './run-key.js';
 import { ServiceKey } from './services.js';
 
 /**
@@ -66,6 +67,12 @@ export interface Translator {
 
 /** Where the i18n plugin puts the bot's {@link Translator}. */
 export const TRANSLATOR = new ServiceKey<Translator>('translator (i18n)');
+
+/**
+ * The locale `ctx.t` speaks in a run: chosen by the i18n plugin's stage before anything can speak
+ * (a guard, an option's refusal), and again by `setLocale`; unset: the translator's default.
+ */
+export const LOCALE = new RunKey<string>('locale');
 
 const PREFIX = `${RUNTIME_NAMESPACE}:`;
 

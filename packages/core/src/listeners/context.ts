@@ -24,6 +24,11 @@ export interface MessageContext extends BaseContext {
    * is the newest. Empty otherwise.
    */
   readonly skipped: readonly Message[];
+  /**
+   * How many messages this run stands for besides `ctx.message`: those in `ctx.skipped`, and those a
+   * flood pushed past the burst's cap (`burst.max`), released unread. 0 without a burst policy.
+   */
+  readonly skippedCount: number;
   /** Whether the bot itself wrote the message. */
   readonly isOwn: boolean;
   /** Whether something was sent through `reply` or a returned body. */

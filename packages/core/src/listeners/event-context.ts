@@ -1,11 +1,11 @@
 import type { Message } from '@boardbot/protocol';
-import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
+import { ContextBase, type ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
 import type { EventContext } from './context.js';
 
 /** The {@link EventContext} of one gateway event and `@OnEvent` listener. */
-export class EventContextImpl extends BaseContextImpl implements EventContext {
+export class EventContextImpl extends ContextBase implements EventContext {
   readonly kind = 'event' as const;
 
   /**
@@ -21,6 +21,6 @@ export class EventContextImpl extends BaseContextImpl implements EventContext {
 
   async send(boardId: string, body: ReplyBody): Promise<Message> {
     const wire = toWireBody(body);
-    return this.write('send', () => this.rest.sendMessage(boardId, wire, this.requestOptions));
+    return this.write('send', () => this.rest.sendMessage(boardId, wire));
   }
 }

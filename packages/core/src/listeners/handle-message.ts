@@ -1,52 +1,18 @@
 import type { Message } from '@boardbot/protocol';
 import type { EditableAnswers } from '../editable/editable-answers.js';
 import { EditableLinks } from '../editable/editable-links.js';
-import { isReplyBody } from '../kernel/body.js';
-import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
-import type { PolicyChain } from '../policies/chain.js';
-import type { HandlerSteps } from '../policies/steps.js';
+import { readMetadataList } from '../kernel/metadata.js';
+import type { EventKind, KindDefinition, KindHost } from '../policies/kind.js';
 import { AuthorCache } from './authors.js';
 import type { BurstRun } from './bursts/burst-keeper.js';
-import { Bursts, type BurstWorkers, unheld } from './bursts/bursts.js';
+import { Bursts, unheld } from './bursts/bursts.js';
 import { matchMessage } from './match-message.js';
 import { MessageContextImpl } from './message-context.js';
 import { startMessageRun } from './message-run.js';
-import type { MessageEventName } from './metadata.js';
+import { MESSAGE_RULES } from './message-stages.js';
+import { MESSAGE_LISTENERS_KEY, type MessageEventName, type MessageListenerMetadata } from './metadata.js';
 import type { MessageTarget } from './target.js';
-
-/** Message listeners, by event. */
-export type MessageTable = Readonly<Record<MessageEventName, readonly MessageTarget[]>>;
-
-/** The message of a message event, and the event's name; undefined for any other event. */
-function messageEvent(event: BotEvent): { name: MessageEventName; message: Message } | undefined {
-  if (event.unknown) return undefined;
-  const { name } = event;
-  if (name !== 'message.create' && name !== 'message.edit' && name !== 'message.delete') return undefined;
-  return { name, message: event.data.message };
-}
-
-/**
- * A message listener's steps: guards, cooldown (per author, or per webhook name), middleware; a
- * listener is held back silently, unless its guard chose words for the person; a returned body is
- * the reply. The input is who the cooldown counts.
- */
-const steps: HandlerSteps<MessageContextImpl, string> = {
-  guards: {
-    context: (ctx) => ctx,
-    denied: async (ctx, result) => {
-      if (typeof result === 'string') await ctx.reply(result);
-      else ctx.heldBack();
-    },
-  },
-  arguments: (ctx) => [ctx],
-  cooldown: { who: (_ctx, who) => who, board: (ctx) => ctx.boardId, cooling: async (ctx) => ctx.heldBack() },
-  middleware: (ctx) => ctx,
-  settle: async (ctx, result) => {
-    if (isReplyBody(result) && !ctx.replied) await ctx.reply(result);
-  },
-  answer: (ctx) => ctx,
-};
 
 /** A listener to run for a message event: for an edit, an `@OnMessage` marked editable runs again. */
 interface Candidate {
@@ -54,64 +20,68 @@ interface Candidate {
   rerun: boolean;
 }
 
+/** A message event, and the listeners that may see it (their matchers are asked when it runs). */
+export interface MessageRoute {
+  name: MessageEventName;
+  message: Message;
+  candidates: Candidate[];
+}
+
+/** Message listeners (`@OnMessage`, `@OnMessageEdit`, `@OnMessageDelete`). */
+export const MESSAGE_KIND: KindDefinition<MessageListenerMetadata> = {
+  name: 'message listener',
+  decorators: ['@OnMessage', '@OnMessageEdit', '@OnMessageDelete'],
+  describe: (cls) => readMetadataList<MessageListenerMetadata>(MESSAGE_LISTENERS_KEY, cls),
+  create: (host) => new MessageHandler(host),
+};
+
 /**
  * Handles the message events: runs every listener whose matcher accepts the message (the bot's own
- * messages only reach listeners that ask for them), each through the policy chain; those marked
+ * messages only reach listeners that ask for them), each through the runner; those marked
  * `afterOthers` once the rest are done.
  */
-export class MessageHandler {
+class MessageHandler implements EventKind<MessageRoute> {
+  private readonly listeners: Record<MessageEventName, MessageTarget[]>;
   private readonly authors: AuthorCache;
   private readonly bursts: Bursts;
   private readonly links: EditableLinks;
   /** The `@OnMessage` listeners marked editable: they run again on their message's edit. */
   private readonly editable: readonly MessageTarget[];
 
-  /**
-   * @param env - the bot's environment
-   * @param chain - the policy chain
-   * @param listeners - the message listener table
-   * @param workers - where a burst's run takes a worker, and its metrics
-   */
-  constructor(
-    private readonly env: CoreEnv,
-    private readonly chain: PolicyChain,
-    private readonly listeners: MessageTable,
-    workers: BurstWorkers = {},
-  ) {
+  constructor(private readonly host: KindHost<MessageListenerMetadata>) {
+    const { env } = host;
+    this.listeners = { 'message.create': [], 'message.edit': [], 'message.delete': [] };
+    for (const { target, meta } of host.handlers) this.listeners[meta.event].push({ ...target, listener: meta });
     this.authors = new AuthorCache(env.rest, () => env.clock.now());
-    this.bursts = new Bursts(listeners['message.create'], env, workers);
+    this.bursts = new Bursts(this.listeners['message.create'], host);
     this.links = new EditableLinks(env);
-    this.editable = listeners['message.create'].filter((target) => target.listener.editable !== undefined);
-  }
-
-  /** Whether any listener may see this message event (before its matcher is asked). */
-  handles(event: BotEvent): boolean {
-    const seen = messageEvent(event);
-    return seen !== undefined && this.candidates(seen.name, seen.message).length > 0;
+    this.editable = this.listeners['message.create'].filter((target) => target.listener.editable !== undefined);
   }
 
   /**
-   * The listeners of `name` that may see the message (for an edit, the editable `@OnMessage` ones
+   * The listeners of the event that may see its message (for an edit, the editable `@OnMessage` ones
    * too): a bot answering its own messages loops, so only listeners that ask see them.
    */
-  private candidates(name: MessageEventName, message: Message): Candidate[] {
-    const own = message.author !== null && message.author === this.env.app().bot_user_id;
+  route(event: BotEvent): MessageRoute | undefined {
+    if (event.unknown) return undefined;
+    const { name } = event;
+    if (name !== 'message.create' && name !== 'message.edit' && name !== 'message.delete') return undefined;
+    const { message } = event.data;
+    const own = message.author !== null && message.author === this.host.env.app().bot_user_id;
     const all: Candidate[] = this.listeners[name].map((target) => ({ target, rerun: false }));
     if (name === 'message.edit') for (const target of this.editable) all.push({ target, rerun: true });
-    return own ? all.filter((c) => c.target.listener.includeOwn) : all;
+    const candidates = own ? all.filter((c) => c.target.listener.includeOwn) : all;
+    return candidates.length > 0 ? { name, message, candidates } : undefined;
   }
 
-  /** Handles a message event (other events are not this kind's); never rejects. */
-  async handle(dispatched: BotEvent, event: EventMeta): Promise<void> {
-    const seen = messageEvent(dispatched);
-    if (!seen) return;
-    const { name, message } = seen;
-    const found = this.candidates(name, message).flatMap(({ target, rerun }) => {
+  async handle({ name, message, candidates }: MessageRoute, event: EventMeta): Promise<void> {
+    const { env, runner } = this.host;
+    const found = candidates.flatMap(({ target, rerun }) => {
       try {
         const match = matchMessage(target.listener, message);
         return match === false ? [] : [{ target, match, rerun }];
       } catch (error) {
-        this.env.log.error({ err: error, handler: target.label, event_id: event.id }, 'message matcher threw');
+        env.log.error({ err: error, handler: target.label, event_id: event.id }, 'message matcher threw');
         return [];
       }
     });
@@ -119,35 +89,32 @@ export class MessageHandler {
     // event a later one of the message superseded is not run again after a crash.
     const linked = await Promise.all(
       found.map(
-        (m) =>
-          m.target.listener.editable === undefined ||
-          this.links.mayRun(message, m.target.label, { id: event.id, edited: m.rerun }),
+        (m) => m.target.listener.editable === undefined || this.links.mayRun(message, m.target.label, event, m.rerun),
       ),
     );
     const matched = found.filter((_, i) => linked[i]);
     if (matched.length === 0) return;
-    const { correlationId, log, author } = await startMessageRun(this.env.log, this.authors, event, message);
-    const who = message.author ?? `webhook:${message.webhook_name ?? ''}`;
-    const run = ({ target, match, rerun: again }: (typeof matched)[number]) => {
+    const { correlationId, log, author } = await startMessageRun(env.log, this.authors, event, message);
+    const run = ({ target, match, rerun }: (typeof matched)[number]) => {
       let answers: EditableAnswers | undefined;
-      const launch = async ({ meta, skipped, opened }: BurstRun) => {
+      const launch = async ({ meta, skipped, skippedCount, opened }: BurstRun) => {
         // A re-run on an edit pays the cooldown like any run (its use is the edit event's own).
-        await this.chain.run(
-          steps,
+        await runner.run({
+          rules: MESSAGE_RULES,
           target,
-          meta,
-          { log, correlationId },
-          (deps) => {
+          event: meta,
+          log,
+          correlationId,
+          context: (deps) => {
             opened(deps.run);
             answers = target.listener.editable ? this.links.answers(deps, message, target.label) : undefined;
-            return new MessageContextImpl(deps, name, message, author, match, skipped, answers);
+            return new MessageContextImpl(deps, name, message, author, match, skipped, skippedCount, answers);
           },
-          who,
-        );
+        });
         await this.links.finish(answers, log);
       };
       // A held message's run is the burst's: the event is done with it once it is held.
-      if (again) return launch(unheld(event));
+      if (rerun) return launch(unheld(event));
       return this.bursts.take(target, { message, meta: event, launch }) ?? launch(unheld(event));
     };
     // One listener (the usual case): nothing to wait on together, nor an order to keep.

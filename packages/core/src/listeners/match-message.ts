@@ -16,3 +16,25 @@ export function matchMessage(
   // The decorators make every regular expression a pattern (its engine and length bound).
   return pattern?.exec(message.content) ?? false;
 }
+
+/**
+ * Whether a listener of `message.create` chose the message by its matcher (a prefix, a pattern or a
+ * predicate; one that throws counts as choosing it): the message is that listener's, and the runtime
+ * adds no answer of its own beside it (a text command's did-you-mean). A listener without a matcher
+ * (a conversation's, which hears every message) chooses none.
+ * @param listeners - the listeners of `message.create`
+ * @param message - the new message
+ */
+export function chosenByListener(
+  listeners: readonly Pick<MessageListenerMetadata, 'matcher' | 'pattern'>[],
+  message: Message,
+): boolean {
+  return listeners.some((listener) => {
+    if (listener.matcher === undefined) return false;
+    try {
+      return matchMessage(listener, message) !== false;
+    } catch {
+      return true;
+    }
+  });
+}

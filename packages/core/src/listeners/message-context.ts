@@ -5,6 +5,7 @@ import { ReplyContextImpl } from '../editable/reply-context.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { ReplyBody } from '../kernel/context.js';
 import type { RunSubject } from '../kernel/scoped.js';
+import { RUNS } from '../policies/running-handlers.js';
 import type { MessageContext } from './context.js';
 import type { MessageEventName } from './metadata.js';
 
@@ -20,6 +21,7 @@ export class MessageContextImpl extends ReplyContextImpl implements MessageConte
    * @param author - its author's profile, if known
    * @param match - the listener's regular expression match
    * @param skipped - the earlier messages of its burst (a burst policy's run)
+   * @param skippedCount - `skipped`'s length and the burst's messages released past its cap
    * @param editable - an editable listener's answers, kept in step with its message's earlier ones
    */
   constructor(
@@ -29,10 +31,24 @@ export class MessageContextImpl extends ReplyContextImpl implements MessageConte
     readonly author: UserProfile | null,
     readonly match: RegExpExecArray | null,
     readonly skipped: readonly Message[] = [],
+    readonly skippedCount: number = skipped.length,
     editable?: EditableAnswers,
   ) {
     super(deps, message, editable);
     this.isOwn = message.author !== null && message.author === deps.app.bot_user_id;
+  }
+
+  /** Who the message counts as, for cooldowns and refusals: its author, or the webhook by its name. */
+  get who(): string {
+    return this.message.author ?? `webhook:${this.message.webhook_name ?? ''}`;
+  }
+
+  /**
+   * Whether a refusal about `what` (a listener's label) may be posted to the message's author now:
+   * at most one a window (the runner's throttle, `refusalIntervalMs`).
+   */
+  mayRefuse(what: string): boolean {
+    return this.services.get(RUNS).mayRefuse(this.who, what, this.log);
   }
 
   get authorName(): string {
@@ -68,11 +84,11 @@ export class MessageContextImpl extends ReplyContextImpl implements MessageConte
 
   async edit(message: string | Message, content: string): Promise<Message> {
     const [boardId, id] = typeof message === 'string' ? [this.boardId, message] : [message.board_id, message.id];
-    return this.write('edit', () => this.rest.editMessage(boardId, id, { content }, this.requestOptions));
+    return this.write('edit', () => this.rest.editMessage(boardId, id, { content }));
   }
 
   async delete(message: string | Message): Promise<void> {
     const [boardId, id] = typeof message === 'string' ? [this.boardId, message] : [message.board_id, message.id];
-    return this.write('delete', () => this.rest.deleteMessage(boardId, id, this.requestOptions));
+    return this.write('delete', () => this.rest.deleteMessage(boardId, id));
   }
 }

@@ -1,4 +1,4 @@
-import type { HandlerTarget } from '../policies/steps.js';
+import type { HandlerTarget } from '../policies/stages.js';
 import type { MessageListenerMetadata } from './metadata.js';
 
 /** A message listener method, with its matcher and policies. */

@@ -2,8 +2,11 @@ import type { Logger } from '@boardbot/protocol';
 import type { Provider } from '../kernel/container.js';
 import type { Class } from '../kernel/metadata.js';
 import type { Services } from '../kernel/services.js';
+import type { EndingRule } from '../policies/endings.js';
 import type { GuardRef } from '../policies/guards.js';
+import type { KindDefinition } from '../policies/kind.js';
 import type { Middleware } from '../policies/middleware.js';
+import type { Stage } from '../policies/stages.js';
 
 /** What a plugin's lifecycle hooks receive: the bot's services and its logger. */
 export interface PluginHost {
@@ -13,7 +16,8 @@ export interface PluginHost {
 
 /**
  * A reusable bundle for `createBot({ plugins })`: handler classes, providers, middleware, guards that
- * run before every handler of the bot, services, and start/stop hooks.
+ * run before every handler of the bot, services, start/stop hooks, and what it adds to every run:
+ * stages, endings and kinds of handler (core's own features are given the same way).
  */
 export interface Plugin {
   /** The plugin's name, for logs and errors (by convention, its npm package name). */
@@ -26,6 +30,12 @@ export interface Plugin {
   middleware?: readonly Middleware[];
   /** Guards run before every command and message handler of the bot, before the handler's own. */
   guards?: readonly GuardRef[];
+  /** Stages of every run they apply to, after core's in each phase (see docs/plugins.md, "A stage"). */
+  stages?: readonly Stage[];
+  /** How runs that threw end, asked after core's (see `EndingRule`). */
+  endings?: readonly EndingRule[];
+  /** Kinds of handler: the decorators they read, what runs their handlers (see docs/plugins.md, "A kind of handler"). */
+  kinds?: readonly KindDefinition[];
   /** Sets the plugin's services (a store, a client) when the bot is created. */
   setup?(host: PluginHost): void;
   /** Runs once the bot has started (connected and dispatching). */

@@ -1,5 +1,8 @@
 import type { Logger } from '@boardbot/protocol';
 
+/** How long one person's refusals about one command are held back after one is posted (`createBot({ refusalIntervalMs })`). */
+export const DEFAULT_REFUSAL_INTERVAL_MS = 3000;
+
 /** Past this many tracked people and commands, those whose window passed are forgotten. */
 const SWEEP_AT = 10_000;
 

@@ -1,9 +1,48 @@
-import type { HandlerRun } from '../kernel/scope.js';
+import type { Logger } from '@boardbot/protocol';
+import type { DispatchOutcome } from '../kernel/outcome.js';
+import type { HandlerRun } from '../kernel/run.js';
+import { ServiceKey } from '../kernel/services.js';
 
-/** The runs holding a worker right now, so that a shutdown can abandon them by name. */
+/**
+ * What the runs of a bot share with the features that need to act on all of them, or on their
+ * dispatch: a streamed answer hands its slot back, and ends at once when the bot begins to stop.
+ */
+export interface RunSlots {
+  /**
+   * Hands back a run's ordering slot and worker while the run goes on: its event's dispatch returns
+   * (the board's next events may run), and the event stays unfinished (below the resume point,
+   * unacknowledged by a replica) until the run ends. A streamed answer calls it after its first
+   * post. Only the first call counts; nothing for a run that holds no slot (a tick).
+   * @param run - the run
+   */
+  releaseSlot(run: HandlerRun): void;
+  /**
+   * Aborted when the bot begins to stop (`stop()`): the streamed answers going, and those that start
+   * from then on, end at once, marked interrupted, and leave their event to the next start.
+   */
+  readonly stopping: AbortSignal;
+  /**
+   * Whether a refusal to `who` about `what` may be posted on the board now: the one throttle every
+   * kind's refusals posted as messages go through, at most one per person and command (or listener)
+   * in `refusalIntervalMs`; one held back is logged.
+   * @param who - the person (a user id, or a webhook's name)
+   * @param what - the command as typed (`!daily`), a listener's label, or what else was refused
+   * @param log - the run's logger
+   */
+  mayRefuse(who: string, what: string, log: Logger): boolean;
+}
+
+/** Where the bot's runner offers {@link RunSlots} to the features (a service of the bot). */
+export const RUNS = new ServiceKey<RunSlots>('runner');
+
+/**
+ * The runs holding a worker right now, with what releases each one's slot (so a shutdown can abandon
+ * them by name), and those that released theirs and still go on.
+ */
 export class RunningHandlers {
-  private readonly runs = new Set<HandlerRun>();
-  private stopping = false;
+  private readonly runs = new Map<HandlerRun, (() => void) | undefined>();
+  private readonly released = new Set<Promise<void>>();
+  private readonly settledWaiters: (() => void)[] = [];
 
   /** How many runs hold a worker. */
   get size(): number {
@@ -11,25 +50,46 @@ export class RunningHandlers {
   }
 
   /**
-   * Tracks `run` while `work` holds its worker.
+   * A run holds a worker from now on.
    * @param run - the run
-   * @param work - resolves when the worker is free again
+   * @param release - hands its slot back, once (see {@link RunSlots.releaseSlot}), if it holds one
    */
-  async track<T>(run: HandlerRun, work: () => Promise<T>): Promise<T> {
-    this.runs.add(run);
-    // A run that starts while the bot stops (an event queued before the stop) is told at once.
-    if (this.stopping) run.interrupt();
-    try {
-      return await work();
-    } finally {
-      this.runs.delete(run);
-    }
+  add(run: HandlerRun, release: (() => void) | undefined): void {
+    this.runs.set(run, release);
   }
 
-  /** Tells every run, now and from now on, that the bot is stopping (see `HandlerRun.stopSignal`). */
-  interruptAll(): void {
-    this.stopping = true;
-    for (const run of this.runs) run.interrupt();
+  /** A run ended, or was abandoned: its worker is free. */
+  delete(run: HandlerRun): void {
+    this.runs.delete(run);
+  }
+
+  /** Hands back the slot of `run`, if it still holds one. */
+  release(run: HandlerRun): void {
+    const release = this.runs.get(run);
+    if (release === undefined) return;
+    this.runs.set(run, undefined);
+    release();
+  }
+
+  /**
+   * Keeps a run that released its slot until it ends: its event's completion and `settled()` wait for it.
+   * @param done - the run's end
+   * @param outcome - its event's outcome
+   */
+  hold(done: Promise<void>, outcome: DispatchOutcome): void {
+    this.released.add(done);
+    void done.then(() => {
+      this.released.delete(done);
+      if (this.released.size === 0) for (const wake of this.settledWaiters.splice(0)) wake();
+    });
+    if (outcome.held) outcome.held.push(done);
+    else outcome.held = [done];
+  }
+
+  /** Resolves once no run that released its slot is still going. */
+  settled(): Promise<void> {
+    if (this.released.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
   }
 
   /**
@@ -39,7 +99,7 @@ export class RunningHandlers {
    * @returns the runs abandoned
    */
   abandonAll(reason: (handler: string) => Error, why: string): HandlerRun[] {
-    const runs = [...this.runs];
+    const runs = [...this.runs.keys()];
     for (const run of runs) {
       run.abandon(reason(run.handler));
       run.log.warn({ handler: run.handler, event_id: run.eventId }, why);

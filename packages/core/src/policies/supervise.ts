@@ -1,52 +1,71 @@
 import { HandlerTimeoutError, WriteDroppedError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
-import type { HandlerRun } from '../kernel/scope.js';
+import type { HandlerRun } from '../kernel/run.js';
+import { RunKey } from '../kernel/run-key.js';
 
 /** How a supervised run ended. */
 export type Outcome = { ok: true } | { ok: false; error: unknown };
 
+const OK: Outcome = { ok: true };
+
+/** A later deadline a run asked for (a streamed answer runs longer than a handler's timeout). */
+const DEADLINE = new RunKey<{ at: number; ms: number }>('deadline');
+
 /**
- * Runs `work` until it settles or its run is abandoned: after `timeoutMs`, or earlier by a shutdown.
- * A JavaScript promise cannot be cancelled, so abandoning aborts the run's signal (the handler's
- * `ctx.signal`), refuses its later writes, and gives the caller the abort reason at once, freeing
- * the worker slot; the promise keeps running and its late end is logged.
+ * Lets a run go on for `ms` more milliseconds from now, if its deadline (`handlerTimeoutMs`) is
+ * sooner: a streamed answer asks for its own maximum duration. Read when the deadline passes.
+ * @param run - the run
+ * @param ms - the time it needs from now
+ * @param clock - the runtime's clock
+ */
+export function extendDeadline(run: HandlerRun, ms: number, clock: Clock): void {
+  const at = clock.now() + ms;
+  if (at > (run.get(DEADLINE)?.at ?? 0)) run.set(DEADLINE, { at, ms });
+}
+
+/**
+ * Runs `work` until it settles or its run is abandoned: past its deadline, or earlier by a shutdown
+ * or a burst's newer message. A JavaScript promise cannot be cancelled, so abandoning aborts the
+ * run's signal (the handler's `ctx.signal`), refuses its later writes, and gives the caller the
+ * reason at once, freeing the worker; the promise keeps running and its late end is logged.
  *
  * @param run - the handler run
- * @param work - the handler pipeline
+ * @param work - the run's stages
  * @param options - timeout and clock
  */
-export async function supervise(
+export function supervise(
   run: HandlerRun,
   work: () => Promise<void>,
   options: { timeoutMs: number; clock: Clock },
 ): Promise<Outcome> {
   const { timeoutMs, clock } = options;
-  const arm = (ms: number) => clock.setTimeout(() => run.abandon(new HandlerTimeoutError(run.handler, ms)), ms);
-  let timer = arm(timeoutMs);
-  let deadline = clock.now() + timeoutMs;
-  // A streamed answer runs longer than a handler's timeout: it moves the deadline to its own bound.
-  run.supervisedBy((ms) => {
-    if (clock.now() + ms <= deadline) return;
-    clock.clearTimeout(timer);
-    deadline = clock.now() + ms;
-    timer = arm(ms);
-  });
-  const running = run.enter(work).then(() => 'done' as const);
-  try {
-    if ((await Promise.race([running, run.abandonment])) === 'done') return { ok: true };
-    const { handler, log } = run;
-    running.then(
-      () => log.warn({ handler }, 'handler finished after it was abandoned'),
-      (late: unknown) => {
+  return new Promise((resolve) => {
+    let ended = false;
+    const end = (outcome: Outcome): boolean => {
+      if (ended) return false;
+      ended = true;
+      clock.clearTimeout(timer);
+      resolve(outcome);
+      return true;
+    };
+    // When the deadline passes, a later one the run asked for is waited for; else it is abandoned.
+    const expire = (): void => {
+      const later = run.get(DEADLINE);
+      const left = later === undefined ? 0 : later.at - clock.now();
+      if (left > 0) timer = clock.setTimeout(expire, left);
+      else run.abandon(new HandlerTimeoutError(run.handler, later?.ms ?? timeoutMs));
+    };
+    let timer = clock.setTimeout(expire, timeoutMs);
+    run.onAbandoned(() => end({ ok: false, error: run.abandonReason }));
+    work().then(
+      () => {
+        if (!end(OK)) run.log.warn({ handler: run.handler }, 'handler finished after it was abandoned');
+      },
+      (error: unknown) => {
         // A dropped write was logged when it was refused.
-        if (!(late instanceof WriteDroppedError))
-          log.warn({ handler, err: late }, 'handler failed after it was abandoned');
+        if (!end({ ok: false, error }) && !(error instanceof WriteDroppedError))
+          run.log.warn({ handler: run.handler, err: error }, 'handler failed after it was abandoned');
       },
     );
-    return { ok: false, error: run.signal.reason };
-  } catch (error) {
-    return { ok: false, error };
-  } finally {
-    clock.clearTimeout(timer);
-  }
+  });
 }

@@ -3,18 +3,23 @@ import { RestClient } from '@boardbot/rest';
 import { trace } from '@opentelemetry/api';
 import type { CommandDescription } from '../commands/describe.js';
 import { assertValidCommands } from '../commands/validate-commands.js';
+import { coreFeatures } from '../dispatch/core-features.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
-import { exploreHandler, type HandlerDescription } from '../dispatch/explorer.js';
+import { exploreHandler, type HandlerDescription, methodsOf } from '../dispatch/explorer.js';
 import { KeyedQueue } from '../dispatch/keyed-queue.js';
-import { buildRoutes } from '../dispatch/routes.js';
+import { buildRoutes, handlersOf } from '../dispatch/routes.js';
 import { type Clock, systemClock } from '../kernel/clock.js';
 import { Container } from '../kernel/container.js';
 import { createLogger } from '../kernel/logger.js';
 import type { BotRest } from '../kernel/ports.js';
 import type { Services } from '../kernel/services.js';
+import { MESSAGE_KIND } from '../listeners/handle-message.js';
 import type { DeclaredPattern } from '../listeners/patterns/verdict.js';
 import type { Plugin } from '../plugins/plugin.js';
+import { Cooldowns } from '../policies/cooldowns.js';
+import type { KindDefinition } from '../policies/kind.js';
 import type { Middleware } from '../policies/middleware.js';
+import { SCHEDULE_KIND, scheduledMethod, TickHandler } from '../schedules/handle-tick.js';
 import { Scheduler } from '../schedules/scheduler.js';
 import { FileSessionStore } from '../sessions/file-session-store.js';
 import { SESSION_STORE } from '../sessions/service.js';
@@ -67,10 +72,14 @@ export interface BotShell {
  * The generated `help`, routed but not registered, when a command can be invoked as text and the bot
  * has no `help` of its own (listing `HelpCommand` in the handlers registers it as `/help` too).
  */
-function textHelp(commands: readonly CommandDescription[], text: ResolvedTextCommandOptions): HandlerDescription[] {
+function textHelp(
+  commands: readonly CommandDescription[],
+  text: ResolvedTextCommandOptions,
+  kinds: readonly KindDefinition[],
+): HandlerDescription[] {
   const textual = commands.some((c) => c.routes.some((r) => r.text ?? text.all));
   const own = commands.some((c) => c.definition.name === 'help');
-  return textual && !own ? [exploreHandler(HelpCommand)] : [];
+  return textual && !own ? [exploreHandler(HelpCommand, kinds)] : [];
 }
 
 /**
@@ -86,8 +95,19 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
   const log = createLogger(o.logger);
   const plugins = [...(o.plugins ?? [])];
   for (const plugin of plugins) shell.setup(plugin);
-  const described = [...o.handlers, ...plugins.flatMap((p) => p.handlers ?? [])].map((h) => exploreHandler(h));
-  const commands = described.flatMap((d) => (d.command ? [d.command] : []));
+  const middleware = plugins.flatMap((p) => p.middleware ?? []);
+  const scale =
+    o.scale === false || (o.scale === undefined && !o.redisUrl)
+      ? undefined
+      : new ScaleSlot(o.scale ?? (o.redisUrl as string));
+  const cooldowns = o.cooldowns ?? scale?.cooldowns ?? new Cooldowns(() => clock.now());
+  const { exhaustedInteraction, textCommands } = o;
+  const core = coreFeatures({ exhaustedInteraction, textCommands, cooldowns, middleware });
+  const features = [...core.features, ...plugins];
+  const kinds = features.flatMap((f) => f.kinds ?? []);
+  const described = [...o.handlers, ...plugins.flatMap((p) => p.handlers ?? [])].map((h) => exploreHandler(h, kinds));
+  // Each `@Command` class once, in handler order, as its routes carry it.
+  const commands = [...new Set(described.flatMap((d) => methodsOf(d, core.commands).map((m) => m.command)))];
   assertValidCommands(commands);
   const catalogue = new CommandCatalogue(commands, o.textCommands);
   const providers = [
@@ -96,17 +116,12 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
     { provide: CommandCatalogue, useValue: catalogue },
   ];
   const routes = buildRoutes(
-    [...described, ...textHelp(commands, o.textCommands)],
+    [...described, ...textHelp(commands, o.textCommands, kinds)],
     new Container(providers),
     plugins.flatMap((p) => p.guards ?? []),
   );
-  const middleware = plugins.flatMap((p) => p.middleware ?? []);
   const tracing = o.tracing ?? trace.getTracerProvider();
   const telemetry = new Telemetry(tracing);
-  const scale =
-    o.scale === false || (o.scale === undefined && !o.redisUrl)
-      ? undefined
-      : new ScaleSlot(o.scale ?? (o.redisUrl as string));
   // Replicas share their adapter's store (Redis) unless the author chose one.
   const { services } = shell;
   const ownStore = new FileSessionStore(o.stateDir, { clock, log });
@@ -127,16 +142,17 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
     );
   }
   const queue = new KeyedQueue(o.concurrency, (error) => log.error({ err: error }, 'dispatch failed'));
-  assertBurstsOrdered(routes, o.orderBy);
-  const { handlerTimeoutMs, errorReply, onError, exhaustedInteraction, textCommands } = o;
-  const policy = { handlerTimeoutMs, errorReply, onError, exhaustedInteraction, textCommands };
-  const built = { queue, routes, middleware, rest, app: shell.app, log, clock, services, telemetry };
-  const dispatcher = new Dispatcher({ ...policy, ...built, cooldowns: o.cooldowns ?? scale?.cooldowns });
+  const messageListeners = handlersOf(routes, MESSAGE_KIND);
+  assertBurstsOrdered(messageListeners, o.orderBy);
+  const { handlerTimeoutMs, errorReply, onError, refusalIntervalMs } = o;
+  const built = { queue, rest, app: shell.app, log, clock, services, telemetry };
+  const policy = { handlerTimeoutMs, errorReply, onError, refusalIntervalMs };
+  const dispatcher = new Dispatcher({ ...policy, ...built, routes, features });
   // Schedules are a plugin of the bot's own: started with the plugins, stopped with them.
   const scheduler = new Scheduler({
     ...built,
-    schedules: routes.schedules,
-    ticks: dispatcher.ticks,
+    schedules: handlersOf(routes, SCHEDULE_KIND).map(scheduledMethod),
+    ticks: new TickHandler({ ...built }, dispatcher.runner),
     store: () => services.get(SESSION_STORE),
     accepting: shell.running,
     handlerTimeoutMs,
@@ -155,6 +171,10 @@ export function assembleBot(o: ResolvedBotOptions, shell: BotShell): BotParts {
     dispatcher,
     queue,
     positions,
-    patterns: patternsToCheck(described, services, { stateDir: o.stateDir, log }),
+    patterns: patternsToCheck(
+      { handlers: described, commands: core.commands, listeners: messageListeners.map(({ meta }) => meta) },
+      services,
+      { stateDir: o.stateDir, log },
+    ),
   };
 }

@@ -99,7 +99,7 @@ export class Bot {
   /** Resolves once every received event has been handled (for tests and harnesses). */
   idle(): Promise<void> {
     // Streams that released their slot run outside the queue.
-    return this.parts.queue.idle().then(() => this.parts.dispatcher.chain.settled());
+    return this.parts.queue.idle().then(() => this.parts.dispatcher.runner.settled());
   }
 
   /**
@@ -108,8 +108,9 @@ export class Bot {
    * @param middleware - see {@link Middleware}
    */
   use(middleware: Middleware): this {
-    // In place: the dispatcher holds this very array. The plugins' middleware stays after the bot's own.
+    // In place: the middleware stage holds this very array. The plugins' middleware stays after the bot's own.
     this.parts.middleware.splice(this.ownMiddleware++, 0, middleware);
+    this.parts.dispatcher.runner.replan();
     return this;
   }
 

@@ -23,7 +23,7 @@ export async function openHealth(
     clock: parts.clock,
     log: parts.log,
     pending: () => parts.queue.size,
-    inFlight: () => parts.dispatcher.chain.inFlight,
+    inFlight: () => parts.dispatcher.runner.inFlight,
   });
   await health.listen();
   if (replicas) health.reportReplicas(replicas);

@@ -12,6 +12,7 @@ import { RUNTIME_TEXTS } from '../kernel/translate.js';
 import type { Plugin } from '../plugins/plugin.js';
 import type { CooldownStore } from '../policies/cooldown-store.js';
 import type { ErrorHook } from '../policies/on-error.js';
+import { DEFAULT_REFUSAL_INTERVAL_MS } from '../policies/refusal-throttle.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { TextCommandOptions } from '../text-commands/options.js';
 import type { PositionStore } from './position/position-store.js';
@@ -110,7 +111,10 @@ export interface BotOptions {
   /**
    * The intake's high-water mark: once this many events are queued or running (or held behind a
    * gap's backfill), the gateway stops reading the stream; it reads on once half as many are left.
-   * The platform keeps the events meanwhile (see docs/production.md). @defaultValue 1_000
+   * The platform keeps the events meanwhile (see docs/production.md). Each board has a share of it:
+   * once half of it is held, a board holding a tenth of it takes no more new messages, which are set
+   * aside and read back over REST once it has room, so one board's flood does not pause the others.
+   * @defaultValue 1_000
    */
   maxPendingEvents?: number;
   /**
@@ -119,6 +123,16 @@ export interface BotOptions {
    * @defaultValue a short apology
    */
   errorReply?: string | false;
+  /**
+   * At most one refusal is posted to a person about one command or listener in this many
+   * milliseconds (its options, its cooldown, a guard's words, a missing subcommand, a mistyped text
+   * command); the others are logged. Refusals posted on a board are messages, which spend the app's
+   * shared rate limit: a person correcting a command takes longer than this to type it again, a
+   * flood does not. A slash command's refusal is always given (it answers the interaction, whose
+   * rate limit is its own). 0: every refusal is posted.
+   * @defaultValue 3000
+   */
+  refusalIntervalMs?: number;
   /** Hears about every handler failure, after the class's `@OnError` hook. @defaultValue none */
   onError?: ErrorHook | undefined;
   /**
@@ -171,6 +185,7 @@ export const DEFAULT_BOT_OPTIONS = {
   backfillLimit: 500,
   maxPendingEvents: 1_000,
   errorReply: RUNTIME_TEXTS.errorReply,
+  refusalIntervalMs: DEFAULT_REFUSAL_INTERVAL_MS,
   exhaustedInteraction: 'error',
   handleSignals: true,
 } as const satisfies Partial<BotOptions>;

@@ -24,22 +24,24 @@ export async function drainOrAbandon(parts: BotParts, feed: SingleFeed, timeoutM
   const { queue, clock, dispatcher, log } = parts;
   // Held bursts stay held (before the resume point, run by the next process); runs going finish.
   dispatcher.close();
+  // Messages set aside stay so (before the resume point): the next process reads them again.
+  feed.intake?.close();
   // Streamed answers end now, marked interrupted, within the wait below; their events stay above the
   // resume point (a stream could run for minutes, and the next start completes the answer anyway).
-  dispatcher.chain.interruptRunning();
+  dispatcher.runner.interruptRunning();
   let timer: unknown;
   const timedOut = new Promise<boolean>((resolve) => {
     timer = clock.setTimeout(() => resolve(true), timeoutMs);
   });
   // Streams that released their slot run outside the queue: their final edits are waited for too.
-  const drained = queue.idle().then(() => dispatcher.chain.settled());
+  const drained = queue.idle().then(() => dispatcher.runner.settled());
   const late = await Promise.race([drained.then(() => false), timedOut]);
   clock.clearTimeout(timer);
   if (!late) return NOTHING_LEFT;
   feed.progress?.halt();
   // Queued events first: a handler freed by its abandonment must not let one of them start.
   const unhandled = queue.discardQueued();
-  const abandoned = dispatcher.chain.abandonRunning(timeoutMs);
+  const abandoned = dispatcher.runner.abandonRunning(timeoutMs);
   log.warn({ abandoned: abandoned.length, unhandled, timeout_ms: timeoutMs }, 'handlers still running at shutdown');
   return { abandoned: abandoned.map((run) => ({ handler: run.handler, eventId: run.eventId })), unhandled };
 }

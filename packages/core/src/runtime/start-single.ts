@@ -1,12 +1,15 @@
 import type { App, Logger } from '@boardbot/protocol';
 import type { CommandSyncPlan } from '../commands/sync/plan.js';
 import { syncCommands } from '../commands/sync/sync.js';
+import { queueTask } from '../dispatch/keyed-queue.js';
 import type { BotGateway, GatewayFailure, RequestOptions } from '../kernel/ports.js';
 import type { BotParts } from './assemble.js';
 import { openBotGateway } from './clients.js';
 import { intakeBound } from './intake/backpressure.js';
+import { boardShareOf } from './intake/board-shares.js';
 import { DispatchSink } from './intake/dispatch-sink.js';
 import { Intake } from './intake/intake.js';
+import type { EventIntake } from './intake/intake-sink.js';
 import { PositionKeeper } from './position/position-keeper.js';
 import type { Position, PositionKey } from './position/position-store.js';
 import { Progress } from './position/progress.js';
@@ -15,6 +18,8 @@ import type { ResolvedBotOptions } from './resolve-options.js';
 /** What a one-process bot reads from: its gateway and its resume point, kept for the stop. */
 export interface SingleFeed {
   gateway?: BotGateway;
+  /** Closed at stop: what it set aside stays before the resume point, for the next process. */
+  intake?: EventIntake;
   progress?: Progress | undefined;
   keeper?: PositionKeeper;
 }
@@ -78,7 +83,16 @@ export async function startSingle(s: SingleStart, feed: SingleFeed): Promise<Sta
     since: position?.savedAt ?? s.startedAt,
   });
   const pressure = intakeBound(parts, options.maxPendingEvents);
-  const intake = new Intake(sink, { ...parts, backfillLimit: options.backfillLimit, pressure });
+  const boardShare = boardShareOf(options.maxPendingEvents);
+  const intake = new Intake(sink, {
+    ...parts,
+    backfillLimit: options.backfillLimit,
+    pressure,
+    boardShare,
+    // A read-back runs as a worker of the queue: `idle()` and the stop wait for it.
+    schedule: (task) => queueTask(parts.queue, task),
+  });
+  feed.intake = intake;
   const gateway = openBotGateway(options, parts.log, position?.eventId, undefined, () => pressure.gate());
   feed.gateway = gateway;
   gateway.on('dispatch', (event) => intake.receive(event));

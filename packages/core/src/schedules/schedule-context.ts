@@ -1,12 +1,12 @@
 import type { Message } from '@boardbot/protocol';
-import { BaseContextImpl, type ContextDeps } from '../kernel/base-context.js';
+import { ContextBase, type ContextDeps } from '../kernel/base-context.js';
 import { toWireBody } from '../kernel/body.js';
 import type { ReplyBody } from '../kernel/context.js';
 import type { RunSubject, Scoped } from '../kernel/scoped.js';
 import type { ScheduleContext, Tick } from './context.js';
 
 /** The {@link ScheduleContext} of one tick of one scheduled method. */
-export class ScheduleContextImpl extends BaseContextImpl implements ScheduleContext {
+export class ScheduleContextImpl extends ContextBase implements ScheduleContext {
   readonly kind = 'schedule' as const;
   private opening: Partial<RunSubject> = {};
 
@@ -36,6 +36,6 @@ export class ScheduleContextImpl extends BaseContextImpl implements ScheduleCont
 
   async send(boardId: string, body: ReplyBody): Promise<Message> {
     const wire = toWireBody(body);
-    return this.write('send', () => this.rest.sendMessage(boardId, wire, this.requestOptions));
+    return this.write('send', () => this.rest.sendMessage(boardId, wire));
   }
 }

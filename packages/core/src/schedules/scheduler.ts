@@ -21,7 +21,7 @@ export interface SchedulerDeps {
   schedules: readonly ScheduledMethod[];
   /** Where ticks run: the bot's queue, so that `stop()` waits for them like for handlers. */
   queue: { push(key: string | undefined, task: () => Promise<unknown>): void };
-  /** Runs one tick as a handler run, through the policy chain. */
+  /** Runs one tick as a handler run, through the runner. */
   ticks: Pick<TickHandler, 'handle'>;
   /** Where the claims are made: the bot's session store. */
   store: () => SessionStore;

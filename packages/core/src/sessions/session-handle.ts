@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidSessionError, SessionConflictError, SessionScopeError } from '../errors.js';
 import type { Class } from '../kernel/metadata.js';
-import { type HandlerRun, namedKey } from '../kernel/scope.js';
+import { type HandlerRun, namedKey } from '../kernel/run.js';
+import { RunKey } from '../kernel/run-key.js';
 import type { OpenScope, Scoped } from '../kernel/scoped.js';
 import { currentValue, problemsOf, toPlain } from './session-shape.js';
 import type { SessionStore, SessionValue } from './session-store.js';
@@ -81,12 +82,15 @@ export interface SessionDefinition<T extends object> extends Scoped<SessionHandl
   readonly migrate: SessionOptions<T>['migrate'];
 }
 
-// Ordinals of the updates a run made to each session, for keys that are the same on a replay.
-const ordinals = new WeakMap<HandlerRun, Map<string, number>>();
+/** The ordinals of the updates a run made to each session, for keys that are the same on a replay. */
+const UPDATES = new RunKey<Map<string, number>>('session updates');
 
 function nextOrdinal(run: HandlerRun, key: string): number {
-  const mine = ordinals.get(run) ?? new Map<string, number>();
-  ordinals.set(run, mine);
+  let mine = run.get(UPDATES);
+  if (mine === undefined) {
+    mine = new Map();
+    run.set(UPDATES, mine);
+  }
   const n = mine.get(key) ?? 0;
   mine.set(key, n + 1);
   return n;

@@ -9,8 +9,11 @@ export type HandlerKind = 'command' | 'message' | 'event';
  */
 export type HandlerOutcome = 'ok' | 'error' | 'timeout' | 'abandoned' | 'already_applied' | 'cancelled';
 
-/** What a burst policy did: held a new burst, skipped messages (`ctx.skipped`, or dropped), cancelled a run. */
-export type BurstCount = 'held' | 'skipped' | 'cancelled';
+/**
+ * What a burst policy did: held a new burst, skipped messages (`ctx.skipped`, or dropped), cancelled a
+ * run, or released messages past a burst's cap unread (counted as skipped too).
+ */
+export type BurstCount = 'held' | 'skipped' | 'cancelled' | 'released';
 
 /**
  * What the runtime tells the metrics as events and handlers go by (the rest is read when scraped).
@@ -43,6 +46,11 @@ export interface MetricsSink {
    * @param paused - whether the gateway is paused now
    */
   intakeBackpressure?(paused: boolean): void;
+  /**
+   * New messages of a board over its share of the intake were set aside, to be read back later.
+   * @param count - how many
+   */
+  intakeSetAside?(count: number): void;
   /**
    * A listener's burst policy held a new burst, skipped messages or cancelled a run.
    * @param handler - `Class.method`

@@ -14,8 +14,9 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
-import type { BotEvent } from '../kernel/event.js';
-import type { HandlerRun } from '../kernel/scope.js';
+import type { BotEvent, EventOrigin } from '../kernel/event.js';
+import type { HandlerRun } from '../kernel/run.js';
+import { RunKey } from '../kernel/run-key.js';
 import type { HandlerKind, HandlerOutcome, MetricsSink } from './metrics-sink.js';
 import { withSpan } from './span-context.js';
 
@@ -43,6 +44,12 @@ export interface HandlerTrace {
    */
   end(outcome: HandlerOutcome, error?: unknown): void;
 }
+
+/**
+ * The trace context of a handler run (OpenTelemetry): its own span's, set when the run starts in a
+ * recorded trace; the run's REST calls are its children and the handler runs in it.
+ */
+export const TRACE = new RunKey<Context>('trace context');
 
 const UNTRACED: EventTrace = { begin: () => undefined, end: () => {} };
 
@@ -101,11 +108,12 @@ export class Telemetry {
   /**
    * An event was received: counts it and starts its span.
    * @param event - the event
+   * @param origin - where it comes from (a message read back after a gap has no gateway id to count)
    * @param carrier - the trace headers it came with from another process (replicas), if any
    */
-  receive(event: BotEvent, carrier?: Readonly<Record<string, string>>): EventTrace {
+  receive(event: BotEvent, origin: EventOrigin, carrier?: Readonly<Record<string, string>>): EventTrace {
     const name = event.unknown ? 'other' : event.name;
-    this.metrics?.eventReceived(name, event.id === '' || event.id.startsWith('backfill:') ? undefined : event.id);
+    this.metrics?.eventReceived(name, event.id === '' || origin !== 'live' ? undefined : event.id);
     const tracer = this.live();
     if (!tracer) return UNTRACED;
     const parent = carrier === undefined ? context.active() : propagation.extract(ROOT_CONTEXT, carrier);
@@ -136,17 +144,17 @@ export class Telemetry {
 
   /**
    * A handler run starts: its span, a child of the event's, becomes the run's trace context.
-   * @param run - the run (its `traceContext` is set here)
+   * @param run - the run (its {@link TRACE} is set here)
    * @param ctx - the handler's context (its kind, board and command are read from it)
+   * @param parent - the event's trace context, if traced
    */
-  handler(run: HandlerRun, ctx: object): HandlerTrace {
+  handler(run: HandlerRun, ctx: object, parent: Context | undefined): HandlerTrace {
     const tracer = this.tracer;
     const metrics = this.metrics;
     // A handler span is made in its event's trace, when that trace is recorded: an untraced event (no
     // SDK) has none to be part of, and under an event sampled out the run keeps the event's context,
     // which its REST calls still carry (as not sampled). The handler follows its event's sampling
     // decision, as a parent-based sampler (the SDK's default) would decide, without its cost.
-    const parent = run.traceContext;
     const traced = tracer !== undefined && parent !== undefined && trace.getSpan(parent)?.isRecording() === true;
     const started = performance.now();
     const { kind, boardId, command } = describe(ctx);
@@ -155,7 +163,7 @@ export class Telemetry {
       // Every attribute known at the start is given at once: the SDK checks each call's attributes.
       const attributes = handlerAttributes(run, kind, boardId, command);
       span = tracer.startSpan(spanName(handlerSpanNames, 'handler', run.handler), { attributes }, parent);
-      run.traceContext = withSpan(parent, span);
+      run.set(TRACE, withSpan(parent, span));
     }
     return {
       end: (outcome, error) => {

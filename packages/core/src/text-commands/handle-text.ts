@@ -1,24 +1,25 @@
 import type { Message } from '@boardbot/protocol';
 import { checkInvocationOptions, type ErrorDetail } from '@boardbot/protocol/runtime';
-import type { CommandTarget } from '../commands/command-steps.js';
-import { commandSteps, type RawOptions } from '../commands/command-steps.js';
+import { COMMAND_RULES, type CommandTarget, type RawOptions, type RunningCommand } from '../commands/command-stages.js';
+import { type CommandMethod, commandTable } from '../commands/handle-interaction.js';
 import { routeKey } from '../commands/route-key.js';
 import { TEXT_COMMANDS } from '../editable/answer-link.js';
-import { EditableAnswers } from '../editable/editable-answers.js';
+import type { EditableAnswers } from '../editable/editable-answers.js';
 import { EditableLinks } from '../editable/editable-links.js';
 import type { ContextDeps } from '../kernel/base-context.js';
-import type { CoreEnv } from '../kernel/env.js';
 import type { BotEvent, EventMeta } from '../kernel/event.js';
 import { AuthorCache } from '../listeners/authors.js';
+import { MESSAGE_KIND } from '../listeners/handle-message.js';
+import { chosenByListener } from '../listeners/match-message.js';
 import { startMessageRun } from '../listeners/message-run.js';
-import type { PolicyChain } from '../policies/chain.js';
-import { RefusalThrottle } from '../policies/refusal-throttle.js';
+import type { MessageListenerMetadata } from '../listeners/metadata.js';
+import type { EventKind, KindDefinition, KindHost } from '../policies/kind.js';
 import { nearestNames } from './nearest-names.js';
-import type { ResolvedTextCommandOptions } from './options.js';
+import { type ResolvedTextCommandOptions, textEditable } from './options.js';
 import { readArguments } from './read-arguments.js';
 import { resolveNames } from './resolve-names.js';
 import { TextCommandContextImpl } from './text-context.js';
-import type { TextCommandEntry } from './text-table.js';
+import { type TextCommandEntry, textCommandTable } from './text-table.js';
 import { tokenize } from './tokenize.js';
 
 type Ctx = TextCommandContextImpl<Record<string, unknown>>;
@@ -34,6 +35,7 @@ interface Invocation {
   line: string;
   /** Whether it is the message's edit (an editable command's re-run). */
   edited: boolean;
+  message: Message;
 }
 
 /** `Required option is missing` → `sides is required`; `Expected at most 6` → `sides: expected at most 6`. */
@@ -44,58 +46,64 @@ function problemOf(issue: ErrorDetail): string {
 }
 
 /**
- * Handles text invocations (`!roll 20`): a new message that starts with the prefix and names a
- * command that can be invoked as text runs that command's method through the policy chain, with
- * its arguments read from the line and checked as the platform checks a slash invocation's. An
- * unknown command close to known ones is answered with their names (`textCommands.suggest`); other
- * unknown names, and text from webhooks, bots and the bot itself, are ignored. Refusals posted to one
- * person for one command are at most one a window (`textCommands.refusalIntervalMs`).
+ * Commands invoked as text (`!roll 20`): a kind with no decorator of its own, which runs the command
+ * kind's methods, with their guards and cooldown.
+ * @param commands - the command kind, whose methods it runs
+ * @param text - the bot's text command options (prefix, `all`, `editable`)
  */
-export class TextCommandHandler {
+export function textCommandKind(
+  commands: KindDefinition<CommandMethod>,
+  text: ResolvedTextCommandOptions,
+): KindDefinition {
+  return {
+    name: 'text command',
+    decorators: [],
+    describe: () => [],
+    create: (host) => {
+      const table = commandTable(host.handlersOf(commands));
+      return new TextCommandHandler(host, textCommandTable(table, text.all, textEditable(text)), text);
+    },
+  };
+}
+
+/**
+ * Handles text invocations (`!roll 20`): a new message that starts with the prefix and names a
+ * command that can be invoked as text runs that command's method through the runner, with
+ * its arguments read from the line and checked as the platform checks a slash invocation's. An
+ * unknown command close to known ones is answered with their names (`textCommands.suggest`), unless
+ * a message listener chose the message; other unknown names, and text from webhooks, bots and the
+ * bot itself, are ignored. Refusals posted to one
+ * person for one command are at most one a window (the runner's throttle: `refusalIntervalMs`).
+ */
+class TextCommandHandler implements EventKind<Invocation> {
   private readonly authors: AuthorCache;
   private readonly links: EditableLinks;
-  private readonly refusals: RefusalThrottle;
+  /** The `message.create` listeners: a name one of them chooses gets no did-you-mean. */
+  private readonly listeners: readonly MessageListenerMetadata[];
 
-  /**
-   * @param env - the bot's environment
-   * @param chain - the policy chain
-   * @param table - the commands that can be invoked as text
-   * @param text - the prefix and the rest of the bot's text command options
-   */
   constructor(
-    private readonly env: CoreEnv,
-    private readonly chain: PolicyChain,
+    private readonly host: KindHost,
     private readonly table: ReadonlyMap<string, TextCommandEntry>,
     private readonly text: ResolvedTextCommandOptions,
   ) {
-    this.authors = new AuthorCache(env.rest, () => env.clock.now());
-    this.links = new EditableLinks(env);
-    this.refusals = new RefusalThrottle(() => env.clock.now(), text.refusalIntervalMs);
+    this.authors = new AuthorCache(host.env.rest, () => host.env.clock.now());
+    this.links = new EditableLinks(host.env);
+    this.listeners = host
+      .handlersOf(MESSAGE_KIND)
+      .flatMap(({ meta }) => (meta.event === 'message.create' ? [meta] : []));
   }
 
   /**
-   * Whether a refusal about `what` may be posted to the person now; one held back leaves an editable
-   * command's earlier answers as they were.
+   * The invocation a new message (or an editable one's edit) makes, from a person; a webhook's or the
+   * bot's own message makes none.
    */
-  private readonly admit = (ctx: Ctx, what: string = ctx.shownAs): boolean => {
-    if (this.refusals.admit(ctx.user.id, what, ctx.log)) return true;
-    ctx.heldBack();
-    return false;
-  };
-
-  /** Whether the event is a new message, from a person, that names a text command (or an edit naming an editable one). */
-  handles(event: BotEvent): boolean {
-    return this.invocation(event) !== undefined;
-  }
-
-  /** The invocation a message makes, if any; a webhook's or the bot's own message makes none. */
-  private invocation(event: BotEvent): (Invocation & { message: Message }) | undefined {
+  route(event: BotEvent): Invocation | undefined {
     if (event.unknown || this.table.size === 0) return undefined;
     if (event.name !== 'message.create' && event.name !== 'message.edit') return undefined;
     const { message } = event.data;
     const edited = event.name === 'message.edit';
     const { prefix } = this.text;
-    if (message.author === null || message.author === this.env.app().bot_user_id) return undefined;
+    if (message.author === null || message.author === this.host.env.app().bot_user_id) return undefined;
     if (message.content === null || !message.content.startsWith(prefix)) return undefined;
     const head = /^(\S+)/.exec(message.content.slice(prefix.length));
     const name = head?.[1]?.toLowerCase();
@@ -103,23 +111,24 @@ export class TextCommandHandler {
     const entry = this.table.get(name);
     const line = message.content.slice(prefix.length + name.length);
     if (!entry) {
-      // A new message only: an edit to an unknown name leaves the answers as they are.
+      // A new message only: an edit to an unknown name leaves the answers as they are. A message a
+      // listener chose (`@OnMessage('!apple')` beside `!apples`) is that listener's to answer.
       const suggestions = this.text.suggest && !edited ? nearestNames(name, this.table.keys()) : [];
-      return suggestions.length > 0 ? { name, entry, suggestions, line, message, edited } : undefined;
+      if (suggestions.length === 0 || chosenByListener(this.listeners, message)) return undefined;
+      return { name, entry, suggestions, line, message, edited };
     }
     if (edited && !entry.editable) return undefined;
     return { name, entry, suggestions: [], line, message, edited };
   }
 
-  /** Handles a text invocation (other events are not this kind's); never rejects. */
-  async handle(dispatched: BotEvent, event: EventMeta): Promise<void> {
-    const found = this.invocation(dispatched);
-    if (!found) return;
+  /** Runs a text invocation; never rejects. */
+  async handle(found: Invocation, event: EventMeta): Promise<void> {
     const { message, entry, name, edited } = found;
+    const { env, runner } = this.host;
     // An edit is answered only where the message's answers are linked (docs: "Editable answers"),
     // and an event a later one of the message superseded is not run again after a crash.
-    if (entry?.editable && !(await this.links.mayRun(message, TEXT_COMMANDS, { id: event.id, edited }))) return;
-    const start = await startMessageRun(this.env.log, this.authors, event, message, { command: name });
+    if (entry?.editable && !(await this.links.mayRun(message, TEXT_COMMANDS, event, edited))) return;
+    const start = await startMessageRun(env.log, this.authors, event, message, { command: name });
     const { correlationId, author: user } = start;
     let log = start.log;
     if (user === null) return;
@@ -129,18 +138,22 @@ export class TextCommandHandler {
     let answers: EditableAnswers | undefined;
     const context =
       (command: Ctx['command']) =>
-      (deps: ContextDeps): Ctx => {
+      (deps: ContextDeps): RunningCommand => {
         answers = entry?.editable ? this.links.answers(deps, message, TEXT_COMMANDS) : undefined;
         return new TextCommandContextImpl(deps, message, user, command, this.text.prefix, answers);
       };
     const shown = `${this.text.prefix}${name}`;
+    const request = { rules: COMMAND_RULES, label: shown, event, log, correlationId };
     if (!entry) {
       // A mistyped command: the nearest names, once a window per person whatever they mistype.
-      const { run, deps } = this.chain.open(event, { handler: shown, log, correlationId });
-      const ctx = context({ name, subcommand: null })(deps);
-      if (!this.admit(ctx, '?')) return;
+      if (!runner.mayRefuse(user.id, '?', log)) return;
       const suggestions = found.suggestions.map((n) => `${this.text.prefix}${n}`).join(', ');
-      return this.chain.speak(run, ctx, 'boardbot:unknownTextCommand', { command: shown, suggestions });
+      const values = { command: shown, suggestions };
+      return runner.speak(
+        { ...request, context: context({ name, subcommand: null }) },
+        'boardbot:unknownTextCommand',
+        values,
+      );
     }
     let target = entry.run;
     let line = found.line;
@@ -150,21 +163,30 @@ export class TextCommandHandler {
       subcommand = sub?.[1]?.toLowerCase() ?? null;
       target = subcommand === null ? undefined : entry.subcommands.get(subcommand);
       if (!target || !sub) {
-        // A known command without a (known) subcommand: the person is told which ones there are.
-        const { run, deps } = this.chain.open(event, { handler: shown, log, correlationId });
+        // A known command without a (known) subcommand: the person is told which ones there are (a
+        // refusal held back by the window leaves an editable command's earlier answers as they were).
         const subcommands = [...entry.subcommands.keys()].join(', ');
         const key = subcommand === null ? 'boardbot:needsSubcommand' : 'boardbot:noSubcommand';
-        const ctx = context({ name, subcommand: null })(deps);
-        if (this.admit(ctx)) await this.chain.speak(run, ctx, key, { command: shown, subcommand, subcommands });
+        const values = { command: shown, subcommand, subcommands };
+        if (runner.mayRefuse(user.id, shown, log))
+          await runner.speak({ ...request, context: context({ name, subcommand: null }) }, key, values);
         return this.links.finish(answers, log);
       }
       line = line.slice(sub[0].length);
     }
     log = log.child({ command: routeKey(name, subcommand) });
-    const steps = commandSteps<Ctx>(target, (ctx) => this.read(ctx, line, target as CommandTarget), this.admit);
+    const chosen = target;
     // A re-run on an edit pays the cooldown like any run: its use is named by the edit event, so the
     // same edit handled again takes no second one (docs/guards-middleware-cooldowns.md).
-    await this.chain.run(steps, target, event, { log, correlationId }, context({ name, subcommand }), undefined);
+    await runner.run({
+      rules: COMMAND_RULES,
+      target,
+      event,
+      log,
+      correlationId,
+      context: context({ name, subcommand }),
+      input: (ctx: RunningCommand) => this.read(ctx as Ctx, line, chosen),
+    });
     await this.links.finish(answers, log);
   }
 

@@ -19,18 +19,11 @@ export interface TextCommandOptions {
   editable?: boolean | EditableOptions;
   /**
    * An unknown command that is close to a known one (`!langauge fr`) is answered with the nearest
-   * names; false: it is ignored, as any other text.
+   * names (at most once in `refusalIntervalMs` per person, like a refusal); false: it is ignored, as
+   * any other text.
    * @defaultValue true
    */
   suggest?: boolean;
-  /**
-   * At most one refusal (options, cooldown, guard, unknown command) is posted to a person for one
-   * command in this many milliseconds; the others are logged. Refusals are messages on the board,
-   * which spend the app's shared rate limit; a person who corrects a command takes longer than this
-   * to type it again, a flood does not. 0: every refusal is posted.
-   * @defaultValue 3000
-   */
-  refusalIntervalMs?: number;
 }
 
 /** The defaults of {@link TextCommandOptions}. */
@@ -39,7 +32,6 @@ export const DEFAULT_TEXT_COMMAND_OPTIONS = {
   all: false,
   editable: false,
   suggest: true,
-  refusalIntervalMs: 3000,
 } as const satisfies Required<TextCommandOptions>;
 
 /** {@link TextCommandOptions} with its defaults applied. */
@@ -56,12 +48,6 @@ export function resolveTextCommandOptions(options: TextCommandOptions = {}): Res
   if (typeof resolved.prefix !== 'string' || resolved.prefix === '' || /\s/.test(resolved.prefix)) {
     throw new InvalidConfigError(
       `textCommands.prefix must be a non-empty text without spaces, such as '!' (got ${JSON.stringify(resolved.prefix)})`,
-    );
-  }
-  const interval = resolved.refusalIntervalMs;
-  if (typeof interval !== 'number' || !Number.isFinite(interval) || interval < 0) {
-    throw new InvalidConfigError(
-      `textCommands.refusalIntervalMs must be a number of milliseconds ≥ 0, such as 3000 (got ${JSON.stringify(interval)})`,
     );
   }
   textEditable(resolved);

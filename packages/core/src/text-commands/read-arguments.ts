@@ -1,4 +1,4 @@
-import type { RawOptions } from '../commands/command-steps.js';
+import type { RawOptions } from '../commands/command-stages.js';
 import type { DerivedOption } from '../commands/options/derive-options.js';
 import type { TextToken } from './tokenize.js';
 

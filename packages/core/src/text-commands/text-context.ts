@@ -5,6 +5,7 @@ import { ReplyContextImpl } from '../editable/reply-context.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { ReplyBody } from '../kernel/context.js';
 import type { RunSubject } from '../kernel/scoped.js';
+import { RUNS } from '../policies/running-handlers.js';
 
 /** The {@link TextCommandContext} of one text invocation: its answers are replies to its message. */
 export class TextCommandContextImpl<O extends object> extends ReplyContextImpl implements TextCommandContext<O> {
@@ -42,6 +43,17 @@ export class TextCommandContextImpl<O extends object> extends ReplyContextImpl i
   get shownAs(): string {
     const { name, subcommand } = this.command;
     return `${this.prefix}${subcommand ? `${name} ${subcommand}` : name}`;
+  }
+
+  /**
+   * Whether a refusal may be posted now: at most one a window per person and command (the runner's
+   * throttle, `refusalIntervalMs`), since each is a message in the app's shared rate limit; one held
+   * back leaves an editable command's earlier answers as they were.
+   */
+  mayRefuse(): boolean {
+    if (this.services.get(RUNS).mayRefuse(this.user.id, this.shownAs, this.log)) return true;
+    this.heldBack();
+    return false;
   }
 
   /** Every answer of a text invocation is a reply to its message (there is no interaction to answer). */

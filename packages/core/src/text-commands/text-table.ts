@@ -1,4 +1,4 @@
-import type { CommandTarget } from '../commands/command-steps.js';
+import type { CommandTarget } from '../commands/command-stages.js';
 import type { CommandTable } from '../commands/handle-interaction.js';
 import { DEFAULT_EDITABLE_OPTIONS, type ResolvedEditable } from '../editable/editable-options.js';
 

@@ -29,7 +29,7 @@ describe('option values are own properties, integers decimal', () => {
 
   beforeAll(async () => {
     platform = await TestPlatform.start();
-    started = platform.bot({ handlers: [Build], textCommands: { refusalIntervalMs: 0 } });
+    started = platform.bot({ handlers: [Build], refusalIntervalMs: 0 });
     await started.bot.start();
   });
 

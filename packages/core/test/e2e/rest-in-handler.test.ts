@@ -37,29 +37,32 @@ describe('ctx.rest used directly inside a handler', () => {
   });
 });
 
-/** A provider that holds the REST client the author gave the bot, as a service of theirs would. */
+/** A provider that holds a REST client, as a service of the author's would. */
 class Notifier {
   constructor(readonly rest: RestClient) {}
 }
 
-/** A library handed the client: it knows nothing of boardbot's runs. */
+/** A library handed a client: it knows nothing of boardbot's runs. */
 const library = {
   edit: (rest: RestClient, boardId: string, id: string) =>
     rest.editMessage(boardId, id, { content: 'edited by a library' }),
 };
 
+/** The provider holding the client the author gave the bot. */
 let notifier: Notifier | undefined;
-/** The named key of the command's run: its write keys share everything but the last part. */
-let probe = '';
+/** The named key the command asked for. */
+let named = '';
 
 class Routes {
-  // Each write route through the author's own client, held by a provider or handed to a library.
+  // Each write route: the bot's own client held by a provider (outside the run), and `ctx.rest`
+  // handed to a provider and to a library (inside it).
   @OnMessage('routes')
   async write(ctx: MessageContext) {
-    const rest = (notifier as Notifier).rest;
-    const sent = await rest.sendMessage(ctx.boardId, { content: 'sent by a provider' });
-    await library.edit(rest, ctx.boardId, sent.id);
-    await rest.deleteMessage(ctx.boardId, sent.id);
+    const own = (notifier as Notifier).rest;
+    await own.sendMessage(ctx.boardId, { content: 'sent by a provider, on its own' });
+    const sent = await new Notifier(ctx.rest).rest.sendMessage(ctx.boardId, { content: 'sent by a provider' });
+    await library.edit(ctx.rest, ctx.boardId, sent.id);
+    await own.deleteMessage(ctx.boardId, sent.id);
     await ctx.rest.sendMessage(ctx.boardId, { content: 'sent on ctx.rest' });
   }
 }
@@ -67,9 +70,10 @@ class Routes {
 @Command({ name: 'answer', description: 'Answers through a provider' })
 class Answer {
   async run(ctx: CommandContext) {
-    probe = ctx.idempotencyKey('probe');
     if (ctx.via !== 'slash') return;
-    await (notifier as Notifier).rest.answerInteraction(ctx.interaction.token, { content: 'answered by a provider' });
+    named = ctx.idempotencyKey('answer');
+    const body = { content: 'answered by a provider' };
+    await (notifier as Notifier).rest.answerInteraction(ctx.interaction.token, body, { idempotencyKey: named });
   }
 }
 
@@ -120,26 +124,27 @@ describe('a REST client given to createBot (docs/production.md)', () => {
     expect(started.logs.lines().filter((l) => l.level === 40)).toEqual([]);
   });
 
-  it('send: a provider holding it sends with the key of the run it is called in, in order with ctx.rest', async () => {
+  it("send: the client itself, held by a provider, writes outside the run (a key of its own); ctx.rest handed to one writes with the run's keys, in order", async () => {
     const { key } = await routes();
-    expect(keysOf('POST', /\/boards\/[^/]+\/messages$/).slice(-2)).toEqual([key(0), key(2)]);
+    const [outside, ...inside] = keysOf('POST', /\/boards\/[^/]+\/messages$/).slice(-3);
+    expect(outside).not.toMatch(/^bb1:/);
+    expect(inside).toEqual([key(0), key(2)]);
   });
 
-  it("edit: a library handed it edits with the run's next key", async () => {
+  it("edit: a library handed ctx.rest edits with the run's next key", async () => {
     const { key } = await routes();
     expect(keysOf('PATCH', /\/messages\//)).toEqual([key(1)]);
   });
 
-  it('delete: a provider deletes inside the run, with no key (a delete is idempotent by itself), as before', async () => {
+  it('delete: a provider deletes with no key (a delete is idempotent by itself), as before', async () => {
     await routes();
     expect(keysOf('DELETE', /\/messages\//)).toEqual([undefined]);
   });
 
-  it("interaction answer: a provider answers with the key of the command's run", async () => {
+  it('interaction answer: a provider given ctx.idempotencyKey(name) answers with that key', async () => {
     const interaction = await platform.invoke(platform.alice, platform.random, 'answer');
     await platform.answers(interaction.id);
-    // The run's first write: its key is the run's named key with the ordinal 0 in place of the name.
-    expect(keysOf('POST', /\/interactions\//)).toEqual([probe.replace(/n:probe$/, '0')]);
-    expect(probe).toMatch(/^bb1:.+:n:probe$/);
+    expect(keysOf('POST', /\/interactions\//)).toEqual([named]);
+    expect(named).toMatch(/^bb1:.+:n:answer$/);
   });
 });

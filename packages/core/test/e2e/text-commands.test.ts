@@ -134,7 +134,7 @@ describe('text commands against the emulator', () => {
       handlers: [Roll, Every, Say, Paint, Notes, Daily, Parrot, Guarded, Secret],
       plugins: [watching],
       // Refusals one after another to the same person are what these tests read (test/e2e/refusals.test.ts throttles).
-      textCommands: { refusalIntervalMs: 0 },
+      refusalIntervalMs: 0,
     });
     await started.bot.start();
   });

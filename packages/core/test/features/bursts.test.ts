@@ -296,8 +296,9 @@ describe('a burst held when the bot stops', () => {
 });
 
 describe('held messages and the intake bound', () => {
-  it('count toward maxPendingEvents: the gateway pauses while a burst holds the mark, and reads on once it ran', async () => {
+  it("count toward their board's share: past it the board's new messages are set aside (the gateway reads on), then run once the burst ran", async () => {
     const clock = new TestClock('2026-03-02T09:00:00Z');
+    // A share of 1 event per board once 2 are held in all.
     const platform = await createTestPlatform({
       handlers: [Bursty],
       clock,
@@ -308,13 +309,26 @@ describe('held messages and the intake bound', () => {
       const dave = platform.person('dave');
       const burst: Message[] = [];
       for (let i = 1; i <= 4; i++) burst.push(await dave.say(`d bound ${i}`));
-      await platform.settle();
-      const full = 'intake full: the gateway stops reading until handlers catch up';
-      expect(platform.logs.find({ msg: full })).toHaveLength(1);
+      // Another board is answered while the burst holds its messages: the gateway reads on.
+      const hello = await platform.person('erin').say('hello', { board: 'random' });
+      expect((await platform.bot.nextMessage({ replyTo: hello })).content).toBe('hi');
+      const over = platform.logs.find({ msg: 'board over its share of the intake' });
+      expect(over.filter((l) => l.board_id === burst[0]?.board_id)).toHaveLength(1);
       clock.advance(1000);
-      await platform.bot.nextMessage({ replyTo: burst[3] as Message });
-      await platform.settle();
-      expect(platform.logs.find({ msg: 'intake drained: the gateway reads on' })).toHaveLength(1);
+      expect((await platform.bot.nextMessage({ replyTo: burst[1] as Message })).content).toBe(
+        'answer to d bound 2 with 1 skipped',
+      );
+      // The two set aside are read back once the burst ran, as many at a time as the board has room
+      // for (a share of 1: one), each its own burst.
+      for (const i of [2, 3]) {
+        await platform.settle();
+        clock.advance(1000);
+        expect((await platform.bot.nextMessage({ replyTo: burst[i] as Message })).content).toBe(
+          `answer to d bound ${i + 1} with 0 skipped`,
+        );
+      }
+      const caughtUp = platform.logs.find({ msg: 'board caught up' });
+      expect(caughtUp.filter((l) => l.board_id === burst[0]?.board_id)).toHaveLength(1);
     } finally {
       await platform.close();
     }
@@ -331,7 +345,7 @@ describe('burst policies refused', () => {
     );
   });
 
-  it('when declared wrong: debounce without ms, a burst on an edit listener', () => {
+  it('when declared wrong: debounce without ms, a burst on an edit listener, a cap below 2', () => {
     expect(() => {
       class NoMs {
         @OnMessage('x', { burst: 'debounce' })
@@ -348,5 +362,17 @@ describe('burst policies refused', () => {
       }
       return OnEdit;
     }).toThrow(/burst applies to @OnMessage only/);
+    expect(() => {
+      class CapOfOne {
+        @OnMessage('x', { burst: { mode: 'collapse', max: 1 } })
+        m() {}
+      }
+      return CapOfOne;
+    }).toThrow(
+      expect.objectContaining({
+        code: 'BOARDBOT_INVALID_HANDLER',
+        message: expect.stringMatching(/burst.max .* at least 2/),
+      }),
+    );
   });
 });

@@ -2,12 +2,9 @@ import { randomUUID } from 'node:crypto';
 import {
   type Bot,
   defineConversation,
-  MemoryPositionStore,
   MemorySessionStore,
   type MessageContext,
   OnMessage,
-  type Position,
-  type PositionKey,
   type PositionStore,
   refuse,
   type SessionStore,
@@ -17,7 +14,7 @@ import type { Message } from '@boardbot/protocol';
 import { type RecordingLogger, recordingLogger } from '@boardbot/test-support';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { anotherInstance } from './support.js';
+import { anotherInstance, HeldPositions } from './support.js';
 
 // docs/conversations.md, "Handled again": a message whose answer was taken (its session update
 // applied) but whose reply was never sent, handled again by the next process, gets the reply then;
@@ -44,34 +41,6 @@ const HANDLERS = [StartSignup, Signup.listener];
 // Real timers; the time itself can be moved on, past a question's timeout.
 let ahead = 0;
 const clock = { now: () => Date.now() + ahead, setTimeout, clearTimeout } as never;
-
-/** The resume point, unchanged while `held`: the next instance handles again what came after it. */
-class HeldPositions implements PositionStore {
-  readonly description = 'memory, held';
-  held = false;
-  private readonly inner = new MemoryPositionStore();
-  private readonly waiters: Array<(p: Position) => boolean> = [];
-
-  load(key: PositionKey): Promise<Position | undefined> {
-    return this.inner.load(key);
-  }
-
-  async save(key: PositionKey, position: Position): Promise<void> {
-    if (!this.held) await this.inner.save(key, position);
-    for (const waiter of [...this.waiters]) if (waiter(position)) this.waiters.splice(this.waiters.indexOf(waiter), 1);
-  }
-
-  /** Settles once a bot saves (held or not) that it handled `message` and its board's earlier ones. */
-  handled(message: Message): Promise<void> {
-    return new Promise((resolve) => {
-      this.waiters.push((p) => {
-        if ((p.boards[message.board_id] ?? 0) < message.seq) return false;
-        resolve();
-        return true;
-      });
-    });
-  }
-}
 
 /** The shared store, seen by a process that dies right after its next conversation write went through. */
 class DiesAfterWrite implements SessionStore {

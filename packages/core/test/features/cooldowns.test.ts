@@ -1,8 +1,9 @@
-import { Command, Cooldown, type MessageContext, OnMessage } from '@boardbot/core';
+import { Command, Cooldown, MemorySessionStore, type MessageContext, OnMessage } from '@boardbot/core';
 import { Cooldowns } from '@boardbot/core/internal';
+import { until } from '@boardbot/test-support';
 import { createTestPlatform, TestClock, type TestPlatform } from '@boardbot/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anotherInstance } from './support.js';
+import { anotherInstance, HeldPositions } from './support.js';
 
 // docs/guards-middleware-cooldowns.md, "Cooldowns", through the runtime on the emulator. How a
 // cooldown sits among the guards, the option checks and the middleware: guards-and-order.test.ts.
@@ -156,6 +157,53 @@ describe('cooldown counts', () => {
       expect(platform.bot.messages({ replyTo: held })).toHaveLength(0);
     } finally {
       await next.stop();
+      await platform.close();
+    }
+  });
+});
+
+/** Runs of `!bonus`, across the instances of the bot. */
+let bonusRuns = 0;
+
+@Command({ name: 'bonus', description: 'Three a day', text: true, editable: true })
+@Cooldown({ ms: DAY_MS, uses: 3 })
+class Bonus {
+  run() {
+    bonusRuns++;
+    return 'your bonus';
+  }
+}
+
+// docs/guards-middleware-cooldowns.md, "What an edit costs": the use an edit's re-run takes is named
+// by the edit's event, so the edit handled again (after a crash, by the next process) takes no other.
+describe("an edit's use of the cooldown", () => {
+  it('is taken once when the edit is handled again after a crash', async () => {
+    // Stores that outlive the bots, as a database does: the windows, the message's link to its
+    // answer, and a resume point held before the edit, so that the next bot handles the edit again.
+    const stores = { cooldowns: new Cooldowns(() => Date.now()), sessions: new MemorySessionStore() };
+    const position = new HeldPositions();
+    const platform = await createTestPlatform({ handlers: [Bonus], ...stores, position });
+    const [crashing, next] = [1, 2].map(() => anotherInstance(platform, { handlers: [Bonus], ...stores, position }));
+    try {
+      const alice = platform.person('alice');
+      const message = await alice.say('!bonus');
+      expect((await platform.bot.nextMessage({ replyTo: message })).content).toBe('your bonus');
+      await platform.bot.runtime.stop();
+      position.held = true;
+      await crashing?.start();
+      await alice.edit(message, '!BONUS');
+      await until(() => bonusRuns === 2, 'the edit to run');
+      // Stopped with its resume point still before the edit: as if it crashed once the edit ran.
+      await crashing?.stop();
+      await next?.start();
+      const fresh = await alice.say('!bonus');
+      // Three uses a day: the message's, its edit's, and this one's. The edit ran again (a fourth run)
+      // without a fourth use.
+      expect((await platform.bot.nextMessage({ replyTo: fresh })).content).toBe('your bonus');
+      expect(bonusRuns).toBe(4);
+    } finally {
+      await crashing?.stop();
+      await next?.stop();
       await platform.close();
     }
   });

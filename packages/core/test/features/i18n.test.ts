@@ -45,6 +45,7 @@ const resources = {
       errorReply: 'Désolé, une erreur est survenue. Elle a été notée.',
       reask: '{{reason}} — {{question}}',
       unknownCommand: '{{command}} n’est pas disponible pour le moment.',
+      unknownTextCommand: 'Pas de {{command}}. Vouliez-vous dire {{suggestions}} ?',
     },
   },
 };
@@ -71,7 +72,7 @@ class ApplesOptions {
   @Option({ description: 'How many' }) @IsInt() @Min(0) @NotEquals(13) count!: number;
 }
 
-@Command({ name: 'apples', description: 'Count apples', options: ApplesOptions })
+@Command({ name: 'apples', description: 'Count apples', options: ApplesOptions, text: true })
 class Apples {
   run(ctx: CommandContext<ApplesOptions>, { count }: ApplesOptions) {
     return ctx.t('apples', { count, name: ctx.user.username });
@@ -212,6 +213,19 @@ describe('i18n', () => {
     expect((await platform.bot.nextMessage({ replyTo: started })).content).toBe('Age?');
     const banana = await gabin.say('banana');
     expect((await platform.bot.nextMessage({ replyTo: banana })).content).toBe('A number, please. — Age?');
+  });
+
+  it('suggests the nearest text command to a mistyped one in the locale', async () => {
+    const louise = platform.person('louise');
+    await louise.invoke('language', { locale: 'fr' });
+    const typo = await louise.say('!aples 3');
+    expect((await platform.bot.nextMessage({ replyTo: typo })).content).toBe(
+      'Pas de !aples. Vouliez-vous dire !apples ?',
+    );
+    const english = await platform.person('jo').say('!aples 3');
+    expect((await platform.bot.nextMessage({ replyTo: english })).content).toBe(
+      'There is no !aples. Did you mean !apples?',
+    );
   });
 
   it("speaks a board's locale to the people on it who chose none, the hook's before anyone's, and the default when the hook throws", async () => {

@@ -1,7 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Bot, type BotOptions, createBot, MemoryPositionStore } from '@boardbot/core';
+import {
+  type Bot,
+  type BotOptions,
+  createBot,
+  MemoryPositionStore,
+  type Position,
+  type PositionKey,
+  type PositionStore,
+} from '@boardbot/core';
+import type { Message } from '@boardbot/protocol';
 import { silentLogger } from '@boardbot/protocol';
 import type { TestPlatform } from '@boardbot/testing';
 
@@ -52,4 +61,35 @@ export function deferred<T = void>(): Deferred<T> {
     resolve = r;
   });
   return { promise, resolve };
+}
+
+/**
+ * The resume point, unchanged while `held`: the next instance handles again what came after it, as
+ * after a crash between two saves.
+ */
+export class HeldPositions implements PositionStore {
+  readonly description = 'memory, held';
+  held = false;
+  private readonly inner = new MemoryPositionStore();
+  private readonly waiters: Array<(p: Position) => boolean> = [];
+
+  load(key: PositionKey): Promise<Position | undefined> {
+    return this.inner.load(key);
+  }
+
+  async save(key: PositionKey, position: Position): Promise<void> {
+    if (!this.held) await this.inner.save(key, position);
+    for (const waiter of [...this.waiters]) if (waiter(position)) this.waiters.splice(this.waiters.indexOf(waiter), 1);
+  }
+
+  /** Settles once a bot saves (held or not) that it handled `message` and its board's earlier ones. */
+  handled(message: Message): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiters.push((p) => {
+        if ((p.boards[message.board_id] ?? 0) < message.seq) return false;
+        resolve();
+        return true;
+      });
+    });
+  }
 }

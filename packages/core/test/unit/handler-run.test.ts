@@ -1,7 +1,16 @@
-import { HandlerTimeoutError, WriteDroppedError } from '@boardbot/core';
-import { HandlerRun } from '@boardbot/core/internal';
-import type { Logger } from '@boardbot/protocol';
+import {
+  ContextBase,
+  type ContextDeps,
+  HandlerTimeoutError,
+  RunKey,
+  Services,
+  WriteDroppedError,
+} from '@boardbot/core';
+import { HandlerRun, writeKey } from '@boardbot/core/internal';
+import type { App, Logger } from '@boardbot/protocol';
+import { RestClient } from '@boardbot/rest';
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/kernel/clock.js';
 
 /** A logger that keeps its warnings. */
 function warnings() {
@@ -20,58 +29,80 @@ function warnings() {
   return { log, lines };
 }
 
-/** A live (not replayed) run of the handler `Slow.run` for event 42, logging to `log`. */
+/** A live run of the handler `Slow.run` for event 42, logging to `log`. */
 function slowRun(log: Logger): HandlerRun {
   return new HandlerRun({
-    eventId: '42',
-    keyBasis: '42',
+    event: { id: '42', origin: 'live', keyBasis: '42', replayed: false },
     handler: 'Slow.run',
     correlationId: 'c',
     log,
-    replayed: false,
   });
 }
 
-describe('HandlerRun.admitWrite', () => {
-  it('lets writes go out until the run is abandoned, then refuses and logs each by name', () => {
+/** The smallest context: one write, counted. */
+class Writing extends ContextBase {
+  sent = 0;
+  async send(): Promise<number> {
+    return this.write('send', async () => ++this.sent);
+  }
+}
+
+const rest = new RestClient({ token: 'unused' });
+const handlerVoice = { rest, runtime: false };
+const runtimeVoice = { rest, runtime: true };
+const deps = (run: HandlerRun): ContextDeps => ({
+  app: { id: 'app' } as App,
+  run,
+  voice: handlerVoice,
+  clock: systemClock,
+  services: new Services(),
+});
+
+describe("a handler run's writes", () => {
+  it('go out until the run is abandoned; then each is refused and logged by name', async () => {
     const { log, lines } = warnings();
     const run = slowRun(log);
-    expect(() => run.admitWrite('reply')).not.toThrow();
+    const ctx = new Writing(deps(run));
+    await expect(ctx.send()).resolves.toBe(1);
     run.abandon(new HandlerTimeoutError('Slow.run', 50));
     expect(run.signal.aborted).toBe(true);
-    const error = (() => {
-      try {
-        run.admitWrite('followUp');
-      } catch (e) {
-        return e;
-      }
-    })();
+    const error = await ctx.send().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WriteDroppedError);
-    expect(error).toMatchObject({ code: 'BOARDBOT_WRITE_DROPPED', handler: 'Slow.run', operation: 'followUp' });
+    expect(error).toMatchObject({ code: 'BOARDBOT_WRITE_DROPPED', handler: 'Slow.run', operation: 'send' });
     expect((error as Error).cause).toBe(run.signal.reason);
     expect(lines).toEqual([
-      { fields: { handler: 'Slow.run', write: 'followUp' }, msg: expect.stringMatching(/^write dropped/) },
+      { fields: { handler: 'Slow.run', write: 'send' }, msg: expect.stringMatching(/^write dropped/) },
     ]);
   });
 
-  it('admits the runtime answering for an abandoned run, not the handler writing at the same time', async () => {
-    const { log } = warnings();
-    const run = slowRun(log);
-    let release: () => void = () => {};
-    const handlerWaits = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    // The handler's own async flow, started before the runtime answers.
-    const lateWrite = handlerWaits.then(() => run.admitWrite('reply'));
+  it("go out through the runtime's view of an abandoned run's context, while the handler's own are refused", async () => {
+    const run = slowRun(warnings().log);
+    const ctx = new Writing(deps(run));
     run.abandon(new HandlerTimeoutError('Slow.run', 50));
-    await run.answerAsRuntime(async () => {
-      run.admitWrite('reply');
-      release();
-      await lateWrite.catch(() => {});
-      run.admitWrite('send');
-    });
-    await expect(lateWrite).rejects.toBeInstanceOf(WriteDroppedError);
-    expect(() => run.admitWrite('send')).toThrow(WriteDroppedError);
+    const spoken = ContextBase.spokenBy(ctx, runtimeVoice);
+    // The view is the same context: what the handler did shows through it.
+    expect(spoken.sent).toBe(0);
+    await expect(spoken.send()).resolves.toBe(1);
+    await expect(ctx.send()).rejects.toBeInstanceOf(WriteDroppedError);
+  });
+});
+
+describe("a handler run's keys", () => {
+  it('give each write the next key of its event and handler, in order', () => {
+    const run = slowRun(warnings().log);
+    expect([run.nextWriteKey(), run.nextWriteKey()]).toEqual([writeKey(run, 0), writeKey(run, 1)]);
+    expect(slowRun(warnings().log).nextWriteKey()).toBe(writeKey(run, 0));
+  });
+
+  it("keep each feature's state under its own key", () => {
+    const run = slowRun(warnings().log);
+    const LOCALE = new RunKey<string>('locale');
+    const TRIES = new RunKey<number>('tries');
+    expect(run.get(LOCALE)).toBeUndefined();
+    run.set(TRIES, 3);
+    run.set(LOCALE, 'fr');
+    expect([run.get(LOCALE), run.get(TRIES)]).toEqual(['fr', 3]);
+    expect(slowRun(warnings().log).get(LOCALE)).toBeUndefined();
   });
 });
 

@@ -21,7 +21,7 @@ describe('regular expression listeners', () => {
     expect(matchMessage(meta, say(`${'a'.repeat(39)}!`))).toBe(false);
     expect(matchMessage(meta, say('aaaa'))).toMatchObject({ 0: 'aaaa', 1: 'aaaa', index: 0 });
     // Not checked at start: the engine cannot backtrack.
-    expect(declaredPatterns([{ messageListeners: [meta], eventListeners: [] }])).toEqual([]);
+    expect(declaredPatterns([meta])).toEqual([]);
   });
 
   it('give ctx.match the same shape on re2 as on the JavaScript engine (groups, named groups, index, flags)', () => {
@@ -65,7 +65,7 @@ describe('regular expression listeners', () => {
       all() {}
     }
     const meta = listener(OptedIn);
-    expect(declaredPatterns([{ messageListeners: [meta], eventListeners: [] }])).toEqual([]);
+    expect(declaredPatterns([meta])).toEqual([]);
     expect(matchMessage(meta, say('aaa'))).toMatchObject({ 0: 'aaa' });
   });
 

@@ -124,7 +124,7 @@ describe('verdicts', () => {
       split() {}
     }
     dir = tempDir('boardbot-regex-');
-    const check = checkPatterns(declaredPatterns([{ messageListeners: metadata(Split), eventListeners: [] }]), {
+    const check = checkPatterns(declaredPatterns(metadata(Split)), {
       stateDir: dir.dir,
       log: recordingLogger(),
     });
@@ -134,7 +134,7 @@ describe('verdicts', () => {
   it('lets a safe pattern through, silently', async () => {
     dir = tempDir('boardbot-regex-');
     const log = recordingLogger();
-    await checkPatterns(declaredPatterns([{ messageListeners: metadata(Plain), eventListeners: [] }]), {
+    await checkPatterns(declaredPatterns(metadata(Plain)), {
       stateDir: dir.dir,
       log,
     });
@@ -148,7 +148,7 @@ describe('verdicts', () => {
   it('refuses a pattern the checker cannot decide in time, and caches no verdict: the next start checks it again', async () => {
     dir = tempDir('boardbot-regex-');
     const log = recordingLogger();
-    const check = checkPatterns(declaredPatterns([{ messageListeners: metadata(Plain), eventListeners: [] }]), {
+    const check = checkPatterns(declaredPatterns(metadata(Plain)), {
       stateDir: dir.dir,
       log,
       timeoutMs: 0,
@@ -159,7 +159,7 @@ describe('verdicts', () => {
     expect(cachedVerdicts()).toEqual([]);
     // Given its time, the checker decides (safe): the timeout had left nothing behind.
     const again = recordingLogger();
-    await checkPatterns(declaredPatterns([{ messageListeners: metadata(Plain), eventListeners: [] }]), {
+    await checkPatterns(declaredPatterns(metadata(Plain)), {
       stateDir: dir.dir,
       log: again,
     });

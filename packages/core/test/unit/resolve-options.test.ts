@@ -45,6 +45,7 @@ describe('resolveBotOptions', () => {
     expect(() => resolveBotOptions({ ...base, token: ' ' }, {})).toThrow(/BOARDBOT_TOKEN/);
     expect(() => resolveBotOptions({ ...base, concurrency: 0 }, {})).toThrow(InvalidConfigError);
     expect(() => resolveBotOptions({ ...base, orderBy: 'x' as never }, {})).toThrow(/orderBy/);
+    expect(() => resolveBotOptions({ ...base, refusalIntervalMs: -1 }, {})).toThrow(/refusalIntervalMs/);
   });
 
   it('takes an empty BOARDBOT_REDIS_URL as unset (a single process)', () => {

@@ -32,12 +32,10 @@ afterAll(() => dir.remove());
 function handler(store: SessionStore, eventId: string) {
   const log = recordingLogger();
   const run = new HandlerRun({
-    eventId,
-    keyBasis: eventId,
+    event: { id: eventId, origin: 'live', keyBasis: eventId, replayed: false },
     handler: 'Todos.add',
     correlationId: 'c',
     log,
-    replayed: false,
   });
   const session = Todos.open({
     app: { id: 'app-1' } as App,

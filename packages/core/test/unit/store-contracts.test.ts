@@ -5,6 +5,7 @@ import {
   COOLDOWN_STORE_CONTRACT,
   POSITION_STORE_CONTRACT,
   SCHEDULE_CLAIMS_CONTRACT,
+  SHARED_COOLDOWN_STORE_CONTRACT,
   tempDir,
 } from '@boardbot/test-support';
 import { afterAll, describe, it } from 'vitest';
@@ -50,7 +51,7 @@ for (const [name, make] of Object.entries(positionStores)) {
 }
 
 describe('Cooldowns (in the process)', () => {
-  for (const [check, run] of Object.entries(COOLDOWN_STORE_CONTRACT)) {
+  for (const [check, run] of Object.entries({ ...COOLDOWN_STORE_CONTRACT, ...SHARED_COOLDOWN_STORE_CONTRACT })) {
     it(check, () => run(new Cooldowns(() => Date.now())));
   }
 });

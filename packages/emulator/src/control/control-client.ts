@@ -70,6 +70,12 @@ export interface AnswerWaitOptions {
   answers?: number;
   /** Longest wait, in milliseconds (0 to 120000); then the interaction comes as it is. @defaultValue 5000 */
   timeoutMs?: number;
+  /**
+   * Also wait for the answers' final text: none still shows a streamed answer's placeholder or ends
+   * with its cursor (see `isAnswerWriting` of `@boardbot/protocol`).
+   * @defaultValue false
+   */
+  final?: boolean;
 }
 
 /**
@@ -265,6 +271,7 @@ export class ControlClient {
     const query = {
       answers: options.answers ?? CONTROL_QUERY_DEFAULTS.waitAnswers,
       timeout_ms: options.timeoutMs ?? CONTROL_QUERY_DEFAULTS.waitTimeoutMs,
+      final: options.final === true ? 'true' : undefined,
     };
     return this.#http.call<InteractionView>('POST', '/interactions', { body, query });
   }
@@ -281,11 +288,16 @@ export class ControlClient {
   }
 
   /**
-   * `GET /interactions/{id}/wait`: resolves once the interaction has `answers` answers, or when
-   * `timeoutMs` passed (then with what it has: check `status`). The emulator does the waiting.
+   * `GET /interactions/{id}/wait`: resolves once the interaction has `answers` answers (with `final`,
+   * each with its final text), or when `timeoutMs` passed (then with what it has: check `status`).
+   * The emulator does the waiting.
    */
   wait(id: string, options: AnswerWaitOptions = {}): Promise<InteractionView> {
-    const query = { answers: options.answers, timeout_ms: options.timeoutMs };
+    const query = {
+      answers: options.answers,
+      timeout_ms: options.timeoutMs,
+      final: options.final === true ? 'true' : undefined,
+    };
     return this.#http.call('GET', `/interactions/${seg(id)}/wait`, { query });
   }
 }

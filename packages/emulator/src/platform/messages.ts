@@ -96,6 +96,7 @@ export function editMessage(
   const json = JSON.stringify(message);
   p.store.messages.update(message, json);
   p.appendBoardEvent(out, boardId, 'message.edit', eventData('message.edit', json));
+  wakeAnswerWaiters(p, out, message);
   return { message, json };
 }
 
@@ -116,4 +117,11 @@ export function deleteMessage(p: Platform, out: Outbox, boardId: string, message
   const json = JSON.stringify(message);
   p.store.messages.update(message, json);
   p.appendBoardEvent(out, boardId, 'message.delete', eventData('message.delete', json));
+  wakeAnswerWaiters(p, out, message);
+}
+
+/** An interaction's answer changed: the control API's waits for its final text look again, after the commit. */
+function wakeAnswerWaiters(p: Platform, out: Outbox, message: Message): void {
+  const id = message.interaction?.id;
+  if (id !== undefined) out.afterCommit.push(() => p.answerWaiters.notify(id));
 }

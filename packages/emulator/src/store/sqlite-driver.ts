@@ -22,12 +22,12 @@ export interface SqliteDriver {
 export const SQLITE_DRIVER_ENV = 'BOARDBOT_SQLITE_DRIVER';
 
 const require = createRequire(import.meta.url);
-const USE_NODE_SQLITE = 'run on Node 24 (or 22.16+), whose built-in node:sqlite needs no install';
+const USE_NODE_SQLITE = 'run on Node 26, the current LTS (or 22.16+), whose built-in node:sqlite needs no install';
 const INSTALL_BETTER_SQLITE3 = `install better-sqlite3 in your project with \`npm install better-sqlite3@12\`, or ${USE_NODE_SQLITE}`;
 
 /**
  * Node's own `node:sqlite`, when this Node has it without a flag and with what the adapter needs
- * (`isTransaction`, `setReturnArrays`: Node 22.16+, 24).
+ * (`isTransaction`, `setReturnArrays`: Node 22.16+, 24, 26).
  */
 function loadNodeSqlite(): SqliteDriver | undefined {
   const mod = process.getBuiltinModule?.('node:sqlite') as NodeSqliteModule | undefined;

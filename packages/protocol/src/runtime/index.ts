@@ -2,6 +2,7 @@
 // the contract's rules, the logger interface, and checkers compiled ahead of time), without TypeBox
 // and the schemas, which the root entry builds as it loads. Every name here is also exported by the
 // root entry, which stays the one for schemas, `checkerFor` and the OpenAPI document.
+export * from '../answer-writing.js';
 export * from '../checker.js';
 export * from '../error-root/index.js';
 export * from '../errors.js';

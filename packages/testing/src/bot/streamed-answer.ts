@@ -1,5 +1,4 @@
-import { STREAM_TEXTS } from '@boardbot/core';
-import type { Message } from '@boardbot/protocol';
+import { isAnswerWriting, type Message } from '@boardbot/protocol';
 
 /** A streamed answer (`ctx.stream`) as people saw it once its final edit arrived. */
 export interface StreamedReply {
@@ -30,8 +29,7 @@ export function finishedAnswer(
 ): StreamedReply | undefined {
   const parts = latest.filter((m) => m.deleted_at === null);
   if (parts.length === 0) return undefined;
-  const writing = (m: Message) => m.content === STREAM_TEXTS.placeholder || m.content?.endsWith(STREAM_TEXTS.cursor);
-  if (parts.some(writing)) return undefined;
+  if (parts.some((m) => isAnswerWriting(m.content))) return undefined;
   return {
     parts,
     text: parts.map((m) => m.content ?? '').join('\n'),

@@ -3,8 +3,9 @@ import { RunCancelledError } from '../../errors.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventMeta } from '../../kernel/event.js';
 import { type DispatchOutcome, releasedOutcome } from '../../kernel/outcome.js';
-import type { HandlerRun } from '../../kernel/scope.js';
+import type { HandlerRun } from '../../kernel/run.js';
 import type { BurstCount } from '../../telemetry/metrics-sink.js';
+import { BurstBatch } from './burst-batch.js';
 import type { BurstPolicy } from './burst-policy.js';
 
 /** What a burst's run is given: its event, the messages it stands for, and a hook that sees its run. */
@@ -13,6 +14,8 @@ export interface BurstRun {
   meta: EventMeta;
   /** The earlier messages of the burst, oldest first (`ctx.skipped`). */
   skipped: readonly Message[];
+  /** How many messages the run stands for besides its own: `skipped`, and those released past the cap. */
+  skippedCount: number;
   /** Hears the run once it is made, so that `'latest'` can cancel it. */
   opened(run: HandlerRun): void;
 }
@@ -40,16 +43,18 @@ interface Entry extends HeldMessage {
   release(): void;
 }
 
+type Batch = BurstBatch<Entry>;
+
 /** The state of one burst key: what is held, what is ready to run, what runs. */
 interface KeyState {
   /** Held, not yet ready: the open debounce burst, or what arrived during a run. */
-  held: Entry[];
+  held: Batch;
   /** `'debounce'`: the `created_at` (ms) of the open burst's newest message. */
   last: number;
   timer: unknown;
   /** Batches ready to run, in order; runs of one key never overlap. */
-  ready: Entry[][];
-  running: { batch: Entry[]; run?: HandlerRun; cancel: boolean; outcome?: DispatchOutcome } | undefined;
+  ready: Batch[];
+  running: { batch: Batch; run?: HandlerRun; cancel: boolean; outcome?: DispatchOutcome } | undefined;
 }
 
 /**
@@ -58,7 +63,10 @@ interface KeyState {
  * done, the resume point may pass it) only when the run that covers it ended, so a crash while a
  * burst is held loses none of it. Which messages form a debounce burst is decided by their
  * `created_at` (the platform's time), and a burst's run takes its idempotency keys from its first
- * message, so a replay after a crash forms the same bursts and writes with the same keys.
+ * message, so a replay after a crash forms the same bursts and writes with the same keys. A burst
+ * holds at most `max` messages: past it, the oldest but the first is released unread (its event is
+ * done), so the burst keeps its keys' basis and its newest messages, and one person's flood holds no
+ * more than `max` of the intake's bound.
  */
 export class BurstKeeper {
   private readonly keys = new Map<string, KeyState>();
@@ -87,7 +95,7 @@ export class BurstKeeper {
     const key = this.keyOf(held.message);
     let state = this.keys.get(key);
     if (!state) {
-      state = { held: [], last: 0, timer: undefined, ready: [], running: undefined };
+      state = { held: this.batch(), last: 0, timer: undefined, ready: [], running: undefined };
       this.keys.set(key, state);
     }
     const busy = state.running !== undefined || state.ready.length > 0;
@@ -102,14 +110,14 @@ export class BurstKeeper {
           release();
           return done;
         }
-        state.ready.push([entry]);
+        state.ready.push(this.batch(entry));
         break;
       case 'latest':
       case 'collapse':
-        if (!busy) state.ready.push([entry]);
+        if (!busy) state.ready.push(this.batch(entry));
         else {
-          if (state.held.length === 0) this.deps.count('held', 1);
-          state.held.push(entry);
+          if (state.held.entries.length === 0) this.deps.count('held', 1);
+          this.released(state.held.add(entry));
           if (this.policy.mode === 'latest') this.cancel(state);
         }
         break;
@@ -132,7 +140,9 @@ export class BurstKeeper {
 
   private abandonHeld(state: KeyState): void {
     this.deps.clock.clearTimeout(state.timer);
-    for (const entry of [...state.held.splice(0), ...state.ready.splice(0).flat()]) {
+    const held = [state.held, ...state.ready.splice(0)];
+    state.held = this.batch();
+    for (const entry of held.flatMap((batch) => batch.entries)) {
       if (entry.meta.outcome) entry.meta.outcome.abandoned = true;
       entry.release();
     }
@@ -147,9 +157,9 @@ export class BurstKeeper {
     const created = Date.parse(entry.message.created_at);
     // By the platform's time the open burst ended before this message: it is closed now, whatever the
     // bot's clock says (a replay after a crash forms the same bursts as the first delivery).
-    if (state.held.length > 0 && created - state.last >= this.policy.ms) this.closeBurst(state);
-    if (state.held.length === 0) this.deps.count('held', 1);
-    state.held.push(entry);
+    if (state.held.entries.length > 0 && created - state.last >= this.policy.ms) this.closeBurst(state);
+    if (state.held.entries.length === 0) this.deps.count('held', 1);
+    this.released(state.held.add(entry));
     state.last = Math.max(state.last, created);
     this.deps.clock.clearTimeout(state.timer);
     // `ms` after the newest message by its created_at, or after it arrived if that is later: the rest
@@ -162,11 +172,32 @@ export class BurstKeeper {
     }, wait);
   }
 
+  /** A batch within the policy's cap, with its first message. */
+  private batch(entry?: Entry): Batch {
+    const batch = new BurstBatch<Entry>(this.policy.max);
+    if (entry) batch.add(entry);
+    return batch;
+  }
+
+  /** Counts the messages a batch released past its cap: skipped, and released unread. */
+  private released(count: number): void {
+    if (count === 0) return;
+    this.deps.count('skipped', count);
+    this.deps.count('released', count);
+  }
+
+  /** The burst held, as a batch ready to run; nothing is held after. */
+  private takeHeld(state: KeyState): Batch {
+    const batch = state.held;
+    state.held = this.batch();
+    return batch;
+  }
+
   /** Closes the open debounce burst: ready to run. */
   private closeBurst(state: KeyState): void {
     this.deps.clock.clearTimeout(state.timer);
     state.timer = undefined;
-    if (state.held.length > 0) state.ready.push(state.held.splice(0));
+    if (state.held.entries.length > 0) state.ready.push(this.takeHeld(state));
   }
 
   /** `'latest'`: cancels the run going, once; its messages go before the newer ones. */
@@ -183,7 +214,7 @@ export class BurstKeeper {
     if (this.closed || state.running) return;
     const batch = state.ready.shift();
     if (!batch) {
-      if (state.held.length === 0 && state.timer === undefined) this.keys.delete(key);
+      if (state.held.entries.length === 0 && state.timer === undefined) this.keys.delete(key);
       return;
     }
     const running: NonNullable<KeyState['running']> = { batch, cancel: false };
@@ -196,13 +227,13 @@ export class BurstKeeper {
         state.running = undefined;
         if (running.cancel) {
           // Superseded: its messages are skipped by the newest one's run, and released with it.
-          state.held.unshift(...batch);
+          this.released(state.held.prepend(batch));
         } else {
-          for (const entry of batch) entry.release();
+          for (const entry of batch.entries) entry.release();
         }
         // What arrived during the run (`'latest'`, `'collapse'`) runs next, as one batch.
-        if (this.policy.mode !== 'debounce' && this.policy.mode !== 'drop' && state.held.length > 0) {
-          state.ready.push(state.held.splice(0));
+        if (this.policy.mode !== 'debounce' && this.policy.mode !== 'drop' && state.held.entries.length > 0) {
+          state.ready.push(this.takeHeld(state));
         }
         if (this.closed) this.abandonHeld(state);
         else this.pump(key, state);
@@ -210,12 +241,13 @@ export class BurstKeeper {
   }
 
   private async runBatch(running: NonNullable<KeyState['running']>): Promise<void> {
-    const { batch } = running;
+    const batch = running.batch.entries;
     const newest = batch[batch.length - 1] as Entry;
     const first = batch[0] as Entry;
     const outcome: DispatchOutcome = { failed: false, abandoned: false };
     const meta: EventMeta = {
       id: newest.meta.id,
+      origin: newest.meta.origin,
       // `'latest'` runs again for a newer message while the cancelled run may have written: its keys
       // are the newest message's, so its answer is not taken for the cancelled one's.
       keyBasis: this.policy.mode === 'latest' ? newest.meta.keyBasis : first.meta.keyBasis,
@@ -228,6 +260,7 @@ export class BurstKeeper {
     await newest.launch({
       meta,
       skipped,
+      skippedCount: skipped.length + running.batch.over,
       opened: (run) => {
         running.run = run;
         if (running.cancel) run.abandon(new RunCancelledError(run.handler));
@@ -240,8 +273,8 @@ export class BurstKeeper {
     const { batch, outcome } = running;
     if (outcome) await releasedOutcome(outcome);
     if (running.cancel || !outcome) return;
-    if (batch.length > 1) this.deps.count('skipped', batch.length - 1);
-    for (const entry of batch) {
+    if (batch.entries.length > 1) this.deps.count('skipped', batch.entries.length - 1);
+    for (const entry of batch.entries) {
       if (!entry.meta.outcome) continue;
       entry.meta.outcome.failed ||= outcome.failed;
       entry.meta.outcome.abandoned ||= outcome.abandoned;

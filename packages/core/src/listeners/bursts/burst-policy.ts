@@ -26,7 +26,19 @@ export interface BurstOptions {
    * one board (`'board'`). @defaultValue 'author'
    */
   per?: 'author' | 'board';
+  /**
+   * Most messages one burst holds for its run (`'debounce'`, `'latest'`, `'collapse'`), at least 2:
+   * past it, the burst keeps its first message (its keys derive from it) and the newest ones, and
+   * releases the others unread (`ctx.skippedCount` counts them), so one person's flood cannot hold
+   * the bot's intake. @defaultValue 50
+   */
+  max?: number;
 }
+
+/** The defaults of {@link BurstOptions}. */
+export const DEFAULT_BURST_OPTIONS = { per: 'author', max: 50 } as const satisfies Required<
+  Pick<BurstOptions, 'per' | 'max'>
+>;
 
 /** A burst policy as the runtime keeps it. */
 export interface BurstPolicy {
@@ -36,6 +48,8 @@ export interface BurstPolicy {
   ms: number;
   /** What a burst is made of: one author's messages on a board, or the board's. */
   per: 'author' | 'board';
+  /** Most messages one burst holds for its run. */
+  max: number;
 }
 
 const MODES: readonly BurstMode[] = ['queue', 'debounce', 'drop', 'latest', 'collapse'];
@@ -48,12 +62,17 @@ const MODES: readonly BurstMode[] = ['queue', 'debounce', 'drop', 'latest', 'col
  */
 export function burstPolicy(burst: BurstMode | BurstOptions, where: string): BurstPolicy | undefined {
   const options: BurstOptions = typeof burst === 'string' ? { mode: burst } : burst;
-  const { mode, ms, per = 'author' } = options;
+  const { mode, ms, per = DEFAULT_BURST_OPTIONS.per, max = DEFAULT_BURST_OPTIONS.max } = options;
   if (!MODES.includes(mode)) {
     throw new InvalidHandlerError(`${where}: burst must be one of ${MODES.join(', ')}, got ${String(mode)}`);
   }
   if (per !== 'author' && per !== 'board') {
     throw new InvalidHandlerError(`${where}: burst.per must be 'author' or 'board', got ${String(per)}`);
+  }
+  if (!Number.isSafeInteger(max) || max < 2) {
+    throw new InvalidHandlerError(
+      `${where}: burst.max must be a whole number of at least 2 (the first message and the newest), got ${String(max)}`,
+    );
   }
   if (mode === 'debounce') {
     if (ms === undefined || !Number.isSafeInteger(ms) || ms < 1) {
@@ -65,5 +84,5 @@ export function burstPolicy(burst: BurstMode | BurstOptions, where: string): Bur
     throw new InvalidHandlerError(`${where}: burst.ms applies to 'debounce' only`);
   }
   if (mode === 'queue') return undefined;
-  return { mode, ms: ms ?? 0, per };
+  return { mode, ms: ms ?? 0, per, max };
 }

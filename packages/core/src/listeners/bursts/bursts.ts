@@ -1,23 +1,11 @@
-import type { CoreEnv } from '../../kernel/env.js';
 import type { EventMeta } from '../../kernel/event.js';
-import type { Telemetry } from '../../telemetry/telemetry.js';
+import type { KindHost } from '../../policies/kind.js';
 import type { MessageTarget } from '../target.js';
 import { BurstKeeper, type BurstRun, type HeldMessage } from './burst-keeper.js';
 
-/** Where a burst's run takes a worker, and who counts what the policies did. */
-export interface BurstWorkers {
-  /**
-   * Runs a task as a worker of the bot's queue, outside any ordering slot (the held messages left
-   * theirs). @defaultValue runs it at once
-   */
-  schedule?: ((task: () => Promise<void>) => Promise<void>) | undefined;
-  /** The bot's telemetry, whose metrics count held bursts, skipped messages and cancelled runs. */
-  telemetry?: Telemetry | undefined;
-}
-
 /** The run of a message no burst holds: its own event, nothing skipped. */
 export function unheld(meta: EventMeta): BurstRun {
-  return { meta, skipped: [], opened: () => {} };
+  return { meta, skipped: [], skippedCount: 0, opened: () => {} };
 }
 
 /** The burst keepers of a bot's `@OnMessage` listeners that declare a burst policy. */
@@ -26,11 +14,10 @@ export class Bursts {
 
   /**
    * @param targets - the `message.create` listeners
-   * @param env - the bot's clock and logger
-   * @param workers - the queue's workers and the metrics
+   * @param host - the bot's clock and logger, the queue's workers (outside any ordering slot) and the metrics
    */
-  constructor(targets: readonly MessageTarget[], env: CoreEnv, workers: BurstWorkers) {
-    const schedule = workers.schedule ?? ((task) => task());
+  constructor(targets: readonly MessageTarget[], host: Pick<KindHost, 'env' | 'schedule' | 'metrics'>) {
+    const { env, schedule } = host;
     for (const target of targets) {
       const policy = target.listener.burst;
       if (!policy) continue;
@@ -41,7 +28,7 @@ export class Bursts {
           clock: env.clock,
           log,
           schedule,
-          count: (what, n) => workers.telemetry?.metrics?.burst?.(target.label, what, n),
+          count: (what, n) => host.metrics()?.burst?.(target.label, what, n),
         }),
       );
     }

@@ -1,6 +1,6 @@
 import type { Logger } from '@boardbot/protocol';
 import { UnsafeRegexError } from '../../errors.js';
-import type { ListenerDescription } from '../read-listeners.js';
+import type { MessageListenerMetadata } from '../metadata.js';
 import { patternVerdicts } from './pattern-verdicts.js';
 import type { DeclaredPattern, PatternVerdict } from './verdict.js';
 
@@ -20,11 +20,9 @@ export interface PatternCheckOptions {
  * The regular expressions the listeners declare that the start-time check applies to: those run on
  * the JavaScript engine, without the author's `allowSlowRegex`.
  */
-export function declaredPatterns(handlers: readonly ListenerDescription[]): DeclaredPattern[] {
-  return handlers.flatMap((h) =>
-    h.messageListeners.flatMap((l) =>
-      l.pattern?.checked ? [{ regex: l.pattern.regex, where: l.pattern.options.where }] : [],
-    ),
+export function declaredPatterns(listeners: readonly MessageListenerMetadata[]): DeclaredPattern[] {
+  return listeners.flatMap((l) =>
+    l.pattern?.checked ? [{ regex: l.pattern.regex, where: l.pattern.options.where }] : [],
   );
 }
 

@@ -35,32 +35,57 @@ export async function collectMissedMessages(
       const since = new Date(marks.since).toISOString();
       options.log.info({ board_id: boardId, since }, 'backfilling from a time: no seq is known for this board');
     }
-    const found: Message[] = [];
-    let before: number | undefined;
-    let done = false;
-    while (!done) {
-      const query = before === undefined ? { limit: LIMITS.listMax } : { before, limit: LIMITS.listMax };
-      const page = await rest.listMessages(boardId, query, options.requestOptions);
-      if (page.length === 0) break;
-      for (const m of page) {
-        const seen = floor !== undefined ? m.seq <= floor : Date.parse(m.created_at) < marks.since;
-        if (seen || found.length >= options.limit) {
-          done = true;
-          break;
-        }
-        if (m.deleted_at === null) found.push(m);
-        before = m.seq;
-      }
-      if (found.length >= options.limit) {
-        options.log.warn(
-          { board_id: boardId, limit: options.limit },
-          'backfill limit reached: older missed messages are skipped',
-        );
-        done = true;
-      }
+    const seen = (m: Message) => (floor !== undefined ? m.seq <= floor : Date.parse(m.created_at) < marks.since);
+    const found = await readBack(rest, boardId, { seen, limit: options.limit }, options.requestOptions);
+    if (found.length >= options.limit) {
+      options.log.warn(
+        { board_id: boardId, limit: options.limit },
+        'backfill limit reached: older missed messages are skipped',
+      );
     }
-    // Pages come newest first; handlers see the board's messages in the order they were written.
-    missed.push(...found.reverse());
+    missed.push(...found);
   }
   return missed;
+}
+
+/** Where {@link readBack} reads a board's messages back to, and from. */
+export interface ReadBackRange {
+  /** Whether a message was seen already: the reading stops at the first one (pages come newest first). */
+  seen(message: Message): boolean;
+  /** Most messages to keep (the newest ones; tombstones do not count). */
+  limit: number;
+  /** Read only messages whose `seq` is below this one. @defaultValue from the newest */
+  before?: number | undefined;
+}
+
+/**
+ * Reads a board's messages back over REST, newest first, until one was seen already: the missed ones
+ * after a gap, or the ones the intake set aside. Tombstones are left out (a message created and
+ * deleted meanwhile has nothing left to handle).
+ *
+ * @param rest - the REST client
+ * @param boardId - the board
+ * @param range - where to stop, and where to start
+ * @param requestOptions - the calls' request options
+ * @returns the messages found, oldest first (the order they were written in)
+ */
+export async function readBack(
+  rest: Pick<BotRest, 'listMessages'>,
+  boardId: string,
+  range: ReadBackRange,
+  requestOptions: RequestOptions,
+): Promise<Message[]> {
+  const found: Message[] = [];
+  let before = range.before;
+  for (;;) {
+    const query = before === undefined ? { limit: LIMITS.listMax } : { before, limit: LIMITS.listMax };
+    const page = await rest.listMessages(boardId, query, requestOptions);
+    if (page.length === 0) break;
+    for (const m of page) {
+      if (range.seen(m) || found.length >= range.limit) return found.reverse();
+      if (m.deleted_at === null) found.push(m);
+      before = m.seq;
+    }
+  }
+  return found.reverse();
 }

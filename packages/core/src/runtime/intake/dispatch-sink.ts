@@ -2,7 +2,7 @@ import type { Message } from '@boardbot/protocol';
 import type { Dispatcher } from '../../dispatch/dispatcher.js';
 import type { KeyedQueue } from '../../dispatch/keyed-queue.js';
 import { type OrderBy, orderingKey } from '../../dispatch/ordering.js';
-import type { BotEvent } from '../../kernel/event.js';
+import type { BotEvent, EventOrigin } from '../../kernel/event.js';
 import { type DispatchOutcome, releasedOutcome } from '../../kernel/outcome.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import type { PositionKeeper } from '../position/position-keeper.js';
@@ -36,6 +36,8 @@ export class DispatchSink implements IntakeSink {
   // Without a Progress, where a gap's backfill starts on each board: the highest seq received (a
   // message received is handled by this process, and nothing is resumed by another).
   private readonly received = new Map<string, number>();
+  /** The resume point's tickets of the messages set aside, by message id, until they are taken again. */
+  private readonly aside = new Map<string, Ticket | undefined>();
   readonly gapMessage = 'gateway gap: dispatching missed messages';
 
   /** @param deps - queue, dispatcher, progress and policy */
@@ -52,31 +54,37 @@ export class DispatchSink implements IntakeSink {
   ready(event: BotEvent): void {
     // Its id is the stream's cursor: the resume point stands there once everything before it finished
     // (after a gap: once the missed messages are handled).
-    this.finish(this.begin(event));
-    const traced = this.deps.telemetry.receive(event);
-    this.deps.queue.push(undefined, () => dispatchTraced(this.deps.dispatcher, event, false, traced));
+    this.finish(this.begin(event, 'live'));
+    const traced = this.deps.telemetry.receive(event, 'live');
+    const routed = this.deps.dispatcher.route(event);
+    if (routed) this.deps.queue.push(undefined, () => dispatchTraced(this.deps.dispatcher, routed, {}, traced));
+    else void dispatchTraced(this.deps.dispatcher, undefined, {}, traced);
   }
 
   skip(event: BotEvent): void {
     // Its message's seq is not registered again: it was handled already, or is in flight as received.
-    this.finish(this.begin(event, false));
+    this.finish(this.begin(event, 'live', false));
   }
 
   take(event: BotEvent, place?: BackfillPlace): Promise<void> {
-    const ticket = this.begin(event);
-    const traced = this.deps.telemetry.receive(event);
-    if (!this.deps.dispatcher.handles(event)) {
+    // A message set aside and read back over REST has its ticket already, from its place in the line.
+    const aside = this.aside.size > 0 && this.aside.has(messageIdOf(event));
+    const origin = place === undefined && !aside ? 'live' : 'backfill';
+    const ticket = aside ? this.unsetAside(event) : this.begin(event, origin);
+    const traced = this.deps.telemetry.receive(event, origin);
+    // Whether any handler runs for it is decided once, here: what the kinds would run travels with it.
+    const routed = this.deps.dispatcher.route(event);
+    if (!routed) {
       // No handler would run (the bot's own answers, most often): counted and traced as received, and
       // done at once, without waiting for its key's turn in the queue.
-      traced.begin();
-      traced.end();
+      void dispatchTraced(this.deps.dispatcher, undefined, {}, traced);
       this.finish(ticket);
       return Promise.resolve();
     }
     const replayed = place === undefined && createdBefore(event, this.deps.startedAt);
     return new Promise<void>((resolve) => {
       this.deps.queue.push(orderingKey(event, this.deps.orderBy), async () => {
-        const outcome = await dispatchTraced(this.deps.dispatcher, event, replayed, traced);
+        const outcome = await dispatchTraced(this.deps.dispatcher, routed, { replayed, origin }, traced);
         const done = (released: DispatchOutcome) => {
           // Abandoned at stop (a burst still held): not done, the next process handles it.
           if (!released.abandoned) this.finish(ticket);
@@ -95,11 +103,33 @@ export class DispatchSink implements IntakeSink {
     return () => this.finish(barrier);
   }
 
+  setAside(event: BotEvent): boolean {
+    if (!this.deps.dispatcher.route(event)) return false;
+    // Registered now, at its place in the line: the resume point stays before it until it is taken.
+    this.aside.set(messageIdOf(event), this.begin(event, 'live'));
+    return true;
+  }
+
+  asideGone(messageId: string): void {
+    const ticket = this.aside.get(messageId);
+    this.aside.delete(messageId);
+    this.finish(ticket);
+  }
+
+  /** The ticket a message set aside got, now that it is taken again. */
+  private unsetAside(event: BotEvent): Ticket | undefined {
+    const id = messageIdOf(event);
+    const ticket = this.aside.get(id);
+    this.aside.delete(id);
+    return ticket;
+  }
+
   /** Registers work with the Progress, in arrival order; without one, only notes the message's seq. */
-  private begin(event: BotEvent, withSeq = true): Ticket | undefined {
+  private begin(event: BotEvent, origin: EventOrigin, withSeq = true): Ticket | undefined {
     const message = withSeq && !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
     const { progress } = this.deps;
-    const eventId = event.id === '' || event.id.startsWith('backfill:') ? undefined : event.id;
+    // A message read back after a gap has no gateway id: the resume point does not move by it.
+    const eventId = event.id === '' || origin !== 'live' ? undefined : event.id;
     if (progress) return progress.begin(eventId, message && { id: message.board_id, seq: message.seq });
     if (message) this.received.set(message.board_id, Math.max(message.seq, this.received.get(message.board_id) ?? 0));
     return undefined;
@@ -111,6 +141,11 @@ export class DispatchSink implements IntakeSink {
     this.deps.progress?.finish(ticket);
     this.deps.keeper?.changed();
   }
+}
+
+/** The id of a `message.create`'s message; `''` for any other event. */
+function messageIdOf(event: BotEvent): string {
+  return !event.unknown && event.name === 'message.create' ? event.data.message.id : '';
 }
 
 /** Whether the event's interaction or message was created before `time` (epoch ms). */

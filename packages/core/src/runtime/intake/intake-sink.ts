@@ -45,6 +45,20 @@ export interface IntakeSink {
    * missed messages were taken and are done).
    */
   holdGap(): () => void;
+  /**
+   * A `message.create` set aside, its board over its share of the intake: the resume point stays
+   * before it until it was read back and taken (`take` with the same message), or is gone. A sink
+   * without it gets no share: the intake takes every event.
+   * @returns false when the event needs no room (no handler would run for it: the bot's own answers,
+   * most often): it is not set aside, and the intake takes it now
+   */
+  setAside?(event: BotEvent): boolean;
+  /**
+   * A message set aside was not found when read back (deleted meanwhile): done, the resume point may
+   * pass it.
+   * @param messageId - its id
+   */
+  asideGone?(messageId: string): void;
 }
 
 /** The intake as a source sees it: where the events of one gateway connection go. */

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger, Message, ReadyEvent } from '@boardbot/protocol';
-import type { BotEvent } from '../../kernel/event.js';
+import { type Clock, systemClock } from '../../kernel/clock.js';
+import type { BotEvent, EventOrigin } from '../../kernel/event.js';
 import type { BotRest } from '../../kernel/ports.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { collectMissedMessages } from './backfill.js';
 import type { Backpressure } from './backpressure.js';
+import { BoardShares, boardOf } from './board-shares.js';
 import type { BackfillPlace, EventIntake, IntakeSink } from './intake-sink.js';
 import { MessageMarks } from './message-marks.js';
+import { ReadBacks } from './read-backs.js';
 
 /** What the intake works with, besides its sink. */
 export interface IntakeDeps {
@@ -18,6 +21,16 @@ export interface IntakeDeps {
   telemetry: Telemetry;
   /** Counts the events held (taken and not done, or held behind a backfill): the intake's bound. */
   pressure?: Backpressure | undefined;
+  /**
+   * Most events one board holds while the intake holds half its bound or more (with `pressure` and a
+   * sink that sets aside): its new messages beyond it are set aside and read back later.
+   * @defaultValue no share
+   */
+  boardShare?: number | undefined;
+  /** Times a read-back of set-aside messages that failed is tried again. @defaultValue the system clock */
+  clock?: Clock | undefined;
+  /** Runs a read-back of set-aside messages (as a worker of the bot's queue). @defaultValue runs it at once */
+  schedule?: ((task: () => Promise<void>) => Promise<void>) | undefined;
 }
 
 /**
@@ -32,6 +45,10 @@ export class Intake implements EventIntake {
   private readonly marks = new MessageMarks();
   private held: BotEvent[] | undefined;
   private closed = false;
+  private readonly shares: BoardShares | undefined;
+  private readonly readBacks: ReadBacks | undefined;
+  /** Set-aside messages past the memory bound, each counted toward the intake's bound meanwhile. */
+  private overBound = 0;
 
   /**
    * @param sink - where accepted events go
@@ -40,7 +57,28 @@ export class Intake implements EventIntake {
   constructor(
     private readonly sink: IntakeSink,
     private readonly deps: IntakeDeps,
-  ) {}
+  ) {
+    const { pressure, boardShare } = deps;
+    if (pressure && boardShare !== undefined && sink.setAside && sink.asideGone) {
+      this.shares = new BoardShares(boardShare, pressure.low);
+      this.readBacks = new ReadBacks(
+        this.shares,
+        { ...deps, clock: deps.clock ?? systemClock, schedule: deps.schedule ?? ((task) => task()) },
+        {
+          setAside: (event) => sink.setAside?.(event) ?? false,
+          gone: (id) => {
+            this.readBack();
+            sink.asideGone?.(id);
+          },
+          take: (message) => {
+            this.readBack();
+            void this.take(backfillEvent(message));
+          },
+          closed: () => this.closed,
+        },
+      );
+    }
+  }
 
   /** Takes one gateway event, in the order the gateway delivered them. */
   receive(event: BotEvent): void {
@@ -60,6 +98,7 @@ export class Intake implements EventIntake {
       this.sink.skip(event);
       return;
     }
+    if (message && this.setAside(event, message)) return;
     void this.take(event);
   }
 
@@ -67,15 +106,52 @@ export class Intake implements EventIntake {
   close(): void {
     this.closed = true;
     this.held = undefined;
+    this.readBacks?.close();
     this.deps.pressure?.release();
   }
 
-  /** Passes an event on, counted toward the bound until the sink is done with it. */
+  /** Passes an event on, counted toward the bound (and its board's share) until the sink is done with it. */
   private take(event: BotEvent, place?: BackfillPlace): Promise<void> {
     const pressure = this.deps.pressure;
+    const shares = this.shares;
+    const board = shares && boardOf(event);
     pressure?.add();
+    if (board !== undefined) shares?.add(board);
     const taken = this.sink.take(event, place);
-    return pressure ? taken.finally(() => pressure.done()) : taken;
+    if (!pressure) return taken;
+    return taken.finally(() => {
+      pressure.done();
+      if (board !== undefined && shares?.done(board)) void this.readBacks?.read(board);
+    });
+  }
+
+  /**
+   * Sets a message aside when its board is over its share. What is set aside is memory too: past
+   * {@link ASIDE_PER_BOUND} times the bound, each message set aside also counts toward the bound, so
+   * a flood that goes on pauses the gateway again instead of growing the heap (until read-backs
+   * bring the count down).
+   * @returns whether it was set aside
+   */
+  private setAside(event: BotEvent, message: Message): boolean {
+    const { pressure } = this.deps;
+    if (!this.isFull(message.board_id) || !this.readBacks?.setAside(event, message)) return false;
+    if (pressure && (this.shares?.asideCount ?? 0) > pressure.high * ASIDE_PER_BOUND) {
+      this.overBound++;
+      pressure.add();
+    }
+    return true;
+  }
+
+  /** A set-aside message was read back (taken, or found deleted): one counted toward the bound is let go. */
+  private readBack(): void {
+    if (this.overBound === 0) return;
+    this.overBound--;
+    this.deps.pressure?.done();
+  }
+
+  /** Whether a new message of the board is set aside (see {@link BoardShares}). */
+  private isFull(boardId: string): boolean {
+    return this.shares?.full(boardId, this.deps.pressure?.count ?? 0) ?? false;
   }
 
   /** Whether a message was handled before (at or below the stored mark), or received already. */
@@ -100,7 +176,14 @@ export class Intake implements EventIntake {
           log.info({ messages: missed.length, boards: ready.board_ids.length }, this.sink.gapMessage);
           this.deps.telemetry.metrics?.backfilled(missed.length);
           const fresh = missed.filter((message) => !this.seen(message));
-          handled = Promise.all(fresh.map((message, i) => this.take(backfillEvent(message), { cursor, index: i + 1 })));
+          // A board over its share sets its missed messages aside too, behind those set aside before.
+          handled = Promise.all(
+            fresh.map((message, i) => {
+              const event = backfillEvent(message);
+              if (this.setAside(event, message)) return undefined;
+              return this.take(event, { cursor, index: i + 1 });
+            }),
+          );
         },
         (error: unknown) => {
           log.error({ err: error }, 'backfill after a gateway gap failed: missed messages are not handled');
@@ -120,7 +203,22 @@ export class Intake implements EventIntake {
   }
 }
 
+/** How many times the intake's bound may be set aside before set-aside messages count toward it. */
+const ASIDE_PER_BOUND = 10;
+
+/** The id prefix of a message read back over REST after a gap (for logs; its origin is `'backfill'`). */
+const BACKFILL = 'backfill:';
+
 /** A message read back over REST after a gap, as the `message.create` the gateway would have sent. */
 function backfillEvent(message: Message): BotEvent {
-  return { name: 'message.create', id: `backfill:${message.id}`, data: { type: 'message.create', message } };
+  return { name: 'message.create', id: `${BACKFILL}${message.id}`, data: { type: 'message.create', message } };
+}
+
+/**
+ * Where an event that crossed another process comes from (a replica's entry holds the event only):
+ * read from the id this module gave it, the one place that makes it.
+ * @param event - the event
+ */
+export function originOf(event: BotEvent): EventOrigin {
+  return event.id.startsWith(BACKFILL) ? 'backfill' : 'live';
 }

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Logger } from '@boardbot/protocol';
+import { rateLimitWindowId } from '@boardbot/rest';
 import { commandSetHash } from '../../commands/sync/command-set-hash.js';
 import { syncCommands } from '../../commands/sync/sync.js';
 import { orderingKey } from '../../dispatch/ordering.js';
@@ -7,7 +7,7 @@ import type { Clock } from '../../kernel/clock.js';
 import { openBotGateway } from '../clients.js';
 import { intakeBound } from '../intake/backpressure.js';
 import { createdBefore } from '../intake/dispatch-sink.js';
-import { Intake } from '../intake/intake.js';
+import { Intake, originOf } from '../intake/intake.js';
 import { dispatchTraced } from '../intake/traced-dispatch.js';
 import type { ResolvedBotOptions } from '../resolve-options.js';
 import type { SingleStart, Started } from '../start-single.js';
@@ -29,7 +29,7 @@ export async function connectReplica(
   clock: Clock,
 ): Promise<ScaleAdapter> {
   const adapter = await scale.resolve(log);
-  const credential = createHash('sha256').update(`${options.apiUrl}\n${options.token}`).digest('hex').slice(0, 16);
+  const credential = rateLimitWindowId(options.apiUrl, options.token);
   await adapter.connect({ apiUrl: options.apiUrl, credential, log, clock });
   return adapter;
 }
@@ -78,8 +78,10 @@ export async function startReplica(s: SingleStart & { adapter: ScaleAdapter }): 
     },
     bound: pressure,
     dispatch: (event, replayed, carrier, owned) => {
-      const traced = parts.telemetry.receive(event, carrier);
-      return dispatchTraced(parts.dispatcher, event, replayed || createdBefore(event, s.startedAt), traced, owned);
+      const origin = originOf(event);
+      const traced = parts.telemetry.receive(event, origin, carrier);
+      const options = { replayed: replayed || createdBefore(event, s.startedAt), origin, owned };
+      return dispatchTraced(parts.dispatcher, parts.dispatcher.route(event), options, traced);
     },
     relay: (event) => parts.telemetry.relay(event),
     intake: (sink) => new Intake(sink, { ...parts, backfillLimit: options.backfillLimit }),

@@ -125,11 +125,20 @@ const waitAnswers = { minimum: 1, maximum: 100, default: CONTROL_QUERY_DEFAULTS.
 /** How long a wait waits at most. */
 const waitTimeoutMs = { minimum: 0, maximum: 120_000, default: CONTROL_QUERY_DEFAULTS.waitTimeoutMs };
 
+/** Whether a wait also waits for the answers' final text. */
+const waitFinal = Type.Optional(
+  Type.Union([Type.Literal('true'), Type.Literal('false')], {
+    description:
+      'Also wait until no answer is still being written: a streamed answer (boardbot `ctx.stream`) shows the placeholder `…` and then text ending with the cursor ` ▍` until its final edit.',
+  }),
+);
+
 /** Query of `GET /interactions/{id}/wait`. */
 export const WaitQuery = Type.Object(
   {
     answers: Type.Optional(Type.Integer(waitAnswers)),
     timeout_ms: Type.Optional(Type.Integer(waitTimeoutMs)),
+    final: waitFinal,
     key: Key,
   },
   { additionalProperties: false },
@@ -149,6 +158,7 @@ export const InvokeQuery = Type.Object(
     timeout_ms: Type.Optional(
       Type.Integer({ ...waitTimeoutMs, description: 'Wait at most this long, then answer with what it has.' }),
     ),
+    final: waitFinal,
   },
   { additionalProperties: false },
 );

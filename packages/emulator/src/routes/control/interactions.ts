@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { isAnswerWriting, type Message } from '@boardbot/protocol';
 import type { FastifyInstance } from 'fastify';
 import { CONTROL_QUERY_DEFAULTS as DEFAULTS } from '../../control/schemas/defaults.js';
 import { IdParams, InteractionListQuery, InvokeBody, InvokeQuery, WaitQuery } from '../../control/schemas/requests.js';
@@ -18,17 +19,25 @@ export function controlInteractionRoutes(app: FastifyInstance, p: Platform): voi
     return row;
   };
 
+  /** Whether interaction `id` lacks answers, or (`final`) one of them is still being written. */
+  const short = (id: string, view: { answers: number }, query: WaitQuery): boolean => {
+    if (view.answers < (query.answers ?? DEFAULTS.waitAnswers)) return true;
+    if (query.final !== 'true') return false;
+    return p.store.interactions.answersJson(id).some((json) => isAnswerWriting((JSON.parse(json) as Message).content));
+  };
+
   /**
-   * The view of interaction `id` once it has `answers` answers, after `timeout_ms`, when the caller went
+   * The view of interaction `id` once it has `answers` answers (and, with `final`, none of them is still
+   * being written), after `timeout_ms`, when the caller went
    * away (its response is destroyed once the connection closed: nobody reads the answer) or when the
    * emulator closes, whichever comes first. The response, not the request, tells: a request with a
    * body closes as soon as the body was read.
    */
   const waitForAnswers = async (id: string, query: WaitQuery, response: ServerResponse): Promise<string> => {
-    const { answers = DEFAULTS.waitAnswers, timeout_ms = DEFAULTS.waitTimeoutMs } = query;
+    const { timeout_ms = DEFAULTS.waitTimeoutMs } = query;
     const deadline = Date.now() + timeout_ms;
     let view = interactionViewText(p, find(id));
-    while (view.answers < answers && Date.now() < deadline && !response.destroyed && !p.isDisposed) {
+    while (short(id, view, query) && Date.now() < deadline && !response.destroyed && !p.isDisposed) {
       await p.answerWaiters.next(id, deadline - Date.now(), response);
       const row = p.store.interactions.byId(id);
       if (!row) break;
@@ -43,9 +52,10 @@ export function controlInteractionRoutes(app: FastifyInstance, p: Platform): voi
     (request, reply) => {
       // The token is the app's credential: the control API never shows it. The stored text has none.
       const { interaction, json } = p.write((out) => invokeCommand(p, out, request.body));
-      const { answers, timeout_ms } = request.query;
+      const { answers, timeout_ms, final } = request.query;
       // Without a wait, the text itself: no promise for Fastify to wait on (see `sendJsonText`).
-      if (answers === undefined && timeout_ms === undefined) return sendJsonText(reply, 201, `{"interaction":${json}}`);
+      if (answers === undefined && timeout_ms === undefined && final === undefined)
+        return sendJsonText(reply, 201, `{"interaction":${json}}`);
       // After the commit: one that fails refuses the invocation now, not after the wait.
       return p
         .flushed()
