@@ -124,3 +124,32 @@ describe('the attacks of the security review on /^(a+)+$/', () => {
     expect(await replyTo((await platform.person('alice').say('aaaaa')).id)).toBe('all a: 5');
   });
 });
+
+// Issue 40, finding 1: a validator's pattern on a text command's option, which the author accepted
+// knowingly (@AllowSlowRegex), takes 40 s on the 3,993 letters a message leaves it. Every string
+// option has a maximum length (1,000 by default), checked before any validator runs: the attack is
+// refused at its length and the validator never sees it. Twenty attacks on one board are handled one
+// after the other (per-board order), so another board's ping, sent after them all, is answered
+// before the last of their refusals when none stalls the bot; one stall of the validator would hold
+// the ping for longer than its wait.
+describe('a validator the author allowed knowingly, on a text command option', () => {
+  it("is bounded by the default maximum length: another board's ping is answered before the last attack's refusal", async () => {
+    platform = await createTestPlatform({ handlers: [NeverStarted], start: false });
+    const one = bot('re2');
+    await one.started();
+    const p = platform;
+    expect(await replyTo((await p.person('alice').say('!paint teal')).id)).toBe('painted teal');
+    const attack = `!paint ${'a'.repeat(3992)}!`;
+    expect(attack).toHaveLength(4000);
+    const attacks = await Promise.all(Array.from({ length: 20 }, () => p.person('alice').say(attack)));
+    const ping = await p.person('bob').say('ping', { board: 'random' });
+    expect((await p.bot.nextMessage({ replyTo: ping }, { timeoutMs: 20_000 })).content).toBe('pong');
+    for (const sent of attacks) {
+      expect(await replyTo(sent.id)).toBe('Sorry, !paint cannot run:\n- colour: expected at most 1000 characters');
+    }
+    // The platform's order: the pong, then the refusals still queued behind the board's earlier ones.
+    const answered = p.bot.messages().map((m) => m.reply_to);
+    const last = Math.max(...attacks.map((a) => answered.indexOf(a.id)));
+    expect(answered.indexOf(ping.id)).toBeLessThan(last);
+  });
+});

@@ -10,7 +10,9 @@ export class PickOptions {
   @Option({ description: 'Things to pick from, separated by commas' })
   @IsString()
   @Length(3, 300)
-  @Matches(/^[^,]*[^,\s][^,]*(,[^,]*[^,\s][^,]*)+$/, {
+  // Each item: spaces, then a character that is neither a space nor a comma, then anything but a comma.
+  // Where each part ends is never in doubt, so no input makes it backtrack (the start-time check).
+  @Matches(/^\s*[^,\s][^,]*(,\s*[^,\s][^,]*)+$/, {
     message: '$property must list at least two things, separated by commas (pizza, sushi)',
   })
   from!: string;

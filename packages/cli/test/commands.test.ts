@@ -40,7 +40,7 @@ describe('boardbot commands', () => {
       {
         name: 'ping',
         description: 'Answers pong',
-        options: [{ name: 'text', description: 'Echoed back', type: 'string' }],
+        options: [{ name: 'text', description: 'Echoed back', type: 'string', max_length: 1000 }],
       },
     ]);
   });

@@ -150,14 +150,17 @@ const CORE_ERRORS = createErrorFactory({
       'handler, or not at all to stop here.',
   },
   BOARDBOT_UNSAFE_REGEX: {
-    message: (problems: readonly string[]) =>
+    message: (problems: readonly string[], undecided = 0) =>
       `A message could stall the whole bot (every board, /healthz too): ${
-        problems.length === 1 ? 'this regular ' + 'expression backtracks' : 'these regular expressions backtrack'
-      } catastrophically on some inputs:\n  - ` +
+        undecided > 0
+          ? `${problems.length === 1 ? 'this regular expression is' : 'these regular expressions are'} not known to run without catastrophic backtracking`
+          : `${problems.length === 1 ? 'this regular ' + 'expression backtracks' : 'these regular expressions backtrack'} catastrophically on some inputs`
+      }:\n  - ` +
       `${problems.join('\n  - ')}\n` +
       'Fix: rewrite the pattern so that no two repetitions can match the same text (e.g. /^(a+)+$/ -> /^a+$/); or ' +
       "run it in linear time with { engine: 're2' }; or accept the risk with { allowSlowRegex: true } and a small " +
-      'maxLength. See docs/listening-to-messages.md#patterns-that-cannot-stall.',
+      'maxLength (a validator: @AllowSlowRegex() on its property, and a small @MaxLength). ' +
+      'See docs/listening-to-messages.md#patterns-that-cannot-stall.',
   },
 });
 
@@ -503,16 +506,24 @@ export class InvalidScheduleError extends BoardbotCoreError {
 }
 
 /**
- * Thrown by `start()` when a listener's regular expression can backtrack catastrophically: a short
- * message would stall the whole process. The message shows each pattern, its listener and an attack's shape.
+ * Thrown by `start()` when a regular expression that a stranger's text reaches (a listener's, or a
+ * `@Matches` validator's of an options or answer class) can backtrack catastrophically, or could not
+ * be checked: a short message could stall the whole process. The message shows each pattern, where it
+ * is declared and an attack's shape (or why it was not decided).
  */
 export class UnsafeRegexError extends BoardbotCoreError {
-  /** Each refused pattern: its listener, the pattern, its complexity and an attack string's shape. */
+  /**
+   * Each refused pattern: where it is declared (`Class.method`, `Class.property`), the pattern, its
+   * complexity and an attack string's shape, or why the checker could not decide.
+   */
   readonly problems: readonly string[];
 
-  /** @param problems - one line per refused pattern */
-  constructor(problems: readonly string[]) {
-    super('BOARDBOT_UNSAFE_REGEX', [problems]);
+  /**
+   * @param problems - one line per refused pattern, the undecided ones last
+   * @param undecided - how many of them the checker could not decide @defaultValue 0
+   */
+  constructor(problems: readonly string[], undecided = 0) {
+    super('BOARDBOT_UNSAFE_REGEX', [problems, undecided]);
     this.problems = problems;
   }
 }

@@ -8,6 +8,8 @@ export * from './commands/command.js';
 export type * from './commands/context.js';
 export type { CommandMetadata, LeafOptionType, OptionMetadata, SubcommandMetadata } from './commands/metadata.js';
 export * from './commands/option.js';
+export { AllowSlowRegex } from './commands/options/allow-slow-regex.js';
+export * from './commands/options/string-max-length.js';
 export * from './commands/subcommand.js';
 export * from './commands/sync/command-set-hash.js';
 export * from './commands/sync/format-plan.js';

@@ -30,6 +30,7 @@ export { EVENT_LISTENERS_KEY, MESSAGE_LISTENERS_KEY } from './listeners/metadata
 export * from './listeners/patterns/check-patterns.js';
 export { nativeChecker, runNativeChecker } from './listeners/patterns/native-checker.js';
 export { runWorker } from './listeners/patterns/run-checker.js';
+export { checkerVersion, VerdictCache } from './listeners/patterns/verdict-cache.js';
 export * from './policies/cooldowns.js';
 export { COOLDOWN_KEY, ERROR_HOOK_KEY, GUARDS_KEY } from './policies/metadata.js';
 export * from './policies/middleware.js';

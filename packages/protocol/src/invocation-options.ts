@@ -22,6 +22,25 @@ export interface CheckedInvocationOptions {
 }
 
 const uuid = new RegExp(UUID_PATTERN);
+const DECIMAL_INTEGER = /^-?\d+$/;
+const DECIMAL_NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/**
+ * The number a typed value (a form field, a text command's argument) means for an `integer` or
+ * `number` option: decimal digits, an optional minus and, for a `number`, a decimal point; white space
+ * around it is ignored. Anything else means no number: `0x10`, `1e2`, `0b101`, `Infinity`, `''`
+ * (`Number()` reads each of those as one).
+ *
+ * @param text - the value as typed
+ * @param type - the option's type
+ * @returns the number, or undefined
+ */
+export function decimalValue(text: string, type: 'integer' | 'number'): number | undefined {
+  const trimmed = text.trim();
+  if (!(type === 'integer' ? DECIMAL_INTEGER : DECIMAL_NUMBER).test(trimmed)) return undefined;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? value : undefined;
+}
 
 /**
  * Converts one given value to its option's type and checks bounds and choices.
@@ -38,8 +57,8 @@ export function checkOptionValue(
   switch (option.type) {
     case 'integer':
     case 'number': {
-      // Values typed in a form (or a chat line) arrive as strings: "20" becomes 20.
-      if (typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw))) value = Number(raw);
+      // Values typed in a form (or a chat line) arrive as strings: "20" becomes 20, "0x10" nothing.
+      if (typeof raw === 'string') value = decimalValue(raw, option.type) ?? raw;
       if (typeof value !== 'number' || !Number.isFinite(value))
         return bad(option.type === 'integer' ? 'Expected an integer' : 'Expected a number');
       if (option.type === 'integer' && !Number.isInteger(value)) return bad('Expected an integer');
@@ -95,7 +114,8 @@ export function checkInvocationOptions(
     if (!byName.has(name)) issues.push({ path: `/options/${name}`, message: 'Unknown option' });
   }
   for (const o of declared) {
-    const raw = given[o.name];
+    // Own properties only: an option named `constructor` left out is not Object.prototype's.
+    const raw = Object.hasOwn(given, o.name) ? given[o.name] : undefined;
     if (raw === undefined) {
       if (o.required === true) issues.push({ path: `/options/${o.name}`, message: 'Required option is missing' });
       continue;

@@ -44,4 +44,32 @@ describe('checkInvocationOptions (the platform check of slash options, shared wi
       { path: '/options/mood', message: 'Expected one of "calm"' },
     ]);
   });
+
+  it('takes decimal digits only for integers and numbers: 0x10, 1e2 and 0b101 are refused, 16 is taken', () => {
+    for (const typed of ['0x10', '1e2', '0b101', 'Infinity', '', ' ']) {
+      expect(checkInvocationOptions(declared, { sides: typed }, directory).issues, typed).toEqual([
+        { path: '/options/sides', message: 'Expected an integer' },
+      ]);
+    }
+    expect(checkInvocationOptions(declared, { sides: '16' }, directory)).toEqual({ values: { sides: 16 }, issues: [] });
+    expect(checkInvocationOptions(declared, { sides: 2, weight: '1e2' }, directory).issues).toEqual([
+      { path: '/options/weight', message: 'Expected a number' },
+    ]);
+    expect(checkInvocationOptions(declared, { sides: ' 42 ', weight: '-.5' }, directory)).toMatchObject({
+      values: { sides: 42, weight: -0.5 },
+    });
+  });
+
+  it("reads own properties only: an option named constructor left out is missing, not Object's constructor", () => {
+    const named = [option({ name: 'constructor', type: 'string' }), option({ name: 'to-string', type: 'string' })];
+    expect(checkInvocationOptions(named, {}, directory)).toEqual({ values: {}, issues: [] });
+    const required = [option({ name: 'constructor', type: 'string', required: true })];
+    expect(checkInvocationOptions(required, {}, directory).issues).toEqual([
+      { path: '/options/constructor', message: 'Required option is missing' },
+    ]);
+    expect(checkInvocationOptions(required, { constructor: 'x' }, directory)).toEqual({
+      values: { constructor: 'x' },
+      issues: [],
+    });
+  });
 });

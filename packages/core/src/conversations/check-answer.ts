@@ -4,6 +4,7 @@ import { InvalidHandlerError } from '../errors.js';
 import type { Class } from '../kernel/metadata.js';
 import { answerClassRefusal } from './conversation-texts.js';
 import { AnswerRefusal, type AskedQuestion } from './question.js';
+import type { AnswerClassVetting } from './vet-answer-class.js';
 
 /** The one option of each answer class, derived once. */
 const derivedOf = new WeakMap<Class, DerivedOption>();
@@ -34,11 +35,13 @@ export function answerOption(cls: Class): DerivedOption {
  *
  * @param question - the question asked
  * @param text - the answer, trimmed
+ * @param vet - lets an answer class validate only once its patterns are known safe
  */
-export async function checkAnswer(question: AskedQuestion, text: string): Promise<unknown> {
+export async function checkAnswer(question: AskedQuestion, text: string, vet: AnswerClassVetting): Promise<unknown> {
   if (typeof question === 'string') return text;
   if ('parse' in question) return question.parse(text);
   const derived = answerOption(question.answer);
+  await vet(question.answer);
   const parsed = await parseOptions(question.answer, [derived], { [derived.option.name]: text });
   return parsed.ok ? parsed.value : new AnswerRefusal(answerClassRefusal(parsed.problems));
 }

@@ -5,6 +5,7 @@ import { checkAnswer } from './check-answer.js';
 import { walkQuestions } from './conversation-path.js';
 import type { ConversationEnd, ConversationOptions, ConversationState } from './conversation-state.js';
 import { AnswerRefusal, type QuestionInput, questionText } from './question.js';
+import { type AnswerClassVetting, answerClassVetting } from './vet-answer-class.js';
 
 /** A conversation opened for one person on one board. */
 export interface ConversationHandle {
@@ -26,6 +27,8 @@ export interface ConversationHandle {
 
 /** The {@link ConversationHandle} of one run. */
 export class ConversationHandleImpl implements ConversationHandle {
+  private readonly vet: AnswerClassVetting;
+
   /**
    * @param options - the conversation
    * @param session - its state, in the session store
@@ -35,14 +38,16 @@ export class ConversationHandleImpl implements ConversationHandle {
     private readonly options: Required<ConversationOptions<readonly QuestionInput[]>>,
     private readonly session: SessionHandle<ConversationState>,
     private readonly scope: OpenScope,
-  ) {}
+  ) {
+    this.vet = answerClassVetting(scope.services);
+  }
 
   async start(startedBy?: string): Promise<string> {
     await this.session.update((s) => {
       Object.assign(s, { step: 0, answers: [], askedAt: this.scope.now(), startedBy });
       Object.assign(s, { answeredBy: undefined, ended: undefined, refused: undefined, refusal: undefined });
     });
-    return questionText((await walkQuestions(this.options.questions, [])).question);
+    return questionText((await walkQuestions(this.options.questions, [], this.vet)).question);
   }
 
   async active(): Promise<boolean> {
@@ -74,14 +79,14 @@ export class ConversationHandleImpl implements ConversationHandle {
     const { questions, timeoutReply, cancelReply, triesReply, done } = this.options;
     if (s.answeredBy !== ctx.message.id) return undefined;
     if (s.step >= 0) {
-      const question = questionText((await walkQuestions(questions, s.answers)).question);
+      const question = questionText((await walkQuestions(questions, s.answers, this.vet)).question);
       return s.refusal === undefined ? question : ctx.t('boardbot:reask', { reason: s.refusal, question });
     }
     if (s.ended === 'timeout') return timeoutReply;
     if (s.ended === 'cancelled') return cancelReply;
     if (s.ended === 'refused') return triesReply;
     // Each answer is what its question made of its text, as `done`'s type (erased here) says.
-    if (s.ended === 'done') return done(ctx, (await walkQuestions(questions, s.answers)).values as string[]);
+    if (s.ended === 'done') return done(ctx, (await walkQuestions(questions, s.answers, this.vet)).values as string[]);
     return undefined;
   }
 
@@ -100,8 +105,8 @@ export class ConversationHandleImpl implements ConversationHandle {
     if (now - s.askedAt > timeoutMs) return end('timeout');
     if (cancelWords.some((w) => w.toLowerCase() === text.toLowerCase())) return end('cancelled');
     // The question awaiting this answer, worked out from the answers so far (the branches they took).
-    const at = await walkQuestions(questions, s.answers);
-    const value = at.question === undefined ? undefined : await checkAnswer(at.question, text);
+    const at = await walkQuestions(questions, s.answers, this.vet);
+    const value = at.question === undefined ? undefined : await checkAnswer(at.question, text, this.vet);
     if (value instanceof AnswerRefusal) {
       const refused = (s.refused ?? 0) + 1;
       // Asked again (the question waits its full timeout once more), unless that was the last try.
@@ -110,7 +115,7 @@ export class ConversationHandleImpl implements ConversationHandle {
       return;
     }
     const answers = [...s.answers.slice(0, at.taken), ...(at.question === undefined ? [] : [text])];
-    const next = await walkQuestions(questions, answers);
+    const next = await walkQuestions(questions, answers, this.vet);
     if (next.question === undefined) return end('done', answers);
     Object.assign(s, { step: next.next, answers, askedAt: now, answeredBy: id });
     Object.assign(s, { refused: undefined, refusal: undefined });

@@ -1,5 +1,6 @@
 import { checkAnswer } from './check-answer.js';
 import { AnswerRefusal, type AskedQuestion, type QuestionInput } from './question.js';
+import type { AnswerClassVetting } from './vet-answer-class.js';
 
 /** Where a conversation stands, worked out from the answers it took. */
 export interface ConversationPath {
@@ -22,10 +23,12 @@ export interface ConversationPath {
  *
  * @param questions - the conversation's questions
  * @param texts - the answer texts taken so far
+ * @param vet - lets an answer class validate only once its patterns are known safe
  */
 export async function walkQuestions(
   questions: readonly QuestionInput[],
   texts: readonly string[],
+  vet: AnswerClassVetting,
 ): Promise<ConversationPath> {
   const values: unknown[] = [];
   let taken = 0;
@@ -37,7 +40,7 @@ export async function walkQuestions(
     }
     const text = texts[taken];
     if (text === undefined) return { values, taken, next: index, question };
-    const value = await checkAnswer(question, text);
+    const value = await checkAnswer(question, text, vet);
     if (value instanceof AnswerRefusal) return { values, taken, next: index, question };
     values.push(value);
     taken++;

@@ -4,6 +4,7 @@ import type { OpenScope, Scoped } from '../kernel/scoped.js';
 import type { MessageContext } from '../listeners/context.js';
 import { OnMessage } from '../listeners/on-message.js';
 import { defineSession, type SessionDefinition } from '../sessions/define-session.js';
+import { recordAnswerClasses } from './answer-classes.js';
 import { answerOption } from './check-answer.js';
 import { type ConversationHandle, ConversationHandleImpl } from './conversation-handle.js';
 import { type ConversationOptions, ConversationState } from './conversation-state.js';
@@ -64,6 +65,7 @@ export function defineConversation<const Q extends readonly QuestionInput[]>(
     open: (scope: OpenScope) => new ConversationHandleImpl(definition.options, session.open(scope), scope),
     listener: conversationListener(() => definition, options.name),
   };
+  recordAnswerClasses(definition.listener, full.questions);
   return definition;
 }
 

@@ -83,9 +83,12 @@ const PREFIX = `${RUNTIME_NAMESPACE}:`;
  */
 export function englishText(key: string, values: TranslateValues = {}): string {
   const name = key.startsWith(PREFIX) ? key.slice(PREFIX.length) : undefined;
-  const texts: Record<string, string> = RUNTIME_TEXTS;
-  const variant = name !== undefined && values.context !== undefined ? texts[`${name}_${values.context}`] : undefined;
-  const text = variant ?? (name === undefined ? undefined : texts[name]);
-  if (text === undefined) throw new NoTranslationsError(key);
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, v: string) => String(values[v] ?? ''));
+  // Own properties only: a name from a person (`constructor`, `__proto__`) is no runtime text, nor a value.
+  const own = (record: object, field: string): unknown =>
+    Object.hasOwn(record, field) ? (record as Record<string, unknown>)[field] : undefined;
+  const variant =
+    name !== undefined && values.context !== undefined ? own(RUNTIME_TEXTS, `${name}_${values.context}`) : undefined;
+  const text = variant ?? (name === undefined ? undefined : own(RUNTIME_TEXTS, name));
+  if (typeof text !== 'string') throw new NoTranslationsError(key);
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, v: string) => String(own(values, v) ?? ''));
 }

@@ -10,7 +10,7 @@ import { Container } from '../kernel/container.js';
 import { createLogger } from '../kernel/logger.js';
 import type { BotRest } from '../kernel/ports.js';
 import type { Services } from '../kernel/services.js';
-import type { MessagePattern } from '../listeners/patterns/message-pattern.js';
+import type { DeclaredPattern } from '../listeners/patterns/verdict.js';
 import type { Plugin } from '../plugins/plugin.js';
 import { Cooldowns } from '../policies/cooldowns.js';
 import type { Middleware } from '../policies/middleware.js';
@@ -20,6 +20,7 @@ import { FileSessionStore } from '../sessions/file-session-store.js';
 import { SESSION_STORE } from '../sessions/service.js';
 import { Telemetry } from '../telemetry/telemetry.js';
 import { type CheckedDefinition, providersOf } from './define-bot.js';
+import { patternsToCheck } from './patterns-to-check.js';
 import { FilePositionStore } from './position/file-position-store.js';
 import type { ResolvedBotOptions } from './resolve-options.js';
 import type { ScaleAdapter } from './scale/scale-port.js';
@@ -46,8 +47,8 @@ export interface Assembly {
   rest: BotRest;
   dispatcher: Dispatcher;
   queue: KeyedQueue;
-  /** The listeners' regular expressions that the start checks for catastrophic backtracking. */
-  patterns: readonly MessagePattern[];
+  /** The regular expressions a stranger's text reaches, which `start()` checks for catastrophic backtracking. */
+  patterns: DeclaredPattern[];
 }
 
 /** What the parts ask of the bot they make up. */
@@ -125,7 +126,11 @@ export function assembleBot(o: ResolvedBotOptions, checked: CheckedDefinition, s
   return {
     ...{ log, clock, middleware, plugins, scheduler, telemetry, scale, source, rest, dispatcher, queue },
     commands: checked.commands.map((c) => c.definition),
-    patterns: checked.patterns,
+    patterns: patternsToCheck(
+      { handlers: checked.described, commands: checked.core.commands, listeners: checked.listeners },
+      services,
+      { stateDir: o.stateDir, log },
+    ),
   };
 }
 

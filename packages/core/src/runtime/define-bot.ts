@@ -7,8 +7,7 @@ import { buildRoutes, handlersOf } from '../dispatch/routes.js';
 import { Container, type Provider } from '../kernel/container.js';
 import type { Class } from '../kernel/metadata.js';
 import { MESSAGE_KIND } from '../listeners/handle-message.js';
-import { declaredPatterns } from '../listeners/patterns/check-patterns.js';
-import type { MessagePattern } from '../listeners/patterns/message-pattern.js';
+import type { MessageListenerMetadata } from '../listeners/metadata.js';
 import { CommandCatalogue } from '../text-commands/catalogue.js';
 import { HelpCommand } from '../text-commands/help-command.js';
 import { type ResolvedTextCommandOptions, resolveTextCommandOptions } from '../text-commands/options.js';
@@ -40,8 +39,8 @@ export interface CheckedDefinition {
   commands: readonly CommandDescription[];
   /** What `help` lists, and the bot's classes may inject. */
   catalogue: CommandCatalogue;
-  /** The listeners' regular expressions the start checks for catastrophic backtracking. */
-  patterns: readonly MessagePattern[];
+  /** The message listeners, whose patterns the start checks for catastrophic backtracking. */
+  listeners: readonly MessageListenerMetadata[];
 }
 
 // A registered symbol: a definition made by another copy of core is recognised too (and checked again).
@@ -93,8 +92,7 @@ function check(options: BotDefinitionOptions): CheckedDefinition {
   );
   const listeners = handlersOf(routes, MESSAGE_KIND);
   assertBurstsOrdered(listeners, options.orderBy ?? DEFAULT_BOT_OPTIONS.orderBy);
-  const patterns = declaredPatterns(listeners.map(({ meta }) => meta));
-  return { textCommands, core, described: all, commands, catalogue, patterns };
+  return { textCommands, core, described: all, commands, catalogue, listeners: listeners.map(({ meta }) => meta) };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Logger } from '@boardbot/protocol';
 import { classTransformer } from '../kernel/class-transformer.js';
 import { validate } from '../kernel/class-validator.js';
 import type { Class } from '../kernel/metadata.js';
+import { escapedKeys, restoredKeys } from './record-keys.js';
 import type { SessionValue } from './session-store.js';
 
 /** What turning stored JSON into the session's class needs. */
@@ -18,9 +19,14 @@ export async function problemsOf(value: object): Promise<string[]> {
   return errors.flatMap((e) => Object.values(e.constraints ?? {}).map((text) => `${e.property}: ${text}`));
 }
 
-/** The session value as stored: plain JSON. */
+/** The session value as stored: plain JSON, its records' keys as they are (`constructor` too). */
 export function toPlain(value: object): unknown {
-  return classTransformer().instanceToPlain(value);
+  return restoredKeys(classTransformer().instanceToPlain(escapedKeys(value)));
+}
+
+/** The stored JSON as an instance of the session's class, its records without a prototype. */
+function fromPlain<T extends object>(shape: Class<T>, data: unknown): T {
+  return restoredKeys(classTransformer().plainToInstance(shape, escapedKeys(data)) as T);
 }
 
 /**
@@ -39,23 +45,23 @@ export async function currentValue<T extends object>(
   now: number,
   log: Logger,
 ): Promise<T> {
-  if (!value || (value.expiresAt !== null && value.expiresAt <= now)) return new rule.shape();
-  const { plainToInstance } = classTransformer();
+  const fresh = () => restoredKeys(new rule.shape());
+  if (!value || (value.expiresAt !== null && value.expiresAt <= now)) return fresh();
   if (value.shape === rule.version) {
-    const stored = plainToInstance(rule.shape, value.data);
+    const stored = fromPlain(rule.shape, value.data);
     if ((await problemsOf(stored)).length === 0) return stored;
   }
   const migrated = rule.migrate?.(value.data, value.shape);
   if (migrated !== undefined) {
-    const instance = Object.assign(new rule.shape(), plainToInstance(rule.shape, migrated));
+    const instance = Object.assign(fresh(), fromPlain(rule.shape, migrated));
     const problems = await problemsOf(instance);
     if (problems.length === 0) return instance;
     log.warn({ session: rule.name, problems }, 'session migration gave an invalid value: the session is reset');
-    return new rule.shape();
+    return fresh();
   }
   log.info(
     { session: rule.name, stored_version: value.shape, version: rule.version },
     'stored session does not fit its class and there is no migrate rule: the session is reset',
   );
-  return new rule.shape();
+  return fresh();
 }

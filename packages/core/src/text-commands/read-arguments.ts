@@ -22,7 +22,8 @@ export function readArguments(
 ): RawOptions {
   const ordered = [...options].sort((a, b) => a.position - b.position);
   const byName = new Map(ordered.map((d) => [d.option.name, d]));
-  const values: Record<string, string> = {};
+  // No prototype: an option named `constructor` not given yet is undefined here, not Object's.
+  const values: Record<string, string> = Object.create(null);
   const problems: string[] = [];
   const extra: TextToken[] = [];
   let next = 0;

@@ -29,11 +29,12 @@ export async function resolveNames(
   options: readonly DerivedOption[],
   where: { boardId: string; rest: BotRest; requestOptions: RequestOptions },
 ): Promise<ResolvedNames> {
-  const out: ResolvedNames = { values: { ...values }, known: new Set(), problems: [] };
+  // No prototype, and own values only: option names (`constructor`) are the author's, not Object's.
+  const out: ResolvedNames = { values: Object.assign(Object.create(null), values), known: new Set(), problems: [] };
   let members: Promise<UserProfile[]> | undefined;
   let boards: Promise<Board[]> | undefined;
   for (const { option } of options) {
-    const typed = values[option.name];
+    const typed = out.values[option.name];
     if (typeof typed !== 'string' || (option.type !== 'user' && option.type !== 'board')) continue;
     if (option.type === 'user') {
       members ??= where.rest.listMembers(where.boardId, where.requestOptions).then((m) => m.map((x) => x.user));

@@ -216,6 +216,11 @@ describe('text commands against the emulator', () => {
     expect(await say('!every a 1 1 maybe alice general')).toBe('Sorry, !every cannot run:\n- loud: expected a boolean');
     expect(await say('!paint blue')).toBe('Sorry, !paint cannot run:\n- colour must look like #ff8800');
     expect(await say('!paint #00ff00')).toBe('Painted #00ff00');
+    // A string without a maximum of its own takes 1000 characters at most, checked before its validators.
+    expect(await say(`!paint ${'#'.repeat(1001)}`)).toBe(
+      'Sorry, !paint cannot run:\n- colour: expected at most 1000 characters',
+    );
+    expect(await say(`!say ${'w'.repeat(1000)}`)).toBe(`[${'w'.repeat(1000)}]`);
   });
 
   it('refuses an ambiguous user (or board) name with the candidates, and a name nobody has', async () => {

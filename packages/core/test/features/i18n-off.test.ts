@@ -1,4 +1,4 @@
-import { Command, type CommandContext, type GuardFn, UseGuards } from '@boardbot/core';
+import { Command, type CommandContext, type GuardFn, Option, UseGuards } from '@boardbot/core';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -21,6 +21,18 @@ class OwnText {
   }
 }
 
+class KeyOptions {
+  @Option({ description: 'A runtime text, by name' }) name!: string;
+}
+
+/** Names a runtime text with what a person typed: the runtime's own texts only, never Object's members. */
+@Command({ name: 'runtime-key', description: 'A runtime text by name', options: KeyOptions })
+class RuntimeKey {
+  run(ctx: CommandContext<KeyOptions>, { name }: KeyOptions) {
+    return ctx.t(`boardbot:${name}`, { context: name });
+  }
+}
+
 @Command({ name: 'guarded', description: 'Refused in the runtime words' })
 @UseGuards(refuseInWords)
 class Guarded {
@@ -32,7 +44,7 @@ class Guarded {
 describe('ctx.t without the i18n plugin', () => {
   let platform: TestPlatform;
   beforeAll(async () => {
-    platform = await createTestPlatform({ handlers: [RuntimeText, OwnText, Guarded] });
+    platform = await createTestPlatform({ handlers: [RuntimeText, OwnText, Guarded, RuntimeKey] });
   });
   afterAll(() => platform?.close());
 
@@ -55,5 +67,25 @@ describe('ctx.t without the i18n plugin', () => {
         err: expect.objectContaining({ code: 'BOARDBOT_NO_TRANSLATIONS' }),
       }),
     );
+  });
+
+  it('takes only its own texts by name: constructor, __proto__ and toString are no runtime texts', async () => {
+    const alice = platform.person('alice');
+    expect((await alice.invoke('runtime-key', { name: 'denied' })).content).toBe(
+      'You are not allowed to do that here.',
+    );
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      expect((await alice.invoke('runtime-key', { name })).content).toBe(
+        'Sorry, something went wrong while handling that. It has been logged.',
+      );
+    }
+    const failed = platform.logs
+      .find({ level: 'error', msg: 'handler failed' })
+      .filter((l) => l.handler === 'RuntimeKey.run');
+    expect(failed.map((l) => (l.err as { code?: string }).code)).toEqual([
+      'BOARDBOT_NO_TRANSLATIONS',
+      'BOARDBOT_NO_TRANSLATIONS',
+      'BOARDBOT_NO_TRANSLATIONS',
+    ]);
   });
 });

@@ -62,7 +62,7 @@ describe('deriveCommands', () => {
             name: 'add',
             description: 'Add a tag',
             type: 'subcommand',
-            options: [{ name: 'name', description: 'Tag name', type: 'string', required: true }],
+            options: [{ name: 'name', description: 'Tag name', type: 'string', required: true, max_length: 1000 }],
           },
           { name: 'list', description: 'List tags', type: 'subcommand' },
         ],

@@ -84,7 +84,31 @@ describe('option schema derivation', () => {
     expect(b).toMatchObject({ min_length: 3, max_length: 9 });
     expect(c).toMatchObject({ min_length: 1 });
     expect(d).not.toHaveProperty('min_length');
-    expect(d).not.toHaveProperty('max_length');
+  });
+
+  it('gives every string option without choices a maximum length: 1000 unless its class gives one', () => {
+    class O {
+      @Option({ description: 'plain' }) plain!: string;
+      @Option({ description: 'longer' }) @MaxLength(4000) longer!: string;
+      @Option({ description: 'at least' }) @MinLength(3) atLeast!: string;
+      @Option({ description: 'picked' }) @IsIn(['rock', 'paper']) picked!: string;
+      @Option({ description: 'count' }) count!: number;
+    }
+    const [plain, longer, atLeast, picked, count] = options(O);
+    expect(plain).toMatchObject({ max_length: 1000 });
+    expect(longer).toMatchObject({ max_length: 4000 });
+    expect(atLeast).toMatchObject({ min_length: 3, max_length: 1000 });
+    expect(picked).not.toHaveProperty('max_length');
+    expect(count).not.toHaveProperty('max_length');
+  });
+
+  it('refuses a minimum length above the default maximum without a maximum of its own', () => {
+    class O {
+      @Option({ description: 'essay' }) @MinLength(1500) essay!: string;
+    }
+    expect(() => options(O)).toThrow(
+      'O.essay has a minimum length of 1500, above the default maximum of 1000 characters: give it a @MaxLength of its own.',
+    );
   });
 
   it('@IsIn gives choices; explicit choices take precedence', () => {

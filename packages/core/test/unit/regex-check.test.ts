@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type Bot,
@@ -9,6 +9,7 @@ import {
   UnsafeRegexError,
 } from '@boardbot/core';
 import {
+  checkerVersion,
   checkPatterns,
   declaredPatterns,
   MESSAGE_LISTENERS_KEY,
@@ -16,6 +17,7 @@ import {
   PATTERN_CHECK_TIMEOUT_MS,
   runNativeChecker,
   runWorker,
+  VerdictCache,
 } from '@boardbot/core/internal';
 import { type RecordingLogger, recordingLogger, type TempDir, tempDir } from '@boardbot/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -59,18 +61,33 @@ function bot(handlers: (new () => unknown)[], logger: RecordingLogger): Bot {
   return made;
 }
 
+/** How a bot's start ends: its error (past the check, it cannot reach its API on port 1). */
+function startError(made: Bot): Promise<unknown> {
+  return made.start().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+}
+
+/** The verdict files of the state directory. */
+function cachedVerdicts(): string[] {
+  const folder = join(dir?.dir ?? '', 'regex-checks');
+  return existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json')) : [];
+}
+
+/** Writes a verdict file as an earlier version would have. */
+function plantVerdict(key: string, verdict: object): void {
+  mkdirSync(join(dir?.dir ?? '', 'regex-checks'), { recursive: true });
+  writeFileSync(join(dir?.dir ?? '', 'regex-checks', `${key}.json`), `${JSON.stringify(verdict)}\n`);
+}
+
 function metadata(cls: object): MessageListenerMetadata[] {
   return Reflect.getMetadata(MESSAGE_LISTENERS_KEY, cls) as MessageListenerMetadata[];
 }
 
 describe('the start-time check of regular expressions', () => {
   it('refuses /^(a+)+$/ with BOARDBOT_UNSAFE_REGEX: the pattern, its listener, an attack and the fix', async () => {
-    const error = await bot([Greedy], recordingLogger())
-      .start()
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+    const error = await startError(bot([Greedy], recordingLogger()));
     expect(error).toBeInstanceOf(UnsafeRegexError);
     expect(isBoardbotError(error) && error.code).toBe('BOARDBOT_UNSAFE_REGEX');
     const message = (error as Error).message;
@@ -128,31 +145,84 @@ describe('verdicts', () => {
     expect(PATTERN_CHECK_TIMEOUT_MS).toBe(5000);
   });
 
-  it('warns about a pattern the checker cannot decide in time (unknown), and does not refuse it', async () => {
+  it('refuses a pattern the checker cannot decide in time, and caches no verdict: the next start checks it again', async () => {
     dir = tempDir('boardbot-regex-');
     const log = recordingLogger();
-    await checkPatterns(declaredPatterns(metadata(Plain)), {
+    const check = checkPatterns(declaredPatterns(metadata(Plain)), {
       stateDir: dir.dir,
       log,
       timeoutMs: 0,
     });
-    const warning = log.lines.find((l) => l.level === 'warn');
-    expect(warning?.msg).toMatch(/not checked for catastrophic backtracking/);
-    expect(warning?.bindings).toMatchObject({
-      handler: 'Plain.roll',
-      pattern: '/^!roll (\\d+)d(\\d+)$/i',
-      reason: 'timeout',
-    });
-    // The verdict is cached: the next start warns again, without a timeout of its own.
+    await expect(check).rejects.toThrow(
+      'Plain.roll: /^!roll (\\d+)d(\\d+)$/i could not be checked (timeout): nothing was cached, the next start checks it again',
+    );
+    expect(cachedVerdicts()).toEqual([]);
+    // Given its time, the checker decides (safe): the timeout had left nothing behind.
     const again = recordingLogger();
     await checkPatterns(declaredPatterns(metadata(Plain)), {
       stateDir: dir.dir,
       log: again,
     });
-    expect(again.lines.find((l) => l.level === 'warn')?.bindings).toMatchObject({
-      handler: 'Plain.roll',
-      reason: 'timeout',
+    expect(again.lines.some((l) => l.msg === 'checking regular expressions for catastrophic backtracking')).toBe(true);
+  });
+
+  it('takes no cached unknown verdict for a decision: a vulnerable pattern behind one is checked and refused', async () => {
+    dir = tempDir('boardbot-regex-');
+    // What an earlier version cached after a timeout on a loaded machine: it let the pattern start.
+    const key = VerdictCache.key(checkerVersion(), '^(a+)+$', '');
+    plantVerdict(key, { status: 'unknown', reason: 'timeout' });
+    await expect(bot([Greedy], recordingLogger()).start()).rejects.toThrow(
+      /Greedy\.greedy: \/\^\(a\+\)\+\$\/ takes exponential/,
+    );
+    expect(JSON.parse(readFileSync(join(dir.dir, 'regex-checks', `${key}.json`), 'utf8'))).toMatchObject({
+      status: 'vulnerable',
     });
+  });
+});
+
+describe('flags the checker does not know', () => {
+  it('refuses @OnMessage(/^(a+)+$/d) at start: d is dropped for the check (it changes no match), and it is vulnerable', async () => {
+    class Indices {
+      @OnMessage(/^(a+)+$/d)
+      indices() {}
+    }
+    dir = tempDir('boardbot-regex-');
+    // An earlier version cached the checker's "unknown flag" for it, and only warned.
+    const stale = VerdictCache.key(checkerVersion(), '^(a+)+$', 'd');
+    plantVerdict(stale, { status: 'unknown', reason: 'invalid: unknown flag' });
+    const log = recordingLogger();
+    const error = await startError(bot([Indices], log));
+    expect(error).toBeInstanceOf(UnsafeRegexError);
+    expect((error as UnsafeRegexError).problems).toEqual([
+      expect.stringMatching(/^Indices\.indices: \/\^\(a\+\)\+\$\/d takes exponential time/),
+    ]);
+    expect(log.lines.filter((l) => l.level === 'warn')).toEqual([]);
+  });
+
+  it('refuses a v pattern, which the checker cannot decide, unless it runs on re2', async () => {
+    // biome-ignore lint/complexity/useRegexLiterals: TypeScript refuses a `v` literal below es2024, this repository's target is es2022.
+    const sets = new RegExp('^[a-z]+$', 'v');
+    class Sets {
+      @OnMessage(sets)
+      sets() {}
+    }
+    const error = await startError(bot([Sets], recordingLogger()));
+    expect(error).toBeInstanceOf(UnsafeRegexError);
+    expect((error as Error).message).toContain(
+      'this regular expression is not known to run without catastrophic backtracking',
+    );
+    expect((error as UnsafeRegexError).problems).toEqual([
+      'Sets.sets: /^[a-z]+$/v could not be checked (invalid: unknown flag): the checker does not know the v flag: write it with u if it means the same',
+    ]);
+    // Nothing cached: the verdict was no decision.
+    expect(cachedVerdicts()).toEqual([]);
+    class LinearSets {
+      @OnMessage(sets, { engine: 're2' })
+      sets() {}
+    }
+    const linear = await startError(bot([LinearSets], recordingLogger()));
+    expect(linear).not.toBeInstanceOf(UnsafeRegexError);
+    expect(linear).toBeDefined();
   });
 });
 

@@ -5,6 +5,7 @@ import { DESIGN_TYPE, readMetadataList } from '../../kernel/metadata.js';
 import type { LeafOptionType, OptionMetadata } from '../metadata.js';
 import { OPTIONS_KEY } from '../metadata.js';
 import { type PropertyConstraint, readConstraints } from './constraints.js';
+import { DEFAULT_STRING_MAX_LENGTH } from './string-max-length.js';
 
 /** A derived option, with where it came from (for error messages and conversion). */
 export interface DerivedOption {
@@ -47,6 +48,7 @@ export function deriveOptions(cls: Class): DerivedOption[] {
     const choices =
       meta.choices ?? (Array.isArray(isIn) ? isIn.map((v) => ({ name: String(v), value: v })) : undefined);
     if (choices) option.choices = choices;
+    else if (type === 'string') defaultMaxLength(option, source);
     if (meta.rest && (type !== 'string' || position !== declared.length - 1)) {
       throw new InvalidOptionError(
         `${source} has @Option({ rest: true }), which only the last option of the class, a string, may have: ` +
@@ -56,6 +58,21 @@ export function deriveOptions(cls: Class): DerivedOption[] {
     return { option, property: meta.property, source, position, rest: meta.rest === true };
   });
   return [...derived.filter((d) => d.option.required), ...derived.filter((d) => !d.option.required)];
+}
+
+/**
+ * Every string option without choices has a maximum length: {@link DEFAULT_STRING_MAX_LENGTH} when its
+ * class gives none (one with choices takes nothing longer than its longest choice).
+ */
+function defaultMaxLength(option: LeafOption, source: string): void {
+  if (option.max_length !== undefined) return;
+  if ((option.min_length ?? 0) > DEFAULT_STRING_MAX_LENGTH) {
+    throw new InvalidOptionError(
+      `${source} has a minimum length of ${option.min_length}, above the default maximum of ` +
+        `${DEFAULT_STRING_MAX_LENGTH} characters: give it a @MaxLength of its own.`,
+    );
+  }
+  option.max_length = DEFAULT_STRING_MAX_LENGTH;
 }
 
 function instantiate(cls: Class): Record<string, unknown> {

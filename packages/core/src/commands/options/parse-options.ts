@@ -1,4 +1,5 @@
 import type { OptionValue } from '@boardbot/protocol';
+import { decimalValue } from '@boardbot/protocol/runtime';
 import type { ValidationError } from 'class-validator';
 import { classTransformer } from '../../kernel/class-transformer.js';
 import { validate } from '../../kernel/class-validator.js';
@@ -42,7 +43,8 @@ export async function parseOptions(
   for (const d of derived) {
     const { name, type, required } = d.option;
     names.set(d.property, name);
-    const value = coerce(type, raw[name]);
+    // Own properties only: an option named `constructor` left out is not Object.prototype's.
+    const value = coerce(type, Object.hasOwn(raw, name) ? raw[name] : undefined);
     if (value === undefined) {
       if (required) problems.push(`${name} is required`);
       continue;
@@ -50,6 +52,12 @@ export async function parseOptions(
     // The platform checks types against the registered set; this guards against a drifted set.
     if (!fits(type, value)) {
       problems.push(`${name} must be ${TYPE_WORDS[type as keyof typeof TYPE_WORDS] ?? type}`);
+      continue;
+    }
+    // The bound comes before any validator: their work grows with the text (see DEFAULT_STRING_MAX_LENGTH).
+    const max = d.option.max_length;
+    if (typeof value === 'string' && max !== undefined && value.length > max) {
+      problems.push(`${name} must be shorter than or equal to ${max} characters`);
       continue;
     }
     plain[d.property] = value;
@@ -67,11 +75,10 @@ export async function parseOptions(
 }
 
 function coerce(type: string, value: OptionValue | undefined): OptionValue | undefined {
-  // Values typed into a form may arrive as text; the emulator converts them, a tolerant bot does too.
+  // Values typed into a form may arrive as text; the emulator converts them, a tolerant bot does too
+  // (decimal digits only, as the platform's check reads them).
   if (typeof value !== 'string') return value;
-  if ((type === 'integer' || type === 'number') && value.trim() !== '' && Number.isFinite(Number(value))) {
-    return Number(value);
-  }
+  if (type === 'integer' || type === 'number') return decimalValue(value, type) ?? value;
   if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   return value;
 }

@@ -1,9 +1,8 @@
 import type { Logger } from '@boardbot/protocol';
 import { UnsafeRegexError } from '../../errors.js';
 import type { MessageListenerMetadata } from '../metadata.js';
-import type { MessagePattern } from './message-pattern.js';
-import type { PatternToCheck, PatternVerdict } from './verdict.js';
-import { checkerVersion, VerdictCache } from './verdict-cache.js';
+import { patternVerdicts } from './pattern-verdicts.js';
+import type { DeclaredPattern, PatternVerdict } from './verdict.js';
 
 /** How long the checker may think about one pattern before its verdict is `unknown`. */
 export const PATTERN_CHECK_TIMEOUT_MS = 5000;
@@ -17,69 +16,56 @@ export interface PatternCheckOptions {
   timeoutMs?: number;
 }
 
-/** The regular expressions the listeners declare that the start-time check applies to. */
-export function declaredPatterns(listeners: readonly MessageListenerMetadata[]): MessagePattern[] {
-  return listeners.flatMap((l) => (l.pattern?.checked ? [l.pattern] : []));
+/**
+ * The regular expressions the listeners declare that the start-time check applies to: those run on
+ * the JavaScript engine, without the author's `allowSlowRegex`.
+ */
+export function declaredPatterns(listeners: readonly MessageListenerMetadata[]): DeclaredPattern[] {
+  return listeners.flatMap((l) =>
+    l.pattern?.checked ? [{ regex: l.pattern.regex, where: l.pattern.options.where }] : [],
+  );
 }
 
 /**
- * Checks the listeners' regular expressions for catastrophic backtracking, before the bot reads any
- * message: cached verdicts are read from the state directory; the others are decided by recheck
- * outside the bot's heap (its native build in a process of its own, else a worker thread; loaded only
- * then) and cached. Throws {@link UnsafeRegexError} for every vulnerable
- * pattern; warns about those it could not decide. Does nothing when there is no pattern to check.
+ * Checks regular expressions that a stranger's text reaches (listeners', validators') for
+ * catastrophic backtracking, before the bot reads any message (see {@link patternVerdicts}). Throws
+ * {@link UnsafeRegexError} naming every pattern found vulnerable, and every one the checker could not
+ * decide (a timeout, a crash, a flag it does not know): neither runs on anyone's text. Does nothing
+ * when there is no pattern to check.
  *
- * @param patterns - from {@link declaredPatterns}
+ * @param patterns - the expressions and where each is declared
+ * @param options - the state directory, the log, the checker's time
  */
-export async function checkPatterns(patterns: readonly MessagePattern[], options: PatternCheckOptions): Promise<void> {
+export async function checkPatterns(patterns: readonly DeclaredPattern[], options: PatternCheckOptions): Promise<void> {
   if (patterns.length === 0) return;
-  const checker = checkerVersion();
-  const cache = new VerdictCache(options.stateDir);
-  const keyed = patterns.map((pattern) => ({
-    pattern,
-    hash: VerdictCache.key(checker, pattern.regex.source, pattern.regex.flags),
-  }));
-  const verdicts = new Map<string, PatternVerdict>();
-  const unchecked = new Map<string, PatternToCheck>();
-  for (const { pattern, hash } of keyed) {
-    const cached = await cache.get(hash);
-    if (cached) verdicts.set(hash, cached);
-    else unchecked.set(hash, { hash, source: pattern.regex.source, flags: pattern.regex.flags });
-  }
-  if (unchecked.size > 0) {
-    options.log.info(
-      { patterns: unchecked.size, checker },
-      'checking regular expressions for catastrophic backtracking',
-    );
-    // Loaded here, not above: a bot whose verdicts are all cached (or that has no regular expression)
-    // never reads the checker's modules.
-    const { runChecker } = await import('./run-checker.js');
-    const fresh = await runChecker([...unchecked.values()], options.timeoutMs ?? PATTERN_CHECK_TIMEOUT_MS);
-    for (const [hash, verdict] of fresh) {
-      verdicts.set(hash, verdict);
-      await cache.set(hash, verdict).catch((error: unknown) => {
-        options.log.warn({ err: error, state_dir: options.stateDir }, 'regular expression verdict not cached');
-      });
-    }
-  }
-  const problems: string[] = [];
-  for (const { pattern, hash } of keyed) {
-    const verdict = verdicts.get(hash);
-    const { where } = pattern.options;
-    if (verdict?.status === 'vulnerable') problems.push(describeProblem(pattern, verdict));
-    else if (verdict?.status !== 'safe') {
-      options.log.warn(
-        { handler: where, pattern: String(pattern.regex), reason: verdict?.reason },
-        "regular expression not checked for catastrophic backtracking (the checker could not decide): make it simpler, or give { engine: 're2' }",
-      );
-    }
-  }
-  if (problems.length > 0) throw new UnsafeRegexError(problems);
+  const { stateDir, log, timeoutMs = PATTERN_CHECK_TIMEOUT_MS } = options;
+  const verdicts = await patternVerdicts(
+    patterns.map((p) => p.regex),
+    { stateDir, log, timeoutMs },
+  );
+  const vulnerable: string[] = [];
+  const undecided: string[] = [];
+  patterns.forEach((pattern, i) => {
+    const verdict = verdicts[i] as PatternVerdict;
+    if (verdict.status === 'vulnerable') vulnerable.push(describeVulnerable(pattern, verdict));
+    else if (verdict.status !== 'safe') undecided.push(describeUndecided(pattern, verdict));
+  });
+  if (vulnerable.length + undecided.length > 0)
+    throw new UnsafeRegexError([...vulnerable, ...undecided], undecided.length);
 }
 
-function describeProblem(pattern: MessagePattern, verdict: PatternVerdict): string {
+function describeVulnerable({ regex, where }: DeclaredPattern, verdict: PatternVerdict): string {
   return (
-    `${pattern.options.where}: ${String(pattern.regex)} takes ${verdict.complexity ?? 'super-linear'} time; ` +
+    `${where}: ${String(regex)} takes ${verdict.complexity ?? 'super-linear'} time; ` +
     `an attack string looks like ${verdict.attack ?? 'unknown'}`
   );
+}
+
+function describeUndecided({ regex, where }: DeclaredPattern, verdict: PatternVerdict): string {
+  const reason = verdict.reason ?? 'unknown';
+  // recheck knows no `v` (unicodeSets): such a pattern stays undecided however often it is checked.
+  const hint = regex.flags.includes('v')
+    ? 'the checker does not know the v flag: write it with u if it means the same'
+    : 'nothing was cached, the next start checks it again; a simpler pattern decides faster';
+  return `${where}: ${String(regex)} could not be checked (${reason}): ${hint}`;
 }

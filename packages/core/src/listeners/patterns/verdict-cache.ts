@@ -34,18 +34,23 @@ export class VerdictCache {
     return createHash('sha256').update(`${checker}\n${flags}\n${source}`).digest('hex');
   }
 
-  /** The cached verdict, or undefined (none, or unreadable: it is checked again). */
+  /**
+   * The cached verdict, or undefined (none, unreadable, or no decision: it is checked again). Only a
+   * decided verdict counts: an `unknown` one (a timeout, a crash, a flag the checker did not know),
+   * which earlier versions cached, is no verdict at all.
+   */
   async get(hash: string): Promise<PatternVerdict | undefined> {
     try {
       const parsed = JSON.parse(await readFile(this.file(hash), 'utf8')) as PatternVerdict;
-      return ['safe', 'vulnerable', 'unknown'].includes(parsed.status) ? parsed : undefined;
+      return decided(parsed) ? parsed : undefined;
     } catch {
       return undefined;
     }
   }
 
-  /** Stores a verdict (written whole, then renamed: a reader never sees half a file). */
+  /** Stores a decided verdict (written whole, then renamed: a reader never sees half a file); ignores any other. */
   async set(hash: string, verdict: PatternVerdict): Promise<void> {
+    if (!decided(verdict)) return;
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const temp = join(this.dir, `.${hash}.${randomUUID()}.tmp`);
     await writeFile(temp, `${JSON.stringify(verdict)}\n`, { mode: 0o600 });
@@ -55,4 +60,9 @@ export class VerdictCache {
   private file(hash: string): string {
     return join(this.dir, `${hash}.json`);
   }
+}
+
+/** Whether the checker decided: `safe` or `vulnerable`. A timeout or a crash is not a verdict. */
+export function decided(verdict: PatternVerdict | undefined): verdict is PatternVerdict {
+  return verdict?.status === 'safe' || verdict?.status === 'vulnerable';
 }

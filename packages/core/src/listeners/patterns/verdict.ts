@@ -5,7 +5,7 @@ export interface PatternVerdict {
   complexity?: string;
   /** For `vulnerable`: the attack string's shape, as an expression (`'a' + 'a'.repeat(31) + '\x00'`). */
   attack?: string;
-  /** For `unknown`: why (`timeout`, `unsupported: ...`). */
+  /** For `unknown`: why (`timeout`, `invalid: unknown flag`, ...). */
   reason?: string;
 }
 
@@ -14,4 +14,14 @@ export interface PatternToCheck {
   hash: string;
   source: string;
   flags: string;
+}
+
+/**
+ * A regular expression that a stranger's text reaches, and where it is declared: a listener's
+ * (`Class.method`) or a validator's (`Class.property`, `@Matches` of an options or answer class).
+ */
+export interface DeclaredPattern {
+  regex: RegExp;
+  /** `Class.method` or `Class.property`, for the refusal. */
+  where: string;
 }
