@@ -147,6 +147,11 @@ const CORE_ERRORS = createErrorFactory({
       'A middleware called next() more than once: call it once (and await it) to run the rest of the chain and the ' +
       'handler, or not at all to stop here.',
   },
+  BOARDBOT_TOOL_REFUSED: {
+    message: (command: string, told: string) =>
+      `${command}, run by the assistant as the asking person, was not run: ${told} ` +
+      '(the model gets this as the tool error; it may call again with other options, or tell the person).',
+  },
   BOARDBOT_UNSAFE_REGEX: {
     message: (problems: readonly string[]) =>
       `A message could stall the whole bot (every board, /healthz too): ${
@@ -524,5 +529,25 @@ export class UnknownBotOptionError extends BoardbotCoreError {
   constructor(unknown: readonly UnknownName[]) {
     super('BOARDBOT_UNKNOWN_BOT_OPTION', [unknown]);
     this.unknown = unknown;
+  }
+}
+
+/**
+ * A command run as a model's tool (`commandTools`, `@boardbot/core/agents`) did not give an answer:
+ * the asking person may not run it (a guard, a cooldown), its options were invalid, or it failed.
+ * The AI SDK hands it to the model as the tool's error, so the model can call again.
+ */
+export class ToolRefusedError extends BoardbotCoreError {
+  /**
+   * @param command - the command as typed (`/roll`)
+   * @param reason - `refused` (guard, cooldown, invalid options) or `failed` (the handler threw)
+   * @param told - what the person would have been told
+   */
+  constructor(
+    command: string,
+    readonly reason: 'refused' | 'failed',
+    readonly told: string,
+  ) {
+    super('BOARDBOT_TOOL_REFUSED', [command, told]);
   }
 }
