@@ -149,8 +149,8 @@ const CORE_ERRORS = createErrorFactory({
   },
   BOARDBOT_TOOL_REFUSED: {
     message: (command: string, told: string) =>
-      `${command}, run by the assistant as the asking person, was not run: ${told} ` +
-      '(the model gets this as the tool error; it may call again with other options, or tell the person).',
+      `${command} was not run as the asking person: ${told}\n` +
+      'Call it again with other options if they were wrong, or tell the person why it cannot be done.',
   },
   BOARDBOT_UNSAFE_REGEX: {
     message: (problems: readonly string[]) =>
