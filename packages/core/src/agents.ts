@@ -4,4 +4,3 @@
 
 export { agents } from './agents/agents-plugin.js';
 export { type CommandTool, type CommandToolInput, commandTools } from './agents/command-tools.js';
-export { type OptionsJsonSchema, optionsJsonSchema } from './agents/option-schema.js';

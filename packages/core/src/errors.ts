@@ -538,16 +538,19 @@ export class UnknownBotOptionError extends BoardbotCoreError {
  * The AI SDK hands it to the model as the tool's error, so the model can call again.
  */
 export class ToolRefusedError extends BoardbotCoreError {
+  /** `refused`: a guard, a cooldown or invalid options; `failed`: the handler threw. */
+  readonly reason: 'refused' | 'failed';
+  /** What the person would have been told (the refusal, the apology). */
+  readonly told: string;
+
   /**
    * @param command - the command as typed (`/roll`)
-   * @param reason - `refused` (guard, cooldown, invalid options) or `failed` (the handler threw)
+   * @param reason - why it gave no answer
    * @param told - what the person would have been told
    */
-  constructor(
-    command: string,
-    readonly reason: 'refused' | 'failed',
-    readonly told: string,
-  ) {
+  constructor(command: string, reason: 'refused' | 'failed', told: string) {
     super('BOARDBOT_TOOL_REFUSED', [command, told]);
+    this.reason = reason;
+    this.told = told;
   }
 }

@@ -1,4 +1,12 @@
-import { Command, type CommandContext, type MessageContext, OnMessage, Option, RequireRole } from '@boardbot/core';
+import {
+  Command,
+  type CommandContext,
+  Cooldown,
+  type MessageContext,
+  OnMessage,
+  Option,
+  RequireRole,
+} from '@boardbot/core';
 import { agents, commandTools } from '@boardbot/core/agents';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { simulateReadableStream, stepCountIs, streamText } from 'ai';
@@ -75,11 +83,37 @@ class Ban {
   }
 }
 
+@Command({ name: 'coin', description: 'Toss a coin, once a minute per person' })
+@Cooldown({ per: 'user', uses: 1, ms: 60_000 })
+class Coin {
+  run(ctx: CommandContext) {
+    return `heads for ${ctx.user.username}`;
+  }
+}
+
+@Command({ name: 'note', description: 'Posts a note on the board' })
+class Note {
+  // A command that writes on its own: each of its runs takes the run's next idempotency key.
+  async run(ctx: CommandContext) {
+    await ctx.rest.sendMessage(ctx.boardId, { content: `note by ${ctx.user.username}` });
+    return 'noted';
+  }
+}
+
+@Command({ name: 'broken', description: 'Always fails' })
+class Broken {
+  run(): string {
+    throw new Error('disk on fire');
+  }
+}
+
+const commands = [Roll, Ban, Coin, Note, Broken];
+
 function assistantOf(model: MockModel) {
   class Assistant {
     @OnMessage(/@assistant\b/i)
     async answer(ctx: MessageContext) {
-      const tools = await commandTools(ctx, [Roll, Ban]);
+      const tools = await commandTools(ctx, commands);
       const { textStream } = streamText({ model, prompt: ctx.message.content ?? '', tools, stopWhen: stepCountIs(4) });
       await ctx.stream(textStream);
     }
@@ -95,7 +129,7 @@ afterEach(async () => {
 });
 
 async function start(model: MockModel): Promise<TestPlatform> {
-  platform = await createTestPlatform({ handlers: [assistantOf(model), Roll, Ban], plugins: [agents()] });
+  platform = await createTestPlatform({ handlers: [assistantOf(model), ...commands], plugins: [agents()] });
   return platform;
 }
 
@@ -146,5 +180,32 @@ describe('commands as tools', () => {
     const answer = await p.bot.nextAnswer({ replyTo: asked }).final();
     expect(answer.text).toBe('done: "banned"');
     expect(banned).toEqual([`${(await bob.profile()).id} by ada`]);
+  });
+
+  it("counts the command's cooldown for the asking person: a second call in the window is refused", async () => {
+    const model = scripted([callTool('coin', {}, 'c1'), callTool('coin', {}, 'c2')]);
+    const p = await start(model);
+    const asked = await p.person('alice').say('@assistant toss twice');
+    const answer = await p.bot.nextAnswer({ replyTo: asked }).final();
+    expect(lastToolOutput(model.doStreamCalls[1]?.prompt as Prompt).value).toBe('heads for alice');
+    expect(answer.text).toContain('/coin was not run as the asking person');
+    expect(answer.text).toMatch(/wait|again/i);
+  });
+
+  it("gives a failing command's apology as the tool error, reason failed", async () => {
+    const model = scripted([callTool('broken', {}, 'c1')]);
+    const p = await start(model);
+    const asked = await p.person('alice').say('@assistant break it');
+    const answer = await p.bot.nextAnswer({ replyTo: asked }).final();
+    expect(answer.text).toContain('/broken was not run as the asking person');
+    expect(p.bot.messages().map((m) => m.content)).toEqual([answer.text]);
+  });
+
+  it("gives each call of a turn its own write keys: two calls write twice, though the mock's ids repeat", async () => {
+    const model = scripted([callTool('note', {}, 'same'), callTool('note', {}, 'same')]);
+    const p = await start(model);
+    const asked = await p.person('alice').say('@assistant two notes');
+    await p.bot.nextAnswer({ replyTo: asked }).final();
+    expect(p.bot.messages().filter((m) => m.content === 'note by alice')).toHaveLength(2);
   });
 });
