@@ -1,4 +1,5 @@
 import type { Message, UserProfile } from '@boardbot/protocol';
+import type { StreamedAnswer, StreamSource } from '../answers/stream-options.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { ReplyBody } from '../kernel/context.js';
 import { TextCommandContextImpl } from '../text-commands/text-context.js';
@@ -50,6 +51,7 @@ export class ToolCommandContextImpl<O extends object> extends TextCommandContext
     return true;
   }
 
+  /** Keeps the answer for the model; resolves with the asking message (nothing was posted). */
   override async reply(body: ReplyBody): Promise<Message> {
     const text = textOf(body);
     const { capture } = this;
@@ -65,5 +67,13 @@ export class ToolCommandContextImpl<O extends object> extends TextCommandContext
 
   override followUp(body: ReplyBody): Promise<Message> {
     return this.reply(body);
+  }
+
+  /** A streamed answer is read whole and kept as one answer: nothing is posted. */
+  override async stream(source: StreamSource): Promise<StreamedAnswer> {
+    let text = '';
+    for await (const piece of source as AsyncIterable<string>) text += piece;
+    await this.reply(text);
+    return { text, parts: [] };
   }
 }

@@ -107,7 +107,18 @@ class Broken {
   }
 }
 
-const commands = [Roll, Ban, Coin, Note, Broken];
+@Command({ name: 'story', description: 'Tells a story, streamed' })
+class Story {
+  async run(ctx: CommandContext) {
+    async function* pieces() {
+      yield 'once ';
+      yield 'upon a time';
+    }
+    await ctx.stream(pieces());
+  }
+}
+
+const commands = [Roll, Ban, Coin, Note, Broken, Story];
 
 function assistantOf(model: MockModel) {
   class Assistant {
@@ -207,5 +218,14 @@ describe('commands as tools', () => {
     const asked = await p.person('alice').say('@assistant two notes');
     await p.bot.nextAnswer({ replyTo: asked }).final();
     expect(p.bot.messages().filter((m) => m.content === 'note by alice')).toHaveLength(2);
+  });
+
+  it("keeps a command's streamed answer for the model, whole, without posting it", async () => {
+    const model = scripted([callTool('story', {}, 'c1')]);
+    const p = await start(model);
+    const asked = await p.person('alice').say('@assistant a story');
+    const answer = await p.bot.nextAnswer({ replyTo: asked }).final();
+    expect(answer.text).toBe('done: "once upon a time"');
+    expect(p.bot.messages().map((m) => m.content)).toEqual([answer.text]);
   });
 });
