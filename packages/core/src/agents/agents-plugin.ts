@@ -1,5 +1,4 @@
-import { describeCommand } from '../commands/describe.js';
-import { type CommandMethod, type CommandTable, commandTable } from '../commands/handle-interaction.js';
+import { type CommandMethod, type CommandTable, commandMethods, commandTable } from '../commands/handle-interaction.js';
 import type { AnyContext } from '../kernel/context.js';
 import type { HandlerRun } from '../kernel/run.js';
 import type { Plugin } from '../plugins/plugin.js';
@@ -40,10 +39,7 @@ function commandToolsKind(bound: { host?: CommandToolHost }): KindDefinition<Com
   return {
     name: 'command tools',
     decorators: [],
-    describe: (cls) => {
-      const command = describeCommand(cls);
-      return command?.routes.map((route) => ({ method: route.method, route, command })) ?? [];
-    },
+    describe: commandMethods,
     create: (host) => {
       bound.host = { commands: commandTable(host.handlers), runner: host.runner };
       return { route: () => undefined, handle: async () => {} };
