@@ -62,10 +62,11 @@ const LAYERS = {
     ['i18n'], // the i18n plugin (its own entry point, i18n.ts): i18next, locale settings
     ['commands', 'listeners', 'schedules', 'permissions'], // the kinds of handler
     ['conversations', 'text-commands'], // built on message listeners and sessions; on commands and message authors
+    ['agents'], // commands as a model's tools (its own entry point, agents.ts): run as text commands are
     ['dispatch'], // routes events to the kinds
     ['health'], // health server and metrics
     ['runtime'], // the bot's definition, its parts and their runner, the event sources, the intake: the top of core
-    ['index.ts', 'internal.ts', 'i18n.ts'], // the entry points
+    ['index.ts', 'internal.ts', 'i18n.ts', 'agents.ts'], // the entry points
   ],
   'chat-adapter': [
     ['errors.ts', 'logger.ts'],
@@ -236,6 +237,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/', pathNot: '^packages/core/src/i18n/' },
       to: { path: '(^|/)node_modules/i18next/' },
+    },
+    {
+      name: 'ai-only-in-agents',
+      comment:
+        'ai is an optional peer dependency of @boardbot/core: only its agents entry (src/agents/) imports it, so a bot without agents never loads it',
+      severity: 'error',
+      from: { path: '^packages/core/', pathNot: '^packages/core/src/agents/' },
+      to: { path: '(^|/)node_modules/ai/' },
     },
     {
       name: 'mcp-on-the-clients',

@@ -100,6 +100,7 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.SessionConflictError, () => new core.SessionConflictError('Score', 50)],
   [core.StreamStoppedError, () => new core.StreamStoppedError('Ask.run', 'failed', 0, leakyCause())],
   [core.StreamKeyReusedError, () => new core.StreamKeyReusedError('Ask.run', leakyCause())],
+  [core.ToolRefusedError, () => new core.ToolRefusedError('/ban', 'refused', 'This needs the admin role.')],
   [core.RunCancelledError, () => new core.RunCancelledError('Assistant.answer')],
   [core.BurstUnorderedError, () => new core.BurstUnorderedError(['Assistant.answer'])],
   [core.NoTranslationsError, () => new core.NoTranslationsError('greeting')],

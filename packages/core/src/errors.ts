@@ -149,6 +149,11 @@ const CORE_ERRORS = createErrorFactory({
       'A middleware called next() more than once: call it once (and await it) to run the rest of the chain and the ' +
       'handler, or not at all to stop here.',
   },
+  BOARDBOT_TOOL_REFUSED: {
+    message: (command: string, told: string) =>
+      `${command} was not run as the asking person: ${told}\n` +
+      'Call it again with other options if they were wrong, or tell the person why it cannot be done.',
+  },
   BOARDBOT_UNSAFE_REGEX: {
     message: (problems: readonly string[], undecided = 0) =>
       `A message could stall the whole bot (every board, /healthz too): ${
@@ -537,5 +542,28 @@ export class UnknownBotOptionError extends BoardbotCoreError {
   constructor(unknown: readonly UnknownName[]) {
     super('BOARDBOT_UNKNOWN_BOT_OPTION', [unknown]);
     this.unknown = unknown;
+  }
+}
+
+/**
+ * A command run as a model's tool (`commandTools`, `@boardbot/core/agents`) did not give an answer:
+ * the asking person may not run it (a guard, a cooldown), its options were invalid, or it failed.
+ * The AI SDK hands it to the model as the tool's error, so the model can call again.
+ */
+export class ToolRefusedError extends BoardbotCoreError {
+  /** `refused`: a guard, a cooldown or invalid options; `failed`: the handler threw. */
+  readonly reason: 'refused' | 'failed';
+  /** What the person would have been told (the refusal, the apology). */
+  readonly told: string;
+
+  /**
+   * @param command - the command as typed (`/roll`)
+   * @param reason - why it gave no answer
+   * @param told - what the person would have been told
+   */
+  constructor(command: string, reason: 'refused' | 'failed', told: string) {
+    super('BOARDBOT_TOOL_REFUSED', [command, told]);
+    this.reason = reason;
+    this.told = told;
   }
 }

@@ -2,6 +2,7 @@
 // the sibling packages of this repository reach into. Not part of the public API: names here may
 // change in any release.
 
+export { optionsJsonSchema } from './agents/option-schema.js';
 export * from './answers/answer-record.js';
 export * from './answers/split-answer.js';
 export { COMMAND_KEY, OPTIONS_KEY, SUBCOMMANDS_KEY } from './commands/metadata.js';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Interaction } from '@boardbot/protocol';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { EventMeta } from '../kernel/event.js';
+import type { Class } from '../kernel/metadata.js';
 import type { EventKind, KindDefinition, KindHandler, KindHost, KindMethod } from '../policies/kind.js';
 import { CommandContextImpl } from './command-context.js';
 import { COMMAND_RULES, type CommandTarget, type RawOptionsReader, type RunningCommand } from './command-stages.js';
@@ -34,12 +35,18 @@ export function commandKind(onExhausted: ExhaustedInteraction): KindDefinition<C
   return {
     name: 'command',
     decorators: ['@Command'],
-    describe: (cls) => {
-      const command = describeCommand(cls);
-      return command?.routes.map((route) => ({ method: route.method, route, command })) ?? [];
-    },
+    describe: commandMethods,
     create: (host) => new InteractionHandler(host, onExhausted),
   };
+}
+
+/**
+ * The command methods of a class, as the command kind reads them (none for a class without `@Command`).
+ * @param cls - a handler class
+ */
+export function commandMethods(cls: Class): CommandMethod[] {
+  const command = describeCommand(cls);
+  return command?.routes.map((route) => ({ method: route.method, route, command })) ?? [];
 }
 
 /** The table of the command kind's handlers, by {@link routeKey}. */

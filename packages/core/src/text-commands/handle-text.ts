@@ -1,5 +1,4 @@
 import type { Message } from '@boardbot/protocol';
-import { checkInvocationOptions, type ErrorDetail } from '@boardbot/protocol/runtime';
 import { COMMAND_RULES, type CommandTarget, type RawOptions, type RunningCommand } from '../commands/command-stages.js';
 import { type CommandMethod, commandTable } from '../commands/handle-interaction.js';
 import { routeKey } from '../commands/route-key.js';
@@ -14,10 +13,10 @@ import { chosenByListener } from '../listeners/match-message.js';
 import { startMessageRun } from '../listeners/message-run.js';
 import type { MessageListenerMetadata } from '../listeners/metadata.js';
 import type { EventKind, KindDefinition, KindHost } from '../policies/kind.js';
+import { checkGivenValues } from './check-values.js';
 import { nearestNames } from './nearest-names.js';
 import { type ResolvedTextCommandOptions, textEditable } from './options.js';
 import { readArguments } from './read-arguments.js';
-import { resolveNames } from './resolve-names.js';
 import { TextCommandContextImpl } from './text-context.js';
 import { type TextCommandEntry, textCommandTable } from './text-table.js';
 import { tokenize } from './tokenize.js';
@@ -36,13 +35,6 @@ interface Invocation {
   /** Whether it is the message's edit (an editable command's re-run). */
   edited: boolean;
   message: Message;
-}
-
-/** `Required option is missing` → `sides is required`; `Expected at most 6` → `sides: expected at most 6`. */
-function problemOf(issue: ErrorDetail): string {
-  const name = issue.path.replace(/^\/options\//, '');
-  if (issue.message === 'Required option is missing') return `${name} is required`;
-  return `${name}: ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}`;
 }
 
 /**
@@ -197,13 +189,6 @@ class TextCommandHandler implements EventKind<Invocation> {
     const { options } = target.route;
     const given = readArguments(tokens.tokens, line, options, ctx.shownAs);
     if (!given.ok) return given;
-    const resolved = await resolveNames(given.values, options, ctx);
-    if (resolved.problems.length > 0) return { ok: false, problems: resolved.problems };
-    const declared = options.map((d) => d.option);
-    const checked = checkInvocationOptions(declared, resolved.values, {
-      exists: (_type, id) => resolved.known.has(id),
-    });
-    if (checked.issues.length > 0) return { ok: false, problems: checked.issues.map(problemOf) };
-    return { ok: true, values: checked.values };
+    return checkGivenValues(given.values, options, ctx);
   }
 }

@@ -1,0 +1,6 @@
+// `@boardbot/core/agents`: an assistant's model runs the bot's commands as tools, as the asking
+// person. A separate entry point, so that only a bot that imports it loads `ai` (an optional peer
+// dependency of @boardbot/core).
+
+export { agents } from './agents/agents-plugin.js';
+export { type CommandTool, type CommandToolInput, commandTools } from './agents/command-tools.js';

@@ -1,0 +1,123 @@
+import type { OptionValue } from '@boardbot/protocol';
+import type { Tool } from 'ai';
+import {
+  COMMAND_RULES,
+  type CommandTarget,
+  type RawOptionsReader,
+  type RunningCommand,
+} from '../commands/command-stages.js';
+import { describeCommand } from '../commands/describe.js';
+import { routeKey } from '../commands/route-key.js';
+import { BotStateError, InvalidHandlerError, ToolRefusedError } from '../errors.js';
+import type { ContextDeps } from '../kernel/base-context.js';
+import type { EventMeta } from '../kernel/event.js';
+import type { Class } from '../kernel/metadata.js';
+import type { MessageContext } from '../listeners/context.js';
+import { checkGivenValues } from '../text-commands/check-values.js';
+import { askingTurn, type CommandToolHost } from './agents-plugin.js';
+import { optionsJsonSchema } from './option-schema.js';
+import { type ToolCapture, ToolCommandContextImpl } from './tool-context.js';
+
+/** A tool's input: the model's option values, by option name. */
+export type CommandToolInput = Record<string, OptionValue>;
+
+/**
+ * The tool of one command (or subcommand), run as the asking person: its result is what the command
+ * would have answered (its answers' text, joined by a line break); a refusal, invalid options or a
+ * failure throw `ToolRefusedError`, which the AI SDK hands the model as the tool's error.
+ */
+export type CommandTool = Tool<CommandToolInput, string>;
+
+/**
+ * The bot's commands as AI SDK tools (`ai` 6 and 7) for one turn of an assistant: one per command of
+ * `commands` (`roll`; a subcommand's `note_add`), described by the command's description and its
+ * options' schema as registered. Each call runs the command **as the person who asked** (the author
+ * of `ctx.message`), through the same stages as their own invocation: guards and roles, cooldown,
+ * option checks and validation. So a person who may not run a command cannot have the assistant run
+ * it. What it answers is returned to the model, not posted; post it yourself if you want it shown.
+ * Its writes (a handler's own `ctx.rest` calls) take keys of this turn's event and the call's place in
+ * the turn (1st, 2nd... call of these tools), never the model's tool-call id.
+ *
+ * Needs the `agents()` plugin and `ai` (an optional peer dependency, loaded here).
+ *
+ * @param ctx - the asking person's message context (the assistant's `@OnMessage` handler's)
+ * @param commands - `@Command` classes among the bot's handlers
+ * @returns the tools, by name, for `streamText({ tools })` or `generateText({ tools })`
+ * @throws BotStateError without `agents()`; InvalidHandlerError for a class that is not one of the bot's commands
+ */
+export async function commandTools(
+  ctx: MessageContext,
+  commands: readonly Class[],
+): Promise<Record<string, CommandTool>> {
+  const turn = askingTurn(ctx);
+  if (turn === undefined) {
+    throw new BotStateError(
+      'commandTools(ctx) needs the agents() plugin (createBot({ plugins: [agents()] })) and the context of a running handler.',
+    );
+  }
+  const { run, host } = turn;
+  const user = ctx.author;
+  if (user === null) throw new BotStateError('commandTools(ctx) needs a message from a person (not a webhook).');
+  const { jsonSchema, tool } = await import('ai');
+  // The turn's calls in the order they run: their writes' keys derive from the turn's event and this.
+  let calls = 0;
+  const tools: Record<string, CommandTool> = {};
+  for (const cls of commands) {
+    const description = describeCommand(cls);
+    if (!description) throw new InvalidHandlerError(`commandTools: ${cls.name} has no @Command.`);
+    for (const route of description.routes) {
+      const key = routeKey(route.command, route.subcommand);
+      const target = host.commands.get(key);
+      if (!target) throw new InvalidHandlerError(`commandTools: /${key} is not among the bot's handlers.`);
+      const name = route.subcommand ? `${route.command}_${route.subcommand}` : route.command;
+      const shown = `/${route.subcommand ? `${route.command} ${route.subcommand}` : route.command}`;
+      tools[name] = tool<CommandToolInput, string>({
+        description: description.definition.description,
+        inputSchema: jsonSchema<CommandToolInput>(optionsJsonSchema(route.options) as Parameters<typeof jsonSchema>[0]),
+        execute: (input) => {
+          const event: EventMeta = {
+            id: run.eventId,
+            origin: run.origin,
+            keyBasis: `${run.keyBasis}/tool.${calls++}`,
+            replayed: run.replayed,
+          };
+          return runAsPerson(host, { ctx, user, event, shown, input, target });
+        },
+      });
+    }
+  }
+  return tools;
+}
+
+/** One call of a command tool. */
+interface ToolCall {
+  ctx: MessageContext;
+  user: NonNullable<MessageContext['author']>;
+  event: EventMeta;
+  /** The command as typed (`/roll`), for the error. */
+  shown: string;
+  input: CommandToolInput;
+  target: CommandTarget;
+}
+
+/** Runs the command through the runner as the asking person; its answers, or its refusal thrown. */
+async function runAsPerson(host: CommandToolHost, call: ToolCall): Promise<string> {
+  const { ctx, user, event, shown, input, target } = call;
+  const { route } = target;
+  const capture: ToolCapture = { answers: [], refusing: false };
+  const command = { name: route.command, subcommand: route.subcommand };
+  const log = ctx.log.child({ command: routeKey(route.command, route.subcommand), via: 'tool' });
+  const read: RawOptionsReader = (running) => checkGivenValues(input ?? {}, route.options, running);
+  await host.runner.run({
+    rules: COMMAND_RULES,
+    target,
+    event,
+    log,
+    correlationId: ctx.correlationId,
+    context: (deps: ContextDeps) =>
+      new ToolCommandContextImpl(deps, ctx.message, user, command, capture) as unknown as RunningCommand,
+    input: read,
+  });
+  if (capture.refused) throw new ToolRefusedError(shown, capture.refused.reason, capture.refused.told);
+  return capture.answers.join('\n');
+}
