@@ -1,4 +1,4 @@
-import { ANSWER_CURSOR, ANSWER_PLACEHOLDER } from '@boardbot/protocol';
+import { ANSWER_CURSOR, ANSWER_PLACEHOLDER } from '@boardbot/protocol/runtime';
 import type { Thread } from './thread.js';
 
 /**
