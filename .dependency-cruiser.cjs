@@ -150,6 +150,30 @@ const pathOf = (pkg, entries) =>
   entries.includes('*') ? `^packages/${pkg}/src/` : `^packages/${pkg}/src/(${names(entries)})(/|$)`;
 const srcOf = (packages) => `^packages/(${names(packages)})/src/`;
 
+/**
+ * A rule named `name` that only the files under `packages/<folder>` import the npm package `dependency`.
+ * @param why - what the package is, and why only there
+ */
+const onlyIn = (name, dependency, folder, why) => ({
+  name,
+  comment: `${dependency} is ${why}`,
+  severity: 'error',
+  from: { path: '^packages/', pathNot: `^packages/${folder}` },
+  to: { path: `(^|/)node_modules/${dependency}/` },
+});
+
+/**
+ * A rule that the bridge package `pkg` is built on the REST and gateway clients alone, never on `runtime`.
+ * @param why - what its users gain by it
+ */
+const onTheClients = (pkg, runtime, why) => ({
+  name: `${pkg}-on-the-clients`,
+  comment: `@boardbot/${pkg} is built on the clients alone: ${why}`,
+  severity: 'error',
+  from: { path: `^packages/${pkg}/src/` },
+  to: { path: `^packages/(${names(runtime)})/` },
+});
+
 const packages = readdirSync(join(__dirname, 'packages'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
@@ -230,52 +254,51 @@ module.exports = {
       from: { path: '^packages/([^/]+)/src/' },
       to: { path: '^packages/[^/]+/src/internal\\.ts$', pathNot: '^packages/$1/' },
     },
+    onlyIn(
+      'i18next-only-in-i18n',
+      'i18next',
+      'core/src/i18n/',
+      'an optional peer dependency of @boardbot/core: only its i18n entry imports it, so a bot without i18n never loads it',
+    ),
+    onlyIn(
+      'ai-only-in-agents',
+      'ai',
+      'core/src/agents/',
+      'an optional peer dependency of @boardbot/core: only its agents entry imports it, so a bot without agents never loads it',
+    ),
+    onlyIn(
+      'mcp-sdk-only-in-its-package',
+      '@modelcontextprotocol',
+      'mcp/src/',
+      'a dependency of @boardbot/mcp only, which `boardbot mcp` loads when it runs',
+    ),
+    onlyIn(
+      'postgres-only-in-its-package',
+      'postgres',
+      'postgres/src/',
+      'a dependency of @boardbot/postgres only, so only bots that keep their state in PostgreSQL load it',
+    ),
+    onTheClients(
+      'mcp',
+      ['core', 'redis', 'testing', 'cli', 'emulator', 'gateway', 'chat-adapter', 'postgres'],
+      "an agent gets the app's view without the boardbot runtime",
+    ),
+    onTheClients(
+      'chat-adapter',
+      ['core', 'redis', 'testing', 'cli', 'emulator'],
+      'a Chat SDK bot never loads the boardbot runtime',
+    ),
     {
-      name: 'i18next-only-in-i18n',
+      name: 'core-loads-no-schemas',
       comment:
-        'i18next is an optional peer dependency of @boardbot/core: only its i18n entry (src/i18n/) imports it, so a bot without i18n never loads it',
+        "core imports @boardbot/protocol's main entry for types only, and its values from @boardbot/protocol/runtime: the main entry loads TypeBox's schemas, which a bot never needs",
       severity: 'error',
-      from: { path: '^packages/', pathNot: '^packages/core/src/i18n/' },
-      to: { path: '(^|/)node_modules/i18next/' },
-    },
-    {
-      name: 'ai-only-in-agents',
-      comment:
-        'ai is an optional peer dependency of @boardbot/core: only its agents entry (src/agents/) imports it, so a bot without agents never loads it',
-      severity: 'error',
-      from: { path: '^packages/core/', pathNot: '^packages/core/src/agents/' },
-      to: { path: '(^|/)node_modules/ai/' },
-    },
-    {
-      name: 'mcp-on-the-clients',
-      comment:
-        "@boardbot/mcp is built on the REST client alone: an agent gets the app's view without the boardbot runtime",
-      severity: 'error',
-      from: { path: '^packages/mcp/src/' },
-      to: { path: '^packages/(core|redis|testing|cli|emulator|gateway|chat-adapter|postgres)/' },
-    },
-    {
-      name: 'mcp-sdk-only-in-its-package',
-      comment: 'The MCP SDK is a dependency of @boardbot/mcp only, which `boardbot mcp` loads when it runs',
-      severity: 'error',
-      from: { path: '^packages/', pathNot: '^packages/mcp/src/' },
-      to: { path: '(^|/)node_modules/@modelcontextprotocol/' },
-    },
-    {
-      name: 'chat-adapter-on-the-clients',
-      comment:
-        '@boardbot/chat-adapter is built on the REST and gateway clients alone: a Chat SDK bot never loads the boardbot runtime',
-      severity: 'error',
-      from: { path: '^packages/chat-adapter/src/' },
-      to: { path: '^packages/(core|redis|testing|cli|emulator)/' },
-    },
-    {
-      name: 'postgres-only-in-its-package',
-      comment:
-        'The postgres client is a dependency of @boardbot/postgres only: no other package imports it, so only bots that keep their state in PostgreSQL load it',
-      severity: 'error',
-      from: { path: '^packages/', pathNot: '^packages/postgres/src/' },
-      to: { path: '(^|/)node_modules/postgres/' },
+      from: { path: '^packages/core/src/' },
+      to: {
+        path: '^packages/protocol/src/',
+        pathNot: '^packages/protocol/src/runtime/',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'postgres-uses-public-core',
