@@ -2,7 +2,6 @@ import type { Message } from '@boardbot/protocol';
 import { botMessages } from '@boardbot/test-support';
 import { TestClock } from '@boardbot/testing';
 import { describe, expect, it } from 'vitest';
-import { type BotProcess } from './support/bot-process.js';
 import { useScenario } from './support/scenario.js';
 
 // docs/listening-to-messages.md, "Bursts": a debounced burst held while the bot is killed with SIGKILL
@@ -10,14 +9,6 @@ import { useScenario } from './support/scenario.js';
 // The bot process runs on the test's clock (moved through its stdin), the emulator dates messages by it.
 
 const openScenario = useScenario();
-
-/** Moves the test's clock (the emulator's) and the bot's to `clock`'s time plus `ms`. */
-async function advance(clock: TestClock, bot: BotProcess, ms: number): Promise<void> {
-  clock.advance(ms);
-  const at = clock.now();
-  bot.send({ advanceTo: at });
-  await bot.waitFor((l) => l.msg === 'fixture clock' && l.at === at);
-}
 
 describe('a debounced burst across a SIGKILL', () => {
   it('is still one run with 4 skipped after the restart: nothing lost, one answer', async () => {
@@ -31,7 +22,7 @@ describe('a debounced burst across a SIGKILL', () => {
 
     const burst: Message[] = [];
     for (let i = 1; i <= 3; i++) {
-      if (i > 1) await advance(clock, first, 200);
+      if (i > 1) await first.advance(clock, 200);
       burst.push(await alice.say(`burst ${i}`));
     }
     await first.waitFor((l) => l.msg === 'fixture saw' && l.content === 'burst 3');
@@ -39,7 +30,7 @@ describe('a debounced burst across a SIGKILL', () => {
     const other = await bob.say('m from bob');
     await platform.bot.nextMessage({ replyTo: other });
     // A flush of the resume point falls due (positionFlushMs): what it saves stays before the burst.
-    await advance(clock, first, 200);
+    await first.advance(clock, 200);
     const board = (burst[0] as Message).board_id;
     const saved = first.lines.filter((l) => l.msg === 'fixture saving position');
     for (const line of saved) {
@@ -51,10 +42,10 @@ describe('a debounced burst across a SIGKILL', () => {
     burst.push(await alice.say('burst 4'));
     const second = s.startBot({ BURST_CLOCK: String(clock.now()) });
     await second.started();
-    await advance(clock, second, 200);
+    await second.advance(clock, 200);
     burst.push(await alice.say('burst 5'));
     await second.waitFor((l) => l.msg === 'fixture saw' && l.content === 'burst 5');
-    await advance(clock, second, 1000);
+    await second.advance(clock, 1000);
     const answer = await platform.bot.nextMessage({ replyTo: burst[4] as Message });
     expect(answer.content).toBe('burst of 5: burst 1 | burst 2 | burst 3 | burst 4 | burst 5');
 

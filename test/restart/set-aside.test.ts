@@ -2,7 +2,6 @@ import type { Message } from '@boardbot/protocol';
 import { HttpFaultProxy } from '@boardbot/test-support';
 import { TestClock } from '@boardbot/testing';
 import { describe, expect, it } from 'vitest';
-import type { BotProcess } from './support/bot-process.js';
 import { expectRepliedOnceInOrder, post, waitForReplies } from './support/replies.js';
 import { useScenario } from './support/scenario.js';
 
@@ -14,14 +13,6 @@ import { useScenario } from './support/scenario.js';
 // would stand after the other board's message and they would never be answered.
 
 const openScenario = useScenario();
-
-/** Moves the test's clock (the emulator's) and the bot's to `clock`'s time plus `ms`. */
-async function advance(clock: TestClock, bot: BotProcess, ms: number): Promise<void> {
-  clock.advance(ms);
-  const at = clock.now();
-  bot.send({ advanceTo: at });
-  await bot.waitFor((l) => l.msg === 'fixture clock' && l.at === at);
-}
 
 describe('messages set aside across a SIGKILL', () => {
   it('are read back by the next process: each answered once, in order, none lost', async () => {
@@ -46,13 +37,13 @@ describe('messages set aside across a SIGKILL', () => {
       const list = `/api/v1/boards/${general.id}/messages`;
       const refusal = { status: 400, body: { error: { code: 'invalid_request', message: 'refused by the test' } } };
       proxy.faultWith((request) => (request.method === 'GET' && request.url.startsWith(list) ? refusal : undefined));
-      await advance(clock, first, 1000);
+      await first.advance(clock, 1000);
       await first.waitFor((l) => l.msg === 'reading set-aside messages back failed: trying again');
       const after = await post(s, 1, 'after', 'random');
       await waitForReplies(s, after, 'random');
       // A flush of the resume point falls due (positionFlushMs), after the other board's message.
       const saves = first.lines.filter((l) => l.msg === 'fixture saving position').length;
-      await advance(clock, first, 200);
+      await first.advance(clock, 200);
       await first.waitFor(() => first.lines.filter((l) => l.msg === 'fixture saving position').length > saves);
       await first.kill();
 

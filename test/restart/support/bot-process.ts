@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type JsonLogLine, LoggingProcess } from '@boardbot/test-support';
+import type { TestClock } from '@boardbot/testing';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const main = fileURLToPath(new URL('../../fixtures/restart-bot/dist/main.js', import.meta.url));
@@ -41,6 +42,17 @@ export class BotProcess extends LoggingProcess {
         ...env.extra,
       },
     });
+  }
+
+  /**
+   * Moves the test's clock (the emulator's) and this bot's (a fixture on `BURST_CLOCK`) to `clock`'s
+   * time plus `ms`, once the bot says it got there.
+   */
+  async advance(clock: TestClock, ms: number): Promise<void> {
+    clock.advance(ms);
+    const at = clock.now();
+    this.send({ advanceTo: at });
+    await this.waitFor((l) => l.msg === 'fixture clock' && l.at === at);
   }
 }
 
