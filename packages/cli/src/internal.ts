@@ -12,6 +12,7 @@ export * from './config/load-config.js';
 export * from './dev/bot-process.js';
 export * from './dev/dev-state.js';
 export * from './dev/emulator-start.js';
+export * from './dev/fast-emit.js';
 export * from './dev/one-per-press.js';
 export * from './dev/watch-compiler.js';
 export * from './program.js';

@@ -62,25 +62,44 @@ describe('boardbot dev', () => {
     // Same emulator, same data: the first answer is still on the board.
     expect(await control.messageCount()).toBeGreaterThan(messagesBefore);
 
-    // A build with errors is reported and leaves the last good bot running.
+    // A type error does not hold the reload back: the saved file is emitted at once and the bot runs
+    // it, while the type check beside reports the error.
     const failedBuild = new Promise<BuildResult>((resolve) =>
+      session.on('build', (result) => {
+        if (result.errors > 0) resolve(result);
+      }),
+    );
+    const typeErrorStart = nextBotStart(session);
+    project.write('src/ping.ts', `${pingSource('v3')}export const oops: number = 'not a number';\n`);
+    expect((await typeErrorStart).count).toBe(3);
+    const v3 = await eventuallyValue(
+      () => control.invoke('ping'),
+      (v) => v.answers[0]?.content === 'pong v3',
+      POLL,
+    );
+    expect(v3.answers[0]?.content).toBe('pong v3');
+    expect((await failedBuild).errors).toBe(1);
+    expect(io.errors.join('\n')).toMatch(/src\/ping\.ts.*error TS2322/);
+    expect(io.errors.join('\n')).toContain('the bot runs the saved code anyway');
+
+    // A syntax error is not emitted: the bot keeps running the last code that parsed.
+    const syntaxFailure = new Promise<BuildResult>((resolve) =>
       session.on('build', (result) => {
         if (result.errors > 0) resolve(result);
       }),
     );
     let startsAfterFailure = 0;
     session.on('bot-start', () => startsAfterFailure++);
-    project.write('src/ping.ts', `${pingSource('v3')}export const oops: number = 'not a number';\n`);
-    expect((await failedBuild).errors).toBe(1);
-    expect(io.errors.join('\n')).toMatch(/src\/ping\.ts.*error TS2322/);
+    project.write('src/ping.ts', `${pingSource('v4')}export const broken = ;\n`);
+    expect((await syntaxFailure).errors).toBeGreaterThan(0);
     expect(io.errors.join('\n')).toContain('the bot keeps running the last good build');
-    const stillV2 = await control.invoke('ping');
-    expect(stillV2.answers[0]?.content).toBe('pong v2');
+    const stillV3 = await control.invoke('ping');
+    expect(stillV3.answers[0]?.content).toBe('pong v3');
     expect(startsAfterFailure).toBe(0);
-    // ...and writes nothing: dist/ still holds the build the bot runs.
+    // ...and writes nothing: dist/ still holds the code the bot runs.
     const built = readFileSync(join(project.dir, 'dist', 'ping.js'), 'utf8');
-    expect(built).toContain('pong v2');
-    expect(built).not.toContain('oops');
+    expect(built).toContain('pong v3');
+    expect(built).not.toContain('v4');
 
     io.signal('SIGINT');
     await session.stopped;

@@ -4,19 +4,18 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type { Emulator, EmulatorUrls } from '@boardbot/emulator';
 import { type Command, InvalidArgumentError } from 'commander';
-import type ts from 'typescript';
 import { loadConfig } from '../config/load-config.js';
 import { BotProcess } from '../dev/bot-process.js';
 import { clearDevState, type DevState, ensureStateDir, readDevStates, writeDevState } from '../dev/dev-state.js';
 import { DEFAULT_DB_PATH, DEFAULT_DEV_TOKEN } from '../dev/emulator-defaults.js';
 import { startEmulator, tightenDatabase } from '../dev/emulator-start.js';
 import { onePerPress } from '../dev/one-per-press.js';
-import { type BuildResult, watchProject } from '../dev/watch-compiler.js';
+import type { BuildResult } from '../dev/watch-compiler.js';
+import { type WatchThread, watchInThread } from '../dev/watch-thread.js';
 import { ProjectError } from '../errors.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { type ProjectFlags, resolveProject, shown } from '../project/project.js';
-import { importFromProject } from '../project/project-modules.js';
 import { addConfigOptions, addProjectOptions, type CommonFlags } from './shared-options.js';
 
 /** Flags of `boardbot dev`. */
@@ -43,8 +42,10 @@ export const DEFAULT_DEV_FLAGS = {
 
 /** What a running `boardbot dev` tells its listeners (the tests, or an embedding script). */
 export interface DevEvents {
-  /** A build finished. */
+  /** A build (the type check of the whole project) finished. */
   build: [BuildResult];
+  /** A saved file's JavaScript was written at once, before its type check: the bot restarts on it. */
+  'fast-emit': [{ files: string[] }];
   /** The bot process was started (1 the first time, then once per restart). */
   'bot-start': [{ count: number; pid: number | undefined }];
   /** The bot exited by itself. */
@@ -69,11 +70,6 @@ function parsePort(value: string): number {
   return port;
 }
 
-async function loadTypeScript(projectDir: string): Promise<typeof ts> {
-  const module = await importFromProject<{ default: typeof ts }>(projectDir, 'typescript', () => import('typescript'));
-  return module.default;
-}
-
 /**
  * `boardbot dev`: the emulator in-process with a file database (its state survives restarts of the
  * bot and of `dev`), TypeScript's watch build of the project (decorator metadata included), and the
@@ -96,7 +92,6 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
         'the command in your bot project (create one with `npm create boardbot my-bot`), or pass --tsconfig <file>.',
     );
   }
-  const typescript = await loadTypeScript(project.dir);
   const host = flags.host ?? DEFAULT_DEV_FLAGS.host;
   const port = flags.port ?? DEFAULT_DEV_FLAGS.port;
   const dbFlag = flags.db ?? DEFAULT_DEV_FLAGS.db;
@@ -156,17 +151,16 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
 
   let queue = Promise.resolve();
   let stopping = false;
-  const onBuild = (result: BuildResult) => {
-    events.emit('build', result);
-    if (result.errors > 0) {
-      io.err(
-        `Build failed with ${result.errors} error${result.errors === 1 ? '' : 's'}: the bot keeps running the last good build.`,
-      );
-      return;
-    }
-    if (!result.first && result.emitted === 0 && bot.running) return;
-    // Restarts run one after the other, so two quick saves never start two bots.
+  // Whether the bot already runs code saved since the last build (a fast emit restarted it).
+  let aheadOfBuild = false;
+  let restartQueued = false;
+  const restartBot = () => {
+    // Restarts run one after the other, so two quick saves never start two bots; saves while one
+    // waits are in the restart it waits for.
+    if (restartQueued) return;
+    restartQueued = true;
     queue = queue.then(async () => {
+      restartQueued = false;
       if (stopping) return;
       if (!existsSync(project.entry) && !existsSync(project.botModule)) {
         io.err(
@@ -181,14 +175,50 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
       events.emit('bot-start', { count: bot.startCount, pid: bot.pid });
     });
   };
-  let watch: ReturnType<typeof watchProject>;
+  const onBuild = (result: BuildResult) => {
+    events.emit('build', result);
+    const ahead = aheadOfBuild;
+    aheadOfBuild = false;
+    if (result.errors > 0) {
+      const errors = `${result.errors} error${result.errors === 1 ? '' : 's'}`;
+      io.err(
+        ahead
+          ? `Type check found ${errors}: the bot runs the saved code anyway (types do not hold a reload back).`
+          : `Build failed with ${errors}: the bot keeps running the last good build.`,
+      );
+      return;
+    }
+    if (!result.first && result.emitted === 0 && bot.running) return;
+    restartBot();
+  };
+  // A saved file is emitted at once, as the build will emit it, and the bot restarted on it; the build
+  // checks the whole project beside it, in its own thread, and restarts nothing more when it writes
+  // the same bytes.
+  const onFastEmit = (files: string[]) => {
+    events.emit('fast-emit', { files });
+    if (bot.startCount === 0) return;
+    aheadOfBuild = true;
+    restartBot();
+  };
+  let watch: WatchThread | undefined;
   try {
-    watch = watchProject({ typescript, tsconfig: project.tsconfig, onDiagnostic: io.err, onBuild });
+    watch = await watchInThread({
+      projectDir: project.dir,
+      tsconfig: project.tsconfig,
+      onDiagnostic: io.err,
+      onBuild,
+      onFastEmit,
+      onFailure: (error) =>
+        io.err(
+          `The watch build stopped: ${error.message}. The bot keeps running; restart \`boardbot dev\` to build again.`,
+        ),
+    });
   } catch (error) {
     clearDevState(project.dir, record);
     await emulator.close();
     throw error;
   }
+  const thread = watch;
 
   let resolveStopped: () => void = () => {};
   const stopped = new Promise<void>((r) => {
@@ -200,7 +230,7 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
     stopPromise ??= (async () => {
       stopping = true;
       try {
-        watch.close();
+        await thread.close();
         await queue;
         await bot.stop();
         await emulator.close();

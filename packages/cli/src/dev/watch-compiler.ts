@@ -20,6 +20,11 @@ export interface WatchProjectOptions {
   onDiagnostic: (text: string) => void;
   /** Called after each build, failed or not. */
   onBuild: (result: BuildResult) => void;
+  /**
+   * Called when a watched file changes, before the build that follows it (which waits for more
+   * saves, then checks the whole project). @defaultValue none
+   */
+  onFileChange?: (fileName: string) => void;
 }
 
 /** A running watch build. */
@@ -33,10 +38,13 @@ const BUILD_DONE_CODES = new Set([6193, 6194]);
 const JS_OUTPUT = /\.(c|m)?js$/;
 
 /**
- * Builds a TypeScript project and rebuilds it on every change, with TypeScript's own solution
- * builder (`tsc -b --watch`): unlike esbuild or tsx it emits decorator metadata, which the runtime
- * needs, and it builds referenced projects first. Every watcher and timer goes through a wrapped
- * `ts.sys`, so {@link ProjectWatch.close} can stop them all (the solution builder has no close).
+ * Builds a TypeScript project and rebuilds it on every change, with TypeScript's own watch program
+ * (`tsc --watch`): unlike esbuild or tsx it emits decorator metadata, which the runtime needs.
+ * Referenced projects are built once first (`tsc -b` of the references). The root project is not
+ * watched by the solution builder (`tsc -b --watch`): that one stamps its outputs at the end of a
+ * build, so a file saved during a build looks older than them and its next build is skipped as up
+ * to date (its type errors never reported). Every watcher and timer goes through a wrapped `ts.sys`,
+ * so {@link ProjectWatch.close} can stop them all.
  *
  * @param options - see {@link WatchProjectOptions}
  */
@@ -61,10 +69,22 @@ export function watchProject(options: WatchProjectOptions): ProjectWatch {
   const system: ts.System = {
     ...sys,
     writeFile(path, data, writeByteOrderMark) {
-      if (JS_OUTPUT.test(path)) emitted++;
+      // What a fast emit already wrote is no change for the bot (it runs it already).
+      if (JS_OUTPUT.test(path) && sys.readFile(path) !== data) emitted++;
       sys.writeFile(path, data, writeByteOrderMark);
     },
-    watchFile: (path, callback, interval, opts) => track(sys.watchFile!(path, callback, interval, opts)),
+    watchFile: (path, callback, interval, opts) =>
+      track(
+        sys.watchFile!(
+          path,
+          (fileName, kind, modified) => {
+            if (!closed && kind === t.FileWatcherEventKind.Changed) options.onFileChange?.(fileName);
+            callback(fileName, kind, modified);
+          },
+          interval,
+          opts,
+        ),
+      ),
     watchDirectory: (path, callback, recursive, opts) => track(sys.watchDirectory!(path, callback, recursive, opts)),
     setTimeout(callback, ms, ...args) {
       const timer = sys.setTimeout!(
@@ -100,27 +120,35 @@ export function watchProject(options: WatchProjectOptions): ProjectWatch {
     first = false;
     options.onBuild(result);
   };
-  // A build with errors writes nothing: `dist/` keeps the last good build, the one the bot runs (and
-  // the one a restart of `dev`, or `start`, would load), whatever the project's tsconfig says.
-  const createProgram: ts.CreateProgram<ts.EmitAndSemanticDiagnosticsBuilderProgram> = (
-    rootNames,
-    compilerOptions,
-    ...rest
-  ) =>
-    t.createEmitAndSemanticDiagnosticsBuilderProgram(rootNames, { ...compilerOptions, noEmitOnError: true }, ...rest);
-  const host = t.createSolutionBuilderWithWatchHost(
+  const references = t.getParsedCommandLineOfConfigFile(tsconfig, undefined, {
+    ...system,
+    onUnRecoverableConfigFileDiagnostic: reportDiagnostic,
+  })?.projectReferences;
+  if (references && references.length > 0) {
+    const builder = t.createSolutionBuilder(
+      t.createSolutionBuilderHost(system, t.createEmitAndSemanticDiagnosticsBuilderProgram, reportDiagnostic),
+      [tsconfig],
+      {},
+    );
+    builder.buildReferences(tsconfig);
+  }
+  // A build with errors writes nothing: `dist/` keeps the last good build, the one a restart of
+  // `dev`, or `start`, would load, whatever the project's tsconfig says.
+  const host = t.createWatchCompilerHost(
+    tsconfig,
+    { noEmitOnError: true },
     system,
-    createProgram,
+    t.createEmitAndSemanticDiagnosticsBuilderProgram,
     reportDiagnostic,
-    () => {},
     reportWatchStatus,
   );
-  const builder = t.createSolutionBuilderWithWatch(host, [tsconfig], { preserveWatchOutput: true });
-  builder.build();
+  host.onUnRecoverableConfigFileDiagnostic = reportDiagnostic;
+  const program = t.createWatchProgram(host);
 
   return {
     close() {
       closed = true;
+      program.close();
       for (const w of watchers) w.close();
       watchers.clear();
       for (const timer of timers) sys.clearTimeout!(timer);

@@ -1,0 +1,69 @@
+import { fileURLToPath } from 'node:url';
+import { createFastEmitter } from '@boardbot/cli/internal';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// docs/cli.md, "boardbot dev": a saved file is emitted at once, before the type check, and the bot
+// runs exactly what the build then writes. The decorator metadata the runtime reads (`design:type`,
+// `design:paramtypes`) is part of those bytes: a per-file transpiler writes other metadata (an
+// imported class as `typeof X === "undefined" ? Object : X`, nothing for an untyped property with a
+// default under SWC), so each file of every example and of the scaffold's template is emitted both
+// ways and compared.
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const PROJECTS = [
+  'examples/assistant',
+  'examples/dice',
+  'examples/moderation',
+  'examples/poll',
+  'examples/standup',
+  'packages/create-boardbot/templates',
+];
+
+/** The JavaScript `tsc` writes for each file of the project, by output path. */
+function tscOutputs(tsconfig: string): Map<string, string> {
+  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, undefined, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  });
+  if (!parsed) throw new Error(`cannot read ${tsconfig}`);
+  const program = ts.createProgram({
+    rootNames: parsed.fileNames,
+    options: parsed.options,
+    ...(parsed.projectReferences ? { projectReferences: parsed.projectReferences } : {}),
+  });
+  const written = new Map<string, string>();
+  program.emit(undefined, (name, text) => {
+    if (/\.js(\.map)?$/.test(name)) written.set(name, text);
+  });
+  return written;
+}
+
+// A whole program per project, twice: seconds each, more with the suite in parallel on two cores.
+describe('the fast emit of a saved file', { timeout: 120_000 }, () => {
+  it.each(PROJECTS)('writes what tsc writes, decorator metadata included: %s', (project) => {
+    const tsconfig = `${root}${project}/tsconfig.json`;
+    const expected = tscOutputs(tsconfig);
+    const emitter = createFastEmitter(ts, tsconfig);
+    if (!emitter) throw new Error(`no fast emitter for ${project}`);
+    const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, undefined, {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: () => {},
+    });
+    const actual = new Map<string, string>();
+    for (const file of parsed?.fileNames ?? []) {
+      for (const output of emitter.outputs(file) ?? []) actual.set(output.name, output.text);
+    }
+    expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [name, text] of expected) expect(actual.get(name), name).toBe(text);
+  });
+
+  it('emits the metadata the runtime reads: an injected class, an untyped option with a default', () => {
+    const emitter = createFastEmitter(ts, `${root}examples/dice/tsconfig.json`);
+    const roll = emitter?.outputs(`${root}examples/dice/src/roll.ts`)?.find((f) => f.name.endsWith('roll.js'));
+    expect(roll?.text).toContain('__metadata("design:paramtypes", [Dice])');
+    expect(roll?.text).toMatch(/__metadata\("design:type", Object\)\n\], RollOptions.prototype, "sides"/);
+  });
+});
