@@ -106,7 +106,11 @@ export class HostedApp {
       const definition = await loadDefinition(this.definition.bot);
       const token = await resolveAppToken(id, this.definition.token);
       const { defaults, stateDir, tracing, dispatcher, hub } = this.deps;
-      const bot = new Bot(
+      // Only this bot's refusal fails the app: a bot replaced by a re-token no longer speaks for it.
+      const failed = (error: Error) => {
+        if (this.running === bot) this.fail(error);
+      };
+      const bot: Bot = new Bot(
         definition,
         {
           ...defaults,
@@ -117,7 +121,7 @@ export class HostedApp {
           stateDir: join(stateDir, 'apps', id),
           handleSignals: false,
         },
-        { dispatcher, health: hub(), failed: (error) => this.fail(error) },
+        { dispatcher, health: hub(), failed },
       );
       this.running = bot;
       await bot.start();
