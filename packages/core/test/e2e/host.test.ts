@@ -43,8 +43,19 @@ class Announce {
   }
 }
 
+/** Held until the test lets it go: an app whose one worker is busy. */
+let release: () => void = () => {};
+let held: Promise<void> = Promise.resolve();
+@Command({ name: 'slow', description: 'Holds its worker until the test lets it go' })
+class Slow {
+  async run(ctx: CommandContext) {
+    await held;
+    return ctx.reply('slow done');
+  }
+}
+
 const BOTS = {
-  alpha: defineBot({ handlers: [Who, Alpha] }),
+  alpha: defineBot({ handlers: [Who, Alpha, Slow] }),
   beta: defineBot({ handlers: [Who, Beta] }),
   gamma: defineBot({ handlers: [Who, Gamma, Announce] }),
 };
@@ -136,7 +147,7 @@ describe('a host of apps on one emulator', () => {
         .find((a) => a.id === apps[name]?.id)
         ?.commands.map((c) => c.name)
         .sort();
-    expect(names('alpha')).toEqual(['alpha', 'who']);
+    expect(names('alpha')).toEqual(['alpha', 'slow', 'who']);
     expect(names('beta')).toEqual(['beta', 'who']);
     // One logger: every app's lines carry its `app` field.
     const running = logs.lines().filter((l) => l.msg === 'running as app');
@@ -209,6 +220,30 @@ describe('a host of apps on one emulator', () => {
     const board = apps.gamma?.board as Board;
     const posted = (await platform.messages(board)).filter((m) => m.content === 'the announcement');
     expect(posted).toHaveLength(1);
+  });
+
+  it("gives each app its own worker bound: one app's busy workers do not hold another's answers", async () => {
+    held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    host = createHost(
+      { stateDir: state.dir, logger: logs.logger, handleSignals: false, defaults: { concurrency: 1 } },
+      [hosted('alpha'), hosted('beta')],
+    );
+    await host.start();
+    const alpha = apps.alpha as { id: string; board: Board };
+    const invoke = (command: string) =>
+      platform.control.invoke({
+        ...{ board_id: alpha.board.id, user_id: platform.alice.id, command, options: {}, app_id: alpha.id },
+      });
+    // alpha's one worker is held, and a second event of alpha waits its turn.
+    const slow = await invoke('slow');
+    const queued = await invoke('who');
+    expect(await ask('beta', 'beta')).toBe('beta here');
+    expect((await platform.control.interaction(queued.id)).answers).toEqual([]);
+    release();
+    expect((await platform.answers(slow.id)).answers[0]?.content).toBe('slow done');
+    expect((await platform.answers(queued.id)).answers[0]?.content).toBe('I am alpha');
   });
 
   it('reports an app without a token, or whose handlers do not load, and starts the others', async () => {
