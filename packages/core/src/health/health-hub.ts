@@ -3,7 +3,9 @@ import type { HealthOptions } from './health-options.js';
 
 /** What `/readyz` says: whether ready, and the checks behind it. */
 export interface ReadyState {
+  /** Whether every check passes. */
   ready: boolean;
+  /** Each check by name (`gateway`, `commands`, `running`...; an app's id on a host's overall `/readyz`). */
   checks: Record<string, boolean>;
 }
 

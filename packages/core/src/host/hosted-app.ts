@@ -16,6 +16,7 @@ export type HostedAppState = 'idle' | 'starting' | 'running' | 'failed' | 'stopp
 export interface AppStatus {
   /** Its id in the host. */
   readonly id: string;
+  /** Where it is in its life. */
   readonly state: HostedAppState;
   /** Why it failed (`failed` only): the error's stable code, when it has one, and message (never its token). */
   readonly error?: { readonly code?: string; readonly message: string };
@@ -51,8 +52,10 @@ export class HostedApp {
   /**
    * @param definition - the app as it was added
    * @param deps - what the host shares
+   * @internal made by the host (`host.add`)
    */
   constructor(
+    /** The app as it was added. */
     readonly definition: HostedAppDefinition,
     private readonly deps: HostedAppDeps,
   ) {
