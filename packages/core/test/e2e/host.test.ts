@@ -155,6 +155,19 @@ describe('a host of apps on one emulator', () => {
     expect(logs.text()).not.toContain(tokens.get('alpha'));
   });
 
+  it('shares one HTTP pool: an app added later sends its requests on a connection another app opened', async () => {
+    const bySocket = new Map<number, Set<string>>();
+    platform.emu.app.server.on('request', (req) => {
+      const auth = req.headers.authorization;
+      if (!auth || req.url?.includes('/gateway')) return;
+      const port = req.socket.remotePort as number;
+      bySocket.set(port, (bySocket.get(port) ?? new Set()).add(auth));
+    });
+    await startHost(['alpha']);
+    await host?.add(hosted('beta'));
+    expect([...bySocket.values()].some((tokensSeen) => tokensSeen.size === 2)).toBe(true);
+  });
+
   it('serves one /readyz for every app and one per app, and /metrics with an app label and the process metrics once', async () => {
     await startHost(['alpha', 'beta']);
     await ask('alpha', 'alpha');
