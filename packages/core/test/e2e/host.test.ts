@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { Command, type CommandContext, createHost, defineBot, type Host } from '@boardbot/core';
 import type { Board } from '@boardbot/emulator/control';
 import { promtoolCheck, type TempDir, tempDir, until } from '@boardbot/test-support';
@@ -212,6 +213,9 @@ describe('a host of apps on one emulator', () => {
     await host?.remove('beta');
     expect(host?.status().map((a) => a.id)).toEqual(['alpha', 'gamma']);
     expect((await readyz('?app=beta')).status).toBe(404);
+    const metrics = await (await fetch(`${host?.healthUrl}/metrics`)).text();
+    expect(metrics).toContain('app="gamma"');
+    expect(metrics).not.toContain('app="beta"');
     // Asked while no bot runs for it: unanswered, until it is added again and resumes where it stopped.
     const beta = apps.beta as { id: string; board: Board };
     const asked = await platform.control.invoke({
@@ -257,6 +261,29 @@ describe('a host of apps on one emulator', () => {
     release();
     expect((await platform.answers(slow.id)).answers[0]?.content).toBe('slow done');
     expect((await platform.answers(queued.id)).answers[0]?.content).toBe('I am alpha');
+  });
+
+  it('stops every app gracefully on SIGTERM, then exits', async () => {
+    const signals = new EventEmitter();
+    let exited: (code: number) => void = () => {};
+    const exit = new Promise<number>((resolve) => {
+      exited = resolve;
+    });
+    host = createHost({ stateDir: state.dir, logger: logs.logger, signals, exit: (code) => exited(code) }, [
+      hosted('alpha'),
+      hosted('beta'),
+    ]);
+    await host.start();
+    signals.emit('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(host.state).toBe('stopped');
+    expect(host.status().map((a) => a.state)).toEqual(['stopped', 'stopped']);
+    expect(
+      logs
+        .lines()
+        .filter((l) => l.msg === 'bot stopped')
+        .map((l) => l.app),
+    ).toEqual(expect.arrayContaining(['alpha', 'beta']));
   });
 
   it('reports an app without a token, or whose handlers do not load, and starts the others', async () => {
