@@ -98,12 +98,15 @@ export class Host {
   /**
    * Resolves an app's token again (its variable or resolver) and restarts the app with it, from its
    * resume point; the app's idempotency keys stay valid (the platform scopes them to the app, not to
-   * a token). Also what brings a failed app back once its token is fixed.
+   * a token). Also what brings a failed app back once its token is fixed. Before `start()`, nothing
+   * to do: the start reads every token.
    * @param id - the app's id
    * @throws UnknownAppError
    */
   async retoken(id: string): Promise<AppStatus> {
     const app = this.app(id);
+    // A host not started yet reads every token at its start.
+    if (this.current === 'idle') return app.status();
     await app.retoken();
     return app.status();
   }
