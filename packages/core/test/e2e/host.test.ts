@@ -296,6 +296,8 @@ describe('a host of apps on one emulator', () => {
         token: { env: 'BOARDBOT_TEST_HOST_UNSET_TOKEN' },
       },
     ]);
+    // Before the start, a re-token has nothing to do: the start reads every token.
+    expect(await host.retoken('alpha')).toEqual({ id: 'alpha', state: 'idle' });
     await host.start();
     expect(host.status()).toEqual([
       { id: 'alpha', state: 'running' },
