@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { Command, type CommandContext, createHost, defineBot, type Host } from '@boardbot/core';
+import { Command, type CommandContext, Cooldown, createHost, defineBot, type Host } from '@boardbot/core';
+import { Cooldowns } from '@boardbot/core/internal';
 import type { Board } from '@boardbot/emulator/control';
 import { promtoolCheck, type TempDir, tempDir, until } from '@boardbot/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -55,9 +56,18 @@ class Slow {
   }
 }
 
+// Once an hour per person: shared by two apps, each app counts its own uses.
+@Command({ name: 'daily', description: 'Once an hour' })
+@Cooldown({ ms: 3_600_000 })
+class Daily {
+  run(ctx: CommandContext) {
+    return ctx.reply('daily done');
+  }
+}
+
 const BOTS = {
-  alpha: defineBot({ handlers: [Who, Alpha, Slow] }),
-  beta: defineBot({ handlers: [Who, Beta] }),
+  alpha: defineBot({ handlers: [Who, Alpha, Slow, Daily] }),
+  beta: defineBot({ handlers: [Who, Beta, Daily] }),
   gamma: defineBot({ handlers: [Who, Gamma, Announce] }),
 };
 type Name = keyof typeof BOTS;
@@ -148,8 +158,8 @@ describe('a host of apps on one emulator', () => {
         .find((a) => a.id === apps[name]?.id)
         ?.commands.map((c) => c.name)
         .sort();
-    expect(names('alpha')).toEqual(['alpha', 'slow', 'who']);
-    expect(names('beta')).toEqual(['beta', 'who']);
+    expect(names('alpha')).toEqual(['alpha', 'daily', 'slow', 'who']);
+    expect(names('beta')).toEqual(['beta', 'daily', 'who']);
     // One logger: every app's lines carry its `app` field.
     const running = logs.lines().filter((l) => l.msg === 'running as app');
     expect(running.map((l) => l.app).sort()).toEqual(['alpha', 'beta', 'gamma']);
@@ -261,6 +271,20 @@ describe('a host of apps on one emulator', () => {
     release();
     expect((await platform.answers(slow.id)).answers[0]?.content).toBe('slow done');
     expect((await platform.answers(queued.id)).answers[0]?.content).toBe('I am alpha');
+  });
+
+  it("keys a shared cooldown store by app: one app's window does not hold another's", async () => {
+    const shared = new Cooldowns(() => Date.now());
+    host = createHost(
+      { stateDir: state.dir, logger: logs.logger, handleSignals: false, defaults: { cooldowns: shared } },
+      [hosted('alpha'), hosted('beta')],
+    );
+    await host.start();
+    // Each app numbers its own events: alpha's `/daily` is not its first, beta's is.
+    expect(await ask('alpha', 'who')).toBe('I am alpha');
+    expect(await ask('alpha', 'daily')).toBe('daily done');
+    expect(await ask('beta', 'daily')).toBe('daily done');
+    expect(await ask('alpha', 'daily')).toMatch(/^Slow down/);
   });
 
   it('stops every app gracefully on SIGTERM, then exits', async () => {
