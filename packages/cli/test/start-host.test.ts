@@ -67,9 +67,16 @@ describe('boardbot start --host', () => {
     await until(applied(1), 'the host file applied once', { report: output });
     expect(await ping('b')).toBe('pong v1');
 
-    project.write('hosts.json', hosts('b'));
+    // a's token replaced on the platform and in .env: the next SIGHUP re-tokens a.
+    const rotated = await emu.control.rotateToken(apps.a?.id as string);
+    project.write('.env', `A_TOKEN=${rotated.token}\nBOARDBOT_API_URL=${emu.apiUrl}\nLOG_LEVEL=info\n`);
     child.kill('SIGHUP');
     await until(applied(2), 'the host file applied twice', { report: output });
+    expect(await ping('a')).toBe('pong v1');
+
+    project.write('hosts.json', hosts('b'));
+    child.kill('SIGHUP');
+    await until(applied(3), 'the host file applied three times', { report: output });
     const lines = output()
       .split('\n')
       .filter((l) => l.startsWith('{'))
@@ -81,6 +88,7 @@ describe('boardbot start --host', () => {
     const [code] = await exited;
     expect(code, output()).toBe(0);
     expect(output()).not.toContain(apps.a?.token);
+    expect(output()).not.toContain(rotated.token);
     expect(output()).not.toContain(apps.b?.token);
   });
 });
