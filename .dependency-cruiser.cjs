@@ -66,6 +66,7 @@ const LAYERS = {
     ['dispatch'], // routes events to the kinds
     ['health'], // health server and metrics
     ['runtime'], // the bot's definition, its parts and their runner, the event sources, the intake: the top of core
+    ['host'], // a host of apps: many bots in one process, sharing the pool, the logger and the health endpoint
     ['index.ts', 'internal.ts', 'i18n.ts', 'agents.ts'], // the entry points
   ],
   'chat-adapter': [

@@ -101,6 +101,8 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.StreamStoppedError, () => new core.StreamStoppedError('Ask.run', 'failed', 0, leakyCause())],
   [core.StreamKeyReusedError, () => new core.StreamKeyReusedError('Ask.run', leakyCause())],
   [core.ToolRefusedError, () => new core.ToolRefusedError('/ban', 'refused', 'This needs the admin role.')],
+  [core.AppTokenMissingError, () => new core.AppTokenMissingError('team-a', 'its token resolver failed', leakyCause())],
+  [core.UnknownAppError, () => new core.UnknownAppError('team-c', ['team-a', 'team-b'])],
   [core.RunCancelledError, () => new core.RunCancelledError('Assistant.answer')],
   [core.BurstUnorderedError, () => new core.BurstUnorderedError(['Assistant.answer'])],
   [core.NoTranslationsError, () => new core.NoTranslationsError('greeting')],

@@ -8,6 +8,7 @@ export * from './commands/invoke.js';
 export * from './commands/shared-options.js';
 export * from './commands/start.js';
 export * from './config/env-file.js';
+export { type HostAppConfig, readHostConfig } from './config/host-config.js';
 export * from './config/load-config.js';
 export * from './dev/bot-process.js';
 export * from './dev/dev-state.js';

@@ -154,6 +154,16 @@ const CORE_ERRORS = createErrorFactory({
       `${command} was not run as the asking person: ${told}\n` +
       'Call it again with other options if they were wrong, or tell the person why it cannot be done.',
   },
+  BOARDBOT_APP_TOKEN_MISSING: {
+    message: (app: string, where: string) =>
+      `The app ${JSON.stringify(app)} has no token: ${where}. Set it (a token is never read from a configuration ` +
+      'file), or remove the app from the host.',
+  },
+  BOARDBOT_UNKNOWN_APP: {
+    message: (app: string, known: readonly string[]) =>
+      `The host runs no app ${JSON.stringify(app.slice(0, 64))}; it runs ${known.length > 0 ? known.join(', ') : 'none'}. ` +
+      'Add it with host.add({ id, bot, token }) first.',
+  },
   BOARDBOT_UNSAFE_REGEX: {
     message: (problems: readonly string[], undecided = 0) =>
       `A message could stall the whole bot (every board, /healthz too): ${
@@ -565,5 +575,31 @@ export class ToolRefusedError extends BoardbotCoreError {
     super('BOARDBOT_TOOL_REFUSED', [command, told]);
     this.reason = reason;
     this.told = told;
+  }
+}
+
+/**
+ * A hosted app's token could not be had: its environment variable is not set, or its resolver gave
+ * nothing or failed. The app is reported and not started; the host's other apps go on.
+ */
+export class AppTokenMissingError extends BoardbotCoreError {
+  /**
+   * @param app - the app's id in the host
+   * @param where - what was asked and what came back (never the token)
+   * @param cause - the resolver's error, if it threw
+   */
+  constructor(app: string, where: string, cause?: unknown) {
+    super('BOARDBOT_APP_TOKEN_MISSING', [app, where], { cause });
+  }
+}
+
+/** `host.remove(id)` or `host.retoken(id)` named an app the host does not run. */
+export class UnknownAppError extends BoardbotCoreError {
+  /**
+   * @param app - the id given
+   * @param known - the ids of the apps the host runs
+   */
+  constructor(app: string, known: readonly string[]) {
+    super('BOARDBOT_UNKNOWN_APP', [app, known]);
   }
 }

@@ -18,6 +18,7 @@ export * from './dispatch/routes.js';
 export * from './health/health-env.js';
 export * from './health/position-lag.js';
 export * from './health/readiness.js';
+export { checkAppToken, resolveAppToken } from './host/app-token.js';
 export * from './kernel/body.js';
 export * from './kernel/container.js';
 export * from './kernel/environment.js';

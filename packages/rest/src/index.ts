@@ -9,6 +9,7 @@ export * from './ratelimit/bucket-state.js';
 export { type ResponseHeaders, readRateLimitHeaders } from './ratelimit/read-headers.js';
 export type * from './ratelimit/shared-rate-limit.js';
 export * from './ratelimit/window-id.js';
+export { createRestAgent } from './request/rest-agent.js';
 export * from './thread-scan.js';
 export * from './user-agent.js';
 export * from './version.js';

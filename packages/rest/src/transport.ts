@@ -5,13 +5,10 @@ import type { ResolvedRestOptions, RestClientOptions } from './options.js';
 import { Buckets } from './ratelimit/buckets.js';
 import { Executor } from './request/executor.js';
 import { HeaderSets } from './request/headers.js';
-import { Agent } from './request/undici-agent.js';
+import { createRestAgent } from './request/rest-agent.js';
 import { Sleeper } from './retry/sleeper.js';
 import { CallTracer } from './trace/call-tracer.js';
 import { userAgent } from './user-agent.js';
-
-// Keep idle sockets long enough to be reused between a bot's bursts, not forever.
-const KEEP_ALIVE_MS = 30_000;
 
 /**
  * The part of a `RestClient` that the clients made from it for works (`forWork`) share: the
@@ -40,7 +37,7 @@ export class Transport {
     const o = options;
     this.token = given.token;
     this.ownsDispatcher = given.dispatcher === undefined;
-    this.dispatcher = given.dispatcher ?? new Agent({ keepAliveTimeout: KEEP_ALIVE_MS });
+    this.dispatcher = given.dispatcher ?? createRestAgent();
     this.emitter = new RestEventEmitter(o.logger);
     this.buckets = new Buckets(
       {

@@ -9,6 +9,7 @@ import { loadOptional } from '../project/optional-package.js';
 import { type ProjectFlags, requireBuilt, resolveProject } from '../project/project.js';
 import { collectStartGarbage } from './collect-start-garbage.js';
 import { addConfigOptions, addProjectOptions, type CommonFlags, parsePort } from './shared-options.js';
+import { runHostStart } from './start-host.js';
 
 /** Flags of `boardbot start`. */
 export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {
@@ -26,6 +27,8 @@ export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {
    * @defaultValue `true`
    */
   gcAfterStart?: boolean | undefined;
+  /** `--host <file>`: run every app the file lists in one process (see `runHostStart`). */
+  host?: string | undefined;
 }
 
 /** The settings `start` gives a bot made from its definition as options, not through `process.env`. */
@@ -50,6 +53,11 @@ const PASSED_AS_OPTIONS = [...Object.values(CONFIG_KEYS).map((key) => key.env), 
  * @param io - output and environment; `io.env` receives the `.env` values (and, for an entry, the configuration)
  */
 export async function runStart(flags: StartFlags, io: CliIo): Promise<void> {
+  if (flags.host !== undefined) {
+    await runHostStart({ ...flags, host: flags.host }, io);
+    if (flags.gcAfterStart !== false) collectStartGarbage();
+    return;
+  }
   const cwd = flags.cwd ?? io.cwd ?? process.cwd();
   const config = loadConfig(flags, io.env, cwd);
   if (!config.token) throw new MissingTokenError('boardbot start');
@@ -150,6 +158,10 @@ export function registerStartCommand(program: Command, io: CliIo): void {
     .option(
       '--redis <url>',
       'run as one replica of several sharing this Redis (default: BOARDBOT_REDIS_URL; needs @boardbot/redis)',
+    )
+    .option(
+      '--host <file>',
+      'run every app of this JSON file in one process ({ "apps": [{ "id", "module", "tokenEnv" }] }); SIGHUP reads it again',
     )
     .option(
       '--no-gc-after-start',

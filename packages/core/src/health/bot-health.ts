@@ -4,6 +4,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { BotGateway, BotRest } from '../kernel/ports.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { BotMetrics, type MetricsSources } from './bot-metrics.js';
+import type { HealthHub, ReadyState } from './health-hub.js';
 import { DEFAULT_HEALTH_OPTIONS, type HealthOptions } from './health-options.js';
 import { listenHealth } from './health-server.js';
 import { Readiness } from './readiness.js';
@@ -18,6 +19,8 @@ export interface HealthDeps extends Pick<MetricsSources, 'pending' | 'inFlight'>
   rest: BotRest;
   clock: Clock;
   log: Logger;
+  /** The endpoint the bot joins instead of listening on a port of its own (a host of apps). @defaultValue none */
+  hub?: HealthHub | undefined;
 }
 
 /**
@@ -32,6 +35,7 @@ export class BotHealth {
   private replicas: ReplicaStatusSource | undefined;
   private server: Server | undefined;
   private address = '';
+  private leave: (() => void) | undefined;
 
   /** @param deps - the bot's parts the endpoint reads */
   constructor(private readonly deps: HealthDeps) {
@@ -47,6 +51,7 @@ export class BotHealth {
         replica: async () => this.replicas?.(),
       },
       () => this.resumePoint(),
+      deps.hub === undefined,
     );
     this.metrics.watchRest(deps.rest);
     deps.telemetry.metrics = this.metrics;
@@ -57,8 +62,13 @@ export class BotHealth {
     return this.address;
   }
 
-  /** Starts listening. */
+  /** Starts listening, or joins the hub's endpoint. */
   async listen(): Promise<void> {
+    const { hub } = this.deps;
+    if (hub) {
+      this.leave = hub.join({ ready: () => this.state(), registry: this.metrics.registry });
+      return;
+    }
     // Defaults by destructuring: an option given as undefined (from JavaScript) must not listen on every interface.
     const { host = DEFAULT_HEALTH_OPTIONS.host, allowedHosts = DEFAULT_HEALTH_OPTIONS.allowedHosts } =
       this.deps.options;
@@ -105,6 +115,8 @@ export class BotHealth {
 
   /** Stops listening (after the bot stopped). */
   async close(): Promise<void> {
+    this.leave?.();
+    this.leave = undefined;
     const server = this.server;
     this.server = undefined;
     this.deps.telemetry.metrics = undefined;
@@ -113,7 +125,7 @@ export class BotHealth {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private async state(): Promise<{ ready: boolean; checks: Record<string, boolean> }> {
+  private async state(): Promise<ReadyState> {
     const checks = await this.deps.checks();
     return { ready: Object.values(checks).every(Boolean), checks };
   }

@@ -16,6 +16,21 @@ export interface MetricsSources {
   replica(): Promise<ReplicaStatus | undefined>;
 }
 
+/**
+ * Adds the process's metrics (prom-client's defaults: CPU, memory, event loop, GC) to a registry,
+ * once per process: a bot's own registry, or a host of apps' registry.
+ * @param registry - the registry `/metrics` renders
+ */
+export function collectProcessMetrics(registry: Registry): void {
+  collectDefaultMetrics({ register: registry });
+  // prom-client's defaults include gauges named `*_total` (active handles, requests, resources),
+  // which Prometheus's conventions reserve for counters (promtool flags them): left out.
+  for (const { name, type } of registry.getMetricsAsArray()) {
+    // The typings say an enum; the objects hold the type's name.
+    if (name.endsWith('_total') && String(type) !== 'counter') registry.removeSingleMetric(name);
+  }
+}
+
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
@@ -45,19 +60,16 @@ export class BotMetrics implements MetricsSink {
   /**
    * @param sources - what is read at scrape time
    * @param resumePoint - the event id the bot would resume after, now
+   * @param processMetrics - whether the registry has the process's metrics (CPU, memory, event loop)
    */
   constructor(
     sources: MetricsSources,
     private readonly resumePoint: () => string | undefined,
+    processMetrics = true,
   ) {
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry });
-    // prom-client's defaults include gauges named `*_total` (active handles, requests, resources),
-    // which Prometheus's conventions reserve for counters (promtool flags them): left out.
-    for (const { name, type } of this.registry.getMetricsAsArray()) {
-      // The typings say an enum; the objects hold the type's name.
-      if (name.endsWith('_total') && String(type) !== 'counter') this.registry.removeSingleMetric(name);
-    }
+    // A host of apps has the process's metrics once, in its own registry.
+    if (processMetrics) collectProcessMetrics(this.registry);
     const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
       new Counter<L>({ name, help, labelNames, registers });
     const gauge = (name: string, help: string, collect: (g: Gauge) => void | Promise<void>) =>

@@ -2,12 +2,16 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { healthHostRefusal } from './health-host.js';
+import type { ReadyState } from './health-hub.js';
 import type { HealthOptions } from './health-options.js';
 
 /** What the health endpoint answers with. */
 export interface HealthRoutes {
-  /** Readiness: whether, and the checks behind it. */
-  ready(): Promise<{ ready: boolean; checks: Record<string, boolean> }>;
+  /**
+   * Readiness: whether, and the checks behind it; of one app when the query names it (`?app=<id>`,
+   * on a host of apps), undefined when there is no such app.
+   */
+  ready(app?: string): Promise<ReadyState | undefined>;
   /** The Prometheus text, and its content type. */
   metrics(): Promise<{ text: string; contentType: string }>;
 }
@@ -21,6 +25,14 @@ const notFound = JSON.stringify({
   error: { code: 'not_found', message: 'The health endpoint serves GET /healthz, /readyz and /metrics.' },
 });
 
+const unknownApp = (app: string) =>
+  JSON.stringify({
+    error: {
+      code: 'not_found',
+      message: `No app ${JSON.stringify(app.slice(0, 64))} here: GET /readyz lists the apps.`,
+    },
+  });
+
 /** Where the endpoint listens, and the `Host` names it answers to besides IP addresses and `localhost`. */
 type HealthAddress = Required<Omit<HealthOptions, 'reconnectGraceMs'>>;
 
@@ -33,7 +45,7 @@ async function answer(
   const refusal = healthHostRefusal(req.headers.host, hosts.host, hosts.allowedHosts);
   if (refusal !== undefined)
     return send(res, 400, JSON.stringify({ error: { code: 'bad_request', message: refusal } }));
-  const path = (req.url ?? '/').split('?')[0];
+  const [path, query = ''] = (req.url ?? '/').split('?');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
     return send(res, 405, JSON.stringify({ error: { code: 'method_not_allowed', message: 'Use GET.' } }));
@@ -43,7 +55,9 @@ async function answer(
       // Liveness: the process answers; nothing else is checked, so a slow dependency never gets it killed.
       return send(res, 200, JSON.stringify({ status: 'ok' }));
     case '/readyz': {
-      const state = await routes.ready();
+      const app = new URLSearchParams(query).get('app') ?? undefined;
+      const state = await routes.ready(app);
+      if (state === undefined) return send(res, 404, unknownApp(app ?? ''));
       return send(res, state.ready ? 200 : 503, JSON.stringify(state));
     }
     case '/metrics': {

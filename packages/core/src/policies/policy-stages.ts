@@ -22,7 +22,7 @@ export const GUARDS: Stage = {
 };
 
 /**
- * `@Cooldown`: takes one use of the handler's window, counted per the kind's subject, under the run's
+ * `@Cooldown`: takes one use of the handler's window, counted per app and the kind's subject, under the run's
  * use id (the same on every run of the event, so a shared store counts a replay once).
  * @param store - where the windows are counted
  */
@@ -36,8 +36,9 @@ export function cooldownStage(store: CooldownStore): Stage {
       if (!cooldown || !rules.subject) return;
       const { who, board } = rules.subject(ctx);
       const scope = cooldown.per === 'user' ? who : cooldown.per === 'board' ? board : 'app';
+      // Keyed by the app too: apps sharing a store (a host's, a database) count their own uses.
       const wait = await store.take(
-        `${target.label}:${cooldown.per}:${scope}`,
+        `${ctx.app.id}:${target.label}:${cooldown.per}:${scope}`,
         cooldown,
         namedKey(run, 'boardbot.cooldown'),
       );

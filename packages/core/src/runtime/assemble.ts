@@ -1,5 +1,5 @@
 import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
-import { RestClient } from '@boardbot/rest';
+import { RestClient, type RestClientOptions } from '@boardbot/rest';
 import { trace } from '@opentelemetry/api';
 import { coreFeatures } from '../dispatch/core-features.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
@@ -61,6 +61,8 @@ export interface BotShell {
   setup(plugin: Plugin): void;
   /** The bot's services, which handlers reach through their context. */
   services: Services;
+  /** The HTTP pool its REST client uses, when shared (a host of apps). @defaultValue the client's own */
+  dispatcher?: RestClientOptions['dispatcher'];
 }
 
 /**
@@ -101,6 +103,7 @@ export function assembleBot(o: ResolvedBotOptions, checked: CheckedDefinition, s
       logger: log,
       tracerProvider: tracing,
       sharedRateLimit: scale?.rateLimit,
+      dispatcher: shell.dispatcher,
     });
   if (o.rest && scale) {
     log.warn(

@@ -10,6 +10,7 @@ import type { Middleware } from '../policies/middleware.js';
 import { type Assembly, assembleBot } from './assemble.js';
 import { type BotDefinition, checkedDefinition, withOverrides } from './define-bot.js';
 import { BOT_EXIT_CODES, type StopReport } from './exit-codes.js';
+import type { HostedBot } from './hosted.js';
 import type { BotOptions } from './options.js';
 import { botParts, type CoreParts } from './parts/bot-parts.js';
 import { NOTHING_LEFT } from './parts/feed-parts.js';
@@ -53,8 +54,13 @@ export class Bot {
   /**
    * @param definition - the bot's definition
    * @param overrides - options given when the bot is created (see `createBot`)
+   * @param hosted - what a host of apps shares with the bot (`createHost`) @defaultValue none
    */
-  constructor(definition: BotDefinition, overrides: Partial<BotOptions> = {}) {
+  constructor(
+    definition: BotDefinition,
+    overrides: Partial<BotOptions> = {},
+    private readonly hosted: HostedBot = {},
+  ) {
     const defined = withOverrides(definition, overrides);
     this.options = resolveBotOptions(defined.options as BotOptions, readEnvironment());
     this.built = assembleBot(this.options, checkedDefinition(defined.definition), {
@@ -62,6 +68,7 @@ export class Bot {
       running: () => this.currentState === 'running',
       setup: (plugin) => plugin.setup?.(this),
       services: this.services,
+      dispatcher: hosted.dispatcher,
     });
     this.log = this.built.log;
     this.commands = this.built.commands;
@@ -72,6 +79,7 @@ export class Bot {
       {
         options: this.options,
         built: this.built,
+        hub: hosted.health,
         plugins: this,
         start: () => this.current as StartContext,
         startEnded: () => this.startEnded,
@@ -212,6 +220,7 @@ export class Bot {
     // 401/403: the token was revoked or the app removed; reconnecting cannot help.
     this.log.error({ err: error }, 'gateway closed for good: stopping the bot');
     if (this.currentState !== 'running') return;
+    this.hosted.failed?.(error);
     void this.stop().finally(() => {
       // A bot that owns its process (it handles the signals) ends it with a failure code, so a
       // process manager or a script sees that the bot stopped for good rather than finished.

@@ -46,7 +46,7 @@ export function botParts(host: PartsHost, services: Services): { list: BotPart[]
     sessionsPart(services),
     signalsPart(host),
     patternsPart(host),
-    ...(host.options.health ? [health] : []),
+    ...(host.options.health || host.hub ? [health] : []),
     ...(adapter ? [replicaPart(host, adapter)] : []),
     app,
     commands,

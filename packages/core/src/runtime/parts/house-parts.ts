@@ -79,7 +79,8 @@ export function patternsPart(host: PartsHost): BotPart {
 }
 
 /**
- * The health endpoint (`/healthz`, `/readyz`, `/metrics`), when the bot has `health` options. Its
+ * The health endpoint (`/healthz`, `/readyz`, `/metrics`), when the bot has `health` options (or
+ * joins its host's endpoint, in a host of apps). Its
  * module (and prom-client) is loaded only at its start, so a bot without `health` never pays for it.
  */
 export class HealthPart implements BotPart {
@@ -91,11 +92,13 @@ export class HealthPart implements BotPart {
   constructor(private readonly host: PartsHost) {}
 
   async start(): Promise<void> {
-    const { options, built } = this.host;
-    if (!options.health) return;
+    const { options, built, hub } = this.host;
+    const healthOptions = options.health ?? hub?.options;
+    if (!healthOptions) return;
     const { BotHealth } = await import('../../health/bot-health.js');
     const health = new BotHealth({
-      options: options.health,
+      options: healthOptions,
+      hub,
       ...built,
       pending: () => built.queue.size,
       inFlight: () => built.dispatcher.runner.inFlight,

@@ -1,4 +1,5 @@
 import type { Logger } from '@boardbot/protocol';
+import type { HealthHub } from '../../health/health-hub.js';
 import type { ReplicaStatusSource } from '../../health/replica-status.js';
 import type { GatewayFailure, RequestOptions } from '../../kernel/ports.js';
 import type { PluginHost } from '../../plugins/plugin.js';
@@ -19,6 +20,8 @@ export interface StartContext {
 export interface PartsHost {
   readonly options: ResolvedBotOptions;
   readonly built: Assembly;
+  /** The host's health endpoint the bot joins instead of listening itself (a host of apps). */
+  readonly hub?: HealthHub | undefined;
   /** The bot, as plugins' hooks receive it. */
   readonly plugins: PluginHost;
   /** The start under way (or the last one). */

@@ -1,0 +1,93 @@
+import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as Core from '@boardbot/core';
+import { type HostAppConfig, readHostConfig } from '../config/host-config.js';
+import { loadConfig } from '../config/load-config.js';
+import { BotModuleError } from '../errors.js';
+import type { CliIo } from '../io.js';
+import { importFromProject } from '../project/project-modules.js';
+import type { CommonFlags } from './shared-options.js';
+
+/** Flags of `boardbot start --host <file>`. */
+export interface HostStartFlags extends CommonFlags {
+  /** `--host <file>`: the host's JSON file, `{ "apps": [{ "id", "module", "tokenEnv" }] }`. */
+  host: string;
+  /** `--health-port`: one `/healthz`, `/readyz` and `/metrics` for every app. */
+  healthPort?: number | undefined;
+  /** `--health-host`: its interface. @defaultValue `127.0.0.1` */
+  healthHost?: string | undefined;
+}
+
+/** What the host was started with, to tell at `SIGHUP` what changed. */
+interface Loaded {
+  apps: HostAppConfig[];
+  /** Each app's token now (never logged): from the environment, else `.env`. */
+  tokens: Map<string, string | undefined>;
+}
+
+/**
+ * `boardbot start --host <file>`: runs every app the file lists in one process (`createHost` of the
+ * project's `@boardbot/core`), each with its token from the variable it names (the environment,
+ * else `.env`). `SIGHUP` reads the file and `.env` again: an app no longer listed is removed, a new
+ * one added, one whose module or variable changed replaced, one whose token changed re-tokened. A
+ * file that no longer reads is logged and changes nothing. SIGINT and SIGTERM stop every app.
+ *
+ * @param flags - `--host`, the configuration flags and the health endpoint
+ * @param io - output and environment
+ */
+export async function runHostStart(flags: HostStartFlags, io: CliIo): Promise<void> {
+  const cwd = flags.cwd ?? io.cwd ?? process.cwd();
+  const file = resolve(cwd, flags.host);
+  const read = (): Loaded => {
+    const config = loadConfig(flags, io.env, cwd);
+    const apps = readHostConfig(file);
+    const tokens = new Map(apps.map((a) => [a.id, io.env[a.tokenEnv] || config.fileValues[a.tokenEnv]]));
+    return { apps, tokens };
+  };
+  let current = read();
+  const config = loadConfig(flags, io.env, cwd);
+  const core = await importFromProject<typeof Core>(cwd, '@boardbot/core', () => import('@boardbot/core'));
+  const app = (a: HostAppConfig): Core.HostedAppDefinition => ({
+    id: a.id,
+    bot: () => loadApp(core, resolve(dirname(file), a.module)),
+    token: (id) => current.tokens.get(id) ?? '',
+  });
+  const health =
+    flags.healthPort === undefined
+      ? undefined
+      : { port: flags.healthPort, ...(flags.healthHost !== undefined && { host: flags.healthHost }) };
+  const host = core.createHost(
+    { logger: { level: config.logLevel }, defaults: { apiUrl: config.apiUrl }, ...(health && { health }) },
+    current.apps.map(app),
+  );
+  await host.start();
+  process.on('SIGHUP', () => {
+    void reload().catch((error: unknown) => host.log.error({ err: error }, 'SIGHUP: the host file was not applied'));
+  });
+
+  async function reload(): Promise<void> {
+    const before = current;
+    current = read();
+    const was = new Map(before.apps.map((a) => [a.id, a]));
+    const now = new Map(current.apps.map((a) => [a.id, a]));
+    for (const id of was.keys()) if (!now.has(id)) await host.remove(id);
+    for (const [id, a] of now) {
+      const old = was.get(id);
+      if (old && (old.module !== a.module || old.tokenEnv !== a.tokenEnv)) await host.remove(id);
+      if (!old || old.module !== a.module || old.tokenEnv !== a.tokenEnv) await host.add(app(a));
+      else if (before.tokens.get(id) !== current.tokens.get(id)) await host.retoken(id);
+    }
+    host.log.info({ apps: host.status().map((s) => `${s.id}:${s.state}`) }, 'SIGHUP: host file applied');
+  }
+}
+
+/** The app's definition: its module's default export, which must be one (`export default defineBot(...)`). */
+async function loadApp(core: typeof Core, path: string): Promise<Core.BotDefinition> {
+  const module = (await import(pathToFileURL(path).href)) as { default?: unknown };
+  if (!core.isBotDefinition(module.default)) {
+    throw new BotModuleError(
+      `${path} does not default-export a bot definition: export default defineBot({ handlers }).`,
+    );
+  }
+  return module.default;
+}
