@@ -154,6 +154,14 @@ const CORE_ERRORS = createErrorFactory({
       `${command} was not run as the asking person: ${told}\n` +
       'Call it again with other options if they were wrong, or tell the person why it cannot be done.',
   },
+  BOARDBOT_BROADCAST_CHANGED: {
+    message: (id: string, what: 'body' | 'boards') =>
+      `The broadcast "${id}" was begun with ${what === 'body' ? 'another message' : 'other boards'}: calling it again ` +
+      'resumes it, so it must be called with the same message and boards. To send something else, give it a new id.',
+  },
+  BOARDBOT_INVALID_BROADCAST: {
+    message: (problem: string) => `bot.broadcast() cannot run: ${problem}.`,
+  },
   BOARDBOT_UNSAFE_REGEX: {
     message: (problems: readonly string[], undecided = 0) =>
       `A message could stall the whole bot (every board, /healthz too): ${
@@ -565,5 +573,27 @@ export class ToolRefusedError extends BoardbotCoreError {
     super('BOARDBOT_TOOL_REFUSED', [command, told]);
     this.reason = reason;
     this.told = told;
+  }
+}
+
+/**
+ * `bot.broadcast()` was called with the id of a broadcast begun with another message or other named
+ * boards: a broadcast resumes under its id, so the id cannot mean two messages.
+ */
+export class BroadcastChangedError extends BoardbotCoreError {
+  /**
+   * @param id - the broadcast's id
+   * @param what - what differs from its first call
+   */
+  constructor(id: string, what: 'body' | 'boards') {
+    super('BOARDBOT_BROADCAST_CHANGED', [id, what]);
+  }
+}
+
+/** `bot.broadcast()` was called with an id, boards or a message it cannot send, or before the bot runs. */
+export class InvalidBroadcastError extends BoardbotCoreError {
+  /** @param problem - what is wrong and how to fix it */
+  constructor(problem: string) {
+    super('BOARDBOT_INVALID_BROADCAST', [problem]);
   }
 }

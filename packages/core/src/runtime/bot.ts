@@ -1,12 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
+import type {
+  BroadcastBody,
+  BroadcastOptions,
+  BroadcastReport,
+  BroadcastTarget,
+} from '../broadcasts/broadcast-options.js';
+import { BroadcastRuns } from '../broadcasts/broadcast-runs.js';
+import { runBroadcast } from '../broadcasts/run-broadcast.js';
 import type { CommandSyncPlan } from '../commands/sync/plan.js';
-import { BotStateError } from '../errors.js';
+import { BotStateError, InvalidBroadcastError } from '../errors.js';
 import type { ReplicaStatusSource } from '../health/replica-status.js';
 import { readEnvironment } from '../kernel/environment.js';
 import type { GatewayFailure } from '../kernel/ports.js';
 import { Services } from '../kernel/services.js';
 import type { Middleware } from '../policies/middleware.js';
+import { SESSION_STORE } from '../sessions/service.js';
 import { type Assembly, assembleBot } from './assemble.js';
 import { type BotDefinition, checkedDefinition, withOverrides } from './define-bot.js';
 import { BOT_EXIT_CODES, type StopReport } from './exit-codes.js';
@@ -49,6 +58,7 @@ export class Bot {
   private startEnded: Promise<void> = Promise.resolve();
   private stopping: Promise<StopReport> | undefined;
   private replicas: ReplicaStatusSource | undefined;
+  private readonly broadcasts = new BroadcastRuns();
 
   /**
    * @param definition - the bot's definition
@@ -131,6 +141,31 @@ export class Bot {
   }
 
   /**
+   * Sends one message to many boards within the app's rate limit, sharing it fairly with the
+   * handlers' answers; resumable: called again with the same `id` (after a crash, a cancellation or
+   * a stop), it goes on where it stopped and each board gets the message once. See docs/broadcasts.md.
+   * @param target - board ids, `'all'`, or a filter over the app's boards
+   * @param body - the message (`content`, `embeds`)
+   * @param options - its `id`, and a signal, a progress callback
+   * @returns what this call did; `status: 'cancelled'` when the signal or `stop()` ended it first
+   * @example await bot.broadcast('all', { content: 'Maintenance at 22:00' }, { id: 'maintenance-0612' });
+   */
+  broadcast(target: BroadcastTarget, body: BroadcastBody, options: BroadcastOptions): Promise<BroadcastReport> {
+    if (this.currentState !== 'running') {
+      return Promise.reject(new InvalidBroadcastError(`the bot is ${this.currentState} (await bot.start() first)`));
+    }
+    const { rest, log, clock, telemetry } = this.built;
+    const deps = {
+      ...{ rest, log, now: () => clock.now(), metrics: () => telemetry.metrics },
+      store: this.services.get(SESSION_STORE),
+      botUserId: () => this.app.bot_user_id,
+    };
+    return this.broadcasts.run(options.id, options.signal, (signal) =>
+      runBroadcast(deps, target, body, { ...options, signal }),
+    );
+  }
+
+  /**
    * Adds middleware around every command and message handler (after guards and cooldowns), in the
    * order of the calls, before the plugins' middleware.
    * @param middleware - see {@link Middleware}
@@ -199,6 +234,8 @@ export class Bot {
   private async shutDown(): Promise<StopReport> {
     this.currentState = 'stopping';
     this.log.info({ pending: this.built.queue.size }, 'stopping: gateway closed, waiting for handlers');
+    // Cancelled between two boards, each resumable: called again, it goes on where it stopped.
+    await this.broadcasts.stop();
     await this.runner.stop();
     this.currentState = 'stopped';
     return this.core.dispatch.report;
