@@ -74,7 +74,7 @@ describe('BroadcastRecord', () => {
 });
 
 describe('advanced', () => {
-  const start = { planId: 'p', next: 0, since: 1, sent: 0, failed: 0, failures: [] };
+  const start: BroadcastCursor = { planId: 'p', next: 0, since: 1, sent: 0, failed: 0, failures: [] };
 
   it('counts a sent board, moves past it, and carries when the next send begins', () => {
     expect(advanced(start, 'a', undefined, 7)).toEqual({ ...start, next: 1, since: 7, sent: 1 });
