@@ -1,5 +1,11 @@
 import { MemorySessionStore } from '@boardbot/core';
-import { advanced, BroadcastRecord, fingerprintOf, MAX_KEPT_FAILURES } from '@boardbot/core/internal';
+import {
+  advanced,
+  type BroadcastCursor,
+  BroadcastRecord,
+  fingerprintOf,
+  MAX_KEPT_FAILURES,
+} from '@boardbot/core/internal';
 import { describe, expect, it } from 'vitest';
 
 // A broadcast's durable progress (broadcasts/broadcast-record.ts): its plan, fixed at the first call,
