@@ -106,8 +106,8 @@ describe('bot.broadcast', () => {
         onProgress: (s) => {
           lastDone = s.done;
           if (s.done < 3 || pinged) return;
-        pinged = true;
-        void alice.say('ping');
+          pinged = true;
+          void alice.say('ping');
         },
       },
     );
