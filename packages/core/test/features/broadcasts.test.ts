@@ -3,6 +3,7 @@ import { BroadcastRecord, fingerprintOf } from '@boardbot/core/internal';
 import type { Board } from '@boardbot/protocol';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { anotherInstance } from './support.js';
 
 // docs/broadcasts.md: bot.broadcast through the runtime on the emulator (in process, real HTTP).
 // Killed with SIGKILL halfway and started again: test/restart/broadcast-kill.test.ts.
@@ -60,6 +61,13 @@ describe('bot.broadcast', () => {
     expect(seen.map((s) => s.done)).toEqual(ids.map((_, i) => i + 1));
     expect(seen.at(-1)).toEqual({ id: 'hello', total: 12, done: 12, sent: 12, failed: 0 });
     expect(await copies(p, boards, 'hello all')).toEqual(ids.map(() => 1));
+    // A line when it starts, at each tenth of the boards, and when it ends.
+    const said = p.logs.lines.filter((l) => l.broadcast === 'hello').map((l) => [l.msg, l.done]);
+    expect(said).toEqual([
+      ['broadcast started', 0],
+      ...[2, 3, 4, 5, 6, 8, 9, 10, 11, 12].map((done) => ['broadcast progress', done]),
+      ['broadcast done', 12],
+    ]);
 
     const again = await bot.broadcast(ids, { content: 'hello all' }, { id: 'hello' });
     expect(again).toMatchObject({ status: 'done', sent: 12, sentNow: 0 });
@@ -90,6 +98,35 @@ describe('bot.broadcast', () => {
     expect(await copies(p, boards, 'news')).toEqual(boards.map(() => 1));
     // The filter left out the seeded boards.
     expect((await p.messages('general')).some((m) => m.content === 'news')).toBe(false);
+  });
+
+  it('is cancelled by bot.stop(), and resumed by the next process with the same store', async () => {
+    const { platform: p, bot, boards, sessions } = await open({ boards: 8 });
+    const ids = boards.map((b) => b.id);
+    let stopping: Promise<unknown> | undefined;
+    const report = await bot.broadcast(
+      ids,
+      { content: 'bye' },
+      {
+        id: 'bye',
+        onProgress: (s) => {
+          if (s.done === 3) stopping = bot.stop();
+        },
+      },
+    );
+    await stopping;
+    expect(report).toMatchObject({ status: 'cancelled', done: 3 });
+    expect(bot.state).toBe('stopped');
+
+    const next = anotherInstance(p, { handlers: [Pong], sessions });
+    await next.start();
+    try {
+      const resumed = await next.broadcast(ids, { content: 'bye' }, { id: 'bye' });
+      expect(resumed).toMatchObject({ status: 'done', sent: 8, sentNow: 5 });
+      expect(await copies(p, boards, 'bye')).toEqual(ids.map(() => 1));
+    } finally {
+      await next.stop();
+    }
   });
 
   it("lets a listener's answer through while it runs, in the same rate limit", async () => {
