@@ -26,11 +26,12 @@ afterEach(async () => {
   platform = undefined;
 });
 
-async function open(options: { boards: number; requests?: number; keyTtlMs?: number }) {
+async function open(options: { boards: number; requests?: number; keyTtlMs?: number; health?: boolean }) {
   const sessions = new MemorySessionStore();
   platform = await createTestPlatform({
     handlers: [Pong],
     sessions,
+    ...(options.health && { health: { port: 0 } }),
     emulator: {
       rateLimit: { requests: options.requests ?? 1_000_000 },
       ...(options.keyTtlMs !== undefined && { limits: { idempotencyTtlMs: options.keyTtlMs } }),
@@ -98,6 +99,21 @@ describe('bot.broadcast', () => {
     expect(await copies(p, boards, 'news')).toEqual(boards.map(() => 1));
     // The filter left out the seeded boards.
     expect((await p.messages('general')).some((m) => m.content === 'news')).toBe(false);
+  });
+
+  it('records a board the app left as failed and goes on; the metric counts both outcomes', async () => {
+    const { platform: p, bot, boards } = await open({ boards: 3, health: true });
+    await p.control.uninstall(p.bot.app.id, (boards[1] as Board).id);
+    const report = await bot.broadcast(
+      boards.map((b) => b.id),
+      { content: 'partly' },
+      { id: 'partly' },
+    );
+    expect(report).toMatchObject({ status: 'done', total: 3, done: 3, sent: 2, failed: 1 });
+    expect(report.failures).toEqual([{ boardId: (boards[1] as Board).id, code: 'unknown_board' }]);
+    const metrics = await (await fetch(`${bot.healthUrl}/metrics`)).text();
+    expect(metrics).toContain('boardbot_broadcast_messages_total{outcome="sent"} 2');
+    expect(metrics).toContain('boardbot_broadcast_messages_total{outcome="failed"} 1');
   });
 
   it('is cancelled by bot.stop(), and resumed by the next process with the same store', async () => {
