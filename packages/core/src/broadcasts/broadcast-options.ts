@@ -36,7 +36,10 @@ export interface BroadcastFailure {
 export interface BroadcastReport extends BroadcastProgress {
   /** `done`: every board was handled; `cancelled`: the signal (or the bot's stop) ended it first. */
   readonly status: 'done' | 'cancelled';
-  /** Messages this call sent (a resumed broadcast sends only what earlier calls had not). */
+  /**
+   * Boards this call brought to `sent`: a resumed call skips those earlier calls recorded (and counts a
+   * board in doubt that already shows the message, read back past the key's life).
+   */
   readonly sentNow: number;
   /** The first boards refused for good, at most 100 (`failed` counts them all). */
   readonly failures: readonly BroadcastFailure[];
