@@ -160,7 +160,9 @@ const CORE_ERRORS = createErrorFactory({
       'resumes it, so it must be called with the same message and boards. To send something else, give it a new id.',
   },
   BOARDBOT_INVALID_BROADCAST: {
-    message: (problem: string) => `bot.broadcast() cannot run: ${problem}.`,
+    message: (problem: string) =>
+      `bot.broadcast() cannot run: ${problem}. Call it once the bot runs (after await bot.start()), with an id of ` +
+      '1 to 100 of A-Z a-z 0-9 . _ : -, board ids (UUIDs) or a filter, and a message with content or embeds.',
   },
   BOARDBOT_UNSAFE_REGEX: {
     message: (problems: readonly string[], undecided = 0) =>

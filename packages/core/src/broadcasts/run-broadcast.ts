@@ -78,10 +78,10 @@ export async function runBroadcast(
       step = { ...cursor, since: deps.now() };
     } else {
       let refused: string | undefined;
-      const doubt = deps.now() - cursor.since >= keyLifeMs;
+      // Past the key's life the platform may not recognise a second send: read the board back first.
+      const doubtSince = deps.now() - cursor.since >= keyLifeMs ? cursor.since : undefined;
       try {
-        const shown = doubt && (await sentBefore(deps.rest, boardId, body, cursor.since, deps.botUserId(), signal));
-        if (!shown) refused = await send(deps.rest, boardId, body, id, signal);
+        refused = await send(deps, boardId, body, id, signal, doubtSince);
       } catch (error) {
         if (!signal?.aborted) throw error;
         cancelled = true;
@@ -118,16 +118,26 @@ export async function runBroadcast(
   return report;
 }
 
-/** Sends the message to one board; the contract's code when the platform refused that board for good. */
+/**
+ * Sends the message to one board, unless `doubtSince` is given and the board already shows it; the
+ * contract's code when the platform refused that board for good.
+ */
 async function send(
-  rest: BotRest,
+  deps: BroadcastDeps,
   boardId: string,
   body: BroadcastBody,
   id: string,
   signal: AbortSignal | undefined,
+  doubtSince: number | undefined,
 ): Promise<string | undefined> {
   try {
-    await rest.sendMessage(boardId, body, { idempotencyKey: `broadcast:${id}:${boardId}`, signal });
+    if (
+      doubtSince !== undefined &&
+      (await sentBefore(deps.rest, boardId, body, doubtSince, deps.botUserId(), signal))
+    ) {
+      return undefined;
+    }
+    await deps.rest.sendMessage(boardId, body, { idempotencyKey: `broadcast:${id}:${boardId}`, signal });
     return undefined;
   } catch (error) {
     const code = apiCodeOf(error);

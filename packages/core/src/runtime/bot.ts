@@ -7,9 +7,8 @@ import type {
   BroadcastTarget,
 } from '../broadcasts/broadcast-options.js';
 import { BroadcastRuns } from '../broadcasts/broadcast-runs.js';
-import { runBroadcast } from '../broadcasts/run-broadcast.js';
 import type { CommandSyncPlan } from '../commands/sync/plan.js';
-import { BotStateError, InvalidBroadcastError } from '../errors.js';
+import { BotStateError } from '../errors.js';
 import type { ReplicaStatusSource } from '../health/replica-status.js';
 import { readEnvironment } from '../kernel/environment.js';
 import type { GatewayFailure } from '../kernel/ports.js';
@@ -58,7 +57,7 @@ export class Bot {
   private startEnded: Promise<void> = Promise.resolve();
   private stopping: Promise<StopReport> | undefined;
   private replicas: ReplicaStatusSource | undefined;
-  private readonly broadcasts = new BroadcastRuns();
+  private readonly broadcasts: BroadcastRuns;
 
   /**
    * @param definition - the bot's definition
@@ -74,6 +73,8 @@ export class Bot {
       services: this.services,
     });
     this.log = this.built.log;
+    const store = () => this.services.get(SESSION_STORE);
+    this.broadcasts = new BroadcastRuns({ ...this.built, store, app: () => this.app, state: () => this.currentState });
     this.commands = this.built.commands;
     // The adapter knows the replica's role; a source the author reports stays theirs.
     const { scale } = this.built;
@@ -151,18 +152,7 @@ export class Bot {
    * @example await bot.broadcast('all', { content: 'Maintenance at 22:00' }, { id: 'maintenance-0612' });
    */
   broadcast(target: BroadcastTarget, body: BroadcastBody, options: BroadcastOptions): Promise<BroadcastReport> {
-    if (this.currentState !== 'running') {
-      return Promise.reject(new InvalidBroadcastError(`the bot is ${this.currentState} (await bot.start() first)`));
-    }
-    const { rest, log, clock, telemetry } = this.built;
-    const deps = {
-      ...{ rest, log, now: () => clock.now(), metrics: () => telemetry.metrics },
-      store: this.services.get(SESSION_STORE),
-      botUserId: () => this.app.bot_user_id,
-    };
-    return this.broadcasts.run(options.id, options.signal, (signal) =>
-      runBroadcast(deps, target, body, { ...options, signal }),
-    );
+    return this.broadcasts.run(target, body, options);
   }
 
   /**

@@ -101,6 +101,19 @@ describe('bot.broadcast', () => {
     expect((await p.messages('general')).some((m) => m.content === 'news')).toBe(false);
   });
 
+  it('refuses to run before the bot runs, or with a bad id, board id or message, sending nothing', async () => {
+    const { platform: p, bot, boards } = await open({ boards: 1 });
+    const ids = boards.map((b) => b.id);
+    const idle = anotherInstance(p, { handlers: [Pong] });
+    const refused = { code: 'BOARDBOT_INVALID_BROADCAST' };
+    await expect(idle.broadcast(ids, { content: 'x' }, { id: 'early' })).rejects.toMatchObject(refused);
+    await idle.stop();
+    await expect(bot.broadcast(ids, { content: 'x' }, { id: 'has space' })).rejects.toMatchObject(refused);
+    await expect(bot.broadcast(['general'], { content: 'x' }, { id: 'ok' })).rejects.toMatchObject(refused);
+    await expect(bot.broadcast(ids, { content: '' }, { id: 'ok' })).rejects.toMatchObject(refused);
+    expect(await copies(p, boards, 'x')).toEqual([0]);
+  });
+
   it('records a board the app left as failed and goes on; the metric counts both outcomes', async () => {
     const { platform: p, bot, boards } = await open({ boards: 3, health: true });
     await p.control.uninstall(p.bot.app.id, (boards[1] as Board).id);
