@@ -73,7 +73,10 @@ export class BroadcastRuns {
     };
   }
 
-  /** Cancels every running broadcast and resolves once each call has ended. */
+  /**
+   * Cancels every running broadcast at once (before it returns) and resolves once each call has
+   * ended: an aborted broadcast begins no new write to its record, so the bot's store may close meanwhile.
+   */
   async stop(): Promise<void> {
     const runs = [...this.running.values()];
     for (const run of runs) run.controller.abort();

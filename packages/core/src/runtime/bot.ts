@@ -224,9 +224,11 @@ export class Bot {
   private async shutDown(): Promise<StopReport> {
     this.currentState = 'stopping';
     this.log.info({ pending: this.built.queue.size }, 'stopping: gateway closed, waiting for handlers');
-    // Cancelled between two boards, each resumable: called again, it goes on where it stopped.
-    await this.broadcasts.stop();
+    // Broadcasts are cancelled at once (each resumable: called again, it goes on where it stopped),
+    // and the parts begin to stop in the same turn, so no change to them slips in between.
+    const cancelled = this.broadcasts.stop();
     await this.runner.stop();
+    await cancelled;
     this.currentState = 'stopped';
     return this.core.dispatch.report;
   }
