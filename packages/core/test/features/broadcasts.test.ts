@@ -200,5 +200,14 @@ describe('bot.broadcast', () => {
     const resumed = await bot.broadcast(ids, body, { id: 'old' });
     expect(resumed).toMatchObject({ status: 'done', sent: 3, sentNow: 1 });
     expect(await copies(p, boards, 'once only')).toEqual([1, 1, 1]);
+
+    // A board in the same doubt that does not show the message is sent it.
+    const fresh = { content: 'not yet' };
+    const other = new BroadcastRecord(sessions, 'fresh', () => Date.now(), 60_000);
+    const freshPlan = await other.plan(fingerprintOf(fresh), async () => ids, true);
+    const start = await other.cursor(freshPlan);
+    await other.write(start.version, { ...start.cursor, since: dayAgo });
+    expect(await bot.broadcast(ids, fresh, { id: 'fresh' })).toMatchObject({ status: 'done', sent: 3, sentNow: 3 });
+    expect(await copies(p, boards, 'not yet')).toEqual([1, 1, 1]);
   });
 });
