@@ -1,4 +1,11 @@
-import { type BroadcastProgress, MemorySessionStore, type MessageContext, OnMessage } from '@boardbot/core';
+import {
+  type BroadcastProgress,
+  Command,
+  type CommandContext,
+  MemorySessionStore,
+  type MessageContext,
+  OnMessage,
+} from '@boardbot/core';
 import { BroadcastRecord, fingerprintOf } from '@boardbot/core/internal';
 import type { Board } from '@boardbot/protocol';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
@@ -8,9 +15,17 @@ import { anotherInstance } from './support.js';
 // docs/broadcasts.md: bot.broadcast through the runtime on the emulator (in process, real HTTP).
 // Killed with SIGKILL halfway and started again: test/restart/broadcast-kill.test.ts.
 
-/** Where the broadcast stood when the listener's answer was posted. */
+/** Where the broadcast stood when the listener's and the command's answers were posted. */
 let answeredAt: number | undefined;
+let commandAnsweredAt: number | undefined;
 let lastDone = 0;
+
+@Command({ name: 'status', description: 'Says it is up' })
+class Status {
+  run(_ctx: CommandContext) {
+    return 'up';
+  }
+}
 
 class Pong {
   @OnMessage('ping')
@@ -29,7 +44,7 @@ afterEach(async () => {
 async function open(options: { boards: number; requests?: number; keyTtlMs?: number; health?: boolean }) {
   const sessions = new MemorySessionStore();
   platform = await createTestPlatform({
-    handlers: [Pong],
+    handlers: [Pong, Status],
     sessions,
     ...(options.health && { health: { port: 0 } }),
     emulator: {
@@ -158,9 +173,10 @@ describe('bot.broadcast', () => {
     }
   });
 
-  it("lets a listener's answer through while it runs, in the same rate limit", async () => {
+  it("lets a listener's answer (in the same rate limit) and a command's through while it runs", async () => {
     const { platform: p, bot, boards } = await open({ boards: 40, requests: 5 });
     answeredAt = undefined;
+    commandAnsweredAt = undefined;
     lastDone = 0;
     const alice = p.person('alice');
     let pinged = false;
@@ -174,6 +190,9 @@ describe('bot.broadcast', () => {
           if (s.done < 3 || pinged) return;
           pinged = true;
           void alice.say('ping');
+          void alice.invoke('status').then(() => {
+            commandAnsweredAt = lastDone;
+          });
         },
       },
     );
@@ -182,6 +201,10 @@ describe('bot.broadcast', () => {
     // the broadcast's sends), not behind all of them: at 5 requests a second, that is seconds apart.
     expect(answeredAt).toBeDefined();
     expect(answeredAt).toBeLessThan(report.total / 2);
+    console.log('END', Date.now());
+    await new Promise((r) => setTimeout(r, 5000));
+    expect(commandAnsweredAt).toBeDefined();
+    expect(commandAnsweredAt).toBeLessThan(report.total / 2);
   });
 
   it('reads a board back before sending again when its send began longer ago than the platform keeps keys', async () => {
