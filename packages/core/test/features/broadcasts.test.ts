@@ -201,8 +201,6 @@ describe('bot.broadcast', () => {
     // the broadcast's sends), not behind all of them: at 5 requests a second, that is seconds apart.
     expect(answeredAt).toBeDefined();
     expect(answeredAt).toBeLessThan(report.total / 2);
-    console.log('END', Date.now());
-    await new Promise((r) => setTimeout(r, 5000));
     expect(commandAnsweredAt).toBeDefined();
     expect(commandAnsweredAt).toBeLessThan(report.total / 2);
   });
