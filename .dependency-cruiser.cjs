@@ -57,6 +57,7 @@ const LAYERS = {
     ['telemetry', 'sessions'], // traces and metrics; per-person state
     ['policies'], // the policy chain: guards, cooldown, middleware, supervision
     ['answers'], // streamed answers and the record of an answer's messages
+    ['broadcasts'], // one message to many boards, resumable through its record in the session store
     ['editable'], // answers that follow their message's edits: the link, the re-run's answers, deletions
     ['plugins'], // bundles of handlers, providers, guards and middleware
     ['i18n'], // the i18n plugin (its own entry point, i18n.ts): i18next, locale settings

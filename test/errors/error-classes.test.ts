@@ -103,6 +103,8 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.ToolRefusedError, () => new core.ToolRefusedError('/ban', 'refused', 'This needs the admin role.')],
   [core.AppTokenMissingError, () => new core.AppTokenMissingError('team-a', 'its token resolver failed', leakyCause())],
   [core.UnknownAppError, () => new core.UnknownAppError('team-c', ['team-a', 'team-b'])],
+  [core.BroadcastChangedError, () => new core.BroadcastChangedError('launch', 'body')],
+  [core.InvalidBroadcastError, () => new core.InvalidBroadcastError('the message has no content and no embeds')],
   [core.RunCancelledError, () => new core.RunCancelledError('Assistant.answer')],
   [core.BurstUnorderedError, () => new core.BurstUnorderedError(['Assistant.answer'])],
   [core.NoTranslationsError, () => new core.NoTranslationsError('greeting')],

@@ -164,6 +164,16 @@ const CORE_ERRORS = createErrorFactory({
       `The host runs no app ${JSON.stringify(app.slice(0, 64))}; it runs ${known.length > 0 ? known.join(', ') : 'none'}. ` +
       'Add it with host.add({ id, bot, token }) first.',
   },
+  BOARDBOT_BROADCAST_CHANGED: {
+    message: (id: string, what: 'body' | 'boards') =>
+      `The broadcast "${id}" was begun with ${what === 'body' ? 'another message' : 'other boards'}: calling it again ` +
+      'resumes it, so it must be called with the same message and boards. To send something else, give it a new id.',
+  },
+  BOARDBOT_INVALID_BROADCAST: {
+    message: (problem: string) =>
+      `bot.broadcast() cannot run: ${problem}. Call it once the bot runs (after await bot.start()), with an id of ` +
+      '1 to 100 of A-Z a-z 0-9 . _ : -, board ids (UUIDs) or a filter, and a message with content or embeds.',
+  },
   BOARDBOT_UNSAFE_REGEX: {
     message: (problems: readonly string[], undecided = 0) =>
       `A message could stall the whole bot (every board, /healthz too): ${
@@ -601,5 +611,27 @@ export class UnknownAppError extends BoardbotCoreError {
    */
   constructor(app: string, known: readonly string[]) {
     super('BOARDBOT_UNKNOWN_APP', [app, known]);
+  }
+}
+
+/**
+ * `bot.broadcast()` was called with the id of a broadcast begun with another message or other named
+ * boards: a broadcast resumes under its id, so the id cannot mean two messages.
+ */
+export class BroadcastChangedError extends BoardbotCoreError {
+  /**
+   * @param id - the broadcast's id
+   * @param what - what differs from its first call
+   */
+  constructor(id: string, what: 'body' | 'boards') {
+    super('BOARDBOT_BROADCAST_CHANGED', [id, what]);
+  }
+}
+
+/** `bot.broadcast()` was called with an id, boards or a message it cannot send, or before the bot runs. */
+export class InvalidBroadcastError extends BoardbotCoreError {
+  /** @param problem - what is wrong and how to fix it */
+  constructor(problem: string) {
+    super('BOARDBOT_INVALID_BROADCAST', [problem]);
   }
 }

@@ -4,6 +4,7 @@ import 'reflect-metadata';
 export * from './answers/model-messages.js';
 export * from './answers/stream-options.js';
 export { DEFAULT_THREAD_OPTIONS, type Thread, type ThreadMessage, type ThreadOptions } from './answers/thread.js';
+export * from './broadcasts/broadcast-options.js';
 export * from './commands/command.js';
 export type * from './commands/context.js';
 export type { CommandMetadata, LeafOptionType, OptionMetadata, SubcommandMetadata } from './commands/metadata.js';

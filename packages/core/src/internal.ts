@@ -5,6 +5,7 @@
 export { optionsJsonSchema } from './agents/option-schema.js';
 export * from './answers/answer-record.js';
 export * from './answers/split-answer.js';
+export * from './broadcasts/broadcast-record.js';
 export { COMMAND_KEY, OPTIONS_KEY, SUBCOMMANDS_KEY } from './commands/metadata.js';
 export * from './commands/options/derive-options.js';
 export * from './commands/options/parse-options.js';

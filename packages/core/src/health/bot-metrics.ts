@@ -56,6 +56,7 @@ export class BotMetrics implements MetricsSink {
   private readonly waits: Counter<'bucket' | 'reason'>;
   private readonly waitSeconds: Counter<'bucket'>;
   private readonly retries: Counter<'method' | 'route' | 'reason'>;
+  private readonly broadcasts: Counter<'outcome'>;
 
   /**
    * @param sources - what is read at scrape time
@@ -145,6 +146,11 @@ export class BotMetrics implements MetricsSink {
       'route',
       'reason',
     ]);
+    this.broadcasts = counter(
+      'boardbot_broadcast_messages_total',
+      'Boards handled by broadcasts (bot.broadcast), by outcome: sent, or failed (refused for good).',
+      ['outcome'],
+    );
     gauge('boardbot_events_pending', 'Events queued or being handled.', (g) => g.set(sources.pending()));
     gauge('boardbot_handlers_in_flight', 'Handler runs holding a worker.', (g) => g.set(sources.inFlight()));
     gauge('boardbot_ready', 'Whether /readyz says ready (1) or not (0).', async (g) =>
@@ -194,6 +200,11 @@ export class BotMetrics implements MetricsSink {
   /** @inheritdoc */
   burst(handler: string, what: BurstCount, count: number): void {
     this.bursts[what].inc({ handler }, count);
+  }
+
+  /** @inheritdoc */
+  broadcast(outcome: 'sent' | 'failed', count: number): void {
+    this.broadcasts.inc({ outcome }, count);
   }
 
   /** The gateway reconnected; `gap` when it reported missed events. */

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { App, CommandDefinition, Logger } from '@boardbot/protocol';
+import type {
+  BroadcastBody,
+  BroadcastOptions,
+  BroadcastReport,
+  BroadcastTarget,
+} from '../broadcasts/broadcast-options.js';
+import { BroadcastRuns } from '../broadcasts/broadcast-runs.js';
 import type { CommandSyncPlan } from '../commands/sync/plan.js';
 import { BotStateError } from '../errors.js';
 import type { ReplicaStatusSource } from '../health/replica-status.js';
@@ -7,6 +14,7 @@ import { readEnvironment } from '../kernel/environment.js';
 import type { GatewayFailure } from '../kernel/ports.js';
 import { Services } from '../kernel/services.js';
 import type { Middleware } from '../policies/middleware.js';
+import { SESSION_STORE } from '../sessions/service.js';
 import { type Assembly, assembleBot } from './assemble.js';
 import { type BotDefinition, checkedDefinition, withOverrides } from './define-bot.js';
 import { BOT_EXIT_CODES, type StopReport } from './exit-codes.js';
@@ -50,6 +58,7 @@ export class Bot {
   private startEnded: Promise<void> = Promise.resolve();
   private stopping: Promise<StopReport> | undefined;
   private replicas: ReplicaStatusSource | undefined;
+  private readonly broadcasts: BroadcastRuns;
 
   /**
    * @param definition - the bot's definition
@@ -71,6 +80,8 @@ export class Bot {
       dispatcher: hosted.dispatcher,
     });
     this.log = this.built.log;
+    const store = () => this.services.get(SESSION_STORE);
+    this.broadcasts = new BroadcastRuns({ ...this.built, store, app: () => this.app, state: () => this.currentState });
     this.commands = this.built.commands;
     // The adapter knows the replica's role; a source the author reports stays theirs.
     const { scale } = this.built;
@@ -136,6 +147,20 @@ export class Bot {
   idle(): Promise<void> {
     // Streams that released their slot run outside the queue.
     return this.built.queue.idle().then(() => this.built.dispatcher.runner.settled());
+  }
+
+  /**
+   * Sends one message to many boards within the app's rate limit, sharing it fairly with the
+   * handlers' answers; resumable: called again with the same `id` (after a crash, a cancellation or
+   * a stop), it goes on where it stopped and each board gets the message once. See docs/broadcasts.md.
+   * @param target - board ids, `'all'`, or a filter over the app's boards
+   * @param body - the message (`content`, `embeds`)
+   * @param options - its `id`, and a signal, a progress callback
+   * @returns what this call did; `status: 'cancelled'` when the signal or `stop()` ended it first
+   * @example await bot.broadcast('all', { content: 'Maintenance at 22:00' }, { id: 'maintenance-0612' });
+   */
+  broadcast(target: BroadcastTarget, body: BroadcastBody, options: BroadcastOptions): Promise<BroadcastReport> {
+    return this.broadcasts.run(target, body, options);
   }
 
   /**
@@ -207,7 +232,11 @@ export class Bot {
   private async shutDown(): Promise<StopReport> {
     this.currentState = 'stopping';
     this.log.info({ pending: this.built.queue.size }, 'stopping: gateway closed, waiting for handlers');
+    // Broadcasts are cancelled at once (each resumable: called again, it goes on where it stopped),
+    // and the parts begin to stop in the same turn, so no change to them slips in between.
+    const cancelled = this.broadcasts.stop();
     await this.runner.stop();
+    await cancelled;
     this.currentState = 'stopped';
     return this.core.dispatch.report;
   }

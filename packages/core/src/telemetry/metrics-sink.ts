@@ -58,4 +58,10 @@ export interface MetricsSink {
    * @param count - how many
    */
   burst?(handler: string, what: BurstCount, count: number): void;
+  /**
+   * A broadcast handled boards: sent them its message, or recorded the platform's refusal.
+   * @param outcome - which
+   * @param count - how many
+   */
+  broadcast?(outcome: 'sent' | 'failed', count: number): void;
 }
