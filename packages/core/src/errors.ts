@@ -154,6 +154,13 @@ const CORE_ERRORS = createErrorFactory({
       `${command} was not run as the asking person: ${told}\n` +
       'Call it again with other options if they were wrong, or tell the person why it cannot be done.',
   },
+  BOARDBOT_AGENT_BOUND: {
+    message: (bound: string, limit: number) =>
+      `The agent's turn reached its bound of ${limit} (${bound}): ` +
+      (bound === 'turnsPerMinute'
+        ? 'wait a minute before asking again, or raise turnsPerMinute in defineAgent().'
+        : 'answer with what you have; the author may raise it in defineAgent().'),
+  },
   BOARDBOT_UNSAFE_REGEX: {
     message: (problems: readonly string[], undecided = 0) =>
       `A message could stall the whole bot (every board, /healthz too): ${
@@ -542,6 +549,20 @@ export class UnknownBotOptionError extends BoardbotCoreError {
   constructor(unknown: readonly UnknownName[]) {
     super('BOARDBOT_UNKNOWN_BOT_OPTION', [unknown]);
     this.unknown = unknown;
+  }
+}
+
+/**
+ * An agent's turn reached one of its bounds (`defineAgent`): a tool call past `maxToolCalls` (the
+ * model gets it as the tool's error), or a turn past the person's `turnsPerMinute`.
+ */
+export class AgentBoundError extends BoardbotCoreError {
+  /**
+   * @param bound - the option whose bound was reached
+   * @param limit - its value
+   */
+  constructor(bound: 'maxToolCalls' | 'turnsPerMinute', limit: number) {
+    super('BOARDBOT_AGENT_BOUND', [bound, limit]);
   }
 }
 
