@@ -45,6 +45,8 @@ export interface ApprovalRecord {
 /** How long a decided record is kept, for an approving event handled again. */
 const KEPT_MS = 24 * 3_600_000;
 const ATTEMPTS = 20;
+/** When a record expires: a day after its own timeout (dated by the bot's clock when it was asked). */
+const kept = (r: ApprovalRecord): number => r.expiresAt + KEPT_MS;
 
 /** The store key of one approval. */
 export const approvalKey = (agent: string, id: string): string => `agent:${agent}:approval:${id}`;
@@ -74,7 +76,7 @@ export async function readValue<T>(
  * @param store - the bot's session store
  * @param key - its key
  * @param change - the new value from the current one; undefined writes nothing
- * @param ttlMs - how long the value lives
+ * @param expiresAt - when the written value expires (epoch ms)
  * @param now - the bot's clock
  * @returns what was written, or undefined when `change` wrote nothing
  */
@@ -82,14 +84,14 @@ export async function changeValue<T>(
   store: SessionStore,
   key: string,
   change: (current: T | undefined) => T | undefined,
-  ttlMs: number,
+  expiresAt: (next: T) => number,
   now: () => number,
 ): Promise<T | undefined> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const { version, value } = await readValue<T>(store, key, now());
     const next = change(value);
     if (next === undefined) return undefined;
-    const written = { data: next, shape: 1, expiresAt: now() + ttlMs, applied: [] };
+    const written = { data: next, shape: 1, expiresAt: expiresAt(next), applied: [] };
     if (await store.write(key, version, written)) return next;
   }
   throw new SessionConflictError(key, ATTEMPTS);
@@ -100,7 +102,8 @@ export class ApprovalStore {
   /**
    * @param store - the bot's session store, shared by its replicas
    * @param agent - the agent's name
-   * @param now - the bot's clock
+   * @param now - the bot's clock (for `list()` and `cancel()`, which run outside the bot, a time
+   *   that reads every value as live: the store itself drops the expired ones)
    */
   constructor(
     private readonly store: SessionStore,
@@ -114,7 +117,7 @@ export class ApprovalStore {
       this.store,
       approvalKey(this.agent, record.id),
       (c) => c ?? record,
-      KEPT_MS,
+      kept,
       this.now,
     );
     await this.index((ids) => (ids.includes(record.id) ? undefined : [...ids, record.id]));
@@ -131,13 +134,7 @@ export class ApprovalStore {
    * @param change - the changed record, or undefined to leave it
    */
   update(id: string, change: (r: ApprovalRecord) => ApprovalRecord | undefined): Promise<ApprovalRecord | undefined> {
-    return changeValue<ApprovalRecord>(
-      this.store,
-      approvalKey(this.agent, id),
-      (c) => c && change(c),
-      KEPT_MS,
-      this.now,
-    );
+    return changeValue<ApprovalRecord>(this.store, approvalKey(this.agent, id), (c) => c && change(c), kept, this.now);
   }
 
   /** The ids of the approvals not yet shown as decided. */
@@ -151,6 +148,12 @@ export class ApprovalStore {
   }
 
   private index(change: (ids: string[]) => string[] | undefined): Promise<unknown> {
-    return changeValue<string[]>(this.store, indexKey(this.agent), (c) => change(c ?? []), KEPT_MS, this.now);
+    return changeValue<string[]>(
+      this.store,
+      indexKey(this.agent),
+      (c) => change(c ?? []),
+      () => this.now() + KEPT_MS,
+      this.now,
+    );
   }
 }

@@ -76,7 +76,7 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
   const apiStore = () => {
     if (!bound.services)
       throw new InvalidHandlerError(`defineAgent('${full.name}'): add its plugin to createBot({ plugins }).`);
-    return storeOf(bound.services, Date.now);
+    return storeOf(bound.services, () => Number.NEGATIVE_INFINITY);
   };
 
   class AgentApprovalReplies {
@@ -168,7 +168,7 @@ async function countTurn(ctx: MessageContext, options: ResolvedAgentOptions): Pr
         ? [...recent.filter((t) => t.id !== ctx.message.id), { id: ctx.message.id, at: now() }]
         : undefined;
     },
-    60_000,
+    () => now() + 60_000,
     now,
   );
   return allowed;
