@@ -101,6 +101,7 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.StreamStoppedError, () => new core.StreamStoppedError('Ask.run', 'failed', 0, leakyCause())],
   [core.StreamKeyReusedError, () => new core.StreamKeyReusedError('Ask.run', leakyCause())],
   [core.ToolRefusedError, () => new core.ToolRefusedError('/ban', 'refused', 'This needs the admin role.')],
+  [core.AgentBoundError, () => new core.AgentBoundError('maxToolCalls', 10)],
   [core.RunCancelledError, () => new core.RunCancelledError('Assistant.answer')],
   [core.BurstUnorderedError, () => new core.BurstUnorderedError(['Assistant.answer'])],
   [core.NoTranslationsError, () => new core.NoTranslationsError('greeting')],
