@@ -1,10 +1,11 @@
-import type { ModelMessage, TextStreamPart, ToolSet } from 'ai';
+import type { ModelMessage } from 'ai';
 import type { Scoped } from '../kernel/scoped.js';
 import type { MessageContext } from '../listeners/context.js';
 import type { ResolvedAgentOptions } from './agent-options.js';
 import type { ApprovalStore, ApprovalToolCall } from './approval-store.js';
 import { requestText } from './approval-texts.js';
 import { auditedTools } from './audited-tools.js';
+import { TurnAnswer } from './turn-answer.js';
 
 /** The bot's clock, read through a context (as every feature reads it). */
 export const botNow: Scoped<number> = { open: (scope) => scope.now() };
@@ -16,17 +17,6 @@ export interface TurnStart {
   toolCalls: number;
   /** Who asked: the message's author, unless the turn resumes (then the first asker). */
   askerId?: string;
-}
-
-type Part = TextStreamPart<ToolSet>;
-
-/** The rest of the answer's text, after its first piece (`first`), failing on the stream's error. */
-async function* textAfter(first: string, parts: AsyncIterator<Part>): AsyncGenerator<string> {
-  yield first;
-  for (let next = await parts.next(); !next.done; next = await parts.next()) {
-    if (next.value.type === 'text-delta') yield next.value.text;
-    else if (next.value.type === 'error') throw next.value.error;
-  }
 }
 
 /**
@@ -48,7 +38,14 @@ export async function runTurn(
 ): Promise<void> {
   const { streamText, stepCountIs } = await import('ai');
   const log = ctx.log.child({ agent: options.name });
-  const turn = { agent: options.name, calls: start.toolCalls, maxCalls: options.maxToolCalls, log };
+  const answer = new TurnAnswer(ctx, options.progress);
+  const turn = {
+    agent: options.name,
+    calls: start.toolCalls,
+    maxCalls: options.maxToolCalls,
+    log,
+    onCall: (name: string) => answer.toolCall(name),
+  };
   const tools = auditedTools((await options.tools?.(ctx)) ?? {}, turn);
   const result = streamText({
     model: options.model,
@@ -58,22 +55,16 @@ export async function runTurn(
     stopWhen: stepCountIs(options.maxSteps),
     abortSignal: ctx.signal,
   });
-  // The answer is posted once there is text: a step that only asks for approval posts the request alone.
-  const parts = result.fullStream[Symbol.asyncIterator]();
-  let first: string | undefined;
-  for (let next = await parts.next(); !next.done; next = await parts.next()) {
-    if (next.value.type === 'error') throw next.value.error;
-    if (next.value.type === 'text-delta' && next.value.text !== '') {
-      first = next.value.text;
-      break;
-    }
+  let failure: unknown;
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') answer.push(part.text);
+    else if (part.type === 'error') failure = part.error;
   }
-  if (first !== undefined) await ctx.stream(textAfter(first, parts));
-  const requests = (await result.content).filter((p) => p.type === 'tool-approval-request');
-  if (requests.length === 0) {
-    if (first === undefined) await ctx.stream(textAfter('', parts));
-    return;
-  }
+  const requests =
+    failure === undefined ? (await result.content).filter((p) => p.type === 'tool-approval-request') : [];
+  // A step that only asks for approval posts the request alone; else the answer, even empty.
+  await answer.end(requests.length === 0, failure);
+  if (requests.length === 0) return;
   const calls: ApprovalToolCall[] = requests.map((r) => ({
     approvalId: r.approvalId,
     toolName: r.toolCall.toolName,
