@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { MessageContext } from '@boardbot/core';
-import { OnMessage } from '@boardbot/core';
-import { type AgentDefinition, type AgentOptions, defineAgent } from '@boardbot/core/agents';
+import type { CommandContext, MessageContext } from '@boardbot/core';
+import { Command, OnMessage, Option } from '@boardbot/core';
+import { type AgentDefinition, type AgentOptions, agents, commandTools, defineAgent } from '@boardbot/core/agents';
 import { createTestPlatform, TestClock, type TestPlatform } from '@boardbot/testing';
 import { jsonSchema, simulateReadableStream, tool } from 'ai';
 import * as aiTest from 'ai/test';
+import { IsString } from 'class-validator';
 import { afterEach, describe, expect, it } from 'vitest';
 
 // Approvals, offline: the AI SDK's mock model scripts the tool calls, with ids that change on every
@@ -68,6 +69,18 @@ afterEach(async () => {
   platform = undefined;
 });
 
+class PinOptions {
+  @Option({ description: 'What to pin' }) @IsString() text!: string;
+}
+
+@Command({ name: 'pin', description: 'Pins a note on the board', options: PinOptions })
+class PinCommand {
+  async run(ctx: CommandContext, { text }: PinOptions) {
+    await ctx.send({ content: `📌 ${text} by ${ctx.user.username}` });
+    return 'pinned';
+  }
+}
+
 async function start(model: MockModel, options: Partial<AgentOptions> = {}, clock?: TestClock) {
   const agent = defineAgent({ name: 'helper', model, tools: (ctx) => ({ pin: pinTool(ctx) }), ...options });
   class Ask {
@@ -76,7 +89,11 @@ async function start(model: MockModel, options: Partial<AgentOptions> = {}, cloc
       return agent.answer(ctx, [{ role: 'user', content: ctx.message.content ?? '' }]);
     }
   }
-  platform = await createTestPlatform({ handlers: [Ask], plugins: [agent.plugin], ...(clock ? { clock } : {}) });
+  platform = await createTestPlatform({
+    handlers: [Ask, PinCommand],
+    plugins: [agents(), agent.plugin],
+    ...(clock ? { clock } : {}),
+  });
   return { p: platform, agent };
 }
 
@@ -169,5 +186,16 @@ describe('approvals', () => {
     await p.person('alice').reply(request, 'yes');
     await p.settle();
     expect(pins(p)).toEqual([]);
+  });
+
+  it("makes commandTools' tools wait for approval with { needsApproval: true }", async () => {
+    const tools = (ctx: MessageContext) => commandTools(ctx, [PinCommand], { needsApproval: true });
+    const { p, agent } = await start(pinningModel('plan'), { tools });
+    const { request } = await asked(p, agent);
+    expect(pins(p)).toEqual([]);
+    const yes = await p.person('alice').reply(request, 'oui');
+    const answer = await p.bot.nextAnswer({ replyTo: yes }).final();
+    expect(answer.text).toBe('done: {"type":"text","value":"pinned"}');
+    expect(pins(p).map((m) => m.content)).toEqual(['📌 plan by alice']);
   });
 });
