@@ -121,6 +121,13 @@ describe('approvals', () => {
     expect(p.bot.messages().find((m) => m.id === request.id)?.content).toMatch(/^✅ Approved by/);
     expect(model.doStreamCalls).toHaveLength(2);
     expect(await agent.approvals.list()).toEqual([]);
+    // The audit trail: the decision and the call, each logged with the agent.
+    const decided = p.logs.find({ msg: 'approval decided' });
+    expect(decided.map((l) => [l.agent, l.decision, l.approval])).toEqual([['helper', 'approved', request.id]]);
+    const calls = p.logs.find({ msg: 'agent tool call' });
+    expect(calls.map((l) => [l.agent, l.tool, l.outcome, l.input])).toEqual([
+      ['helper', 'pin', 'ok', { text: 'plan' }],
+    ]);
   });
 
   it('on a no, writes nothing and the model is told it was denied', async () => {
