@@ -105,6 +105,7 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.UnknownAppError, () => new core.UnknownAppError('team-c', ['team-a', 'team-b'])],
   [core.BroadcastChangedError, () => new core.BroadcastChangedError('launch', 'body')],
   [core.InvalidBroadcastError, () => new core.InvalidBroadcastError('the message has no content and no embeds')],
+  [core.AgentBoundError, () => new core.AgentBoundError('maxToolCalls', 10)],
   [core.RunCancelledError, () => new core.RunCancelledError('Assistant.answer')],
   [core.BurstUnorderedError, () => new core.BurstUnorderedError(['Assistant.answer'])],
   [core.NoTranslationsError, () => new core.NoTranslationsError('greeting')],

@@ -3,10 +3,16 @@
 import { createBot } from '@boardbot/core';
 import type { LanguageModel } from 'ai';
 import { assistantOf } from './assistant.js';
+import { pinnerOf } from './pinner.js';
 
 const provider = process.env.ASSISTANT_PROVIDER ?? '@ai-sdk/openai';
 const { openai } = (await import(provider)) as { openai: (id: string) => LanguageModel };
 const model = openai(process.env.ASSISTANT_MODEL ?? 'gpt-4o-mini');
 
-const bot = createBot({ token: process.env.BOARDBOT_TOKEN ?? '', handlers: [assistantOf(model)] });
+const pinner = pinnerOf(model);
+const bot = createBot({
+  token: process.env.BOARDBOT_TOKEN ?? '',
+  handlers: [assistantOf(model), pinner.handler],
+  plugins: [pinner.plugin],
+});
 await bot.start();

@@ -2,5 +2,20 @@
 // person. A separate entry point, so that only a bot that imports it loads `ai` (an optional peer
 // dependency of @boardbot/core).
 
+export type { AgentOptions, Approvers } from './agents/agent-options.js';
+export { DEFAULT_AGENT_OPTIONS } from './agents/agent-options.js';
 export { agents } from './agents/agents-plugin.js';
-export { type CommandTool, type CommandToolInput, commandTools } from './agents/command-tools.js';
+export type { ApprovalRecord, ApprovalStatus, ApprovalToolCall } from './agents/approval-store.js';
+export { APPROVAL_WORDS, type ApprovalAnswer, approvalAnswer } from './agents/approval-words.js';
+export {
+  type CommandTool,
+  type CommandToolInput,
+  type CommandToolsOptions,
+  commandTools,
+} from './agents/command-tools.js';
+export {
+  type AgentApprovals,
+  type AgentDefinition,
+  defineAgent,
+  type PendingApproval,
+} from './agents/define-agent.js';

@@ -174,6 +174,13 @@ const CORE_ERRORS = createErrorFactory({
       `bot.broadcast() cannot run: ${problem}. Call it once the bot runs (after await bot.start()), with an id of ` +
       '1 to 100 of A-Z a-z 0-9 . _ : -, board ids (UUIDs) or a filter, and a message with content or embeds.',
   },
+  BOARDBOT_AGENT_BOUND: {
+    message: (bound: string, limit: number) =>
+      `The agent's turn reached its bound of ${limit} (${bound}): ` +
+      (bound === 'turnsPerMinute'
+        ? 'wait a minute before asking again, or raise turnsPerMinute in defineAgent().'
+        : 'answer with what you have; the author may raise it in defineAgent().'),
+  },
   BOARDBOT_UNSAFE_REGEX: {
     message: (problems: readonly string[], undecided = 0) =>
       `A message could stall the whole bot (every board, /healthz too): ${
@@ -562,6 +569,20 @@ export class UnknownBotOptionError extends BoardbotCoreError {
   constructor(unknown: readonly UnknownName[]) {
     super('BOARDBOT_UNKNOWN_BOT_OPTION', [unknown]);
     this.unknown = unknown;
+  }
+}
+
+/**
+ * An agent's turn reached one of its bounds (`defineAgent`): a tool call past `maxToolCalls` (the
+ * model gets it as the tool's error), or a turn past the person's `turnsPerMinute`.
+ */
+export class AgentBoundError extends BoardbotCoreError {
+  /**
+   * @param bound - the option whose bound was reached
+   * @param limit - its value
+   */
+  constructor(bound: 'maxToolCalls' | 'turnsPerMinute', limit: number) {
+    super('BOARDBOT_AGENT_BOUND', [bound, limit]);
   }
 }
 

@@ -28,6 +28,16 @@ export type CommandToolInput = Record<string, OptionValue>;
  */
 export type CommandTool = Tool<CommandToolInput, string>;
 
+/** Options of {@link commandTools}. */
+export interface CommandToolsOptions {
+  /**
+   * Which tools wait for a person's approval before they run (the AI SDK's `needsApproval`; a turn of
+   * `defineAgent` suspends until an approver answers): all (true), none (false), or these tool names.
+   * @defaultValue false
+   */
+  needsApproval?: boolean | readonly string[];
+}
+
 /**
  * The bot's commands as AI SDK tools (`ai` 6 and 7) for one turn of an assistant: one per command of
  * `commands` (`roll`; a subcommand's `note_add`), described by the command's description and its
@@ -42,13 +52,16 @@ export type CommandTool = Tool<CommandToolInput, string>;
  *
  * @param ctx - the asking person's message context (the assistant's `@OnMessage` handler's)
  * @param commands - `@Command` classes among the bot's handlers
+ * @param options - which tools need approval
  * @returns the tools, by name, for `streamText({ tools })` or `generateText({ tools })`
  * @throws BotStateError without `agents()`; InvalidHandlerError for a class that is not one of the bot's commands
  */
 export async function commandTools(
   ctx: MessageContext,
   commands: readonly Class[],
+  options: CommandToolsOptions = {},
 ): Promise<Record<string, CommandTool>> {
+  const { needsApproval = false } = options;
   const turn = askingTurn(ctx);
   if (turn === undefined) {
     throw new BotStateError(
@@ -73,6 +86,7 @@ export async function commandTools(
       const shown = `/${route.subcommand ? `${route.command} ${route.subcommand}` : route.command}`;
       tools[name] = tool<CommandToolInput, string>({
         description: description.definition.description,
+        needsApproval: typeof needsApproval === 'boolean' ? needsApproval : needsApproval.includes(name),
         inputSchema: jsonSchema<CommandToolInput>(optionsJsonSchema(route.options) as Parameters<typeof jsonSchema>[0]),
         execute: (input) => {
           const event: EventMeta = {

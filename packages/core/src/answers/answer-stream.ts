@@ -18,6 +18,7 @@ import {
   type StreamOptions,
   type StreamSource,
 } from './stream-options.js';
+import type { StreamStatus } from './stream-status.js';
 
 /** How a context posts an answer's messages, each carrying the fixed placeholder. */
 export interface AnswerTarget {
@@ -54,8 +55,10 @@ interface Shown extends AnswerPart {
   shown: string | undefined;
 }
 
-function defined(options: StreamOptions): Required<StreamOptions> {
-  const o: Required<StreamOptions> = { ...DEFAULT_STREAM_OPTIONS };
+type Defined = Required<Omit<StreamOptions, 'status'>> & Pick<StreamOptions, 'status'>;
+
+function defined(options: StreamOptions): Defined {
+  const o: Defined = { ...DEFAULT_STREAM_OPTIONS };
   for (const [k, v] of Object.entries(options)) if (v !== undefined) (o as Record<string, unknown>)[k] = v;
   return o;
 }
@@ -81,6 +84,14 @@ export function streamAnswer(
   return new AnswerStream(deps, defined(options)).run(source);
 }
 
+/** The last part's text while the answer streams, with the status line (in italics) if one is set. */
+function withStatus(text: string, status: StreamStatus | undefined): string {
+  const line = status?.line;
+  const shown = line === undefined ? text : `${text}${text === '' ? '' : '\n\n'}_${line}_`;
+  // A part already near the content limit shows no status: its layout has room for the cursor only.
+  return shown.length > LIMIT ? text : shown;
+}
+
 class AnswerStream {
   private text = '';
   private readonly parts: Shown[] = [];
@@ -98,7 +109,7 @@ class AnswerStream {
 
   constructor(
     private readonly deps: AnswerStreamDeps,
-    private readonly o: Required<StreamOptions>,
+    private readonly o: Defined,
   ) {
     this.key = namedKey(deps.run, `stream.${deps.index}`);
   }
@@ -118,17 +129,26 @@ class AnswerStream {
     slots.releaseSlot(run);
 
     const reader = new SourceReader(source, clock, run.signal, slots.stopping);
+    // A new status line is shown by the next throttled edit, as new text is.
+    const unwatch = this.o.status?.watch(() => {
+      this.dirty = true;
+      this.wake?.();
+    });
+    // A status set before the answer began is shown by its first edit.
+    if (this.o.status?.line !== undefined) this.dirty = true;
     const pumping = this.pump();
     // A failed write stops the reading too (the pump only ends on its own after the final edit).
     const failed = pumping.then(() => new Promise<never>(() => {}));
     try {
       this.finish(await this.read(reader, started, failed));
     } catch (error) {
+      unwatch?.();
       reader.stop({ kind: 'done' });
       this.finish(null);
       throw error;
     }
     await pumping;
+    unwatch?.();
     if (this.ended) throw this.ended;
     return { text: this.text, parts: this.parts.map(({ boardId, messageId }) => ({ boardId, messageId })) };
   }
@@ -147,6 +167,7 @@ class AnswerStream {
       if (step.kind === 'stopped')
         return new StreamStoppedError(handler, step.reason, this.bound(step.reason), step.cause);
       this.text += step.text;
+      this.o.status?.set(undefined);
       if (this.text.length > this.o.maxLength) {
         this.text = this.text.slice(0, this.o.maxLength);
         reader.stop(step);
@@ -218,7 +239,10 @@ class AnswerStream {
     const contents = final ? splitAnswer(this.display(final), LIMIT) : this.splitter.split(this.text);
     for (let i = 0; i < contents.length; i++) {
       const last = i === contents.length - 1;
-      const content = final || !last ? (contents[i] as string) : `${contents[i]}${STREAM_TEXTS.cursor}`;
+      const content =
+        final || !last
+          ? (contents[i] as string)
+          : `${withStatus(contents[i] as string, this.o.status)}${STREAM_TEXTS.cursor}`;
       const part = this.parts[i] ?? (await this.addPart(i));
       if (part.shown !== content) await this.edit(i, part, content);
     }

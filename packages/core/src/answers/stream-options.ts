@@ -1,4 +1,5 @@
 import { ANSWER_CURSOR, ANSWER_PLACEHOLDER } from '@boardbot/protocol/runtime';
+import type { StreamStatus } from './stream-status.js';
 /** Options of `ctx.stream(source, options)`. */
 export interface StreamOptions {
   /**
@@ -13,6 +14,8 @@ export interface StreamOptions {
   maxDurationMs?: number;
   /** Most characters of one answer; past it the answer ends with a marker. @defaultValue 100000 */
   maxLength?: number;
+  /** A status line shown until the next text (see {@link StreamStatus}). @defaultValue none */
+  status?: StreamStatus;
 }
 
 /** The defaults of {@link StreamOptions}. */
@@ -21,7 +24,7 @@ export const DEFAULT_STREAM_OPTIONS = {
   idleTimeoutMs: 30_000,
   maxDurationMs: 300_000,
   maxLength: 100_000,
-} as const satisfies Required<StreamOptions>;
+} as const satisfies Required<Omit<StreamOptions, 'status'>>;
 
 /** What `ctx.stream()` resolves with once the answer's final edit is made. */
 export interface StreamedAnswer {

@@ -1,0 +1,159 @@
+import type { ModelMessage } from 'ai';
+import { SessionConflictError } from '../errors.js';
+import type { SessionStore } from '../sessions/session-store.js';
+
+/** How an approval request stands: waiting, or how it was decided. */
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'timeout' | 'cancelled';
+
+/** One tool call waiting for approval, as the AI SDK asked for it. */
+export interface ApprovalToolCall {
+  /** The AI SDK's approval id, answered by a `tool-approval-response`. */
+  approvalId: string;
+  toolName: string;
+  input: unknown;
+}
+
+/**
+ * A suspended turn, kept in the bot's session store under its request message's id until decided
+ * (and for a day after, so an approving event handled again reads how it was decided).
+ */
+export interface ApprovalRecord {
+  /** The request message's id: the approval's id. */
+  id: string;
+  agent: string;
+  boardId: string;
+  /** Who asked (the turn's person). */
+  askerId: string;
+  /** The turn's model input up to and including the step that asked for approval. */
+  messages: ModelMessage[];
+  /** The tool calls of that step that wait for approval (one decision answers them all). */
+  calls: ApprovalToolCall[];
+  status: ApprovalStatus;
+  /** Tool calls the turn made before it was suspended (its bound counts them all). */
+  toolCalls: number;
+  /** When it was asked, and past when it is denied (epoch ms). */
+  askedAt: number;
+  expiresAt: number;
+  /** The message that decided it (an approving event handled again resumes the turn again). */
+  decidedBy?: string;
+  /** Who decided it (a user id), or `timeout` / `cancel`. */
+  decider?: string;
+  /** Whether the request message shows the decision yet. */
+  shown?: boolean;
+}
+
+/** How long a decided record is kept, for an approving event handled again. */
+const KEPT_MS = 24 * 3_600_000;
+const ATTEMPTS = 20;
+/** When a record expires: a day after its own timeout (dated by the bot's clock when it was asked). */
+const kept = (r: ApprovalRecord): number => r.expiresAt + KEPT_MS;
+
+/** The store key of one approval. */
+export const approvalKey = (agent: string, id: string): string => `agent:${agent}:approval:${id}`;
+/** The store key of an agent's pending approvals' ids. */
+const indexKey = (agent: string): string => `agent:${agent}:approvals`;
+
+/**
+ * Reads a value of the store as `T`.
+ * @param store - the bot's session store
+ * @param key - its key
+ * @param now - the bot's time (epoch ms): an expired value reads as none
+ */
+export async function readValue<T>(
+  store: SessionStore,
+  key: string,
+  now: number,
+): Promise<{ version: number; value?: T | undefined }> {
+  const record = await store.read(key);
+  if (!record) return { version: 0 };
+  const { value } = record;
+  const live = value !== null && (value.expiresAt === null || value.expiresAt > now);
+  return { version: record.version, value: live ? (value.data as T) : undefined };
+}
+
+/**
+ * Changes a value by compare-and-set, retried when another writer (replica) wrote first.
+ * @param store - the bot's session store
+ * @param key - its key
+ * @param change - the new value from the current one; undefined writes nothing
+ * @param expiresAt - when the written value expires (epoch ms)
+ * @param now - the bot's clock
+ * @returns what was written, or undefined when `change` wrote nothing
+ */
+export async function changeValue<T>(
+  store: SessionStore,
+  key: string,
+  change: (current: T | undefined) => T | undefined,
+  expiresAt: (next: T) => number,
+  now: () => number,
+): Promise<T | undefined> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const { version, value } = await readValue<T>(store, key, now());
+    const next = change(value);
+    if (next === undefined) return undefined;
+    const written = { data: next, shape: 1, expiresAt: expiresAt(next), applied: [] };
+    if (await store.write(key, version, written)) return next;
+  }
+  throw new SessionConflictError(key, ATTEMPTS);
+}
+
+/** An agent's approvals in the store: the records, and the index of the pending ones. */
+export class ApprovalStore {
+  /**
+   * @param store - the bot's session store, shared by its replicas
+   * @param agent - the agent's name
+   * @param now - the bot's clock (for `list()` and `cancel()`, which run outside the bot, a time
+   *   that reads every value as live: the store itself drops the expired ones)
+   */
+  constructor(
+    private readonly store: SessionStore,
+    private readonly agent: string,
+    private readonly now: () => number,
+  ) {}
+
+  /** Saves a new request (an asking event handled again saves the same one) and lists it. */
+  async save(record: ApprovalRecord): Promise<void> {
+    await changeValue<ApprovalRecord>(
+      this.store,
+      approvalKey(this.agent, record.id),
+      (c) => c ?? record,
+      kept,
+      this.now,
+    );
+    await this.index((ids) => (ids.includes(record.id) ? undefined : [...ids, record.id]));
+  }
+
+  /** The approval of request message `id`, if there is one. */
+  async get(id: string): Promise<ApprovalRecord | undefined> {
+    return (await readValue<ApprovalRecord>(this.store, approvalKey(this.agent, id), this.now())).value;
+  }
+
+  /**
+   * Changes an approval by compare-and-set.
+   * @param id - its request message's id
+   * @param change - the changed record, or undefined to leave it
+   */
+  update(id: string, change: (r: ApprovalRecord) => ApprovalRecord | undefined): Promise<ApprovalRecord | undefined> {
+    return changeValue<ApprovalRecord>(this.store, approvalKey(this.agent, id), (c) => c && change(c), kept, this.now);
+  }
+
+  /** The ids of the approvals not yet shown as decided. */
+  async ids(): Promise<string[]> {
+    return (await readValue<string[]>(this.store, indexKey(this.agent), this.now())).value ?? [];
+  }
+
+  /** Drops `id` from the index, once its request message shows the decision. */
+  async unlist(id: string): Promise<void> {
+    await this.index((ids) => (ids.includes(id) ? ids.filter((i) => i !== id) : undefined));
+  }
+
+  private index(change: (ids: string[]) => string[] | undefined): Promise<unknown> {
+    return changeValue<string[]>(
+      this.store,
+      indexKey(this.agent),
+      (c) => change(c ?? []),
+      () => this.now() + KEPT_MS,
+      this.now,
+    );
+  }
+}
