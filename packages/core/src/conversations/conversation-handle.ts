@@ -61,17 +61,23 @@ export class ConversationHandleImpl implements ConversationHandle {
   async resume(ctx: MessageContext): Promise<unknown> {
     const text = ctx.message.content;
     const { id } = ctx.message;
-    if (text === null || ctx.message.author === null) return undefined;
+    if (text === null || ctx.message.author === null) return this.noAnswer();
     const current = await this.session.get();
-    if (current.startedBy === id) return undefined;
+    if (current.startedBy === id) return this.noAnswer();
     // An ended conversation takes no answer, unless this very message ended it: handled again (after
     // a crash, or by a second instance), it must send the same reply again.
-    if (current.step < 0 && current.answeredBy !== id) return undefined;
+    if (current.step < 0 && current.answeredBy !== id) return this.noAnswer();
     // One compare-and-set decides: two replicas (or a replay) cannot both take this answer. On a
     // replay the callback does not run and update() resolves with what it wrote the first time, so
     // the reply is read from that value, never from variables the callback sets.
     const after = await this.session.update((s) => this.advance(s, text.trim(), id));
     return this.replyFor(ctx, after);
+  }
+
+  /** The message is no answer: the run did nothing, and its `handled` line is logged at debug. */
+  private noAnswer(): undefined {
+    this.scope.run.markIdle();
+    return undefined;
   }
 
   /** The reply to `ctx`'s message once its update wrote `s`: none if another message took it. */

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { Logger } from '@boardbot/protocol';
 import { silentLogger } from '@boardbot/protocol/runtime';
 import { type DestinationStream, type LoggerOptions, pino } from 'pino';
@@ -58,7 +59,7 @@ export function loggerOptions(input: LoggerOptions | undefined, isTTY: boolean):
  * What pino-pretty prints in a terminal: one line per record (`12:00:01 INFO: bot started
  * {"boards":2,"commands":1}`), without the fields a person reading along does not need (the process,
  * the host, the logger's name, the correlation ids, which are for searching JSON logs, and the command
- * sync plan, whose `added`, `changed` and `removed` say the same).
+ * sync plan, whose `added`, `changed` and `removed` say the same); ids shortened (`terminal-log.ts`).
  */
 export const TERMINAL_LOG_FORMAT = {
   colorize: true,
@@ -66,6 +67,9 @@ export const TERMINAL_LOG_FORMAT = {
   translateTime: 'SYS:HH:MM:ss',
   ignore: 'pid,hostname,name,correlation_id,phase,plan',
 } as const;
+
+/** The module pino's worker loads for the terminal format: pino-pretty with the ids shortened. */
+const TERMINAL_LOG_TARGET = fileURLToPath(new URL('./terminal-log.js', import.meta.url));
 
 /**
  * The runtime's default pino options: `LOG_LEVEL` (else `info`), tokens redacted, and compact
@@ -81,7 +85,7 @@ export function defaultLoggerOptions(isTTY: boolean): LoggerOptions {
     name: 'boardbot',
     level: env.LOG_LEVEL ?? 'info',
     redact: { paths: [...REDACT_PATHS], censor: CENSOR },
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { ...TERMINAL_LOG_FORMAT } } } : {}),
+    ...(pretty ? { transport: { target: TERMINAL_LOG_TARGET, options: { ...TERMINAL_LOG_FORMAT } } } : {}),
   };
 }
 
