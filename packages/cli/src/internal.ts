@@ -10,6 +10,7 @@ export * from './commands/start.js';
 export * from './config/env-file.js';
 export * from './config/load-config.js';
 export * from './dev/bot-process.js';
+export * from './dev/build-report.js';
 export * from './dev/dev-state.js';
 export * from './dev/emulator-start.js';
 export * from './dev/one-per-press.js';

@@ -7,6 +7,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import type ts from 'typescript';
 import { loadConfig } from '../config/load-config.js';
 import { BotProcess } from '../dev/bot-process.js';
+import { BuildReport } from '../dev/build-report.js';
 import { clearDevState, type DevState, ensureStateDir, readDevStates, writeDevState } from '../dev/dev-state.js';
 import { DEFAULT_DB_PATH, DEFAULT_DEV_TOKEN } from '../dev/emulator-defaults.js';
 import { startEmulator, tightenDatabase } from '../dev/emulator-start.js';
@@ -156,14 +157,11 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
 
   let queue = Promise.resolve();
   let stopping = false;
+  const report = new BuildReport();
   const onBuild = (result: BuildResult) => {
     events.emit('build', result);
-    if (result.errors > 0) {
-      io.err(
-        `Build failed with ${result.errors} error${result.errors === 1 ? '' : 's'}: the bot keeps running the last good build.`,
-      );
-      return;
-    }
+    for (const line of report.ended(result, bot.running)) io.err(line);
+    if (result.errors > 0) return;
     if (!result.first && result.emitted === 0 && bot.running) return;
     // Restarts run one after the other, so two quick saves never start two bots.
     queue = queue.then(async () => {
@@ -183,7 +181,12 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
   };
   let watch: ReturnType<typeof watchProject>;
   try {
-    watch = watchProject({ typescript, tsconfig: project.tsconfig, onDiagnostic: io.err, onBuild });
+    watch = watchProject({
+      typescript,
+      tsconfig: project.tsconfig,
+      onDiagnostic: (d) => report.diagnostic(d),
+      onBuild,
+    });
   } catch (error) {
     clearDevState(project.dir, record);
     await emulator.close();

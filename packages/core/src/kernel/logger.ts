@@ -52,7 +52,7 @@ export function createLogger(
  * @param isTTY - whether stdout is a terminal
  */
 export function loggerOptions(input: LoggerOptions | undefined, isTTY: boolean): LoggerOptions {
-  return { ...defaultLoggerOptions(isTTY), ...input, redact: mergeRedact(input?.redact) };
+  return { ...defaultLoggerOptions(isTTY, input?.level), ...input, redact: mergeRedact(input?.redact) };
 }
 
 /**
@@ -71,21 +71,28 @@ export const TERMINAL_LOG_FORMAT = {
 /** The module pino's worker loads for the terminal format: pino-pretty with the ids shortened. */
 const TERMINAL_LOG_TARGET = fileURLToPath(new URL('./terminal-log.js', import.meta.url));
 
+/** The levels at which a boardbot error's stack is shown in the terminal. */
+const STACK_LEVELS: readonly string[] = ['debug', 'trace'];
+
 /**
  * The runtime's default pino options: `LOG_LEVEL` (else `info`), tokens redacted, and compact
  * pino-pretty lines ({@link TERMINAL_LOG_FORMAT}) when stdout is a terminal, unless
  * `NODE_ENV=production`; JSON lines otherwise, for log collectors.
  *
  * @param isTTY - whether stdout is a terminal
+ * @param level - the level the bot's options give, if any (a boardbot error's stack is shown in the
+ *   terminal at debug and below)
  */
-export function defaultLoggerOptions(isTTY: boolean): LoggerOptions {
+export function defaultLoggerOptions(isTTY: boolean, level?: string): LoggerOptions {
   const env = readEnvironment();
   const pretty = isTTY && env.NODE_ENV !== 'production';
+  const chosen = level ?? env.LOG_LEVEL ?? 'info';
+  const options = { ...TERMINAL_LOG_FORMAT, stacks: STACK_LEVELS.includes(chosen) };
   return {
     name: 'boardbot',
-    level: env.LOG_LEVEL ?? 'info',
+    level: chosen,
     redact: { paths: [...REDACT_PATHS], censor: CENSOR },
-    ...(pretty ? { transport: { target: TERMINAL_LOG_TARGET, options: { ...TERMINAL_LOG_FORMAT } } } : {}),
+    ...(pretty ? { transport: { target: TERMINAL_LOG_TARGET, options } } : {}),
   };
 }
 

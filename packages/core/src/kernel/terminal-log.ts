@@ -1,4 +1,11 @@
 import pinoPretty, { type PrettyOptions } from 'pino-pretty';
+import { terminalError } from './terminal-error.js';
+
+/** The terminal transport's options: pino-pretty's, and whether boardbot errors show their stack. */
+export interface TerminalLogOptions extends PrettyOptions {
+  /** Show the stack of a `BOARDBOT_*` error too (the log is at debug or below). @defaultValue false */
+  stacks?: boolean;
+}
 
 /** How many characters of an id the terminal shows, after `…`. */
 const SHOWN = 6;
@@ -34,11 +41,13 @@ function idPrettifiers(given: Prettifiers = {}): Prettifiers {
 
 /**
  * The transport of the bot's terminal log (pino loads it in its worker by this file's path):
- * pino-pretty with the ids shortened. A prettifier is a function, which pino cannot send to its
- * worker in a transport's options, hence a module of its own. In JSON logs the ids stay whole.
+ * pino-pretty with the ids shortened and an error as one block (`terminal-error.ts`). A prettifier
+ * is a function, which pino cannot send to its worker in a transport's options, hence a module of
+ * its own. In JSON logs the ids and errors stay whole.
  *
- * @param options - pino-pretty's options ({@link TERMINAL_LOG_FORMAT} by default)
+ * @param options - pino-pretty's options ({@link TERMINAL_LOG_FORMAT} by default), and `stacks`
  */
-export default function terminalLog(options: PrettyOptions): ReturnType<typeof pinoPretty> {
-  return pinoPretty({ ...options, customPrettifiers: idPrettifiers(options.customPrettifiers) });
+export default function terminalLog({ stacks = false, ...options }: TerminalLogOptions): ReturnType<typeof pinoPretty> {
+  const err = (value: unknown) => terminalError(value, stacks);
+  return pinoPretty({ ...options, customPrettifiers: idPrettifiers({ err, ...options.customPrettifiers }) });
 }

@@ -179,6 +179,32 @@ describe('createLogger', () => {
     expect(json.lines()[0]).toMatchObject({ board_id: board });
   });
 
+  it("prints a boardbot error as one block (code, message, fix), its stack only at debug; another error's stack always (issue 42)", async () => {
+    const failure = Object.assign(new Error('The regex stalls.\nFix: rewrite it.'), { code: 'BOARDBOT_UNSAFE_REGEX' });
+    const bug = new TypeError('x is undefined');
+    const printed = async (level: string, err: Error) => {
+      const options = loggerOptions({ level }, true).transport as { options: PrettyOptions };
+      const out = sink();
+      const log = pino(
+        { name: 'boardbot', level },
+        terminalLog({ ...options.options, colorize: false, destination: out.stream }),
+      );
+      log.error({ err }, 'start failed');
+      await new Promise((resolve) => setImmediate(resolve));
+      return out.text().split('\n').slice(1, -1);
+    };
+    expect(await printed('info', failure)).toEqual([
+      '    err: BOARDBOT_UNSAFE_REGEX: The regex stalls.',
+      '    Fix: rewrite it.',
+    ]);
+    const atDebug = await printed('debug', failure);
+    expect(atDebug.slice(0, 2)).toEqual(['    err: BOARDBOT_UNSAFE_REGEX: The regex stalls.', '    Fix: rewrite it.']);
+    expect(atDebug[2]).toMatch(/^ {8}at .*logger\.test\.ts/);
+    const bugLines = await printed('info', bug);
+    expect(bugLines[0]).toBe('    err: TypeError: x is undefined');
+    expect(bugLines[1]).toMatch(/^ {8}at .*logger\.test\.ts/);
+  });
+
   it('writes JSON lines named boardbot at LOG_LEVEL, else info (docs/production.md)', () => {
     const saved = process.env.LOG_LEVEL;
     try {
