@@ -20,12 +20,15 @@ export * from './conversations/define-conversation.js';
 export {
   AnswerRefusal,
   type AnswersOf,
+  type Ask,
   type AskedQuestion,
   type Branch,
   type ClassQuestion,
   type Question,
   type QuestionInput,
   refuse,
+  type TextQuestion,
+  type Translate,
 } from './conversations/question.js';
 export * from './dispatch/derive-commands.js';
 export type { OrderBy } from './dispatch/ordering.js';
