@@ -38,11 +38,11 @@ export * from './health/health-options.js';
 export type * from './health/replica-status.js';
 export { ContextBase, type ContextDeps, type RunVoice } from './kernel/base-context.js';
 export type { Clock } from './kernel/clock.js';
-export type { Provider } from './kernel/container.js';
+export { inject, type Provider } from './kernel/container.js';
 export type * from './kernel/context.js';
 export type { CoreEnv } from './kernel/env.js';
 export type { BotEvent, EventMeta, EventOrigin } from './kernel/event.js';
-export { Inject } from './kernel/inject.js';
+export { Inject, type ProviderKey } from './kernel/inject.js';
 export { Injectable } from './kernel/injectable.js';
 export { type LoggerInput, REDACT_PATHS } from './kernel/logger.js';
 export type { Class } from './kernel/metadata.js';
@@ -53,6 +53,7 @@ export { EVENT_BAGGAGE_KEY, HANDLER_BAGGAGE_KEY } from './kernel/run-baggage.js'
 export { RunKey } from './kernel/run-key.js';
 export type { OpenScope, RunSubject, Scoped } from './kernel/scoped.js';
 export { ServiceKey, Services } from './kernel/services.js';
+export { createToken, InjectionToken } from './kernel/token.js';
 export type { BurstMode, BurstOptions, BurstPolicy } from './listeners/bursts/burst-policy.js';
 export type * from './listeners/context.js';
 export type {
