@@ -36,7 +36,10 @@ function guideBlock(marker: string): string[] {
   return block.trimEnd().split('\n');
 }
 
-/** The terminal's text with the values of this run replaced by those the guide shows. */
+/**
+ * The terminal's text with the values of this run replaced by those the guide shows (an id is shown
+ * by its last six characters, issue 42).
+ */
 function asInGuide(text: string, dir: string, port: string, adminKey: string): string[] {
   return stripVTControlCharacters(text)
     .replaceAll('\r', '')
@@ -44,7 +47,6 @@ function asInGuide(text: string, dir: string, port: string, adminKey: string): s
     .replaceAll(`127.0.0.1:${port}`, '127.0.0.1:8787')
     .replaceAll(adminKey, '3q2Xo…')
     .replace(/^\[\d\d:\d\d:\d\d\]/gm, '[12:00:01]')
-    // The terminal shows an id's last six characters (issue 42).
     .replace(/…[0-9a-f]{6}\b/g, '…4e5f6a')
     .replace(/"duration_ms":\d+/g, '"duration_ms":4')
     .split('\n')
