@@ -127,6 +127,19 @@ describe('token redaction merges with a logger’s own, never replaced by it', (
   });
 });
 
+/** A pino logger writing through the terminal transport, at `level`, with the default options. */
+function terminal(level?: string) {
+  const options = loggerOptions(level === undefined ? undefined : { level }, true).transport as {
+    options: PrettyOptions;
+  };
+  const out = sink();
+  const log = pino(
+    { name: 'boardbot', level: level ?? 'info' },
+    terminalLog({ ...options.options, colorize: false, destination: out.stream }),
+  );
+  return { log, out };
+}
+
 describe('createLogger', () => {
   it('uses pino-pretty on a terminal and JSON lines otherwise', () => {
     expect(defaultLoggerOptions(true).transport).toMatchObject({ target: expect.stringMatching(/terminal-log\.js$/) });
@@ -135,12 +148,7 @@ describe('createLogger', () => {
   });
 
   it('prints one line per record in a terminal, and JSON there too with NODE_ENV=production', async () => {
-    const options = defaultLoggerOptions(true).transport as { options: PrettyOptions };
-    const out = sink();
-    const log = pino(
-      { name: 'boardbot' },
-      terminalLog({ ...options.options, colorize: false, destination: out.stream }),
-    );
+    const { log, out } = terminal();
     log.child({ correlation_id: 'c-1', phase: 'start' }).info({ boards: 2, nested: { a: 1 } }, 'bot started');
     await new Promise((resolve) => setImmediate(resolve));
     expect(out.text()).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: bot started \{"boards":2,"nested":\{"a":1\}\}\n$/);
@@ -155,12 +163,7 @@ describe('createLogger', () => {
   });
 
   it('shortens ids in a terminal to their last six characters, and keeps them whole in JSON (issue 42)', async () => {
-    const options = defaultLoggerOptions(true).transport as { options: PrettyOptions };
-    const out = sink();
-    const log = pino(
-      { name: 'boardbot' },
-      terminalLog({ ...options.options, colorize: false, destination: out.stream }),
-    );
+    const { log, out } = terminal();
     const board = '0195c3a1-7b2c-7d4e-8f9a-1b2c3d4e5f6a';
     const order = 'ord_9f8e7d6c5b4a3f2e';
     log.child({ board_id: board, event_id: '57' }).info({ order_id: order, topic: board, count: 3 }, 'handled');
@@ -183,12 +186,7 @@ describe('createLogger', () => {
     const failure = Object.assign(new Error('The regex stalls.\nFix: rewrite it.'), { code: 'BOARDBOT_UNSAFE_REGEX' });
     const bug = new TypeError('x is undefined');
     const printed = async (level: string, err: Error) => {
-      const options = loggerOptions({ level }, true).transport as { options: PrettyOptions };
-      const out = sink();
-      const log = pino(
-        { name: 'boardbot', level },
-        terminalLog({ ...options.options, colorize: false, destination: out.stream }),
-      );
+      const { log, out } = terminal(level);
       log.error({ err }, 'start failed');
       await new Promise((resolve) => setImmediate(resolve));
       return out.text().split('\n').slice(1, -1);
