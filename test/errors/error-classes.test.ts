@@ -79,6 +79,7 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.MissingMetadataError, () => new core.MissingMetadataError('Roll.sides', "give @Option({ type: 'integer' })")],
   [core.MissingProviderError, () => new core.MissingProviderError('Roll', 'Dice', 0)],
   [core.CircularDependencyError, () => new core.CircularDependencyError(['A', 'B', 'A'])],
+  [core.InjectOutsideError, () => new core.InjectOutsideError("token 'model'")],
   [core.InvalidHandlerError, () => new core.InvalidHandlerError('Roll has no run()')],
   [core.ScaleUnavailableError, () => new core.ScaleUnavailableError('@boardbot/redis cannot be loaded', leakyCause())],
   [core.InvalidOptionError, () => new core.InvalidOptionError('RollOptions.sides has no type')],

@@ -11,6 +11,7 @@ export * from './config/env-file.js';
 export { type HostAppConfig, readHostConfig } from './config/host-config.js';
 export * from './config/load-config.js';
 export * from './dev/bot-process.js';
+export * from './dev/build-report.js';
 export * from './dev/dev-state.js';
 export * from './dev/emulator-start.js';
 export * from './dev/fast-emit.js';

@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { CliError } from './errors.js';
 import { EXIT_CODES } from './exit-codes.js';
 import type { CliIo } from './io.js';
+import { LoggedFailure } from './logged-failure.js';
 import { createProgram } from './program.js';
 
 function hint(error: Error & { code?: unknown }): string {
@@ -41,6 +42,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof CommanderError) {
       // Commander printed the problem and the help already; 0 is `--help` and `--version`.
       return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+    }
+    if (error instanceof LoggedFailure) {
+      // The bot's log said the error; what the CLI knows beside it (where the URL came from) it says.
+      const said = error.cause instanceof Error ? hint(error.cause).trim() : '';
+      if (said !== '') io.err(said);
+      return EXIT_CODES.failure;
     }
     if (error instanceof CliError) {
       io.err(`error ${error.code}: ${error.message}`);

@@ -36,7 +36,10 @@ function guideBlock(marker: string): string[] {
   return block.trimEnd().split('\n');
 }
 
-/** The terminal's text with the values of this run replaced by those the guide shows. */
+/**
+ * The terminal's text with the values of this run replaced by those the guide shows (an id is shown
+ * by its last six characters, issue 42).
+ */
 function asInGuide(text: string, dir: string, port: string, adminKey: string): string[] {
   return stripVTControlCharacters(text)
     .replaceAll('\r', '')
@@ -44,9 +47,10 @@ function asInGuide(text: string, dir: string, port: string, adminKey: string): s
     .replaceAll(`127.0.0.1:${port}`, '127.0.0.1:8787')
     .replaceAll(adminKey, '3q2Xo…')
     .replace(/^\[\d\d:\d\d:\d\d\]/gm, '[12:00:01]')
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '01a2…')
+    .replace(/…[0-9a-f]{6}\b/g, '…4e5f6a')
     .replace(/"duration_ms":\d+/g, '"duration_ms":4')
-    .split('\n');
+    .split('\n')
+    .map((l) => l.trimEnd());
 }
 
 describe('boardbot dev in a terminal', () => {
@@ -99,6 +103,31 @@ describe('boardbot dev in a terminal', () => {
     const started = seen.findIndex((l) => l.includes('bot started'));
     expect(seen.slice(start, started + 1)).toEqual(guideBlock('boardbot dev:'));
     expect(seen.filter((l) => l.includes('INFO: handled'))).toEqual(guideBlock('INFO: handled'));
+
+    // A typo in a handler: the build's error and its Build failed line, once each (issue 42).
+    const greet = readFileSync(join(templates, 'src/commands/greet.ts'), 'utf8');
+    let from = output.length;
+    project.write('src/commands/greet.ts', greet.replace(': text;', ': text.lenght;'));
+    await until(() => output.slice(from).includes('Build failed'), 'the failed build', { timeoutMs: 60_000 });
+    const buildError = output.slice(from);
+
+    // A start failure (a pattern that backtracks): one block, code, message and fix, no stack.
+    from = output.length;
+    const ping = readFileSync(join(templates, 'src/listeners/ping.ts'), 'utf8');
+    project.write('src/commands/greet.ts', greet);
+    project.write('src/listeners/ping.ts', ping.replace('/^ping$/i', '/^(p+)+$/i'));
+    await until(() => output.slice(from).includes('The bot exited'), 'the failed start', { timeoutMs: 60_000 });
+    const startFailure = output.slice(from);
+    // Every build of the typo's save has ended by now: its error was printed once.
+    const afterTypo = asInGuide(output, project.dir, port, adminKey);
+    expect(afterTypo.filter((l) => l.includes('error TS2551'))).toHaveLength(1);
+    expect(afterTypo.filter((l) => l.startsWith('Build failed'))).toHaveLength(1);
+    expect(asInGuide(buildError, project.dir, port, adminKey).filter((l) => l !== '')).toEqual(
+      guideBlock('Build failed'),
+    );
+    expect(asInGuide(startFailure, project.dir, port, adminKey).filter((l) => l !== '')).toEqual(
+      guideBlock('ERROR: start failed'),
+    );
 
     // Ctrl-C: `boardbot dev` stops everything and exits with 0 (docs/cli.md).
     child.stdin.write('\x03');

@@ -29,9 +29,16 @@ const CORE_ERRORS = createErrorFactory({
     message: (consumer: string, dependency: string | undefined, index: number) =>
       dependency === undefined
         ? `${consumer}'s constructor parameter ${index + 1} has no class type (an interface, a union or a ` +
-          'type-only import): inject a class, and import it as a value.'
-        : `${consumer} needs ${dependency} (constructor parameter ${index + 1}), which is not a provider: ` +
-          `add it to createBot({ providers: [${dependency}] }).`,
+          'type-only import): inject a class, imported as a value, or name the provider of an interface with ' +
+          "@Inject(token), a token made by createToken<T>('name') and given as { provide: token, useValue }."
+        : `${consumer} needs ${dependency} (${index < 0 ? 'inject()' : `constructor parameter ${index + 1}`}), ` +
+          'which is not a provider: add it to createBot({ providers: ' +
+          `${dependency.startsWith('token ') ? '[{ provide: token, useValue }]' : `[${dependency}]`} }).`,
+  },
+  BOARDBOT_INJECT_OUTSIDE: {
+    message: (what: string) =>
+      `inject(${what}) was called outside the construction of a class the bot builds. Fix: call it in the ` +
+      'constructor or a field initializer of a provider, handler or guard class.',
   },
   BOARDBOT_CIRCULAR_DEPENDENCY: {
     message: (chain: readonly string[]) =>
@@ -289,6 +296,14 @@ export class MissingProviderError extends BoardbotCoreError {
    */
   constructor(consumer: string, dependency: string | undefined, index: number) {
     super('BOARDBOT_MISSING_PROVIDER', [consumer, dependency, index]);
+  }
+}
+
+/** `inject()` was called where no class is being built (not in a constructor or field initializer). */
+export class InjectOutsideError extends BoardbotCoreError {
+  /** @param what - the provider or token asked for */
+  constructor(what: string) {
+    super('BOARDBOT_INJECT_OUTSIDE', [what]);
   }
 }
 

@@ -22,12 +22,15 @@ export * from './conversations/define-conversation.js';
 export {
   AnswerRefusal,
   type AnswersOf,
+  type Ask,
   type AskedQuestion,
   type Branch,
   type ClassQuestion,
   type Question,
   type QuestionInput,
   refuse,
+  type TextQuestion,
+  type Translate,
 } from './conversations/question.js';
 export * from './dispatch/derive-commands.js';
 export type { OrderBy } from './dispatch/ordering.js';
@@ -42,11 +45,11 @@ export * from './host/host-options.js';
 export type { AppStatus, HostedApp, HostedAppState } from './host/hosted-app.js';
 export { ContextBase, type ContextDeps, type RunVoice } from './kernel/base-context.js';
 export type { Clock } from './kernel/clock.js';
-export type { Provider } from './kernel/container.js';
+export { inject, type Provider } from './kernel/container.js';
 export type * from './kernel/context.js';
 export type { CoreEnv } from './kernel/env.js';
 export type { BotEvent, EventMeta, EventOrigin } from './kernel/event.js';
-export { Inject } from './kernel/inject.js';
+export { Inject, type ProviderKey } from './kernel/inject.js';
 export { Injectable } from './kernel/injectable.js';
 export { type LoggerInput, REDACT_PATHS } from './kernel/logger.js';
 export type { Class } from './kernel/metadata.js';
@@ -57,6 +60,7 @@ export { EVENT_BAGGAGE_KEY, HANDLER_BAGGAGE_KEY } from './kernel/run-baggage.js'
 export { RunKey } from './kernel/run-key.js';
 export type { OpenScope, RunSubject, Scoped } from './kernel/scoped.js';
 export { ServiceKey, Services } from './kernel/services.js';
+export { createToken, InjectionToken } from './kernel/token.js';
 export type { BurstMode, BurstOptions, BurstPolicy } from './listeners/bursts/burst-policy.js';
 export type * from './listeners/context.js';
 export type {

@@ -26,6 +26,7 @@ export * from './kernel/environment.js';
 export { INJECTABLE_KEY } from './kernel/injectable.js';
 export * from './kernel/logger.js';
 export * from './kernel/run.js';
+export { default as terminalLog, shortId } from './kernel/terminal-log.js';
 export { BurstBatch } from './listeners/bursts/burst-batch.js';
 export { matchMessage } from './listeners/match-message.js';
 export { MessageContextImpl } from './listeners/message-context.js';

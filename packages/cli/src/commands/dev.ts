@@ -6,6 +6,7 @@ import type { Emulator, EmulatorUrls } from '@boardbot/emulator';
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config/load-config.js';
 import { BotProcess } from '../dev/bot-process.js';
+import { BuildReport } from '../dev/build-report.js';
 import { clearDevState, type DevState, ensureStateDir, readDevStates, writeDevState } from '../dev/dev-state.js';
 import { DEFAULT_DB_PATH, DEFAULT_DEV_TOKEN } from '../dev/emulator-defaults.js';
 import { startEmulator, tightenDatabase } from '../dev/emulator-start.js';
@@ -175,19 +176,13 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
       events.emit('bot-start', { count: bot.startCount, pid: bot.pid });
     });
   };
+  const report = new BuildReport();
   const onBuild = (result: BuildResult) => {
     events.emit('build', result);
-    const ahead = aheadOfBuild;
+    const runs = aheadOfBuild ? 'saved' : bot.running ? 'last-good' : 'none';
     aheadOfBuild = false;
-    if (result.errors > 0) {
-      const errors = `${result.errors} error${result.errors === 1 ? '' : 's'}`;
-      io.err(
-        ahead
-          ? `Type check found ${errors}: the bot runs the saved code anyway (types do not hold a reload back).`
-          : `Build failed with ${errors}: the bot keeps running the last good build.`,
-      );
-      return;
-    }
+    for (const line of report.ended(result, runs)) io.err(line);
+    if (result.errors > 0) return;
     if (!result.first && result.emitted === 0 && bot.running) return;
     restartBot();
   };
@@ -205,7 +200,7 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
     watch = await watchInThread({
       projectDir: project.dir,
       tsconfig: project.tsconfig,
-      onDiagnostic: io.err,
+      onDiagnostic: (d) => report.diagnostic(d),
       onBuild,
       onFastEmit,
       onFailure: (error) =>

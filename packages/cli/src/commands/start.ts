@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { type CliConfig, CONFIG_KEYS, loadConfig } from '../config/load-config.js';
 import { ConfigError, MissingTokenError } from '../errors.js';
 import type { CliIo } from '../io.js';
+import { LoggedFailure, logsErrors } from '../logged-failure.js';
 import { type LoadedDefinition, loadDefinition } from '../project/load-bot-module.js';
 import { loadOptional } from '../project/optional-package.js';
 import { type ProjectFlags, requireBuilt, resolveProject } from '../project/project.js';
@@ -118,7 +119,12 @@ async function startDefinition(
     ...(own.health === undefined && health && { health }),
     ...(scale && { scale }),
   });
-  await bot.start();
+  try {
+    await bot.start();
+  } catch (error) {
+    // The bot's `start failed` line said it, with its code and fix: printing it again repeats it.
+    throw own.logger === undefined && logsErrors(config.logLevel) ? new LoggedFailure(error) : error;
+  }
 }
 
 /** The configuration an entry that creates the bot itself reads: `createBot` takes these from `process.env`. */

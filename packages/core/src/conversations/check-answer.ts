@@ -39,7 +39,8 @@ export function answerOption(cls: Class): DerivedOption {
  */
 export async function checkAnswer(question: AskedQuestion, text: string, vet: AnswerClassVetting): Promise<unknown> {
   if (typeof question === 'string') return text;
-  if ('parse' in question) return question.parse(text);
+  if ('parse' in question && question.parse !== undefined) return question.parse(text);
+  if (!('answer' in question) || question.answer === undefined) return text;
   const derived = answerOption(question.answer);
   await vet(question.answer);
   const parsed = await parseOptions(question.answer, [derived], { [derived.option.name]: text });

@@ -1,10 +1,11 @@
 import type { OpenScope } from '../kernel/scoped.js';
+import { runText } from '../kernel/translate.js';
 import type { MessageContext } from '../listeners/context.js';
 import type { SessionHandle } from '../sessions/session-handle.js';
 import { checkAnswer } from './check-answer.js';
 import { walkQuestions } from './conversation-path.js';
 import type { ConversationEnd, ConversationOptions, ConversationState } from './conversation-state.js';
-import { AnswerRefusal, type QuestionInput, questionText } from './question.js';
+import { AnswerRefusal, type QuestionInput, questionText, said, type Translate } from './question.js';
 import { type AnswerClassVetting, answerClassVetting } from './vet-answer-class.js';
 
 /** A conversation opened for one person on one board. */
@@ -42,12 +43,15 @@ export class ConversationHandleImpl implements ConversationHandle {
     this.vet = answerClassVetting(scope.services);
   }
 
+  /** `ctx.t` of the run: a translated question is asked in the person's locale. */
+  private readonly t: Translate = (key, values) => runText(this.scope.run, this.scope.services, key, values);
+
   async start(startedBy?: string): Promise<string> {
     await this.session.update((s) => {
       Object.assign(s, { step: 0, answers: [], askedAt: this.scope.now(), startedBy });
       Object.assign(s, { answeredBy: undefined, ended: undefined, refused: undefined, refusal: undefined });
     });
-    return questionText((await walkQuestions(this.options.questions, [], this.vet)).question);
+    return questionText((await walkQuestions(this.options.questions, [], this.vet)).question, this.t);
   }
 
   async active(): Promise<boolean> {
@@ -61,12 +65,12 @@ export class ConversationHandleImpl implements ConversationHandle {
   async resume(ctx: MessageContext): Promise<unknown> {
     const text = ctx.message.content;
     const { id } = ctx.message;
-    if (text === null || ctx.message.author === null) return undefined;
+    if (text === null || ctx.message.author === null) return this.noAnswer();
     const current = await this.session.get();
-    if (current.startedBy === id) return undefined;
+    if (current.startedBy === id) return this.noAnswer();
     // An ended conversation takes no answer, unless this very message ended it: handled again (after
     // a crash, or by a second instance), it must send the same reply again.
-    if (current.step < 0 && current.answeredBy !== id) return undefined;
+    if (current.step < 0 && current.answeredBy !== id) return this.noAnswer();
     // One compare-and-set decides: two replicas (or a replay) cannot both take this answer. On a
     // replay the callback does not run and update() resolves with what it wrote the first time, so
     // the reply is read from that value, never from variables the callback sets.
@@ -74,17 +78,23 @@ export class ConversationHandleImpl implements ConversationHandle {
     return this.replyFor(ctx, after);
   }
 
+  /** The message is no answer: the run did nothing, and its `handled` line is logged at debug. */
+  private noAnswer(): undefined {
+    this.scope.run.markIdle();
+    return undefined;
+  }
+
   /** The reply to `ctx`'s message once its update wrote `s`: none if another message took it. */
   private async replyFor(ctx: MessageContext, s: ConversationState): Promise<unknown> {
     const { questions, timeoutReply, cancelReply, triesReply, done } = this.options;
     if (s.answeredBy !== ctx.message.id) return undefined;
     if (s.step >= 0) {
-      const question = questionText((await walkQuestions(questions, s.answers, this.vet)).question);
+      const question = questionText((await walkQuestions(questions, s.answers, this.vet)).question, this.t);
       return s.refusal === undefined ? question : ctx.t('boardbot:reask', { reason: s.refusal, question });
     }
-    if (s.ended === 'timeout') return timeoutReply;
-    if (s.ended === 'cancelled') return cancelReply;
-    if (s.ended === 'refused') return triesReply;
+    if (s.ended === 'timeout') return said(timeoutReply, this.t);
+    if (s.ended === 'cancelled') return said(cancelReply, this.t);
+    if (s.ended === 'refused') return said(triesReply, this.t);
     // Each answer is what its question made of its text, as `done`'s type (erased here) says.
     if (s.ended === 'done') return done(ctx, (await walkQuestions(questions, s.answers, this.vet)).values as string[]);
     return undefined;
@@ -111,7 +121,7 @@ export class ConversationHandleImpl implements ConversationHandle {
       const refused = (s.refused ?? 0) + 1;
       // Asked again (the question waits its full timeout once more), unless that was the last try.
       if (refused >= maxTries) end('refused');
-      else Object.assign(s, { askedAt: now, answeredBy: id, refused, refusal: value.reason });
+      else Object.assign(s, { askedAt: now, answeredBy: id, refused, refusal: said(value.reason, this.t) });
       return;
     }
     const answers = [...s.answers.slice(0, at.taken), ...(at.question === undefined ? [] : [text])];

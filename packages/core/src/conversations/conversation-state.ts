@@ -1,6 +1,6 @@
 import { IsArray, IsIn, IsInt, IsOptional, IsString, Min } from '../kernel/class-validator.js';
 import type { MessageContext } from '../listeners/context.js';
-import type { AnswersOf, Branch, QuestionInput } from './question.js';
+import type { AnswersOf, Ask, Branch, QuestionInput } from './question.js';
 
 /**
  * How a conversation ended: its last answer, an answer after the timeout, a cancel word, or too
@@ -70,14 +70,14 @@ export interface ConversationOptions<Q extends readonly QuestionInput[] = readon
   done: (ctx: MessageContext, answers: AnswersOf<Q>) => unknown;
   /** How long a question waits for its answer. @defaultValue 10 minutes */
   timeoutMs?: number;
-  /** Said when an answer comes after the timeout (the conversation is over). @defaultValue a short note */
-  timeoutReply?: string;
+  /** Said when an answer comes after the timeout (the conversation is over); a text or a function of `t`, as `ask`. @defaultValue a short note */
+  timeoutReply?: Ask;
   /** Words that cancel the conversation, as the whole message. @defaultValue `['cancel']` */
   cancelWords?: readonly string[];
   /** Said when the person cancels. @defaultValue `'Cancelled.'` */
-  cancelReply?: string;
+  cancelReply?: Ask;
   /** How many answers to one question may be refused before the conversation ends. @defaultValue 3 */
   maxTries?: number;
   /** Said when the last try was refused too (the conversation is over). @defaultValue a short note */
-  triesReply?: string;
+  triesReply?: Ask;
 }

@@ -5,7 +5,7 @@ import type { BotRest, RequestOptions } from './ports.js';
 import { type HandlerRun, namedKey, type WriteOperation } from './run.js';
 import type { RunSubject, Scoped } from './scoped.js';
 import type { Services } from './services.js';
-import { englishText, LOCALE, TRANSLATOR } from './translate.js';
+import { runLocale, runText } from './translate.js';
 
 /**
  * Who writes through a context, and with which REST client: the handler (the run's client, with its
@@ -81,12 +81,11 @@ export abstract class ContextBase {
   }
 
   get locale(): string {
-    return this.run.get(LOCALE) ?? this.services.find(TRANSLATOR)?.defaultLocale ?? 'en';
+    return runLocale(this.run, this.services);
   }
 
   t(key: string, values?: TranslateValues): string {
-    const translator = this.services.find(TRANSLATOR);
-    return translator ? translator.t(this.locale, key, values) : englishText(key, values);
+    return runText(this.run, this.services, key, values);
   }
 
   idempotencyKey(name: string): string {

@@ -1,20 +1,45 @@
-import { CircularDependencyError, MissingMetadataError, MissingProviderError } from '../errors.js';
-import { explicitDependencies } from './inject.js';
+import { CircularDependencyError, InjectOutsideError, MissingMetadataError, MissingProviderError } from '../errors.js';
+import { explicitDependencies, type ProviderKey } from './inject.js';
 import { type Class, DESIGN_PARAMTYPES } from './metadata.js';
+import { InjectionToken } from './token.js';
 
 /**
  * A provider given to `createBot({ providers })`: a class (built once, its constructor parameters
- * injected), or a ready value standing for a class (handy in tests).
+ * injected), or a ready value standing for a class (handy in tests) or for a token
+ * ({@link InjectionToken}: an interface, such as a language model).
  */
-export type Provider<T = unknown> = Class<T> | { provide: Class<T>; useValue: T };
+export type Provider<T = unknown> = Class<T> | { provide: Class<T> | InjectionToken<T>; useValue: T };
+
+/** The container building a class right now: what `inject()` in its constructor asks. */
+let building: { container: Container; consumer: string } | undefined;
+
+/**
+ * The provider for `key`, asked for while a class is being built (in its constructor or a field's
+ * initializer): for a class with only method decorators (an `@OnMessage` listener), which
+ * TypeScript records no constructor types for, and for code compiled without decorator metadata.
+ * @param key - the provider's class or token
+ * @example
+ * class Ask {
+ *   private readonly model = inject(MODEL);
+ *   @OnMessage(/^!ask /) answer(ctx: MessageContext) { ... }
+ * }
+ */
+export function inject<T>(key: Class<T> | InjectionToken<T>): T {
+  if (building === undefined) throw new InjectOutsideError(keyName(key));
+  return building.container.provider(key, building.consumer, -1) as T;
+}
+
+function keyName(key: ProviderKey): string {
+  return key instanceof InjectionToken ? `token '${key.name}'` : key.name;
+}
 
 /**
  * Builds classes by constructor injection (`design:paramtypes`), one instance per class. Providers
  * are the only classes a constructor may ask for; handlers and guard classes are built on demand.
  */
 export class Container {
-  private readonly values = new Map<Class, unknown>();
-  private readonly providers = new Set<Class>();
+  private readonly values = new Map<ProviderKey, unknown>();
+  private readonly providers = new Set<ProviderKey>();
   private readonly building: Class[] = [];
 
   /**
@@ -42,14 +67,29 @@ export class Container {
       throw new CircularDependencyError([...this.building.slice(this.building.indexOf(cls)), cls].map((c) => c.name));
     }
     this.building.push(cls);
+    const outer = building;
     try {
       const dependencies = this.dependencies(cls);
+      building = { container: this, consumer: cls.name };
       const instance = this.dry ? (Object.create(cls.prototype) as T) : new cls(...dependencies);
       this.values.set(cls, instance);
       return instance;
     } finally {
+      building = outer;
       this.building.pop();
     }
+  }
+
+  /**
+   * The provider `key` stands for, asked for by `consumer`.
+   * @param key - a provider class or token
+   * @param consumer - the class asking, for the error
+   * @param index - its constructor parameter (-1: `inject()`)
+   * @throws MissingProviderError when `key` is not a provider
+   */
+  provider(key: ProviderKey, consumer: string, index: number): unknown {
+    if (!this.providers.has(key)) throw new MissingProviderError(consumer, keyName(key), index);
+    return key instanceof InjectionToken ? this.values.get(key) : this.get(key);
   }
 
   private dependencies(cls: Class): unknown[] {
@@ -59,18 +99,19 @@ export class Container {
     if (explicit === undefined && !Array.isArray(types)) {
       throw new MissingMetadataError(
         `${cls.name}'s constructor`,
-        `decorate ${cls.name} with @Injectable() (TypeScript records constructor types only for decorated classes), ` +
-          `or name each parameter's provider with @Inject(Token) or a static inject = [Token, ...] list, which ` +
-          'work without decorator metadata (tsx, esbuild)',
+        `decorate ${cls.name} with @Injectable() (TypeScript records constructor types only for classes with a ` +
+          "class decorator; method decorators such as @OnMessage do not count), or name each parameter's provider " +
+          'with @Inject(Token) or a static inject = [Token, ...] list, or take it with inject(Token) in a field, ' +
+          'which work without decorator metadata (tsx, esbuild)',
       );
     }
     const declared = Array.isArray(types) ? (types as unknown[]) : [];
     const count = Math.max(explicit?.length ?? 0, declared.length);
     return Array.from({ length: count }, (_, i) => {
       const type = explicit?.[i] ?? declared[i];
+      if (type instanceof InjectionToken) return this.provider(type, cls.name, i);
       if (typeof type !== 'function' || type === Object) throw new MissingProviderError(cls.name, undefined, i);
-      if (!this.providers.has(type as Class)) throw new MissingProviderError(cls.name, type.name, i);
-      return this.get(type as Class);
+      return this.provider(type as Class, cls.name, i);
     });
   }
 }

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { Logger } from '@boardbot/protocol';
 import { silentLogger } from '@boardbot/protocol/runtime';
 import { type DestinationStream, type LoggerOptions, pino } from 'pino';
@@ -51,14 +52,14 @@ export function createLogger(
  * @param isTTY - whether stdout is a terminal
  */
 export function loggerOptions(input: LoggerOptions | undefined, isTTY: boolean): LoggerOptions {
-  return { ...defaultLoggerOptions(isTTY), ...input, redact: mergeRedact(input?.redact) };
+  return { ...defaultLoggerOptions(isTTY, input?.level), ...input, redact: mergeRedact(input?.redact) };
 }
 
 /**
  * What pino-pretty prints in a terminal: one line per record (`12:00:01 INFO: bot started
  * {"boards":2,"commands":1}`), without the fields a person reading along does not need (the process,
  * the host, the logger's name, the correlation ids, which are for searching JSON logs, and the command
- * sync plan, whose `added`, `changed` and `removed` say the same).
+ * sync plan, whose `added`, `changed` and `removed` say the same); ids shortened (`terminal-log.ts`).
  */
 export const TERMINAL_LOG_FORMAT = {
   colorize: true,
@@ -67,21 +68,31 @@ export const TERMINAL_LOG_FORMAT = {
   ignore: 'pid,hostname,name,correlation_id,phase,plan',
 } as const;
 
+/** The module pino's worker loads for the terminal format: pino-pretty with the ids shortened. */
+const TERMINAL_LOG_TARGET = fileURLToPath(new URL('./terminal-log.js', import.meta.url));
+
+/** The levels at which a boardbot error's stack is shown in the terminal. */
+const STACK_LEVELS: readonly string[] = ['debug', 'trace'];
+
 /**
  * The runtime's default pino options: `LOG_LEVEL` (else `info`), tokens redacted, and compact
  * pino-pretty lines ({@link TERMINAL_LOG_FORMAT}) when stdout is a terminal, unless
  * `NODE_ENV=production`; JSON lines otherwise, for log collectors.
  *
  * @param isTTY - whether stdout is a terminal
+ * @param level - the level the bot's options give, if any (a boardbot error's stack is shown in the
+ *   terminal at debug and below)
  */
-export function defaultLoggerOptions(isTTY: boolean): LoggerOptions {
+export function defaultLoggerOptions(isTTY: boolean, level?: string): LoggerOptions {
   const env = readEnvironment();
   const pretty = isTTY && env.NODE_ENV !== 'production';
+  const chosen = level ?? env.LOG_LEVEL ?? 'info';
+  const options = { ...TERMINAL_LOG_FORMAT, stacks: STACK_LEVELS.includes(chosen) };
   return {
     name: 'boardbot',
-    level: env.LOG_LEVEL ?? 'info',
+    level: chosen,
     redact: { paths: [...REDACT_PATHS], censor: CENSOR },
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { ...TERMINAL_LOG_FORMAT } } } : {}),
+    ...(pretty ? { transport: { target: TERMINAL_LOG_TARGET, options } } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
 import { NoTranslationsError } from '../errors.js';
 import type { AnyContext, TranslateValues } from './context.js';
+import type { HandlerRun } from './run.js';
 import { RunKey } from './run-key.js';
-import { ServiceKey } from './services.js';
+import { ServiceKey, type Services } from './services.js';
 
 /**
  * The namespace of the runtime's own texts: `ctx.t('boardbot:cooldown', ...)`. A bot translates them
@@ -91,4 +92,27 @@ export function englishText(key: string, values: TranslateValues = {}): string {
   const text = variant ?? (name === undefined ? undefined : own(RUNTIME_TEXTS, name));
   if (typeof text !== 'string') throw new NoTranslationsError(key);
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, v: string) => String(own(values, v) ?? ''));
+}
+
+/**
+ * The locale a run speaks in: the one its i18n stage or `setLocale` chose, else the translator's
+ * default, else `en`.
+ * @param run - the run
+ * @param services - the bot's services (its translator, if it has i18n)
+ */
+export function runLocale(run: HandlerRun, services: Services): string {
+  return run.get(LOCALE) ?? services.find(TRANSLATOR)?.defaultLocale ?? 'en';
+}
+
+/**
+ * `ctx.t` of a run: `key` in the run's locale, through the bot's translator, or a runtime text in
+ * English without one. For what speaks for a run without its context (a conversation's questions).
+ * @param run - the run
+ * @param services - the bot's services
+ * @param key - the text's key
+ * @param values - what fills it
+ */
+export function runText(run: HandlerRun, services: Services, key: string, values?: TranslateValues): string {
+  const translator = services.find(TRANSLATOR);
+  return translator ? translator.t(runLocale(run, services), key, values) : englishText(key, values);
 }

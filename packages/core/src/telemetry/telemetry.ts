@@ -230,7 +230,9 @@ class PendingEventTrace implements EventTrace {
 
 /**
  * The one `info` line of each handler run: which handler, where, how it ended and how long it took.
- * A message's log binds its `board_id` already; the other kinds get it here.
+ * A message's log binds its `board_id` already; the other kinds get it here. A run that found nothing
+ * to do ({@link HandlerRun.markIdle}) and ended well is logged at debug: on a board with a
+ * conversation, its listener hears every message, and most are no answer.
  */
 function logHandled(
   run: HandlerRun,
@@ -241,7 +243,8 @@ function logHandled(
 ): void {
   const fields: Record<string, unknown> = { handler: run.handler, outcome, duration_ms: Math.round(seconds * 1000) };
   if (boardId !== undefined && kind !== 'message') fields.board_id = boardId;
-  run.log.info(fields, 'handled');
+  if (outcome === 'ok' && run.idle) run.log.debug(fields, 'handled');
+  else run.log.info(fields, 'handled');
 }
 
 function handlerAttributes(

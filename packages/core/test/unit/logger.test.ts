@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
-import { createLogger, defaultLoggerOptions, loggerOptions, REDACT_PATHS } from '@boardbot/core/internal';
+import { createLogger, defaultLoggerOptions, loggerOptions, REDACT_PATHS, terminalLog } from '@boardbot/core/internal';
 import type { Logger } from '@boardbot/protocol';
 import { type LoggerOptions, pino } from 'pino';
-import { type PrettyOptions, default as pretty } from 'pino-pretty';
+import type { PrettyOptions } from 'pino-pretty';
 import { describe, expect, it } from 'vitest';
 
 function sink() {
@@ -127,17 +127,28 @@ describe('token redaction merges with a logger’s own, never replaced by it', (
   });
 });
 
+/** A pino logger writing through the terminal transport, at `level`, with the default options. */
+function terminal(level?: string) {
+  const options = loggerOptions(level === undefined ? undefined : { level }, true).transport as {
+    options: PrettyOptions;
+  };
+  const out = sink();
+  const log = pino(
+    { name: 'boardbot', level: level ?? 'info' },
+    terminalLog({ ...options.options, colorize: false, destination: out.stream }),
+  );
+  return { log, out };
+}
+
 describe('createLogger', () => {
   it('uses pino-pretty on a terminal and JSON lines otherwise', () => {
-    expect(defaultLoggerOptions(true).transport).toMatchObject({ target: 'pino-pretty' });
+    expect(defaultLoggerOptions(true).transport).toMatchObject({ target: expect.stringMatching(/terminal-log\.js$/) });
     expect(defaultLoggerOptions(false).transport).toBeUndefined();
     expect(defaultLoggerOptions(false).redact).toMatchObject({ censor: '[redacted]' });
   });
 
   it('prints one line per record in a terminal, and JSON there too with NODE_ENV=production', async () => {
-    const options = defaultLoggerOptions(true).transport as { options: PrettyOptions };
-    const out = sink();
-    const log = pino({ name: 'boardbot' }, pretty({ ...options.options, colorize: false, destination: out.stream }));
+    const { log, out } = terminal();
     log.child({ correlation_id: 'c-1', phase: 'start' }).info({ boards: 2, nested: { a: 1 } }, 'bot started');
     await new Promise((resolve) => setImmediate(resolve));
     expect(out.text()).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: bot started \{"boards":2,"nested":\{"a":1\}\}\n$/);
@@ -149,6 +160,47 @@ describe('createLogger', () => {
       if (saved === undefined) delete process.env.NODE_ENV;
       else process.env.NODE_ENV = saved;
     }
+  });
+
+  it('shortens ids in a terminal to their last six characters, and keeps them whole in JSON (issue 42)', async () => {
+    const { log, out } = terminal();
+    const board = '0195c3a1-7b2c-7d4e-8f9a-1b2c3d4e5f6a';
+    const order = 'ord_9f8e7d6c5b4a3f2e';
+    log.child({ board_id: board, event_id: '57' }).info({ order_id: order, topic: board, count: 3 }, 'handled');
+    await new Promise((resolve) => setImmediate(resolve));
+    const line = out.text();
+    expect(line).toContain('"board_id":"…4e5f6a"');
+    expect(line).toContain('"order_id":"…4a3f2e"');
+    // Short ids, and fields that are not ids, stay as they are.
+    expect(line).toContain('"event_id":"57"');
+    expect(line).toContain(`"topic":"${board}"`);
+    expect(line).toContain('"count":3');
+    expect(line.match(/0195c3a1/g)).toHaveLength(1);
+
+    const json = sink();
+    pino(defaultLoggerOptions(false), json.stream).child({ board_id: board }).info('handled');
+    expect(json.lines()[0]).toMatchObject({ board_id: board });
+  });
+
+  it("prints a boardbot error as one block (code, message, fix), its stack only at debug; another error's stack always (issue 42)", async () => {
+    const failure = Object.assign(new Error('The regex stalls.\nFix: rewrite it.'), { code: 'BOARDBOT_UNSAFE_REGEX' });
+    const bug = new TypeError('x is undefined');
+    const printed = async (level: string, err: Error) => {
+      const { log, out } = terminal(level);
+      log.error({ err }, 'start failed');
+      await new Promise((resolve) => setImmediate(resolve));
+      return out.text().split('\n').slice(1, -1);
+    };
+    expect(await printed('info', failure)).toEqual([
+      '    err: BOARDBOT_UNSAFE_REGEX: The regex stalls.',
+      '    Fix: rewrite it.',
+    ]);
+    const atDebug = await printed('debug', failure);
+    expect(atDebug.slice(0, 2)).toEqual(['    err: BOARDBOT_UNSAFE_REGEX: The regex stalls.', '    Fix: rewrite it.']);
+    expect(atDebug[2]).toMatch(/^ {8}at .*logger\.test\.ts/);
+    const bugLines = await printed('info', bug);
+    expect(bugLines[0]).toBe('    err: TypeError: x is undefined');
+    expect(bugLines[1]).toMatch(/^ {8}at .*logger\.test\.ts/);
   });
 
   it('writes JSON lines named boardbot at LOG_LEVEL, else info (docs/production.md)', () => {
