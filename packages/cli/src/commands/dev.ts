@@ -144,7 +144,7 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
     output: io.isTTY ? 'inherit' : { out: io.out, err: io.err },
     onUnexpectedExit(code, signal) {
       io.err(
-        `The bot exited (${signal ?? `code ${code}`}). Fix the error above and save a file: it restarts after the next build.`,
+        `The bot exited (${signal ?? `code ${code}`}). Fix the error above and save: it restarts on the saved code.`,
       );
       events.emit('bot-exit', { code, signal });
     },
