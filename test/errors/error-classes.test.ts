@@ -100,6 +100,8 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.SessionConflictError, () => new core.SessionConflictError('Score', 50)],
   [core.StreamStoppedError, () => new core.StreamStoppedError('Ask.run', 'failed', 0, leakyCause())],
   [core.StreamKeyReusedError, () => new core.StreamKeyReusedError('Ask.run', leakyCause())],
+  [core.BoardNotOpenError, () => new core.BoardNotOpenError('read_messages', '00000000-0000-4000-8000-000000000000')],
+  [core.ToolWritesSpentError, () => new core.ToolWritesSpentError('post_message', 3)],
   [core.ToolRefusedError, () => new core.ToolRefusedError('/ban', 'refused', 'This needs the admin role.')],
   [core.RunCancelledError, () => new core.RunCancelledError('Assistant.answer')],
   [core.BurstUnorderedError, () => new core.BurstUnorderedError(['Assistant.answer'])],

@@ -4,3 +4,5 @@
 
 export { agents } from './agents/agents-plugin.js';
 export { type CommandTool, type CommandToolInput, commandTools } from './agents/command-tools.js';
+export { type BoardKitTool, boardTools } from './agents/kit/board-tools.js';
+export { type BoardKitOptions, DEFAULT_BOARD_KIT_OPTIONS } from './agents/kit/kit-options.js';

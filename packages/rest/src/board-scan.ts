@@ -30,7 +30,7 @@ export interface FoundThread {
  * @param maxScan - most messages read
  */
 export async function findThread(
-  rest: RestClient,
+  rest: Pick<RestClient, 'iterateMessages'>,
   boardId: string,
   messageId: string,
   maxScan: number,
@@ -74,7 +74,7 @@ export interface SearchResult {
  * @param bounds - `maxScan`: most messages read; `limit`: most matches kept
  */
 export async function searchMessages(
-  rest: RestClient,
+  rest: Pick<RestClient, 'iterateMessages'>,
   boardId: string,
   text: string,
   bounds: { maxScan: number; limit: number },
