@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type MessageContext, OnMessage } from '@boardbot/core';
-import { type BoardKitOptions, agents, boardTools } from '@boardbot/core/agents';
+import { agents, type BoardKitOptions, boardTools } from '@boardbot/core/agents';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { stepCountIs, streamText } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -83,7 +83,7 @@ describe('the board kit: reads', () => {
     expect(far?.value).toMatchObject({ scanned: 4, messages: [{ id: needle.id, content: needle.content }] });
   });
 
-  it("refuses a board the asking person is not a member of, though the bot is on it (confused deputy)", async () => {
+  it('refuses a board the asking person is not a member of, though the bot is on it (confused deputy)', async () => {
     const steal = (boardId: string) => [
       callTool('read_messages', { board_id: boardId }, 'a'),
       callTool('search_messages', { board_id: boardId, text: 'plan' }, 'b'),
@@ -157,7 +157,12 @@ describe('the board kit: writes', () => {
     const outputs = outputsOf(model);
     expect(outputs.map((o) => o.type)).toEqual(['json', 'json', 'error-text']);
     expect(String(outputs[2]?.value)).toContain('already made its 2 writes');
-    expect(p.bot.messages().map((m) => m.content).filter((c) => c?.startsWith('note'))).toEqual(['note 1', 'note 2']);
+    expect(
+      p.bot
+        .messages()
+        .map((m) => m.content)
+        .filter((c) => c?.startsWith('note')),
+    ).toEqual(['note 1', 'note 2']);
   });
 
   it('writes once when the turn is handled again after a crash, though the tool-call ids differ', async () => {

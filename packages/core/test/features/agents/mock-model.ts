@@ -10,9 +10,8 @@ export const MockLanguageModel = ((aiTest as Record<string, unknown>).MockLangua
 /** A mock model. */
 export type MockModel = InstanceType<typeof MockLanguageModel>;
 /** A part of what the mock streams. */
-export type StreamPart = Awaited<ReturnType<MockModel['doStream']>>['stream'] extends ReadableStream<infer P>
-  ? P
-  : never;
+export type StreamPart =
+  Awaited<ReturnType<MockModel['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
 /** What the model was given. */
 export type Prompt = Parameters<MockModel['doStream']>[0]['prompt'];
 
