@@ -1,26 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { type MessageContext, OnMessage } from '@boardbot/core';
 import { agents, type BoardKitOptions, boardTools } from '@boardbot/core/agents';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
-import { stepCountIs, streamText } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anotherInstance, HeldPositions } from '../support.js';
-import { byPrompt, callTool, type MockModel, say, scripted, toolOutputs } from './mock-model.js';
+import { assistantOf as base, byPrompt, callTool, type MockModel, say, scripted, toolOutputs } from './mock-model.js';
 
 // docs/assistants.md, "A board kit": the model's reads and writes on the board, for the asking person,
 // on a real emulator; the AI SDK's mock model scripts the tool calls.
 
-function assistantOf(model: MockModel, options: BoardKitOptions) {
-  class Assistant {
-    @OnMessage(/@assistant\b/i)
-    async answer(ctx: MessageContext) {
-      const tools = await boardTools(ctx, options);
-      const { textStream } = streamText({ model, prompt: ctx.message.content ?? '', tools, stopWhen: stepCountIs(6) });
-      await ctx.stream(textStream);
-    }
-  }
-  return Assistant;
-}
+const assistantOf = (model: MockModel, options: BoardKitOptions) => base(model, (ctx) => boardTools(ctx, options), 6);
 
 let platform: TestPlatform | undefined;
 afterEach(async () => {

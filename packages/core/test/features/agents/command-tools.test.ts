@@ -1,18 +1,17 @@
-import {
-  Command,
-  type CommandContext,
-  Cooldown,
-  type MessageContext,
-  OnMessage,
-  Option,
-  RequireRole,
-} from '@boardbot/core';
+import { Command, type CommandContext, Cooldown, Option, RequireRole } from '@boardbot/core';
 import { agents, commandTools } from '@boardbot/core/agents';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
-import { stepCountIs, streamText } from 'ai';
 import { IsInt, Max, Min } from 'class-validator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { callTool, lastToolOutput, type MockModel, type Prompt, say, scripted } from './mock-model.js';
+import {
+  assistantOf as base,
+  callTool,
+  lastToolOutput,
+  type MockModel,
+  type Prompt,
+  say,
+  scripted,
+} from './mock-model.js';
 
 // Commands as the model's tools, offline: the AI SDK's own mock model scripts the tool calls, the bot
 // runs on a real emulator over loopback.
@@ -81,17 +80,7 @@ class Story {
 
 const commands = [Roll, Ban, Coin, Note, Broken, Story];
 
-function assistantOf(model: MockModel) {
-  class Assistant {
-    @OnMessage(/@assistant\b/i)
-    async answer(ctx: MessageContext) {
-      const tools = await commandTools(ctx, commands);
-      const { textStream } = streamText({ model, prompt: ctx.message.content ?? '', tools, stopWhen: stepCountIs(4) });
-      await ctx.stream(textStream);
-    }
-  }
-  return Assistant;
-}
+const assistantOf = (model: MockModel) => base(model, (ctx) => commandTools(ctx, commands), 4);
 
 let platform: TestPlatform | undefined;
 afterEach(async () => {

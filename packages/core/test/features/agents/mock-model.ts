@@ -1,4 +1,5 @@
-import { simulateReadableStream } from 'ai';
+import { type MessageContext, OnMessage } from '@boardbot/core';
+import { simulateReadableStream, stepCountIs, streamText, type ToolSet } from 'ai';
 import * as aiTest from 'ai/test';
 
 // The AI SDK's own mock model, scripted, for the agents' tests: the bot runs on a real emulator over
@@ -74,4 +75,21 @@ export function byPrompt(steps: ((outputs: { type: string; value: unknown }[]) =
       return { stream: simulateReadableStream({ chunks }) };
     },
   });
+}
+
+/**
+ * An assistant handler class: on `@assistant`, it streams what `model` answers with the tools that
+ * `tools(ctx)` gives the turn, at most `steps` steps.
+ */
+export function assistantOf(model: MockModel, tools: (ctx: MessageContext) => Promise<ToolSet>, steps: number) {
+  class Assistant {
+    @OnMessage(/@assistant\b/i)
+    async answer(ctx: MessageContext) {
+      const turnTools = await tools(ctx);
+      const prompt = ctx.message.content ?? '';
+      const { textStream } = streamText({ model, prompt, tools: turnTools, stopWhen: stepCountIs(steps) });
+      await ctx.stream(textStream);
+    }
+  }
+  return Assistant;
 }
