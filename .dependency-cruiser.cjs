@@ -27,6 +27,7 @@ const LAYERS = {
     ['routes.ts', 'paging.ts', 'work.ts', 'transport.ts'], // the app API's routes; a work's carrier; what a work's clients share
     ['client.ts'],
     ['thread-scan.ts'], // reading a thread back, over the client
+    ['board-scan.ts'], // a thread or a search by a bounded scan, for a model's tools
     ['index.ts'],
   ],
   gateway: [

@@ -101,6 +101,8 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.SessionConflictError, () => new core.SessionConflictError('Score', 50)],
   [core.StreamStoppedError, () => new core.StreamStoppedError('Ask.run', 'failed', 0, leakyCause())],
   [core.StreamKeyReusedError, () => new core.StreamKeyReusedError('Ask.run', leakyCause())],
+  [core.BoardNotOpenError, () => new core.BoardNotOpenError('read_messages', '00000000-0000-4000-8000-000000000000')],
+  [core.ToolWritesSpentError, () => new core.ToolWritesSpentError('post_message', 3)],
   [core.ToolRefusedError, () => new core.ToolRefusedError('/ban', 'refused', 'This needs the admin role.')],
   [core.AppTokenMissingError, () => new core.AppTokenMissingError('team-a', 'its token resolver failed', leakyCause())],
   [core.UnknownAppError, () => new core.UnknownAppError('team-c', ['team-a', 'team-b'])],

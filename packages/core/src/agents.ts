@@ -19,3 +19,5 @@ export {
   defineAgent,
   type PendingApproval,
 } from './agents/define-agent.js';
+export { type BoardKitTool, boardTools } from './agents/kit/board-tools.js';
+export { type BoardKitOptions, DEFAULT_BOARD_KIT_OPTIONS } from './agents/kit/kit-options.js';

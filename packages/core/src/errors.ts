@@ -156,6 +156,17 @@ const CORE_ERRORS = createErrorFactory({
       'A middleware called next() more than once: call it once (and await it) to run the rest of the chain and the ' +
       'handler, or not at all to stop here.',
   },
+  BOARDBOT_BOARD_NOT_OPEN: {
+    message: (tool: string, boardId: string) =>
+      `${tool} was refused: the asking person is not a member of board ${boardId} (or the app is not on it), ` +
+      'so the assistant may not read or write there for them. Use a board the person is a member of: by ' +
+      'default, the board they asked on.',
+  },
+  BOARDBOT_TOOL_WRITES_SPENT: {
+    message: (tool: string, max: number) =>
+      `${tool} was refused: this turn already made its ${max} writes (the board kit's maxWrites). ` +
+      'Tell the person what was done; more writes need a new question.',
+  },
   BOARDBOT_TOOL_REFUSED: {
     message: (command: string, told: string) =>
       `${command} was not run as the asking person: ${told}\n` +
@@ -598,6 +609,41 @@ export class AgentBoundError extends BoardbotCoreError {
    */
   constructor(bound: 'maxToolCalls' | 'turnsPerMinute', limit: number) {
     super('BOARDBOT_AGENT_BOUND', [bound, limit]);
+  }
+}
+
+/**
+ * A board kit's tool (`boardTools`, `@boardbot/core/agents`) was asked to read or write on a board the
+ * asking person is not a member of: the assistant acts for that person and sees only what they can
+ * open, so a private board the bot is on stays closed to them (a confused deputy). The AI SDK hands it
+ * to the model as the tool's error.
+ */
+export class BoardNotOpenError extends BoardbotCoreError {
+  /** The board asked for. */
+  readonly boardId: string;
+
+  /**
+   * @param tool - the tool's name
+   * @param boardId - the board asked for
+   */
+  constructor(tool: string, boardId: string) {
+    super('BOARDBOT_BOARD_NOT_OPEN', [tool, boardId]);
+    this.boardId = boardId;
+  }
+}
+
+/**
+ * A board kit's write tool was called after the turn made its `maxWrites` writes: the model's
+ * writes are bounded per turn, so a looping model cannot flood a board. The model gets it as the
+ * tool's error.
+ */
+export class ToolWritesSpentError extends BoardbotCoreError {
+  /**
+   * @param tool - the tool's name
+   * @param max - the turn's bound
+   */
+  constructor(tool: string, max: number) {
+    super('BOARDBOT_TOOL_WRITES_SPENT', [tool, max]);
   }
 }
 

@@ -54,6 +54,7 @@ describe('the MCP server, read-only (the default)', () => {
       'list_members',
       'read_messages',
       'read_thread',
+      'search_messages',
     ]);
     const { general, alice, bob } = emu.seed;
     const root = await emu.control.postMessage(general.id, { user_id: alice.id, content: 'Shall we ship 1.4?' });
@@ -70,6 +71,11 @@ describe('the MCP server, read-only (the default)', () => {
     );
     const recent = (await call(client, 'read_messages', { board_id: general.id, limit: 2 })).ok?.messages;
     expect((recent as { content: string }[]).map((m) => m.content)).toEqual(['Then I tag it', 'Yes']);
+    // A search by scanning: within the last 3 messages 'ship' is not found, and the result says 3 were read.
+    const near = (await call(client, 'search_messages', { board_id: general.id, text: 'SHIP', max_scan: 3 })).ok;
+    expect(near).toMatchObject({ scanned: 3, messages: [] });
+    const far = (await call(client, 'search_messages', { board_id: general.id, text: 'SHIP', max_scan: 4 })).ok;
+    expect((far?.messages as { id: string }[]).map((m) => m.id)).toEqual([root.id]);
     await client.close();
   });
 

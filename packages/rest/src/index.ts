@@ -1,5 +1,6 @@
 // The query type is the contract's own schema type; re-exported so callers need not import protocol.
 export type { ListMessagesQuery } from '@boardbot/protocol';
+export * from './board-scan.js';
 export * from './client.js';
 export * from './errors.js';
 export * from './events.js';

@@ -1,6 +1,5 @@
-import type { Message } from '@boardbot/protocol';
 import { LIMITS } from '@boardbot/protocol/runtime';
-import { type RestClient, threadIn } from '@boardbot/rest';
+import { findThread, type RestClient, searchMessages } from '@boardbot/rest';
 import { Type } from '@sinclair/typebox';
 import { boardShape, memberShape, messageShape, personShape } from './shapes.js';
 import { type BoardTool, defineTool } from './tool.js';
@@ -76,22 +75,35 @@ export const READ_TOOLS: readonly BoardTool[] = [
     writes: false,
     hints: READ,
     call: async ({ board_id, message_id, max_scan }, { rest, maxScan }) => {
-      const read: Message[] = [];
-      for await (const m of rest.iterateMessages(board_id, { max: Math.min(max_scan ?? maxScan, maxScan) })) {
-        read.push(m);
-      }
-      const byId = new Map(read.map((m) => [m.id, m]));
-      // Up the chain of replies to the first message read: the thread's root, or as far as the scan went.
-      let root = byId.get(message_id);
-      const seen = new Set<string>();
-      while (root?.reply_to && byId.has(root.reply_to) && !seen.has(root.id)) {
-        seen.add(root.id);
-        root = byId.get(root.reply_to);
-      }
-      if (!root) return { found: false, scanned: read.length };
+      const thread = await findThread(rest, board_id, message_id, Math.min(max_scan ?? maxScan, maxScan));
+      if (!thread.found) return { found: false, scanned: thread.scanned };
       const names = await namesOn(rest, board_id);
-      const messages = threadIn(read, root.id).map((m) => messageShape(m, names));
-      return { found: true, root_id: root.id, complete: root.reply_to === null, scanned: read.length, messages };
+      const messages = thread.messages.map((m) => messageShape(m, names));
+      return { found: true, root_id: thread.rootId, complete: thread.complete, scanned: thread.scanned, messages };
+    },
+  }),
+  defineTool({
+    name: 'search_messages',
+    description:
+      'Messages of a board whose text contains `text` (case-insensitive), newest first. The platform has no ' +
+      'search API: the board is read back from its newest message, at most `max_scan` messages, and the ' +
+      'result says how many were read.',
+    input: Type.Object(
+      {
+        board_id: Id('The board'),
+        text: Type.String({ minLength: 1, maxLength: 200, description: 'What to look for' }),
+        max_scan: Type.Optional(
+          Type.Integer({ minimum: 1, maximum: 10_000, description: 'Most messages read back (default: the server’s)' }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    writes: false,
+    hints: READ,
+    call: async ({ board_id, text, max_scan }, { rest, maxScan }) => {
+      const bounds = { maxScan: Math.min(max_scan ?? maxScan, maxScan), limit: LIMITS.listMax };
+      const [found, names] = await Promise.all([searchMessages(rest, board_id, text, bounds), namesOn(rest, board_id)]);
+      return { scanned: found.scanned, more: found.more, messages: found.matches.map((m) => messageShape(m, names)) };
     },
   }),
   defineTool({

@@ -1,60 +1,20 @@
-import {
-  Command,
-  type CommandContext,
-  Cooldown,
-  type MessageContext,
-  OnMessage,
-  Option,
-  RequireRole,
-} from '@boardbot/core';
+import { Command, type CommandContext, Cooldown, Option, RequireRole } from '@boardbot/core';
 import { agents, commandTools } from '@boardbot/core/agents';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
-import { simulateReadableStream, stepCountIs, streamText } from 'ai';
-import * as aiTest from 'ai/test';
 import { IsInt, Max, Min } from 'class-validator';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  assistantOf as base,
+  callTool,
+  lastToolOutput,
+  type MockModel,
+  type Prompt,
+  say,
+  scripted,
+} from './mock-model.js';
 
 // Commands as the model's tools, offline: the AI SDK's own mock model scripts the tool calls, the bot
-// runs on a real emulator over loopback. The mock of the installed major (v4 on ai 7, v3 on ai 6).
-const MockLanguageModel = ((aiTest as Record<string, unknown>).MockLanguageModelV4 ??
-  aiTest.MockLanguageModelV3) as typeof aiTest.MockLanguageModelV3;
-type MockModel = InstanceType<typeof MockLanguageModel>;
-type StreamPart = Awaited<ReturnType<MockModel['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
-type Prompt = Parameters<MockModel['doStream']>[0]['prompt'];
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
-const callTool = (toolName: string, input: object, id: string): StreamPart[] => [
-  { type: 'tool-call', toolCallId: id, toolName, input: JSON.stringify(input) },
-  { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
-];
-const say = (text: string): StreamPart[] => [
-  { type: 'text-start', id: 't' },
-  { type: 'text-delta', id: 't', delta: text },
-  { type: 'text-end', id: 't' },
-  { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
-];
-
-/** What the last tool message of the prompt gave the model: its result, or its error's text. */
-function lastToolOutput(prompt: Prompt): { type: string; value: unknown } {
-  const tool = prompt.filter((m) => m.role === 'tool').at(-1);
-  const part = tool?.content.at(-1) as { output?: { type: string; value: unknown } } | undefined;
-  if (!part?.output) throw new Error('the model was not given a tool output');
-  return part.output;
-}
-
-/** A model that makes each of `calls` in turn, then answers with what the last tool gave it. */
-function scripted(calls: StreamPart[][]): MockModel {
-  let step = 0;
-  return new MockLanguageModel({
-    doStream: async ({ prompt }) => {
-      const chunks = calls[step++] ?? say(`done: ${JSON.stringify(lastToolOutput(prompt).value)}`);
-      return { stream: simulateReadableStream({ chunks }) };
-    },
-  });
-}
+// runs on a real emulator over loopback.
 
 class RollOptions {
   @Option({ description: 'Sides on the die' }) @IsInt() @Min(2) @Max(100) sides = 6;
@@ -120,17 +80,7 @@ class Story {
 
 const commands = [Roll, Ban, Coin, Note, Broken, Story];
 
-function assistantOf(model: MockModel) {
-  class Assistant {
-    @OnMessage(/@assistant\b/i)
-    async answer(ctx: MessageContext) {
-      const tools = await commandTools(ctx, commands);
-      const { textStream } = streamText({ model, prompt: ctx.message.content ?? '', tools, stopWhen: stepCountIs(4) });
-      await ctx.stream(textStream);
-    }
-  }
-  return Assistant;
-}
+const assistantOf = (model: MockModel) => base(model, (ctx) => commandTools(ctx, commands), 4);
 
 let platform: TestPlatform | undefined;
 afterEach(async () => {
