@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createFastEmitter } from '@boardbot/cli/internal';
 import ts from 'typescript';
@@ -11,12 +12,11 @@ import { describe, expect, it } from 'vitest';
 // ways and compared.
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
+// Every example, read from the directory so that a new one is compared too, and the template.
 const PROJECTS = [
-  'examples/assistant',
-  'examples/dice',
-  'examples/moderation',
-  'examples/poll',
-  'examples/standup',
+  ...readdirSync(`${root}examples`, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(`${root}examples/${d.name}/tsconfig.json`))
+    .map((d) => `examples/${d.name}`),
   'packages/create-boardbot/templates',
 ];
 

@@ -3,19 +3,10 @@ import { type MessageContext, OnMessage } from '@boardbot/core';
 import { type AgentOptions, defineAgent } from '@boardbot/core/agents';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { jsonSchema, simulateReadableStream, tool } from 'ai';
-import * as aiTest from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MockLanguageModel, type MockModel, type StreamPart, usage } from './mock-model.js';
 
 // An agent's bounds (docs/assistants.md, "Bounds"), offline with the AI SDK's mock model.
-const MockLanguageModel = ((aiTest as Record<string, unknown>).MockLanguageModelV4 ??
-  aiTest.MockLanguageModelV3) as typeof aiTest.MockLanguageModelV3;
-type MockModel = InstanceType<typeof MockLanguageModel>;
-type StreamPart = Awaited<ReturnType<MockModel['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
 
 /** Calls `count` three times, then says what the last call gave it. */
 function countingModel(): MockModel {

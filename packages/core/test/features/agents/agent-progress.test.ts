@@ -2,20 +2,11 @@ import { type MessageContext, OnMessage } from '@boardbot/core';
 import { type AgentOptions, defineAgent } from '@boardbot/core/agents';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { jsonSchema, simulateReadableStream, tool } from 'ai';
-import * as aiTest from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MockLanguageModel, type MockModel, type StreamPart, usage } from './mock-model.js';
 
 // Progress (docs/assistants.md, "Progress"): the answer shows a status line per tool call, replaced
 // by the answer's text, in its throttled edits. The tool waits until the test saw its status.
-const MockLanguageModel = ((aiTest as Record<string, unknown>).MockLanguageModelV4 ??
-  aiTest.MockLanguageModelV3) as typeof aiTest.MockLanguageModelV3;
-type MockModel = InstanceType<typeof MockLanguageModel>;
-type StreamPart = Awaited<ReturnType<MockModel['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
 
 function readingModel(): MockModel {
   return new MockLanguageModel({

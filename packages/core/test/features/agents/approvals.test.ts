@@ -4,22 +4,12 @@ import { Command, OnMessage, Option } from '@boardbot/core';
 import { type AgentDefinition, type AgentOptions, agents, commandTools, defineAgent } from '@boardbot/core/agents';
 import { createTestPlatform, TestClock, type TestPlatform } from '@boardbot/testing';
 import { jsonSchema, simulateReadableStream, tool } from 'ai';
-import * as aiTest from 'ai/test';
 import { IsString } from 'class-validator';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MockLanguageModel, type MockModel, type Prompt, type StreamPart, usage } from './mock-model.js';
 
 // Approvals, offline: the AI SDK's mock model scripts the tool calls, with ids that change on every
 // call (as a real model's do), the bot runs on a real emulator over loopback.
-const MockLanguageModel = ((aiTest as Record<string, unknown>).MockLanguageModelV4 ??
-  aiTest.MockLanguageModelV3) as typeof aiTest.MockLanguageModelV3;
-type MockModel = InstanceType<typeof MockLanguageModel>;
-type StreamPart = Awaited<ReturnType<MockModel['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
-type Prompt = Parameters<MockModel['doStream']>[0]['prompt'];
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
 
 /** What the last tool message of the prompt gave the model: a result, an error or a denial. */
 function lastToolOutput(prompt: Prompt): string {

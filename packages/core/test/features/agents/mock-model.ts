@@ -16,7 +16,8 @@ export type StreamPart =
 /** What the model was given. */
 export type Prompt = Parameters<MockModel['doStream']>[0]['prompt'];
 
-const usage = {
+/** The token usage every scripted step reports. */
+export const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 1, text: 1, reasoning: undefined },
 };
