@@ -15,8 +15,8 @@ import { record } from './lib/record.js';
 // and prints its RSS after a forced GC once V8's memory reducer has run (as idle-rss.bench.ts says:
 // a start's allocation grows the young generation, which a forced GC alone does not give back).
 // Per added app: (RSS(n) - RSS(1)) / (n - 1), compared with the whole RSS of the one-bot process.
-// Each round runs the bot and the small hosts side by side, then the 100-app host alone (its start
-// is timed, and shares the cores with nothing of this bench); each figure is the median of its rounds.
+// Each round runs the bot alone, the small hosts side by side, then the 100-app host alone (the two
+// timed starts share the cores with nothing of this bench); each figure is the median of its rounds.
 //
 // Run it alone: `npx vitest run --config vitest.bench.config.ts test/bench/host-rss.bench.ts`.
 
@@ -115,12 +115,11 @@ it(`measures RSS per added app in a host of 1, 10, ${APPS} apps against a proces
   const bot: Figure[] = [];
   const hosts: Figure[][] = sizes.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    const [b, h1, h10] = await Promise.all([
-      run(BOT, apiUrl, tokens.slice(0, 1)),
+    bot.push(await run(BOT, apiUrl, tokens.slice(0, 1)));
+    const [h1, h10] = await Promise.all([
       run(HOST, apiUrl, tokens.slice(0, 1)),
       run(HOST, apiUrl, tokens.slice(0, 10)),
     ]);
-    bot.push(b);
     hosts[0]?.push(h1);
     hosts[1]?.push(h10);
     hosts[2]?.push(await run(HOST, apiUrl, tokens));
@@ -182,7 +181,7 @@ it(`measures RSS per added app in a host of 1, 10, ${APPS} apps against a proces
         bot.map((f) => f.readyMs),
         'ms',
         0,
-      )}`,
+      )}; started alone`,
     },
     {
       bench: 'host: start() to ready',
