@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { ControlClient } from '@boardbot/emulator/control';
 import { afterAll, beforeAll, it } from 'vitest';
+import { childJson } from './lib/child-json.js';
 import { buildPackages, serveInChild, stopChildren } from './lib/child-server.js';
 import { median } from './lib/measure.js';
 import { record } from './lib/record.js';
@@ -20,7 +19,6 @@ import { record } from './lib/record.js';
 //
 // Run it alone: `npx vitest run --config vitest.bench.config.ts test/bench/host-rss.bench.ts`.
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const ROUNDS = 3;
 const SETTLE_MS = 10_000;
 const APPS = 100;
@@ -74,26 +72,12 @@ interface Figure {
 }
 
 /** Runs `code` in a fresh `node --expose-gc` with `tokens` and resolves with the figures it printed. */
-function run(code: string, apiUrl: string, tokens: string[]): Promise<Figure> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', code], {
-      cwd: root,
-      env: { ...process.env, BENCH_TOKENS: JSON.stringify(tokens), BENCH_API_URL: apiUrl },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    proc.stdout?.on('data', (d) => {
-      out += d.toString();
-    });
-    proc.on('exit', (c) => {
-      const line = out.split('\n').find((l) => l.startsWith('{"rss"'));
-      if (c !== 0 || !line) reject(new Error(`child exited with ${c}:\n${out}`));
-      else {
-        const { rss, readyMs } = JSON.parse(line) as Figure;
-        resolve({ rss: rss / 2 ** 20, readyMs });
-      }
-    });
+async function run(code: string, apiUrl: string, tokens: string[]): Promise<Figure> {
+  const { rss, readyMs } = await childJson<Figure>(code, 'rss', {
+    BENCH_TOKENS: JSON.stringify(tokens),
+    BENCH_API_URL: apiUrl,
   });
+  return { rss: rss / 2 ** 20, readyMs };
 }
 
 beforeAll(() => buildPackages('emulator', 'core'), 300_000);

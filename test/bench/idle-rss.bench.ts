@@ -1,7 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, it } from 'vitest';
+import { childJson } from './lib/child-json.js';
 import { buildEmulator, serveInChild, stopChildren } from './lib/child-server.js';
 import { record } from './lib/record.js';
 
@@ -65,25 +66,9 @@ interface Rss {
 }
 
 /** Runs `code` in a fresh `node --expose-gc` and resolves with the RSS figures it printed. */
-function rssOf(code: string): Promise<Rss> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', code], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    proc.stdout?.on('data', (d) => {
-      out += d.toString();
-    });
-    proc.on('exit', (c) => {
-      const line = out.split('\n').find((l) => l.startsWith('{"rss"'));
-      if (c !== 0 || !line) reject(new Error(`child exited with ${c}:\n${out}`));
-      else {
-        const { rss, settled } = JSON.parse(line);
-        resolve({ early: rss / 2 ** 20, settled: settled / 2 ** 20 });
-      }
-    });
-  });
+async function rssOf(code: string): Promise<Rss> {
+  const { rss, settled } = await childJson<{ rss: number; settled: number }>(code, 'rss');
+  return { early: rss / 2 ** 20, settled: settled / 2 ** 20 };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
