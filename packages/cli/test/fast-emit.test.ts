@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createFastEmitter } from '@boardbot/cli/internal';
+import { tscEmit } from '@boardbot/test-support';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -20,32 +21,11 @@ const PROJECTS = [
   'packages/create-boardbot/templates',
 ];
 
-/** The JavaScript `tsc` writes for each file of the project, by output path. */
-function tscOutputs(tsconfig: string): Map<string, string> {
-  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, undefined, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    },
-  });
-  if (!parsed) throw new Error(`cannot read ${tsconfig}`);
-  const program = ts.createProgram({
-    rootNames: parsed.fileNames,
-    options: parsed.options,
-    ...(parsed.projectReferences ? { projectReferences: parsed.projectReferences } : {}),
-  });
-  const written = new Map<string, string>();
-  program.emit(undefined, (name, text) => {
-    if (/\.js(\.map)?$/.test(name)) written.set(name, text);
-  });
-  return written;
-}
-
 // A whole program per project, twice: seconds each, more with the suite in parallel on two cores.
 describe('the fast emit of a saved file', { timeout: 120_000 }, () => {
   it.each(PROJECTS)('writes what tsc writes, decorator metadata included: %s', (project) => {
     const tsconfig = `${root}${project}/tsconfig.json`;
-    const expected = tscOutputs(tsconfig);
+    const expected = tscEmit(tsconfig);
     const emitter = createFastEmitter(ts, tsconfig);
     if (!emitter) throw new Error(`no fast emitter for ${project}`);
     const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, undefined, {

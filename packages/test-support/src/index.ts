@@ -56,3 +56,4 @@ export { SseClient, type SseFrame } from './sse-client.js';
 export { frame, keepAlive, messageFrame, openStream, readyFrame, writeThenCut } from './sse-stream.js';
 export { startTcpFaultProxy, type TcpFault, type TcpFaultProxy } from './tcp-fault-proxy.js';
 export { type TempDir, tempDir } from './temp-dir.js';
+export { tscEmit } from './tsc-emit.js';
