@@ -55,3 +55,27 @@ describe('a broadcast whose bot is killed with SIGKILL halfway', () => {
     expect(proxy.limited).toEqual([]);
   }, 180_000);
 });
+
+describe('one broadcast id run by two processes at once', () => {
+  it('reaches each board exactly once, both calls reporting it done', async () => {
+    const s = await openScenario({ rateLimit: { requests: 50 } });
+    const boards: Board[] = [];
+    for (let i = 0; i < 100; i++) boards.push(await s.platform.createBoard(`cast-${i}`));
+    // Two processes on one disk share the file session store, where the broadcast's record is.
+    const env = { token: s.platform.token, apiUrl: s.platform.urls.apiUrl, stateDir: s.stateDir };
+    const pair = [0, 1].map(() => new BotProcess({ ...env, extra: { BROADCAST: 'twice' } }));
+    bots.push(...pair);
+    const ended = await Promise.all(pair.map((bot) => bot.waitFor((l) => l.msg === 'fixture broadcast ended', 120_000)));
+    for (const report of ended) {
+      expect(report).toMatchObject({ status: 'done', total: 100, done: 100, sent: 100, failed: 0 });
+    }
+    // They ran side by side: each moved the shared record forward (a board the other had begun is
+    // sent again under the same key, and the platform replays it).
+    const moves = pair.map((bot) => bot.lines.filter((l) => l.msg === 'fixture broadcast progress').length);
+    expect(moves.every((n) => n > 0 && n < 100)).toBe(true);
+    const copies = await Promise.all(
+      boards.map(async (b) => (await s.platform.control.messages(b.id)).filter((m) => m.content === 'broadcast twice')),
+    );
+    expect(copies.map((c) => c.length)).toEqual(boards.map(() => 1));
+  }, 180_000);
+});

@@ -77,7 +77,6 @@ describe('retries', () => {
     [400, 'validation_failed'],
     [403, 'forbidden'],
     [404, 'unknown_board'],
-    [409, 'idempotency_in_progress'],
     [410, 'interaction_expired'],
     [422, 'idempotency_key_reused'],
   ])('never retries a %i %s', async (status, code) => {
@@ -243,5 +242,15 @@ describe('idempotency keys', () => {
     await expect(client.sendMessage(BOARD, { content: 'x' })).resolves.toMatchObject({ seq: 1 });
     expect(server.received).toHaveLength(3);
     expect(new Set(server.received.map((r) => r.headers['idempotency-key'])).size).toBe(1);
+  });
+
+  it('asks again when its first attempt meets another sender of the same key in progress (409)', async () => {
+    const { server, client } = await start((_req, res, n) => {
+      if (n === 0) sendJson(res, 409, envelope('idempotency_in_progress'), RL);
+      else sendJson(res, 200, message(1), RL);
+    });
+    const sent = client.sendMessage(BOARD, { content: 'x' }, { idempotencyKey: 'broadcast:b:1' });
+    await expect(sent).resolves.toMatchObject({ seq: 1 });
+    expect(server.received.map((r) => r.headers['idempotency-key'])).toEqual(['broadcast:b:1', 'broadcast:b:1']);
   });
 });

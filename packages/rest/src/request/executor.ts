@@ -203,9 +203,11 @@ export class Executor {
     const init = parseErrorBody(status, text, secretsOf(deps.token, call));
     if (status === 429) return this.rateLimited(run, headers, init.retryAfter, now);
     const error = status === 401 ? new UnauthorizedError(init, ctx) : new ApiError(init, ctx);
-    // A retry of our own POST can meet the first attempt still running (IETF Idempotency-Key draft,
-    // 409): it is the same request, so waiting and asking again is the only right move.
-    const inProgress = status === 409 && init.apiCode === 'idempotency_in_progress' && attempt > 1;
+    // The key names the request (the same key with another body is a 422): a 409 means that very
+    // request is still running (IETF Idempotency-Key draft), our own first attempt or another process
+    // sending under the same key (two replicas resuming one broadcast), so waiting and asking again
+    // gets its answer replayed.
+    const inProgress = status === 409 && init.apiCode === 'idempotency_in_progress';
     const hintedMs =
       status === 503 ? readRetryAfter(header(headers, 'retry-after'), now, header(headers, 'date')) : undefined;
     return new FailedAttempt({
