@@ -65,7 +65,9 @@ describe('one broadcast id run by two processes at once', () => {
     const env = { token: s.platform.token, apiUrl: s.platform.urls.apiUrl, stateDir: s.stateDir };
     const pair = [0, 1].map(() => new BotProcess({ ...env, extra: { BROADCAST: 'twice' } }));
     bots.push(...pair);
-    const ended = await Promise.all(pair.map((bot) => bot.waitFor((l) => l.msg === 'fixture broadcast ended', 120_000)));
+    const ended = await Promise.all(
+      pair.map((bot) => bot.waitFor((l) => l.msg === 'fixture broadcast ended', 120_000)),
+    );
     for (const report of ended) {
       expect(report).toMatchObject({ status: 'done', total: 100, done: 100, sent: 100, failed: 0 });
     }
