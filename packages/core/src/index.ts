@@ -121,6 +121,7 @@ export * from './sessions/file-session-store.js';
 export * from './sessions/memory-session-store.js';
 export type { SessionChange, SessionHandle } from './sessions/session-handle.js';
 export type * from './sessions/session-store.js';
+export { IDLE_RUN } from './telemetry/idle-run.js';
 export type * from './telemetry/metrics-sink.js';
 export type { EventTrace } from './telemetry/telemetry.js';
 export { CommandCatalogue } from './text-commands/catalogue.js';

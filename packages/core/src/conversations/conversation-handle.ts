@@ -2,6 +2,7 @@ import type { OpenScope } from '../kernel/scoped.js';
 import { runText } from '../kernel/translate.js';
 import type { MessageContext } from '../listeners/context.js';
 import type { SessionHandle } from '../sessions/session-handle.js';
+import { IDLE_RUN } from '../telemetry/idle-run.js';
 import { checkAnswer } from './check-answer.js';
 import { walkQuestions } from './conversation-path.js';
 import type { ConversationEnd, ConversationOptions, ConversationState } from './conversation-state.js';
@@ -80,7 +81,7 @@ export class ConversationHandleImpl implements ConversationHandle {
 
   /** The message is no answer: the run did nothing, and its `handled` line is logged at debug. */
   private noAnswer(): undefined {
-    this.scope.run.markIdle();
+    this.scope.run.set(IDLE_RUN, true);
     return undefined;
   }
 

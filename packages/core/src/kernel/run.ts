@@ -54,8 +54,6 @@ export class HandlerRun {
   private abandonHook: (() => void) | undefined = undefined;
   /** The features' state, by key (see {@link RunKey}); made at the first `set`. */
   private values: unknown[] | undefined = undefined;
-  /** Set by {@link HandlerRun.markIdle}. */
-  private nothingDone = false;
 
   /** @param seed - the event, handler, ids and logger of the run */
   constructor(seed: RunSeed) {
@@ -96,20 +94,6 @@ export class HandlerRun {
   nextWriteKey(): string {
     this.prefix ??= writeKey(this, '');
     return `${this.prefix}${this.written++}`;
-  }
-
-  /**
-   * Says the run found nothing to do (a conversation's listener on a message that answers no
-   * conversation): its `handled` line is then logged at debug, so a person reading the log sees the
-   * runs that did something.
-   */
-  markIdle(): void {
-    this.nothingDone = true;
-  }
-
-  /** Whether the run found nothing to do ({@link HandlerRun.markIdle}). */
-  get idle(): boolean {
-    return this.nothingDone;
   }
 
   /** Aborted (with the reason) when the run is abandoned; the handler's `ctx.signal`. */

@@ -17,6 +17,7 @@ import {
 import type { BotEvent, EventOrigin } from '../kernel/event.js';
 import type { HandlerRun } from '../kernel/run.js';
 import { RunKey } from '../kernel/run-key.js';
+import { IDLE_RUN } from './idle-run.js';
 import type { HandlerKind, HandlerOutcome, MetricsSink } from './metrics-sink.js';
 import { withSpan } from './span-context.js';
 
@@ -231,7 +232,7 @@ class PendingEventTrace implements EventTrace {
 /**
  * The one `info` line of each handler run: which handler, where, how it ended and how long it took.
  * A message's log binds its `board_id` already; the other kinds get it here. A run that found nothing
- * to do ({@link HandlerRun.markIdle}) and ended well is logged at debug: on a board with a
+ * to do ({@link IDLE_RUN}) and ended well is logged at debug: on a board with a
  * conversation, its listener hears every message, and most are no answer.
  */
 function logHandled(
@@ -243,7 +244,7 @@ function logHandled(
 ): void {
   const fields: Record<string, unknown> = { handler: run.handler, outcome, duration_ms: Math.round(seconds * 1000) };
   if (boardId !== undefined && kind !== 'message') fields.board_id = boardId;
-  if (outcome === 'ok' && run.idle) run.log.debug(fields, 'handled');
+  if (outcome === 'ok' && run.get(IDLE_RUN)) run.log.debug(fields, 'handled');
   else run.log.info(fields, 'handled');
 }
 
