@@ -20,6 +20,11 @@ interface Candidate {
   rerun: boolean;
 }
 
+/** A candidate whose matcher accepted the message, with what it matched. */
+interface Found extends Candidate {
+  match: Exclude<ReturnType<typeof matchMessage>, false>;
+}
+
 /** A message event, and the listeners that may see it (their matchers are asked when it runs). */
 export interface MessageRoute {
   name: MessageEventName;
@@ -41,21 +46,37 @@ export const MESSAGE_KIND: KindDefinition<MessageListenerMetadata> = {
  * `afterOthers` once the rest are done.
  */
 class MessageHandler implements EventKind<MessageRoute> {
-  private readonly listeners: Record<MessageEventName, MessageTarget[]>;
   private readonly authors: AuthorCache;
   private readonly bursts: Bursts;
   private readonly links: EditableLinks;
-  /** The `@OnMessage` listeners marked editable: they run again on their message's edit. */
-  private readonly editable: readonly MessageTarget[];
+  /**
+   * The candidates of each event, made once: for others' messages, and for the bot's own (only the
+   * listeners that ask for them). An edit's include the editable `@OnMessage` listeners, run again.
+   */
+  private readonly candidates: Record<MessageEventName, { others: Candidate[]; own: Candidate[] }>;
 
   constructor(private readonly host: KindHost<MessageListenerMetadata>) {
     const { env } = host;
-    this.listeners = { 'message.create': [], 'message.edit': [], 'message.delete': [] };
-    for (const { target, meta } of host.handlers) this.listeners[meta.event].push({ ...target, listener: meta });
+    const listeners: Record<MessageEventName, MessageTarget[]> = {
+      'message.create': [],
+      'message.edit': [],
+      'message.delete': [],
+    };
+    for (const { target, meta } of host.handlers) listeners[meta.event].push({ ...target, listener: meta });
     this.authors = new AuthorCache(env.rest, () => env.clock.now());
-    this.bursts = new Bursts(this.listeners['message.create'], host);
+    this.bursts = new Bursts(listeners['message.create'], host);
     this.links = new EditableLinks(env);
-    this.editable = this.listeners['message.create'].filter((target) => target.listener.editable !== undefined);
+    const editable = listeners['message.create'].filter((target) => target.listener.editable !== undefined);
+    const candidatesOf = (name: MessageEventName) => {
+      const others: Candidate[] = listeners[name].map((target) => ({ target, rerun: false }));
+      if (name === 'message.edit') for (const target of editable) others.push({ target, rerun: true });
+      return { others, own: others.filter((c) => c.target.listener.includeOwn) };
+    };
+    this.candidates = {
+      'message.create': candidatesOf('message.create'),
+      'message.edit': candidatesOf('message.edit'),
+      'message.delete': candidatesOf('message.delete'),
+    };
   }
 
   /**
@@ -68,34 +89,30 @@ class MessageHandler implements EventKind<MessageRoute> {
     if (name !== 'message.create' && name !== 'message.edit' && name !== 'message.delete') return undefined;
     const { message } = event.data;
     const own = message.author !== null && message.author === this.host.env.app().bot_user_id;
-    const all: Candidate[] = this.listeners[name].map((target) => ({ target, rerun: false }));
-    if (name === 'message.edit') for (const target of this.editable) all.push({ target, rerun: true });
-    const candidates = own ? all.filter((c) => c.target.listener.includeOwn) : all;
+    const candidates = own ? this.candidates[name].own : this.candidates[name].others;
     return candidates.length > 0 ? { name, message, candidates } : undefined;
   }
 
   async handle({ name, message, candidates }: MessageRoute, event: EventMeta): Promise<void> {
     const { env, runner } = this.host;
-    const found = candidates.flatMap(({ target, rerun }) => {
+    const found: Found[] = [];
+    let editable = false;
+    for (const { target, rerun } of candidates) {
       try {
         const match = matchMessage(target.listener, message);
-        return match === false ? [] : [{ target, match, rerun }];
+        if (match === false) continue;
+        found.push({ target, match, rerun });
+        editable ||= target.listener.editable !== undefined;
       } catch (error) {
         env.log.error({ err: error, handler: target.label, event_id: event.id }, 'message matcher threw');
-        return [];
       }
-    });
+    }
     // An edit re-runs an editable listener only where its answers to the message are linked, and an
     // event a later one of the message superseded is not run again after a crash.
-    const linked = await Promise.all(
-      found.map(
-        (m) => m.target.listener.editable === undefined || this.links.mayRun(message, m.target.label, event, m.rerun),
-      ),
-    );
-    const matched = found.filter((_, i) => linked[i]);
+    const matched = editable ? await this.linkedOf(found, message, event) : found;
     if (matched.length === 0) return;
     const { correlationId, log, author } = await startMessageRun(env.log, this.authors, event, message);
-    const run = ({ target, match, rerun }: (typeof matched)[number]) => {
+    const run = ({ target, match, rerun }: Found) => {
       let answers: EditableAnswers | undefined;
       const launch = async ({ meta, skipped, skippedCount, opened }: BurstRun) => {
         // A re-run on an edit pays the cooldown like any run (its use is the edit event's own).
@@ -118,10 +135,20 @@ class MessageHandler implements EventKind<MessageRoute> {
       return this.bursts.take(target, { message, meta: event, launch }) ?? launch(unheld(event));
     };
     // One listener (the usual case): nothing to wait on together, nor an order to keep.
-    if (matched.length === 1) return run(matched[0] as (typeof matched)[number]);
+    if (matched.length === 1) return run(matched[0] as Found);
     // Listeners `afterOthers` read what the others write for this message: they wait for them.
     await Promise.all(matched.filter((m) => m.target.listener.afterOthers !== true).map(run));
     await Promise.all(matched.filter((m) => m.target.listener.afterOthers === true).map(run));
+  }
+
+  /** The listeners of `found` that may run: an editable one only where {@link EditableLinks.mayRun} says so. */
+  private async linkedOf(found: Found[], message: Message, event: EventMeta): Promise<Found[]> {
+    const linked = await Promise.all(
+      found.map(
+        (m) => m.target.listener.editable === undefined || this.links.mayRun(message, m.target.label, event, m.rerun),
+      ),
+    );
+    return found.filter((_, i) => linked[i]);
   }
 
   /** Runs nothing more for the bursts held (at stop): their messages stay before the resume point. */
