@@ -1,17 +1,15 @@
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { RestClient } from '@boardbot/rest';
 import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBoardMcpServer, type McpHttpEndpoint, serveMcpOverHttp } from '../src/index.js';
+import { createBoardMcpServer, serveMcpOverHttp } from '../src/index.js';
+import { call, agent as connect, endpoints } from './support/agent.js';
 
 // docs/mcp.md: an agent's MCP client (the official SDK's) against the server over streamable HTTP on
 // loopback, on a real emulator: what it can read, what it can write, and what it is refused.
 
 let emu: SeededEmulator;
 let rest: RestClient;
-const endpoints: McpHttpEndpoint[] = [];
 
 beforeAll(async () => {
   emu = await startSeededEmulator();
@@ -23,25 +21,8 @@ afterAll(async () => {
   await emu.close();
 });
 
-/** An MCP client of the SDK connected to a server over HTTP, with or without writes. */
-async function agent(writes: boolean): Promise<Client> {
-  const endpoint = await serveMcpOverHttp({ server: () => createBoardMcpServer({ rest, writes }) });
-  endpoints.push(endpoint);
-  const client = new Client({ name: 'test-agent', version: '1.0.0' });
-  const headers = { authorization: `Bearer ${endpoint.secret}` };
-  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers } }));
-  return client;
-}
-
-/** The JSON a tool answered, or the error text it gave. */
-async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const result = (await client.callTool({ name, arguments: args })) as {
-    content: { type: string; text: string }[];
-    isError?: boolean;
-  };
-  const text = result.content.map((c) => c.text).join('\n');
-  return result.isError ? { error: text } : { ok: JSON.parse(text) as Record<string, unknown> };
-}
+/** An agent connected to a server with or without writes. */
+const agent = (writes: boolean) => connect({ rest, writes });
 
 describe('the MCP server, read-only (the default)', () => {
   it('lists the read tools only, and reads boards, messages and a thread as the app sees them', async () => {
