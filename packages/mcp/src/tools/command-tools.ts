@@ -28,7 +28,12 @@ export interface McpCommandSource {
    */
   run(
     name: string,
-    call: { boardId: string; as?: string | undefined; input?: Record<string, unknown>; key?: string | undefined },
+    call: {
+      boardId: string;
+      as?: string | undefined;
+      input?: Record<string, string | number | boolean>;
+      key?: string | undefined;
+    },
   ): Promise<string>;
 }
 
@@ -73,7 +78,7 @@ export function commandTools(source: McpCommandSource, as: string | undefined): 
         source.run(name, {
           boardId: board_id as string,
           as,
-          input: input,
+          input: input as Record<string, string | number | boolean>,
           ...(idempotency_key !== undefined && { key: idempotency_key as string }),
         }),
     });
