@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '@boardbot/cli';
 import { buildProjects } from '@boardbot/test-support';
 import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, spawnCli } from './support/cli-process.js';
 import { buildFixtureProject, createFixtureProject, type FixtureProject } from './support/fixture-project.js';
+import { testIo } from './support/test-io.js';
 
 // docs/mcp.md: `boardbot mcp` as an agent runs it: the agent starts the command and speaks MCP over
 // its stdin and stdout (the official SDK's client), or connects to `--http` with the bearer secret.
@@ -127,6 +129,12 @@ describe("boardbot mcp --writes in a bot's project: its commands as tools", () =
     expect([kick.isError ?? false, text(kick)]).toEqual([false, 'kicked by alice']);
     await client.close();
     expect(stderr()).toContain(`2 command tools run as user ${emu.seed.alice.id}`);
+  });
+
+  it('refuses --as without --writes, as a usage error', async () => {
+    const io = testIo(project.dir, env());
+    expect(await runCli(['node', 'boardbot', 'mcp', '--as', emu.seed.alice.id], io)).toBe(2);
+    expect(io.text()).toMatch(/BOARDBOT_CLI_CONFIG.*--as runs the bot's commands, which are write tools: add --writes/);
   });
 });
 

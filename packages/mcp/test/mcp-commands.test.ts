@@ -5,6 +5,7 @@ import { type TempDir, tempDir } from '@boardbot/test-support';
 import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { IsInt, Max, Min } from 'class-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBoardMcpServer } from '../src/index.js';
 import { agent, callText, endpoints } from './support/agent.js';
 
 // docs/mcp.md, "Commands as tools": the bot's commands offered to an agent (the SDK's client over
@@ -183,5 +184,14 @@ describe('commands as tools', () => {
     expect(refused.text).toMatch(/read-only: start it with writes allowed \(boardbot mcp --writes\)/);
     expect(Roll.runs).toBe(before);
     await client.close();
+  });
+
+  it('takes as a user id only, saying so', () => {
+    expect(() => createBoardMcpServer({ rest, writes: true, commands, as: 'alice' })).toThrow(
+      expect.objectContaining({
+        code: 'BOARDBOT_MCP_INVALID_OPTION',
+        message: expect.stringMatching(/as must be the user id/),
+      }),
+    );
   });
 });

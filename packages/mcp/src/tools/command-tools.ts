@@ -9,6 +9,7 @@ export interface McpCommand {
   name: string;
   /** The command as typed (`/note add`). */
   shownAs: string;
+  /** What the command does, as registered. */
   description: string;
   /** Its options as a JSON Schema object (type, bounds, choices, description per option). */
   inputSchema: { properties: Record<string, Record<string, unknown>>; required: readonly string[] };
