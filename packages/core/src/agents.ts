@@ -11,7 +11,6 @@ export { DEFAULT_AGENT_OPTIONS } from './agents/agent-options.js';
 export { agents } from './agents/agents-plugin.js';
 export type { ApprovalRecord, ApprovalStatus, ApprovalToolCall } from './agents/approval-store.js';
 export { APPROVAL_WORDS, type ApprovalAnswer, approvalAnswer } from './agents/approval-words.js';
-export { type BotCommandCall, type BotCommands, openBotCommands } from './agents/bot-commands.js';
 export type { BotCommandInfo } from './agents/command-runs.js';
 export {
   type CommandTool,
@@ -28,3 +27,4 @@ export {
 export { type BoardKitTool, boardTools } from './agents/kit/board-tools.js';
 export { type BoardKitOptions, DEFAULT_BOARD_KIT_OPTIONS } from './agents/kit/kit-options.js';
 export type { OptionsJsonSchema } from './agents/option-schema.js';
+export { type BotCommandCall, type BotCommands, openBotCommands } from './runtime/bot-commands.js';

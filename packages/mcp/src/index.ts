@@ -3,5 +3,4 @@ export * from './errors.js';
 export * from './http/serve-http.js';
 export * from './options.js';
 export * from './stdio/serve-stdio.js';
-export type { McpCommand, McpCommandSource } from './tools/command-tools.js';
 export type { BoardTool, ToolDeps, ToolHints } from './tools/tool.js';

@@ -1,6 +1,40 @@
 import type { RestClient } from '@boardbot/rest';
 import { McpOptionError } from './errors.js';
-import type { McpCommandSource } from './tools/command-tools.js';
+
+/** One of a bot's commands as the server offers it (core's `openBotCommands(definition).commands`). */
+export interface McpCommand {
+  /** `roll`, a subcommand's `note_add`: the tool is `command_<name>`. */
+  name: string;
+  /** The command as typed (`/note add`). */
+  shownAs: string;
+  /** What the command does, as registered. */
+  description: string;
+  /** Its options as a JSON Schema object (type, bounds, choices, description per option). */
+  inputSchema: { properties: Record<string, Record<string, unknown>>; required: readonly string[] };
+  /** The names of its guards; empty: anyone may run it. */
+  guards: readonly string[];
+}
+
+/**
+ * A bot's commands and the way to run one as a person of a board: core's `openBotCommands(definition)`
+ * fits (it runs each through the bot's own stages and resolves with what the command answered).
+ */
+export interface McpCommandSource {
+  readonly commands: readonly McpCommand[];
+  /**
+   * Runs a command; resolves with its answer, rejects with why it did not run (a refusal, invalid
+   * options, a person who is not on the board), which the agent reads as the tool's error.
+   */
+  run(
+    name: string,
+    call: {
+      boardId: string;
+      as?: string | undefined;
+      input?: Record<string, string | number | boolean>;
+      key?: string | undefined;
+    },
+  ): Promise<string>;
+}
 
 /** What {@link createBoardMcpServer} takes. */
 export interface BoardMcpOptions {

@@ -96,6 +96,8 @@ describe('commands as tools', () => {
       idempotency_key: { type: 'string' },
     });
     expect(roll?.inputSchema.required).toEqual(['board_id']);
+    // The bot behind the tools never reconciled its commands with the platform (commandSync: 'off').
+    expect(await rest.listCommands()).toEqual([]);
     expect(await callText(client, 'command_roll', { board_id: general.id, sides: 20 })).toEqual({
       text: 'alice rolled 20 on a d20',
       isError: false,

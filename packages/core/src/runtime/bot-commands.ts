@@ -1,23 +1,23 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Message, UserProfile } from '@boardbot/protocol';
 import { pino } from 'pino';
-import { CommandNeedsPersonError, InvalidHandlerError, NotBoardMemberError } from '../errors.js';
-import type { EventMeta } from '../kernel/event.js';
-import { createLogger, isLogger, type LoggerInput } from '../kernel/logger.js';
-import type { Plugin } from '../plugins/plugin.js';
-import { createBot } from '../runtime/create-bot.js';
-import type { BotDefinition } from '../runtime/define-bot.js';
-import type { BotOptions } from '../runtime/options.js';
-import type { BotEventSource } from '../runtime/source/event-source.js';
-import { type CommandToolHost, commandToolsKind } from './agents-plugin.js';
-import { boardMembers } from './board-members.js';
+import { type CommandToolHost, commandToolsKind } from '../agents/agents-plugin.js';
+import { boardMembers } from '../agents/board-members.js';
 import {
   type BotCommandInfo,
   type CommandEntry,
   type CommandToolInput,
   commandEntries,
   runAsPerson,
-} from './command-runs.js';
+} from '../agents/command-runs.js';
+import { CommandNeedsPersonError, InvalidHandlerError, NotBoardMemberError } from '../errors.js';
+import type { EventMeta } from '../kernel/event.js';
+import { createLogger, isLogger, type LoggerInput } from '../kernel/logger.js';
+import type { Plugin } from '../plugins/plugin.js';
+import { createBot } from './create-bot.js';
+import type { BotDefinition } from './define-bot.js';
+import type { BotOptions } from './options.js';
+import type { BotEventSource } from './source/event-source.js';
 
 /** One call of a command by an agent outside the bot. */
 export interface BotCommandCall {
