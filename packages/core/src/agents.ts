@@ -11,6 +11,14 @@ export { DEFAULT_AGENT_OPTIONS } from './agents/agent-options.js';
 export { agents } from './agents/agents-plugin.js';
 export type { ApprovalRecord, ApprovalStatus, ApprovalToolCall } from './agents/approval-store.js';
 export { APPROVAL_WORDS, type ApprovalAnswer, approvalAnswer } from './agents/approval-words.js';
+export {
+  type ApprovalAsk,
+  type ApprovalOutcome,
+  type BoardApprovalOptions,
+  boardApproval,
+  DEFAULT_BOARD_APPROVAL_OPTIONS,
+  type OutsideApprovers,
+} from './agents/board-approval.js';
 export type { BotCommandInfo } from './agents/command-runs.js';
 export {
   type CommandTool,

@@ -3,6 +3,7 @@ import { VERSION } from '@boardbot/rest';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type BoardMcpOptions, resolveMcpOptions } from './options.js';
+import { approvalRefusal } from './tools/approval-gate.js';
 import { commandTools } from './tools/command-tools.js';
 import { READ_TOOLS } from './tools/read-tools.js';
 import { checkedTools } from './tools/tool.js';
@@ -71,6 +72,9 @@ export function createBoardMcpServer(options: BoardMcpOptions): Server {
       );
     }
     try {
+      const refused =
+        o.approval && found.tool.writes ? await approvalRefusal(o.approval, name, checked.value) : undefined;
+      if (refused !== undefined) return failed(refused);
       const result = await found.tool.call(checked.value, { rest: o.rest, maxScan: o.maxScan });
       // A command's answer is text, given as it is; the platform's records as JSON.
       const text = typeof result === 'string' ? result : JSON.stringify(result, null, 2);

@@ -36,6 +36,21 @@ export interface McpCommandSource {
   ): Promise<string>;
 }
 
+/** How an approval of a write ended (core's `boardApproval` gives it). */
+export type McpApprovalOutcome =
+  | { decision: 'approve' | 'deny'; by: string; requestId: string }
+  | { decision: 'pending'; requestId: string };
+
+/**
+ * Asks a person on the board to approve a write before it runs: core's `boardApproval(rest, {
+ * approvers })` posts a request on the write's board and reads the approvers' replies.
+ */
+export type McpApproval = (ask: {
+  boardId: string;
+  what: string;
+  key?: string | undefined;
+}) => Promise<McpApprovalOutcome>;
+
 /** What {@link createBoardMcpServer} takes. */
 export interface BoardMcpOptions {
   /** The app's REST client: what the tools read and write through (its rate limit, its keys). */
@@ -59,15 +74,20 @@ export interface BoardMcpOptions {
    * guards is refused
    */
   as?: string | undefined;
+  /**
+   * Makes every write (the write tools, the commands) wait for a person's approval on its board.
+   * @defaultValue none: writes run at once
+   */
+  approval?: McpApproval | undefined;
 }
 
 /** The options with their defaults. */
-export type ResolvedMcpOptions = Required<Omit<BoardMcpOptions, 'commands' | 'as'>> &
-  Pick<BoardMcpOptions, 'commands' | 'as'>;
+export type ResolvedMcpOptions = Required<Omit<BoardMcpOptions, 'commands' | 'as' | 'approval'>> &
+  Pick<BoardMcpOptions, 'commands' | 'as' | 'approval'>;
 
 /** The defaults of {@link BoardMcpOptions}. */
 export const DEFAULT_MCP_OPTIONS = { writes: false, maxScan: 1000 } as const satisfies Required<
-  Omit<BoardMcpOptions, 'rest' | 'commands' | 'as'>
+  Omit<BoardMcpOptions, 'rest' | 'commands' | 'as' | 'approval'>
 >;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -87,6 +107,6 @@ export function resolveMcpOptions(options: BoardMcpOptions): ResolvedMcpOptions 
       'must be the user id (a uuid) of a person of the boards, as get_user and list_members show it',
     );
   }
-  const { rest, commands, as } = options;
-  return { rest, writes: options.writes ?? DEFAULT_MCP_OPTIONS.writes, maxScan, commands, as };
+  const { rest, commands, as, approval } = options;
+  return { rest, writes: options.writes ?? DEFAULT_MCP_OPTIONS.writes, maxScan, commands, as, approval };
 }
