@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@boardbot/cli';
-import { buildProjects } from '@boardbot/test-support';
+import { buildProjects, eventually } from '@boardbot/test-support';
 import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -135,6 +135,34 @@ describe("boardbot mcp --writes in a bot's project: its commands as tools", () =
     const io = testIo(project.dir, env());
     expect(await runCli(['node', 'boardbot', 'mcp', '--as', emu.seed.alice.id], io)).toBe(2);
     expect(io.text()).toMatch(/BOARDBOT_CLI_CONFIG.*--as runs the bot's commands, which are write tools: add --writes/);
+  });
+});
+
+describe('boardbot mcp --writes --approve-by', () => {
+  it('posts once an approver of the board answers yes to the request it posted', async () => {
+    const { client, stderr } = await agent('--writes', '--approve-by', 'admin');
+    const { general, alice } = emu.seed;
+    const call = client.callTool({ name: 'send_message', arguments: { board_id: general.id, content: 'Ship it?' } });
+    const request = await eventually(async () => {
+      const found = (await emu.allMessages(general.id)).find(
+        (m) => m.content?.includes('Ship it?') && m.author !== null,
+      );
+      if (!found?.content?.includes('An agent asks to run')) throw new Error('no request yet');
+      return found;
+    });
+    await emu.control.postMessage(general.id, { user_id: alice.id, content: 'yes', replyTo: request.id });
+    expect((await call).isError).toBeFalsy();
+    expect((await emu.allMessages(general.id)).filter((m) => m.content === 'Ship it?')).toHaveLength(1);
+    await client.close();
+    expect(stderr()).toMatch(/reads and writes, each approved on its board by admin/);
+  });
+
+  it('refuses an approver that is neither a user id nor a role', async () => {
+    const io = testIo(dir, env());
+    expect(await runCli(['node', 'boardbot', 'mcp', '--writes', '--approve-by', 'admins'], io)).toBe(2);
+    expect(io.text()).toMatch(
+      /--approve-by takes user ids and roles \(owner, admin, member\), comma-separated; "admins" is neither/,
+    );
   });
 });
 

@@ -5,6 +5,7 @@ import { ConfigError, MissingTokenError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { loadOptional } from '../project/optional-package.js';
 import type { ProjectFlags } from '../project/project.js';
+import { approvalOf } from './mcp-approvals.js';
 import { openProjectCommands } from './mcp-commands.js';
 import { addConfigOptions, addProjectOptions, type CommonFlags, parsePort } from './shared-options.js';
 
@@ -21,6 +22,11 @@ export interface McpFlags extends CommonFlags, Pick<ProjectFlags, 'bot'> {
    * run as the app, and a command with guards is refused
    */
   as?: string | undefined;
+  /**
+   * `--approve-by <who>`: user ids and roles (comma-separated) one of whom approves each write on its
+   * board (with `--writes`). @defaultValue none: writes run at once
+   */
+  approveBy?: string | undefined;
 }
 
 /**
@@ -44,6 +50,9 @@ export async function runMcp(flags: McpFlags, io: CliIo): Promise<void> {
   if (flags.as !== undefined && !writes) {
     throw new ConfigError("--as runs the bot's commands, which are write tools: add --writes.");
   }
+  if (flags.approveBy !== undefined && !writes) {
+    throw new ConfigError('--approve-by approves writes: add --writes.');
+  }
   const mcp = await loadOptional<typeof import('@boardbot/mcp')>('@boardbot/mcp', 'boardbot mcp');
   const { RestClient } = await import('@boardbot/rest');
   let window: (SharedRateLimit & { close(): Promise<void> }) | undefined;
@@ -57,9 +66,11 @@ export async function runMcp(flags: McpFlags, io: CliIo): Promise<void> {
     ...(window && { sharedRateLimit: window }),
   });
   const commands = writes ? await openProjectCommands(flags, config, cwd, rest, io.env) : undefined;
-  const { as } = flags;
-  const server = () => mcp.createBoardMcpServer({ rest, writes, commands, ...(as !== undefined && { as }) });
-  const mode = writes ? `reads and writes, ${ranAs(commands, as)}` : 'read-only (--writes to allow writes)';
+  const { as, approveBy } = flags;
+  const approval = approveBy === undefined ? undefined : await approvalOf(approveBy, cwd, rest);
+  const server = () => mcp.createBoardMcpServer({ rest, writes, commands, approval, ...(as !== undefined && { as }) });
+  const approved = approveBy === undefined ? '' : `, each approved on its board by ${approveBy}`;
+  const mode = writes ? `reads and writes${approved}, ${ranAs(commands, as)}` : 'read-only (--writes to allow writes)';
   let close: () => Promise<void>;
   if (flags.http === undefined) {
     const connection = await mcp.serveMcpOverStdio(server());
@@ -111,6 +122,10 @@ export function registerMcpCommand(program: Command, io: CliIo): void {
     .option(
       '--writes',
       "offer the write tools: send, edit and delete the app's own messages, and run the bot's commands",
+    )
+    .option(
+      '--approve-by <who>',
+      'with --writes: user ids or roles (owner, admin, member), comma-separated, one of whom approves each write on its board',
     )
     .option('--as <userId>', "with --writes: the person of the board the bot's commands run as (guarded ones need one)")
     .option('--http <port>', 'serve streamable HTTP on 127.0.0.1:<port> (0: a free port) instead of stdio', parsePort)
