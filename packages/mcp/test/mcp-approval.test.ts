@@ -46,10 +46,10 @@ describe('writes approved by a person on the board', () => {
     const client = await approvedAgent();
     const { general, alice, bob } = emu.seed;
     const call = callText(client, 'send_message', { board_id: general.id, content: 'Release 1.5 is out' });
-    const [request] = await requests(general.id, 'Release 1.5 is out');
+    const request = (await requests(general.id, 'Release 1.5 is out'))[0] as Message;
     // bob is a member, not an admin: his "no" comes first and must not deny it.
-    await emu.control.postMessage(general.id, { user_id: bob.id, content: 'No', replyTo: request?.id });
-    await emu.control.postMessage(general.id, { user_id: alice.id, content: 'yes!', replyTo: request?.id });
+    await emu.control.postMessage(general.id, { user_id: bob.id, content: 'No', replyTo: request.id });
+    await emu.control.postMessage(general.id, { user_id: alice.id, content: 'yes!', replyTo: request.id });
     const result = await call;
     expect(result.isError).toBe(false);
     expect(await posted(general.id, 'Release 1.5 is out')).toBe(1);
@@ -60,8 +60,8 @@ describe('writes approved by a person on the board', () => {
     const client = await approvedAgent();
     const { random, alice } = emu.seed;
     const call = callText(client, 'send_message', { board_id: random.id, content: 'Delete everything' });
-    const [request] = await requests(random.id, 'Delete everything');
-    await emu.control.postMessage(random.id, { user_id: alice.id, content: 'nein', replyTo: request?.id });
+    const request = (await requests(random.id, 'Delete everything'))[0] as Message;
+    await emu.control.postMessage(random.id, { user_id: alice.id, content: 'nein', replyTo: request.id });
     const result = await call;
     expect(result.isError).toBe(true);
     expect(result.text).toContain(`send_message was denied by user ${alice.id} on the board`);
@@ -79,8 +79,8 @@ describe('writes approved by a person on the board', () => {
     expect(await posted(general.id, 'Freeze merges')).toBe(0);
     await impatient.close();
 
-    const [request] = await requests(general.id, 'Freeze merges');
-    await emu.control.postMessage(general.id, { user_id: alice.id, content: 'ok', replyTo: request?.id });
+    const request = (await requests(general.id, 'Freeze merges'))[0] as Message;
+    await emu.control.postMessage(general.id, { user_id: alice.id, content: 'ok', replyTo: request.id });
     const patient = await approvedAgent();
     expect((await callText(patient, 'send_message', args)).isError).toBe(false);
     expect(await posted(general.id, 'Freeze merges')).toBe(1);
