@@ -1,12 +1,10 @@
 import { Command, type CommandContext, defineBot, Option, RequireRole } from '@boardbot/core';
 import { type BotCommands, openBotCommands } from '@boardbot/core/agents';
-import { RestClient } from '@boardbot/rest';
 import { type TempDir, tempDir } from '@boardbot/test-support';
-import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { IsInt, Max, Min } from 'class-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBoardMcpServer } from '../src/index.js';
-import { agent, callText, endpoints } from './support/agent.js';
+import { agent, callText, useTestBed } from './support/agent.js';
 
 // docs/mcp.md, "Commands as tools": the bot's commands offered to an agent (the SDK's client over
 // HTTP) by a server given core's openBotCommands, on a real emulator: run as the configured person,
@@ -53,35 +51,29 @@ class Note {
   }
 }
 
-let emu: SeededEmulator;
-let rest: RestClient;
+const bed = useTestBed();
 let state: TempDir;
 let commands: BotCommands;
 
 beforeAll(async () => {
-  emu = await startSeededEmulator();
-  rest = new RestClient({ token: emu.token, baseUrl: emu.apiUrl });
   state = tempDir('boardbot-mcp-commands-');
   const definition = defineBot({ handlers: [Roll, Ban, Note] });
   commands = await openBotCommands(definition, {
-    ...{ token: emu.token, apiUrl: emu.apiUrl, rest },
+    ...{ token: bed.emu.token, apiUrl: bed.emu.apiUrl, rest: bed.rest },
     ...{ stateDir: state.dir, logger: false },
   });
 });
 afterAll(async () => {
-  for (const e of endpoints) await e.close();
   await commands.close();
-  await rest.close();
-  await emu.close();
   state.remove();
 });
 
 /** An agent of a server with the bot's commands, writes allowed unless said, as `as` if given. */
-const commandAgent = (as?: string, writes = true) => agent({ rest, writes, commands, ...(as && { as }) });
+const commandAgent = (as?: string, writes = true) => agent({ rest: bed.rest, writes, commands, ...(as && { as }) });
 
 describe('commands as tools', () => {
   it("lists each command with its options' schema, and runs one as the configured person: its answer is the result", async () => {
-    const { general, alice } = emu.seed;
+    const { general, alice } = bed.emu.seed;
     const client = await commandAgent(alice.id);
     const tools = (await client.listTools()).tools;
     expect(tools.map((t) => t.name).filter((n) => n.startsWith('command_'))).toEqual([
@@ -97,7 +89,7 @@ describe('commands as tools', () => {
     });
     expect(roll?.inputSchema.required).toEqual(['board_id']);
     // The bot behind the tools never reconciled its commands with the platform (commandSync: 'off').
-    expect(await rest.listCommands()).toEqual([]);
+    expect(await bed.rest.listCommands()).toEqual([]);
     expect(await callText(client, 'command_roll', { board_id: general.id, sides: 20 })).toEqual({
       text: 'alice rolled 20 on a d20',
       isError: false,
@@ -106,20 +98,20 @@ describe('commands as tools', () => {
   });
 
   it("gives a command's invalid option back as the tool's error, the handler not run; called again right, it runs", async () => {
-    const client = await commandAgent(emu.seed.alice.id);
+    const client = await commandAgent(bed.emu.seed.alice.id);
     const before = Roll.runs;
-    const bad = await callText(client, 'command_roll', { board_id: emu.seed.general.id, sides: 1000 });
+    const bad = await callText(client, 'command_roll', { board_id: bed.emu.seed.general.id, sides: 1000 });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/^BOARDBOT_TOOL_REFUSED: \/roll was not run/);
     expect(bad.text).toMatch(/sides/);
     expect(Roll.runs).toBe(before);
-    const good = await callText(client, 'command_roll', { board_id: emu.seed.general.id, sides: 12 });
+    const good = await callText(client, 'command_roll', { board_id: bed.emu.seed.general.id, sides: 12 });
     expect(good).toEqual({ text: 'alice rolled 12 on a d12', isError: false });
     await client.close();
   });
 
   it('refuses a guarded command without a configured person, runs the others as the app, and checks the role of the one configured', async () => {
-    const { general, alice, bob } = emu.seed;
+    const { general, alice, bob } = bed.emu.seed;
     const nobody = await commandAgent();
     const refused = await callText(nobody, 'command_ban', { board_id: general.id, who: bob.id });
     expect(refused.isError).toBe(true);
@@ -127,10 +119,10 @@ describe('commands as tools', () => {
       /^BOARDBOT_COMMAND_NEEDS_PERSON: \/ban was refused: it runs behind RequireRole\(admin\)/,
     );
     expect(Ban.banned).toEqual([]);
-    const app = await rest.getApp();
+    const app = await bed.rest.getApp();
     const asApp = await callText(nobody, 'command_roll', { board_id: general.id, sides: 3 });
     expect(asApp).toEqual({
-      text: `${(await rest.getUser(app.bot_user_id)).username} rolled 3 on a d3`,
+      text: `${(await bed.rest.getUser(app.bot_user_id)).username} rolled 3 on a d3`,
       isError: false,
     });
     await nobody.close();
@@ -150,10 +142,10 @@ describe('commands as tools', () => {
   });
 
   it('refuses to run a command as a person who is not a member of the board', async () => {
-    const carol = await emu.control.createUser({ username: 'carol', display_name: 'Carol' });
+    const carol = await bed.emu.control.createUser({ username: 'carol', display_name: 'Carol' });
     const client = await commandAgent(carol.id);
     const before = Roll.runs;
-    const refused = await callText(client, 'command_roll', { board_id: emu.seed.general.id });
+    const refused = await callText(client, 'command_roll', { board_id: bed.emu.seed.general.id });
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(
       new RegExp(`^BOARDBOT_NOT_BOARD_MEMBER: /roll was refused: user ${carol.id} is not a member of board`),
@@ -163,10 +155,10 @@ describe('commands as tools', () => {
   });
 
   it("writes once per idempotency key, a call made again replaying the command's writes; without a key each call writes", async () => {
-    const { random, bob } = emu.seed;
+    const { random, bob } = bed.emu.seed;
     const client = await commandAgent(bob.id);
     const posted = async (text: string) =>
-      (await emu.allMessages(random.id)).filter((m) => m.content === `note: ${text}`).length;
+      (await bed.emu.allMessages(random.id)).filter((m) => m.content === `note: ${text}`).length;
     const keyed = { board_id: random.id, text: 'ship 1.4', idempotency_key: 'note-ship-1.4' };
     expect(await callText(client, 'command_note', keyed)).toEqual({ text: 'noted', isError: false });
     expect(await callText(client, 'command_note', keyed)).toEqual({ text: 'noted', isError: false });
@@ -178,10 +170,10 @@ describe('commands as tools', () => {
   });
 
   it('offers no command tool when read-only, and refuses a call of one, saying how to allow writes', async () => {
-    const client = await commandAgent(emu.seed.alice.id, false);
+    const client = await commandAgent(bed.emu.seed.alice.id, false);
     expect((await client.listTools()).tools.filter((t) => t.name.startsWith('command_'))).toEqual([]);
     const before = Roll.runs;
-    const refused = await callText(client, 'command_roll', { board_id: emu.seed.general.id });
+    const refused = await callText(client, 'command_roll', { board_id: bed.emu.seed.general.id });
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(/read-only: start it with writes allowed \(boardbot mcp --writes\)/);
     expect(Roll.runs).toBe(before);
@@ -189,7 +181,7 @@ describe('commands as tools', () => {
   });
 
   it('takes as a user id only, saying so', () => {
-    expect(() => createBoardMcpServer({ rest, writes: true, commands, as: 'alice' })).toThrow(
+    expect(() => createBoardMcpServer({ rest: bed.rest, writes: true, commands, as: 'alice' })).toThrow(
       expect.objectContaining({
         code: 'BOARDBOT_MCP_INVALID_OPTION',
         message: expect.stringMatching(/as must be the user id/),

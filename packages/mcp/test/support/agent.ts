@@ -1,11 +1,38 @@
+import { RestClient } from '@boardbot/rest';
+import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll } from 'vitest';
 import { type BoardMcpOptions, createBoardMcpServer, type McpHttpEndpoint, serveMcpOverHttp } from '../../src/index.js';
 
 // An agent's MCP client (the official SDK's) against the server over streamable HTTP on loopback.
 
 /** The endpoints the agents connected to: close them after the tests. */
 export const endpoints: McpHttpEndpoint[] = [];
+
+/** A seeded emulator and the app's client on it, set before the file's tests run. */
+export interface TestBed {
+  readonly emu: SeededEmulator;
+  readonly rest: RestClient;
+}
+
+/**
+ * Starts a seeded emulator and the app's REST client before the file's tests, and closes them, and
+ * the agents' endpoints, after.
+ */
+export function useTestBed(): TestBed {
+  const bed = {} as { emu: SeededEmulator; rest: RestClient };
+  beforeAll(async () => {
+    bed.emu = await startSeededEmulator();
+    bed.rest = new RestClient({ token: bed.emu.token, baseUrl: bed.emu.apiUrl });
+  });
+  afterAll(async () => {
+    for (const e of endpoints.splice(0)) await e.close();
+    await bed.rest?.close();
+    await bed.emu?.close();
+  });
+  return bed;
+}
 
 /**
  * An MCP client of the SDK connected over HTTP to a server made with these options.
