@@ -104,6 +104,11 @@ const SAMPLES: [AnyClass, () => Error][] = [
   [core.BoardNotOpenError, () => new core.BoardNotOpenError('read_messages', '00000000-0000-4000-8000-000000000000')],
   [core.ToolWritesSpentError, () => new core.ToolWritesSpentError('post_message', 3)],
   [core.ToolRefusedError, () => new core.ToolRefusedError('/ban', 'refused', 'This needs the admin role.')],
+  [core.CommandNeedsPersonError, () => new core.CommandNeedsPersonError('/ban', ['RequireRole(admin)'])],
+  [
+    core.NotBoardMemberError,
+    () => new core.NotBoardMemberError('/roll', 'the app', '00000000-0000-4000-8000-000000000000'),
+  ],
   [core.AppTokenMissingError, () => new core.AppTokenMissingError('team-a', 'its token resolver failed', leakyCause())],
   [core.UnknownAppError, () => new core.UnknownAppError('team-c', ['team-a', 'team-b'])],
   [core.BroadcastChangedError, () => new core.BroadcastChangedError('launch', 'body')],

@@ -172,6 +172,16 @@ const CORE_ERRORS = createErrorFactory({
       `${command} was not run as the asking person: ${told}\n` +
       'Call it again with other options if they were wrong, or tell the person why it cannot be done.',
   },
+  BOARDBOT_COMMAND_NEEDS_PERSON: {
+    message: (command: string, guards: readonly string[]) =>
+      `${command} was refused: it runs behind ${guards.join(', ')}, which decide by the person who runs it, and no ` +
+      'person was given to run it as. Run it as a person of the board (the MCP server: boardbot mcp --as <user id>).',
+  },
+  BOARDBOT_NOT_BOARD_MEMBER: {
+    message: (command: string, who: string, boardId: string) =>
+      `${command} was refused: ${who} is not a member of board ${boardId}, so no command runs as them there. ` +
+      'Use a board they are a member of (list_members shows who is), or run it as another person.',
+  },
   BOARDBOT_APP_TOKEN_MISSING: {
     message: (app: string, where: string) =>
       `The app ${JSON.stringify(app)} has no token: ${where}. Set it (a token is never read from a configuration ` +
@@ -667,6 +677,40 @@ export class ToolRefusedError extends BoardbotCoreError {
     super('BOARDBOT_TOOL_REFUSED', [command, told]);
     this.reason = reason;
     this.told = told;
+  }
+}
+
+/**
+ * A command with guards (roles, permissions, a plugin's) was asked to run for an agent outside the bot
+ * (`openBotCommands`, the MCP server) with no person to run it as: its guards decide by the person, so
+ * it is refused rather than run as the app.
+ */
+export class CommandNeedsPersonError extends BoardbotCoreError {
+  /**
+   * @param command - the command as typed (`/ban`)
+   * @param guards - the names of its guards
+   */
+  constructor(command: string, guards: readonly string[]) {
+    super('BOARDBOT_COMMAND_NEEDS_PERSON', [command, guards]);
+  }
+}
+
+/**
+ * A command was asked to run, for an agent outside the bot, as someone who is not a member of the
+ * board (or on a board the app is not on): a command runs as a person only where that person is.
+ */
+export class NotBoardMemberError extends BoardbotCoreError {
+  /** The board asked for. */
+  readonly boardId: string;
+
+  /**
+   * @param command - the command as typed (`/roll`)
+   * @param who - whom it would have run as (`user <id>`, `the app`)
+   * @param boardId - the board
+   */
+  constructor(command: string, who: string, boardId: string) {
+    super('BOARDBOT_NOT_BOARD_MEMBER', [command, who, boardId]);
+    this.boardId = boardId;
   }
 }
 

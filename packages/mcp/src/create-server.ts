@@ -3,6 +3,8 @@ import { VERSION } from '@boardbot/rest';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type BoardMcpOptions, resolveMcpOptions } from './options.js';
+import { approvalRefusal } from './tools/approval-gate.js';
+import { commandTools } from './tools/command-tools.js';
 import { READ_TOOLS } from './tools/read-tools.js';
 import { checkedTools } from './tools/tool.js';
 import { WRITE_TOOLS } from './tools/write-tools.js';
@@ -30,17 +32,20 @@ function describeError(error: unknown): string {
  * the app's view of the platform: boards, members, messages and threads to read, and, with `writes`,
  * the app's own messages to send, edit and delete. Every call goes through the app's REST client:
  * inside its rate limit, each write with an idempotency key. Connect it to a transport (stdio, or
- * `serveMcpOverHttp`).
+ * `serveMcpOverHttp`). With `commands` (core's `openBotCommands`), the bot's commands are write tools
+ * too (`command_<name>`), run as the person `as` (else the app; a command with guards is then
+ * refused); a command's refusal or invalid options are the tool's error, for the model to retry.
  *
- * @param options - the REST client, whether writes are allowed, the read bounds
+ * @param options - the REST client, whether writes are allowed, the read bounds, the commands and whom they run as
  * @example
  * const server = createBoardMcpServer({ rest: new RestClient({ token }), writes: true });
  * await server.connect(new StdioServerTransport());
  */
 export function createBoardMcpServer(options: BoardMcpOptions): Server {
   const o = resolveMcpOptions(options);
-  const offered = checkedTools(o.writes ? [...READ_TOOLS, ...WRITE_TOOLS] : READ_TOOLS);
-  const writeNames = new Set(WRITE_TOOLS.map((t) => t.name));
+  const writing = [...WRITE_TOOLS, ...(o.commands ? commandTools(o.commands, o.as) : [])];
+  const offered = checkedTools(o.writes ? [...READ_TOOLS, ...writing] : READ_TOOLS);
+  const writeNames = new Set(writing.map((t) => t.name));
   const server = new Server({ name: 'boardbot', version: VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...offered.values()].map(({ tool }) => ({
@@ -67,8 +72,13 @@ export function createBoardMcpServer(options: BoardMcpOptions): Server {
       );
     }
     try {
+      const refused =
+        o.approval && found.tool.writes ? await approvalRefusal(o.approval, name, checked.value) : undefined;
+      if (refused !== undefined) return failed(refused);
       const result = await found.tool.call(checked.value, { rest: o.rest, maxScan: o.maxScan });
-      return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }] };
+      // A command's answer is text, given as it is; the platform's records as JSON.
+      const text = typeof result === 'string' ? result : JSON.stringify(result, null, 2);
+      return { content: [{ type: 'text', text }] };
     } catch (error) {
       return failed(describeError(error));
     }

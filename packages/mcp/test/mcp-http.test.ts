@@ -1,47 +1,15 @@
 import { type IncomingHttpHeaders, request } from 'node:http';
-import { RestClient } from '@boardbot/rest';
-import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBoardMcpServer, type McpHttpEndpoint, serveMcpOverHttp } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { createBoardMcpServer, serveMcpOverHttp } from '../src/index.js';
+import { call, agent as connect, endpoints, useTestBed } from './support/agent.js';
 
 // docs/mcp.md: an agent's MCP client (the official SDK's) against the server over streamable HTTP on
 // loopback, on a real emulator: what it can read, what it can write, and what it is refused.
 
-let emu: SeededEmulator;
-let rest: RestClient;
-const endpoints: McpHttpEndpoint[] = [];
+const bed = useTestBed();
 
-beforeAll(async () => {
-  emu = await startSeededEmulator();
-  rest = new RestClient({ token: emu.token, baseUrl: emu.apiUrl });
-});
-afterAll(async () => {
-  for (const e of endpoints) await e.close();
-  await rest.close();
-  await emu.close();
-});
-
-/** An MCP client of the SDK connected to a server over HTTP, with or without writes. */
-async function agent(writes: boolean): Promise<Client> {
-  const endpoint = await serveMcpOverHttp({ server: () => createBoardMcpServer({ rest, writes }) });
-  endpoints.push(endpoint);
-  const client = new Client({ name: 'test-agent', version: '1.0.0' });
-  const headers = { authorization: `Bearer ${endpoint.secret}` };
-  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers } }));
-  return client;
-}
-
-/** The JSON a tool answered, or the error text it gave. */
-async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const result = (await client.callTool({ name, arguments: args })) as {
-    content: { type: string; text: string }[];
-    isError?: boolean;
-  };
-  const text = result.content.map((c) => c.text).join('\n');
-  return result.isError ? { error: text } : { ok: JSON.parse(text) as Record<string, unknown> };
-}
+/** An agent connected to a server with or without writes. */
+const agent = (writes: boolean) => connect({ rest: bed.rest, writes });
 
 describe('the MCP server, read-only (the default)', () => {
   it('lists the read tools only, and reads boards, messages and a thread as the app sees them', async () => {
@@ -56,11 +24,11 @@ describe('the MCP server, read-only (the default)', () => {
       'read_thread',
       'search_messages',
     ]);
-    const { general, alice, bob } = emu.seed;
-    const root = await emu.control.postMessage(general.id, { user_id: alice.id, content: 'Shall we ship 1.4?' });
-    await emu.control.postMessage(general.id, { user_id: bob.id, content: 'unrelated chatter' });
-    const reply = await emu.control.postMessage(general.id, { user_id: bob.id, content: 'Yes', replyTo: root.id });
-    await emu.control.postMessage(general.id, { user_id: alice.id, content: 'Then I tag it', replyTo: reply.id });
+    const { general, alice, bob } = bed.emu.seed;
+    const root = await bed.emu.control.postMessage(general.id, { user_id: alice.id, content: 'Shall we ship 1.4?' });
+    await bed.emu.control.postMessage(general.id, { user_id: bob.id, content: 'unrelated chatter' });
+    const reply = await bed.emu.control.postMessage(general.id, { user_id: bob.id, content: 'Yes', replyTo: root.id });
+    await bed.emu.control.postMessage(general.id, { user_id: alice.id, content: 'Then I tag it', replyTo: reply.id });
 
     const boards = (await call(client, 'list_boards')).ok?.boards as { name: string }[];
     expect(boards.map((b) => b.name).sort()).toEqual(['general', 'random']);
@@ -81,10 +49,10 @@ describe('the MCP server, read-only (the default)', () => {
 
   it('refuses a write, saying how to allow writes, and posts nothing', async () => {
     const client = await agent(false);
-    const before = (await emu.allMessages(emu.seed.random.id)).length;
-    const refused = await call(client, 'send_message', { board_id: emu.seed.random.id, content: 'hello' });
+    const before = (await bed.emu.allMessages(bed.emu.seed.random.id)).length;
+    const refused = await call(client, 'send_message', { board_id: bed.emu.seed.random.id, content: 'hello' });
     expect(refused.error).toMatch(/read-only: start it with writes allowed \(boardbot mcp --writes\)/);
-    expect(await emu.allMessages(emu.seed.random.id)).toHaveLength(before);
+    expect(await bed.emu.allMessages(bed.emu.seed.random.id)).toHaveLength(before);
     await client.close();
   });
 
@@ -101,12 +69,12 @@ describe('the MCP server, read-only (the default)', () => {
 describe('the MCP server with writes', () => {
   it("posts once per idempotency key, edits and deletes the app's own messages, and is refused another's", async () => {
     const client = await agent(true);
-    const { random, alice } = emu.seed;
+    const { random, alice } = bed.emu.seed;
     const args = { board_id: random.id, content: 'Release 1.4 is out', idempotency_key: 'release-note-1.4' };
     const first = (await call(client, 'send_message', args)).ok;
     const again = (await call(client, 'send_message', args)).ok;
     expect(again?.id).toBe(first?.id);
-    const posted = (await emu.allMessages(random.id)).filter((m) => m.content === 'Release 1.4 is out');
+    const posted = (await bed.emu.allMessages(random.id)).filter((m) => m.content === 'Release 1.4 is out');
     expect(posted).toHaveLength(1);
     const edited = (
       await call(client, 'edit_message', {
@@ -120,7 +88,7 @@ describe('the MCP server with writes', () => {
       deleted: true,
       message_id: first?.id,
     });
-    const theirs = await emu.control.postMessage(random.id, { user_id: alice.id, content: 'mine' });
+    const theirs = await bed.emu.control.postMessage(random.id, { user_id: alice.id, content: 'mine' });
     const refused = await call(client, 'edit_message', { board_id: random.id, message_id: theirs.id, content: 'x' });
     expect(refused.error).toMatch(/forbidden/);
     await client.close();
@@ -147,7 +115,7 @@ function post(url: string, headers: Record<string, string>) {
 
 describe('the HTTP endpoint', () => {
   it('refuses a request without the secret, from another Host or Origin, in the error envelope', async () => {
-    const endpoint = await serveMcpOverHttp({ server: () => createBoardMcpServer({ rest }) });
+    const endpoint = await serveMcpOverHttp({ server: () => createBoardMcpServer({ rest: bed.rest }) });
     endpoints.push(endpoint);
     const auth = { authorization: `Bearer ${endpoint.secret}` };
     const none = await post(endpoint.url, {});
@@ -159,7 +127,7 @@ describe('the HTTP endpoint', () => {
   });
 
   it('listens on loopback only, with a secret of at least 32 characters', async () => {
-    const server = () => createBoardMcpServer({ rest });
+    const server = () => createBoardMcpServer({ rest: bed.rest });
     await expect(serveMcpOverHttp({ server, host: '0.0.0.0' })).rejects.toMatchObject({
       code: 'BOARDBOT_MCP_INVALID_OPTION',
     });

@@ -1,5 +1,7 @@
+import type { CommandDescription } from '../commands/describe.js';
 import { type CommandMethod, type CommandTable, commandMethods, commandTable } from '../commands/handle-interaction.js';
 import type { AnyContext } from '../kernel/context.js';
+import type { CoreEnv } from '../kernel/env.js';
 import type { HandlerRun } from '../kernel/run.js';
 import type { Plugin } from '../plugins/plugin.js';
 import type { KindDefinition } from '../policies/kind.js';
@@ -10,6 +12,10 @@ export interface CommandToolHost {
   /** The bot's commands, by route key: the same targets (guards, cooldown) slash and text invocations run. */
   readonly commands: CommandTable;
   readonly runner: Runs;
+  /** Each `@Command` class of the bot once, described: what `openBotCommands` lists. */
+  readonly described: readonly CommandDescription[];
+  /** The bot's REST client, app and logger. */
+  readonly env: CoreEnv;
 }
 
 /** An asking person's turn: the run of the handler's context, and its bot's command tool host. */
@@ -33,15 +39,17 @@ export function askingTurn(ctx: object): AskingTurn | undefined {
 /**
  * A kind that handles no event: it reads the `@Command` classes as the command kind does, so its
  * handlers are the bot's own command targets (same instance, guards and cooldown), and hands them to
- * the command tools.
+ * the command tools (an assistant's, or `openBotCommands`').
+ * @param bound - where the host is set when the bot builds its kinds
  */
-function commandToolsKind(bound: { host?: CommandToolHost }): KindDefinition<CommandMethod> {
+export function commandToolsKind(bound: { host?: CommandToolHost }): KindDefinition<CommandMethod> {
   return {
     name: 'command tools',
     decorators: [],
     describe: commandMethods,
     create: (host) => {
-      bound.host = { commands: commandTable(host.handlers), runner: host.runner };
+      const described = [...new Set(host.handlers.map((h) => h.meta.command))];
+      bound.host = { commands: commandTable(host.handlers), runner: host.runner, described, env: host.env };
       return { route: () => undefined, handle: async () => {} };
     },
   };

@@ -1,25 +1,13 @@
-import type { OptionValue } from '@boardbot/protocol';
 import type { Tool } from 'ai';
-import {
-  COMMAND_RULES,
-  type CommandTarget,
-  type RawOptionsReader,
-  type RunningCommand,
-} from '../commands/command-stages.js';
 import { describeCommand } from '../commands/describe.js';
-import { routeKey } from '../commands/route-key.js';
-import { BotStateError, InvalidHandlerError, ToolRefusedError } from '../errors.js';
-import type { ContextDeps } from '../kernel/base-context.js';
+import { BotStateError, InvalidHandlerError } from '../errors.js';
 import type { EventMeta } from '../kernel/event.js';
 import type { Class } from '../kernel/metadata.js';
 import type { MessageContext } from '../listeners/context.js';
-import { checkGivenValues } from '../text-commands/check-values.js';
-import { askingTurn, type CommandToolHost } from './agents-plugin.js';
-import { optionsJsonSchema } from './option-schema.js';
-import { type ToolCapture, ToolCommandContextImpl } from './tool-context.js';
+import { askingTurn } from './agents-plugin.js';
+import { type CommandToolInput, commandEntries, runAsPerson } from './command-runs.js';
 
-/** A tool's input: the model's option values, by option name. */
-export type CommandToolInput = Record<string, OptionValue>;
+export type { CommandToolInput } from './command-runs.js';
 
 /**
  * The tool of one command (or subcommand), run as the asking person: its result is what the command
@@ -75,63 +63,27 @@ export async function commandTools(
   // The turn's calls in the order they run: their writes' keys derive from the turn's event and this.
   let calls = 0;
   const tools: Record<string, CommandTool> = {};
-  for (const cls of commands) {
+  const described = commands.map((cls) => {
     const description = describeCommand(cls);
     if (!description) throw new InvalidHandlerError(`commandTools: ${cls.name} has no @Command.`);
-    for (const route of description.routes) {
-      const key = routeKey(route.command, route.subcommand);
-      const target = host.commands.get(key);
-      if (!target) throw new InvalidHandlerError(`commandTools: /${key} is not among the bot's handlers.`);
-      const name = route.subcommand ? `${route.command}_${route.subcommand}` : route.command;
-      const shown = `/${route.subcommand ? `${route.command} ${route.subcommand}` : route.command}`;
-      tools[name] = tool<CommandToolInput, string>({
-        description: description.definition.description,
-        needsApproval: typeof needsApproval === 'boolean' ? needsApproval : needsApproval.includes(name),
-        inputSchema: jsonSchema<CommandToolInput>(optionsJsonSchema(route.options) as Parameters<typeof jsonSchema>[0]),
-        execute: (input) => {
-          const event: EventMeta = {
-            id: run.eventId,
-            origin: run.origin,
-            keyBasis: `${run.keyBasis}/tool.${calls++}`,
-            replayed: run.replayed,
-          };
-          return runAsPerson(host, { ctx, user, event, shown, input, target });
-        },
-      });
-    }
+    return description;
+  });
+  for (const entry of commandEntries(host, described)) {
+    tools[entry.name] = tool<CommandToolInput, string>({
+      description: entry.description,
+      needsApproval: typeof needsApproval === 'boolean' ? needsApproval : needsApproval.includes(entry.name),
+      inputSchema: jsonSchema<CommandToolInput>(entry.inputSchema as Parameters<typeof jsonSchema>[0]),
+      execute: (input) => {
+        const event: EventMeta = {
+          id: run.eventId,
+          origin: run.origin,
+          keyBasis: `${run.keyBasis}/tool.${calls++}`,
+          replayed: run.replayed,
+        };
+        const { log, correlationId, message } = ctx;
+        return runAsPerson(host, entry, { message, user, event, log, correlationId, input });
+      },
+    });
   }
   return tools;
-}
-
-/** One call of a command tool. */
-interface ToolCall {
-  ctx: MessageContext;
-  user: NonNullable<MessageContext['author']>;
-  event: EventMeta;
-  /** The command as typed (`/roll`), for the error. */
-  shown: string;
-  input: CommandToolInput;
-  target: CommandTarget;
-}
-
-/** Runs the command through the runner as the asking person; its answers, or its refusal thrown. */
-async function runAsPerson(host: CommandToolHost, call: ToolCall): Promise<string> {
-  const { ctx, user, event, shown, input, target } = call;
-  const { route } = target;
-  const capture: ToolCapture = { answers: [], refusing: false };
-  const command = { name: route.command, subcommand: route.subcommand };
-  const log = ctx.log.child({ command: routeKey(route.command, route.subcommand), via: 'tool' });
-  const read: RawOptionsReader = (running) => checkGivenValues(input ?? {}, route.options, running);
-  await host.runner.run({
-    rules: COMMAND_RULES,
-    target,
-    event,
-    log,
-    correlationId: ctx.correlationId,
-    context: (deps: ContextDeps) =>
-      new ToolCommandContextImpl(deps, ctx.message, user, command, capture) as unknown as RunningCommand,
-    input: read,
-  });
-  if (capture.refused) throw new ToolRefusedError(shown, capture.refused.reason, capture.refused.told);
-  return capture.answers.join('\n');
 }

@@ -47,3 +47,15 @@ export async function memberRole(ctx: HandlerContext, fresh = false): Promise<Me
   }
   return board.roles.get(userId);
 }
+
+/** The roles a rule may ask for: an owner may do what an admin may, an admin what a member may. */
+const RANK: Record<MemberRole, number> = { app: 0, member: 1, admin: 2, owner: 3 };
+
+/**
+ * Whether a person's role is at least `least` (owner ⊇ admin ⊇ member).
+ * @param role - the person's role; undefined: not a member
+ * @param least - the least role asked for
+ */
+export function roleAtLeast(role: MemberRole | undefined, least: 'owner' | 'admin' | 'member'): boolean {
+  return role !== undefined && RANK[role] >= RANK[least];
+}

@@ -2,7 +2,7 @@ import type { HandlerContext } from '../kernel/context.js';
 import { appendMetadata } from '../kernel/metadata.js';
 import type { GuardFn } from '../policies/guards.js';
 import { GUARDS_KEY } from '../policies/metadata.js';
-import { type MemberRole, memberRole } from './member-roles.js';
+import { type MemberRole, memberRole, roleAtLeast } from './member-roles.js';
 
 /** The roles `@RequireRole` orders: an owner may do what an admin may, an admin what a member may. */
 export type RequiredRole = 'owner' | 'admin' | 'member';
@@ -15,8 +15,6 @@ export interface RequireRoleOptions {
   /** What a person without the role is told. @defaultValue names the role needed and the person's own */
   reply?: string;
 }
-
-const RANK: Record<MemberRole, number> = { app: 0, member: 1, admin: 2, owner: 3 };
 
 /** The refusal in the person's locale (`boardbot:roleNeeded` or `roleDenied`, see `RUNTIME_TEXTS`). */
 function refusal(ctx: HandlerContext, required: RequiredRole | RolePredicate, role: MemberRole | undefined): string {
@@ -38,7 +36,7 @@ function refusal(ctx: HandlerContext, required: RequiredRole | RolePredicate, ro
  */
 export function RequireRole(role: RequiredRole | RolePredicate, options: RequireRoleOptions = {}) {
   const allows = (have: MemberRole | undefined, ctx: HandlerContext) =>
-    typeof role === 'function' ? role(have, ctx) : have !== undefined && RANK[have] >= RANK[role];
+    typeof role === 'function' ? role(have, ctx) : roleAtLeast(have, role);
   const guard: GuardFn = async (ctx) => {
     if (allows(await memberRole(ctx), ctx)) return true;
     const fresh = await memberRole(ctx, true);

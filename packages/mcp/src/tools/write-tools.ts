@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { messageShape } from './shapes.js';
 import { type BoardTool, defineTool } from './tool.js';
 
-const Id = (description: string) => Type.String({ format: 'uuid', description });
+/** A platform id (uuid) argument. */
+export const Id = (description: string) => Type.String({ format: 'uuid', description });
 
 /**
  * An idempotency key an agent may give a write: the same key within 24 hours replays the first write
@@ -11,7 +12,7 @@ const Id = (description: string) => Type.String({ format: 'uuid', description })
  * retries inside the server reuse one key, so a lost answer is not written twice), and an agent that
  * calls the tool again writes again.
  */
-const IdempotencyKey = Type.Optional(
+export const IdempotencyKey = Type.Optional(
   Type.String({
     minLength: 1,
     maxLength: 200,

@@ -1,8 +1,8 @@
 import type { Member } from '@boardbot/protocol';
-import { ApiError, InvalidArgumentError } from '@boardbot/rest';
 import { BoardNotOpenError, ToolWritesSpentError } from '../../errors.js';
 import type { BotRest } from '../../kernel/ports.js';
 import { type HandlerRun, writeKey } from '../../kernel/run.js';
+import { boardMembers } from '../board-members.js';
 
 // The writes a run's kit tools made, by run: a turn's bound holds however many times the handler
 // calls boardTools(ctx). Weak: nothing outlives the run.
@@ -43,13 +43,7 @@ export class KitTurn {
   async open(tool: string, boardId: string): Promise<Member[]> {
     let members = this.boards.get(boardId);
     if (members === undefined) {
-      members = this.rest.listMembers(boardId).catch((error: unknown) => {
-        // The platform's refusal of the board (not found, forbidden, not a uuid) closes it; a failure
-        // of the call (a timeout, the network) is the tool's error as it is.
-        if ((error instanceof ApiError && error.status < 500) || error instanceof InvalidArgumentError)
-          return undefined;
-        throw error;
-      });
+      members = boardMembers(this.rest, boardId);
       this.boards.set(boardId, members);
     }
     const found = await members;
