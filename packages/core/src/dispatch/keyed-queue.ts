@@ -77,7 +77,7 @@ export class KeyedQueue {
     this.head = 0;
     this.blocked.clear();
     this.blockedCount = 0;
-    if (this.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    this.wakeIfIdle();
     return dropped;
   }
 
@@ -102,7 +102,13 @@ export class KeyedQueue {
     this.active--;
     this.release(entry.key);
     this.pump();
-    if (this.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    this.wakeIfIdle();
+  }
+
+  /** Resolves the `idle()` waiters once nothing is queued or running (no array made per task when none wait). */
+  private wakeIfIdle(): void {
+    if (this.idleWaiters.length === 0 || this.size !== 0) return;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   private release(key: string | undefined): void {
