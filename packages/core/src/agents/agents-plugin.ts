@@ -31,6 +31,17 @@ export function askingTurn(ctx: object): AskingTurn | undefined {
 }
 
 /**
+ * Lets `to` (a context made for the asking person inside another run: a resumed turn's) run the
+ * turn `from` runs: the same run (its keys) and the same commands.
+ * @param from - the running handler's context
+ * @param to - the context acting for the asker in that run
+ */
+export function shareTurn(from: object, to: object): void {
+  const turn = turns.get(from);
+  if (turn) turns.set(to, turn);
+}
+
+/**
  * A kind that handles no event: it reads the `@Command` classes as the command kind does, so its
  * handlers are the bot's own command targets (same instance, guards and cooldown), and hands them to
  * the command tools.

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { SessionConflictError } from '../errors.js';
 import type { SessionStore } from '../sessions/session-store.js';
+import type { TurnAsker } from './asker-context.js';
 
 /** How an approval request stands: waiting, or how it was decided. */
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'timeout' | 'cancelled';
@@ -24,6 +25,8 @@ export interface ApprovalRecord {
   boardId: string;
   /** Who asked (the turn's person). */
   askerId: string;
+  /** Whom the turn acts for when it resumes: the asking message, its author, their locale. */
+  asker: TurnAsker;
   /** The turn's model input up to and including the step that asked for approval. */
   messages: ModelMessage[];
   /** The tool calls of that step that wait for approval (one decision answers them all). */

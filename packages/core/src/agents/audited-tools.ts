@@ -9,10 +9,6 @@ const meter = metrics.getMeter('@boardbot/core/agents');
 export const toolCallCounter = meter.createCounter('boardbot_agent_tool_calls', {
   description: "Tool calls of agents' turns, by agent, tool and outcome",
 });
-/** Approval decisions, by agent and decision (`approved`, `denied`, `timeout`, `cancelled`, `ignored`). */
-export const approvalCounter = meter.createCounter('boardbot_agent_approvals', {
-  description: 'Approval decisions of agents, by agent and decision',
-});
 
 /** What a turn's tools share: the calls so far (across its resumptions) and who watches them. */
 export interface ToolTurn {
