@@ -2,6 +2,9 @@
 // person. A separate entry point, so that only a bot that imports it loads `ai` (an optional peer
 // dependency of @boardbot/core).
 
+// Decorator metadata needs the Reflect API before any decorator runs (the `/approve` command's).
+import 'reflect-metadata';
+
 export type { AgentOptions, Approvers } from './agents/agent-options.js';
 export { DEFAULT_AGENT_OPTIONS } from './agents/agent-options.js';
 export { agents } from './agents/agents-plugin.js';

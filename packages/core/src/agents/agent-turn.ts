@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { MessageContext } from '../listeners/context.js';
 import { type AgentRuntime, botNow } from './agent-runtime.js';
@@ -70,7 +71,10 @@ export async function runTurn(
     input: r.toolCall.input,
   }));
   const askedAt = ctx.session(botNow);
-  const pending = { calls, status: 'pending' as const };
+  // The code `/approve` names it by: the same when the event is handled again (the request's text
+  // must be too, under the same write key).
+  const code = createHash('sha256').update(ctx.idempotencyKey('approval')).digest('hex').slice(0, 6);
+  const pending = { calls, code, status: 'pending' as const };
   const request = await ctx.reply(requestText(pending, Math.round(options.approvalTimeoutMs / 60_000)));
   const messages = [...start.messages, ...(await result.response).messages];
   await agent.store(ctx).save({

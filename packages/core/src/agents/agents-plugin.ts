@@ -4,6 +4,7 @@ import type { HandlerRun } from '../kernel/run.js';
 import type { Plugin } from '../plugins/plugin.js';
 import type { KindDefinition } from '../policies/kind.js';
 import type { Runs, Stage } from '../policies/stages.js';
+import { ApproveCommand, DenyCommand } from './approval-commands.js';
 
 /** What the command tools of a turn run through: the bot's commands, as bound for it, and its runner. */
 export interface CommandToolHost {
@@ -75,11 +76,17 @@ function rememberTurns(bound: { host?: CommandToolHost }): Stage {
 
 /**
  * The plugin that lets an assistant run the bot's commands as its model's tools (`commandTools`),
- * as the asking person: `createBot({ plugins: [agents()] })`.
+ * as the asking person, and gives approvers the commands `/approve` and `/deny` (also as text,
+ * `!approve`), which answer the pending requests of the bot's agents: `createBot({ plugins: [agents()] })`.
  * @returns the plugin
  */
 export function agents(): Plugin {
   // Set when the bot builds its kinds, before any run.
   const bound: { host?: CommandToolHost } = {};
-  return { name: '@boardbot/core/agents', kinds: [commandToolsKind(bound)], stages: [rememberTurns(bound)] };
+  return {
+    name: '@boardbot/core/agents',
+    handlers: [ApproveCommand, DenyCommand],
+    kinds: [commandToolsKind(bound)],
+    stages: [rememberTurns(bound)],
+  };
 }

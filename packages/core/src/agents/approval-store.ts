@@ -21,6 +21,8 @@ export interface ApprovalToolCall {
 export interface ApprovalRecord {
   /** The request message's id: the approval's id. */
   id: string;
+  /** The short code the request shows, for `/approve <code>` (none in a request saved before it had one). */
+  code?: string;
   agent: string;
   boardId: string;
   /** Who asked (the turn's person). */
@@ -53,6 +55,8 @@ const kept = (r: ApprovalRecord): number => r.expiresAt + KEPT_MS;
 
 /** The store key of one approval. */
 export const approvalKey = (agent: string, id: string): string => `agent:${agent}:approval:${id}`;
+/** The store key of the id of the approval whose request shows `code`. */
+const codeKey = (agent: string, code: string): string => `agent:${agent}:approval-code:${code}`;
 /** The store key of an agent's pending approvals' ids. */
 const indexKey = (agent: string): string => `agent:${agent}:approvals`;
 
@@ -114,7 +118,7 @@ export class ApprovalStore {
     private readonly now: () => number,
   ) {}
 
-  /** Saves a new request (an asking event handled again saves the same one) and lists it. */
+  /** Saves a new request (an asking event handled again saves the same one), its code, and lists it. */
   async save(record: ApprovalRecord): Promise<void> {
     await changeValue<ApprovalRecord>(
       this.store,
@@ -123,7 +127,26 @@ export class ApprovalStore {
       kept,
       this.now,
     );
+    if (record.code) {
+      const id = record.id;
+      await changeValue<string>(
+        this.store,
+        codeKey(this.agent, record.code),
+        (c) => c ?? id,
+        () => kept(record),
+        this.now,
+      );
+    }
     await this.index((ids) => (ids.includes(record.id) ? undefined : [...ids, record.id]));
+  }
+
+  /**
+   * The approval a person names: by the code its request shows, or by its id; decided or not.
+   * @param named - the code or the id
+   */
+  async named(named: string): Promise<ApprovalRecord | undefined> {
+    const byCode = await readValue<string>(this.store, codeKey(this.agent, named.toLowerCase()), this.now());
+    return this.get(byCode.value ?? named);
   }
 
   /** The approval of request message `id`, if there is one. */

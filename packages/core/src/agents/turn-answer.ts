@@ -6,7 +6,10 @@ import type { MessageContext } from '../listeners/context.js';
  * What a turn answers through: the context of the run that runs it (the asking message's, or the
  * reply's or command's that approved it).
  */
-export type TurnVoice = Pick<MessageContext, 'log' | 'reply' | 'stream' | 'session' | 'signal' | 'boardId'>;
+export type TurnVoice = Pick<
+  MessageContext,
+  'log' | 'reply' | 'stream' | 'session' | 'signal' | 'boardId' | 'idempotencyKey'
+>;
 
 /**
  * A turn's streamed answer, begun only when there is something to show: the first text, or (with
