@@ -7,6 +7,7 @@ import { SESSION_STORE } from '../sessions/service.js';
 import type { AgentCount, MetricsSink } from '../telemetry/metrics-sink.js';
 import type { ResolvedAgentOptions } from './agent-options.js';
 import { ApprovalStore } from './approval-store.js';
+import { TurnWrites } from './turn-writes.js';
 
 // The OpenTelemetry API's meter: counts nothing until the app registers a meter provider.
 const meter = metrics.getMeter('@boardbot/core/agents');
@@ -21,6 +22,7 @@ export const approvalCounter = meter.createCounter('boardbot_agent_approvals', {
 /** The bot's clock and services, read through a context (as every feature reads them). */
 export const botNow: Scoped<number> = { open: (scope) => scope.now() };
 const servicesOf: Scoped<Services> = { open: (scope) => scope.services };
+const DAY_MS = 24 * 3_600_000;
 
 /**
  * One agent as its turns, approvals and commands see it in a bot: its options, its approvals in the
@@ -40,6 +42,18 @@ export class AgentRuntime {
   store(ctx: Pick<BaseContext, 'session'>): ApprovalStore {
     const services = ctx.session(servicesOf);
     return new ApprovalStore(services.get(SESSION_STORE), this.options.name, () => ctx.session(botNow));
+  }
+
+  /**
+   * The record of a turn's tool calls, kept while its approval may still be answered and a day more
+   * (the platform's idempotency window), from each call.
+   * @param ctx - a run's context
+   * @param turnId - the turn's id: the asking message's
+   */
+  writes(ctx: Pick<BaseContext, 'session'>, turnId: string): TurnWrites {
+    const services = ctx.session(servicesOf);
+    const keepMs = this.options.approvalTimeoutMs + DAY_MS;
+    return new TurnWrites(services.get(SESSION_STORE), this.options.name, turnId, keepMs, () => ctx.session(botNow));
   }
 
   /**

@@ -45,6 +45,7 @@ export async function runTurn(
     maxCalls: options.maxToolCalls,
     log,
     onCall: (name: string) => answer.toolCall(name),
+    writes: agent.writes(ctx, start.asker.message.id),
   };
   const tools = auditedTools((await options.tools?.(asker)) ?? {}, turn);
   const result = streamText({

@@ -77,7 +77,8 @@ export type AnswerOutcome = ApprovalStatus | 'decided' | 'refused';
  * second decides nothing. The request message is edited to show the outcome; an approved or denied
  * turn resumes in `ctx`'s run, from its saved model input: the AI SDK runs the approved calls (or
  * tells the model they were denied) without asking the model again for the step that asked. The
- * tools are built for the asking person (`askerContext`), whoever approved.
+ * tools are built for the asking person (`askerContext`), whoever approved. A slash invocation past
+ * its interaction's 15 minutes answers on the board instead (a reply to the asking message).
  *
  * @param ctx - the answering reply's or command's context: the resumed turn answers through it
  * @param agent - the agent
@@ -122,8 +123,19 @@ export async function answerRequest(
   }));
   const messages = [...record.messages, { role: 'tool' as const, content: responses }];
   const asker = askerContext(ctx, record.asker);
-  await runTurn(ctx, asker, agent, { messages, toolCalls: record.toolCalls, asker: record.asker });
+  const voice = interactionExpired(ctx) ? asker : ctx;
+  await runTurn(voice, asker, agent, { messages, toolCalls: record.toolCalls, asker: record.asker });
   return record.status;
+}
+
+/**
+ * Whether `ctx` is a slash invocation past its interaction's 15 minutes (handled late, or again after
+ * a restart): the resumed turn then answers on the board, as a reply to the asking message, since
+ * the token can no longer answer (and, handled again, could not tell whether it had).
+ */
+function interactionExpired(ctx: HandlerContext): boolean {
+  if (ctx.kind !== 'command' || ctx.via !== 'slash') return false;
+  return ctx.session(botNow) >= Date.parse(ctx.interaction.expires_at);
 }
 
 /**
