@@ -8,7 +8,7 @@ import 'reflect-metadata';
 export type { AgentOptions, Approvers } from './agents/agent-options.js';
 export { DEFAULT_AGENT_OPTIONS } from './agents/agent-options.js';
 export { agents } from './agents/agents-plugin.js';
-export type { ApprovalRecord, ApprovalStatus, ApprovalToolCall } from './agents/approval-store.js';
+export type { ApprovalRecord, ApprovalStatus, ApprovalToolCall, TurnAsker } from './agents/approval-store.js';
 export { APPROVAL_WORDS, type ApprovalAnswer, approvalAnswer } from './agents/approval-words.js';
 export {
   type CommandTool,

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { MessageContext } from '../listeners/context.js';
 import { type AgentRuntime, botNow } from './agent-runtime.js';
-import type { ApprovalToolCall } from './approval-store.js';
+import type { ApprovalToolCall, TurnAsker } from './approval-store.js';
 import { requestText } from './approval-texts.js';
-import type { TurnAsker } from './asker-context.js';
 import { auditedTools } from './audited-tools.js';
 import { TurnAnswer, type TurnVoice } from './turn-answer.js';
 

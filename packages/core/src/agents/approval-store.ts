@@ -1,10 +1,25 @@
+import type { Message, UserProfile } from '@boardbot/protocol';
 import type { ModelMessage } from 'ai';
 import { SessionConflictError } from '../errors.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import type { TurnAsker } from './asker-context.js';
 
 /** How an approval request stands: waiting, or how it was decided. */
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'timeout' | 'cancelled';
+
+/**
+ * Who a turn acts for, kept with a suspended turn: the asking message, its author's profile and the
+ * locale they were answered in. Their roles are not kept: a command run as them is checked by its
+ * guards when it runs, as their own invocation would be (a person demoted while the turn waited is
+ * refused).
+ */
+export interface TurnAsker {
+  /** The message that began the turn: what its tools reply to, read the thread of, and act for. */
+  message: Message;
+  /** Its author's profile; null for a webhook's message. */
+  profile: UserProfile | null;
+  /** The locale the turn spoke in when it was asked (`ctx.locale`). */
+  locale: string;
+}
 
 /** One tool call waiting for approval, as the AI SDK asked for it. */
 export interface ApprovalToolCall {

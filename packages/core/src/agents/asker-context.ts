@@ -1,25 +1,10 @@
-import type { Message, UserProfile } from '@boardbot/protocol';
 import { ContextBase, type ContextDeps } from '../kernel/base-context.js';
 import type { TranslateValues } from '../kernel/context.js';
 import { englishText, TRANSLATOR } from '../kernel/translate.js';
 import type { MessageContext } from '../listeners/context.js';
 import { MessageContextImpl } from '../listeners/message-context.js';
-import { shareTurn } from './agents-plugin.js';
-
-/**
- * Who a turn acts for, kept with a suspended turn: the asking message, its author's profile and the
- * locale they were answered in. Their roles are not kept: a command run as them is checked by its
- * guards when it runs, as their own invocation would be (a person demoted while the turn waited is
- * refused).
- */
-export interface TurnAsker {
-  /** The message that began the turn: what its tools reply to, read the thread of, and act for. */
-  message: Message;
-  /** Its author's profile; null for a webhook's message. */
-  profile: UserProfile | null;
-  /** The locale the turn spoke in when it was asked (`ctx.locale`). */
-  locale: string;
-}
+import type { TurnAsker } from './approval-store.js';
+import { shareTurn } from './asking-turns.js';
 
 /**
  * The asking message's context, in a run that is not its own (the run of the reply or command that

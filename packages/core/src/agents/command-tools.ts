@@ -14,7 +14,7 @@ import type { EventMeta } from '../kernel/event.js';
 import type { Class } from '../kernel/metadata.js';
 import type { MessageContext } from '../listeners/context.js';
 import { checkGivenValues } from '../text-commands/check-values.js';
-import { askingTurn, type CommandToolHost } from './agents-plugin.js';
+import { askingTurn, type CommandToolHost } from './asking-turns.js';
 import { optionsJsonSchema } from './option-schema.js';
 import { type ToolCapture, ToolCommandContextImpl } from './tool-context.js';
 
