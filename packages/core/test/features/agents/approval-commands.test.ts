@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type MessageContext, OnMessage } from '@boardbot/core';
+import type { Plugin } from '@boardbot/core';
 import { agents, defineAgent } from '@boardbot/core/agents';
+import { i18n } from '@boardbot/core/i18n';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
-import { jsonSchema, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool, lastToolOutput, type MockModel, scripted } from './mock-model.js';
+import { askingHandler, pinTool } from './pin-agent.js';
 
 // `/approve` and `/deny` (and `!approve`, `!deny`) from the agents() plugin: the same rules as the
 // reply words, through the emulator's real slash invocations and messages.
@@ -16,30 +17,13 @@ afterEach(async () => {
 });
 
 /** An agent whose `pin` tool (posting `📌 text`) waits for the asker's approval. */
-async function start(): Promise<{ p: TestPlatform; model: MockModel }> {
+async function start(plugins: Plugin[] = []): Promise<{ p: TestPlatform; model: MockModel }> {
   const model = scripted([callTool('pin', { text: 'plan' }, randomUUID())]);
-  const agent = defineAgent({
-    name: 'helper',
-    model,
-    tools: (ctx) => ({
-      pin: tool({
-        description: 'Pins a note on the board',
-        inputSchema: jsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } } }),
-        needsApproval: true,
-        execute: async ({ text }) => {
-          await ctx.send({ content: `📌 ${text}` });
-          return 'pinned';
-        },
-      }),
-    }),
+  const agent = defineAgent({ name: 'helper', model, tools: (ctx) => ({ pin: pinTool(ctx) }) });
+  platform = await createTestPlatform({
+    handlers: [askingHandler(agent)],
+    plugins: [agents(), agent.plugin, ...plugins],
   });
-  class Ask {
-    @OnMessage(/@helper\b/)
-    answer(ctx: MessageContext) {
-      return agent.answer(ctx, [{ role: 'user', content: ctx.message.content ?? '' }]);
-    }
-  }
-  platform = await createTestPlatform({ handlers: [Ask], plugins: [agents(), agent.plugin] });
   return { p: platform, model };
 }
 
@@ -98,5 +82,15 @@ describe('the /approve and /deny commands', () => {
     await p.settle();
     expect(p.bot.messages().filter((m) => m.reply_to === yes.id)).toHaveLength(1);
     expect(pins(p)).toHaveLength(1);
+  });
+
+  it("answers in the person's language", async () => {
+    const fr = { boardbot: { approvalNotYours: 'Vous ne pouvez pas trancher cette demande.' } };
+    const french = i18n({ resources: { fr }, resolveLocale: (ctx) => (ctx.kind === 'command' ? 'fr' : undefined) });
+    const { p } = await start([french]);
+    const { code } = await asked(p);
+    const refused = await p.person('bob').invoke('approve', { request: code });
+    expect(refused.content).toBe('Vous ne pouvez pas trancher cette demande.');
+    expect(pins(p)).toEqual([]);
   });
 });

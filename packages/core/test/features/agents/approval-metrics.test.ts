@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type MessageContext, OnMessage } from '@boardbot/core';
 import { defineAgent } from '@boardbot/core/agents';
 import { promtoolCheck, sample } from '@boardbot/test-support';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
-import { jsonSchema, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { byPrompt, callTool } from './mock-model.js';
+import { askingHandler, pinTool } from './pin-agent.js';
 
 // The approvals' counts on the bot's /metrics, beside the OpenTelemetry counter.
 
@@ -18,25 +17,12 @@ afterEach(async () => {
 describe("an agent's approvals on /metrics", () => {
   it('counts the requests and each decision by outcome, under names promtool accepts', async () => {
     const model = byPrompt([() => callTool('pin', { text: 'plan' }, randomUUID())]);
-    const agent = defineAgent({
-      name: 'helper',
-      model,
-      tools: (ctx) => ({
-        pin: tool({
-          description: 'Pins a note on the board',
-          inputSchema: jsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } } }),
-          needsApproval: true,
-          execute: async ({ text }) => (await ctx.send({ content: `📌 ${text}` })).id,
-        }),
-      }),
+    const agent = defineAgent({ name: 'helper', model, tools: (ctx) => ({ pin: pinTool(ctx) }) });
+    const p = await createTestPlatform({
+      handlers: [askingHandler(agent)],
+      plugins: [agent.plugin],
+      health: { port: 0 },
     });
-    class Ask {
-      @OnMessage(/@helper\b/)
-      answer(ctx: MessageContext) {
-        return agent.answer(ctx, [{ role: 'user', content: ctx.message.content ?? '' }]);
-      }
-    }
-    const p = await createTestPlatform({ handlers: [Ask], plugins: [agent.plugin], health: { port: 0 } });
     platform = p;
     const ask = async () => {
       const question = await p.person('alice').say('@helper pin the plan');

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type Clock, MemorySessionStore, type MessageContext, OnMessage } from '@boardbot/core';
+import { type Clock, MemorySessionStore } from '@boardbot/core';
 import { agents, defineAgent } from '@boardbot/core/agents';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
-import { jsonSchema, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anotherInstance, HeldPositions } from '../support.js';
 import { callTool, scripted } from './mock-model.js';
+import { askingHandler, pinTool } from './pin-agent.js';
 
 // A turn's writes are recorded: the approving reply handled again more than a day later, when the
 // platform no longer knows the writes' idempotency keys, runs none of the turn's calls again.
@@ -28,21 +28,8 @@ async function start(shift: () => number) {
     name: 'helper',
     model,
     approvalTimeoutMs: 3 * DAY,
-    tools: (ctx) => ({
-      pin: tool({
-        description: 'Pins a note on the board',
-        inputSchema: jsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } } }),
-        needsApproval: true,
-        execute: async ({ text }) => (await ctx.send({ content: `📌 ${text}` })).id,
-      }),
-    }),
+    tools: (ctx) => ({ pin: pinTool(ctx) }),
   });
-  class Ask {
-    @OnMessage(/@helper\b/)
-    answer(ctx: MessageContext) {
-      return agent.answer(ctx, [{ role: 'user', content: ctx.message.content ?? '' }]);
-    }
-  }
   const position = new HeldPositions();
   const sessions = new MemorySessionStore();
   // The bot's clock moves with the emulator's: it sees the interaction expire too.
@@ -51,7 +38,7 @@ async function start(shift: () => number) {
     setTimeout: (fn, ms) => setTimeout(fn, ms),
     clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
   };
-  const options = { handlers: [Ask], plugins: [agents(), agent.plugin], position, sessions, clock };
+  const options = { handlers: [askingHandler(agent)], plugins: [agents(), agent.plugin], position, sessions, clock };
   const p = await createTestPlatform({ ...options, emulator: { now: () => Date.now() + shift() } });
   platform = p;
   const question = await p.person('alice').say('@helper pin the plan');
