@@ -1,43 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import {
-  Command,
-  type CommandContext,
-  Cooldown,
-  type MessageContext,
-  OnMessage,
-  Option,
-  RequireRole,
-} from '@boardbot/core';
 import { agents, commandTools, defineAgent } from '@boardbot/core/agents';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool, scripted } from './mock-model.js';
+import { Ban, banned, Coin } from './moderation-commands.js';
+import { askingHandler } from './pin-agent.js';
 
 // A turn resumed by an approver who is not the asker still runs its commands as the asker: a
 // moderator's yes lends the command neither the moderator's role nor the moderator's cooldown.
-
-const banned: string[] = [];
-
-class BanOptions {
-  @Option({ description: 'Who to ban', type: 'user' }) who!: string;
-}
-
-@Command({ name: 'ban', description: 'Ban a person (moderators)', options: BanOptions })
-@RequireRole('admin')
-class Ban {
-  run(ctx: CommandContext, options: BanOptions) {
-    banned.push(`${options.who} by ${ctx.user.username}`);
-    return 'banned';
-  }
-}
-
-@Command({ name: 'coin', description: 'Toss a coin, once a minute per person' })
-@Cooldown({ per: 'user', uses: 1, ms: 60_000 })
-class Coin {
-  run(ctx: CommandContext) {
-    return `heads for ${ctx.user.username}`;
-  }
-}
 
 let platform: TestPlatform | undefined;
 afterEach(async () => {
@@ -55,13 +25,10 @@ async function start(tool: string, input: object) {
     tools: (ctx) => commandTools(ctx, [Ban, Coin], { needsApproval: true }),
     approvers: { asker: false, roles: ['admin'] },
   });
-  class Ask {
-    @OnMessage(/@helper\b/)
-    answer(ctx: MessageContext) {
-      return agent.answer(ctx, [{ role: 'user', content: ctx.message.content ?? '' }]);
-    }
-  }
-  platform = await createTestPlatform({ handlers: [Ask, Ban, Coin], plugins: [agents(), agent.plugin] });
+  platform = await createTestPlatform({
+    handlers: [askingHandler(agent), Ban, Coin],
+    plugins: [agents(), agent.plugin],
+  });
   return platform;
 }
 
