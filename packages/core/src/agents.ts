@@ -2,14 +2,14 @@
 // person. A separate entry point, so that only a bot that imports it loads `ai` (an optional peer
 // dependency of @boardbot/core).
 
-// Decorator metadata needs the Reflect API before any decorator runs (openBotCommands loads the
-// runtime, whose generated `help` is decorated): loaded here as in the main entry.
+// Decorator metadata needs the Reflect API before any decorator runs (the `/approve` command's, and
+// the runtime's generated `help`, which openBotCommands loads): loaded here as in the main entry.
 import 'reflect-metadata';
 
 export type { AgentOptions, Approvers } from './agents/agent-options.js';
 export { DEFAULT_AGENT_OPTIONS } from './agents/agent-options.js';
 export { agents } from './agents/agents-plugin.js';
-export type { ApprovalRecord, ApprovalStatus, ApprovalToolCall } from './agents/approval-store.js';
+export type { ApprovalRecord, ApprovalStatus, ApprovalToolCall, TurnAsker } from './agents/approval-store.js';
 export { APPROVAL_WORDS, type ApprovalAnswer, approvalAnswer } from './agents/approval-words.js';
 export {
   type ApprovalAsk,

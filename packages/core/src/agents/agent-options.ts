@@ -22,10 +22,12 @@ export interface AgentOptions {
   /** What the model is told before the thread. @defaultValue none */
   system?: string;
   /**
-   * The turn's tools, built for the context that runs the turn: the asking message's, and, when a
-   * turn resumes after an approval, the approving reply's (so `commandTools(ctx)` run as the person
-   * who approved). A tool with `needsApproval` waits for an approver before it runs.
-   * @param ctx - the message being handled
+   * The turn's tools, built for the asking person: on the asking message's context, and, when a turn
+   * resumes after an approval, on that message's context again (its author, board and locale as
+   * asked), inside the approving run. So `commandTools(ctx)` run as the asker whoever approved: their
+   * roles and cooldowns, checked when the command runs. A tool with `needsApproval` waits for an
+   * approver before it runs.
+   * @param ctx - the asking message's context
    */
   tools?: (ctx: MessageContext) => ToolSet | Promise<ToolSet>;
   /** Who may approve. @defaultValue `{ asker: true }` */

@@ -1,41 +1,40 @@
+import { createHash } from 'node:crypto';
 import type { ModelMessage } from 'ai';
-import type { Scoped } from '../kernel/scoped.js';
 import type { MessageContext } from '../listeners/context.js';
-import type { ResolvedAgentOptions } from './agent-options.js';
-import type { ApprovalStore, ApprovalToolCall } from './approval-store.js';
+import { type AgentRuntime, botNow } from './agent-runtime.js';
+import type { ApprovalToolCall, TurnAsker } from './approval-store.js';
 import { requestText } from './approval-texts.js';
 import { auditedTools } from './audited-tools.js';
-import { TurnAnswer } from './turn-answer.js';
-
-/** The bot's clock, read through a context (as every feature reads it). */
-export const botNow: Scoped<number> = { open: (scope) => scope.now() };
+import { TurnAnswer, type TurnVoice } from './turn-answer.js';
 
 /** Where a turn starts or resumes: its model input and the tool calls it already made. */
 export interface TurnStart {
   messages: ModelMessage[];
   /** Tool calls of the turn before this part of it (its bound counts them all). */
   toolCalls: number;
-  /** Who asked: the message's author, unless the turn resumes (then the first asker). */
-  askerId?: string;
+  /** Whom the turn acts for: the asking message, its author and their locale. */
+  asker: TurnAsker;
 }
 
 /**
- * Runs (part of) an agent's turn on `ctx`: the model answers, calling the tools, streamed as the
- * answer. When a step asks for approvals, the turn is suspended: the request is posted (a reply to
- * `ctx`'s message, under the run's next write key, so the event handled again posts nothing new) and
- * the turn's model input up to that step is saved, to be resumed by the approving reply.
+ * Runs (part of) an agent's turn in `ctx`'s run: the model answers, calling the tools, streamed as
+ * the answer. The tools are built on `asker`, the asking person's context, whoever runs the turn.
+ * When a step asks for approvals, the turn is suspended: the request is posted (`ctx`'s reply, under
+ * the run's next write key, so the event handled again posts nothing new) and the turn's model input
+ * up to that step is saved, with whom it acts for, to be resumed by the approving reply or command.
  *
- * @param ctx - the asking message's context, or the approving reply's
- * @param options - the agent
- * @param store - its approvals
+ * @param ctx - the asking message's context, or the approving reply's or command's
+ * @param asker - the asking person's context (`ctx` itself when it is the asking message's)
+ * @param agent - the agent
  * @param start - the model input and the calls made so far
  */
 export async function runTurn(
-  ctx: MessageContext,
-  options: ResolvedAgentOptions,
-  store: ApprovalStore,
+  ctx: TurnVoice,
+  asker: MessageContext,
+  agent: AgentRuntime,
   start: TurnStart,
 ): Promise<void> {
+  const { options } = agent;
   const { streamText, stepCountIs } = await import('ai');
   const log = ctx.log.child({ agent: options.name });
   const answer = new TurnAnswer(ctx, options.progress);
@@ -45,8 +44,9 @@ export async function runTurn(
     maxCalls: options.maxToolCalls,
     log,
     onCall: (name: string) => answer.toolCall(name),
+    writes: agent.writes(ctx, start.asker.message.id),
   };
-  const tools = auditedTools((await options.tools?.(ctx)) ?? {}, turn);
+  const tools = auditedTools((await options.tools?.(asker)) ?? {}, turn);
   const result = streamText({
     model: options.model,
     ...(options.system === undefined ? {} : { system: options.system }),
@@ -71,19 +71,24 @@ export async function runTurn(
     input: r.toolCall.input,
   }));
   const askedAt = ctx.session(botNow);
-  const pending = { calls, status: 'pending' as const };
+  // The code `/approve` names it by: the same when the event is handled again (the request's text
+  // must be too, under the same write key).
+  const code = createHash('sha256').update(ctx.idempotencyKey('approval')).digest('hex').slice(0, 6);
+  const pending = { calls, code, status: 'pending' as const };
   const request = await ctx.reply(requestText(pending, Math.round(options.approvalTimeoutMs / 60_000)));
   const messages = [...start.messages, ...(await result.response).messages];
-  await store.save({
+  await agent.store(ctx).save({
     ...pending,
     id: request.id,
     agent: options.name,
     boardId: ctx.boardId,
-    askerId: start.askerId ?? ctx.message.author ?? '',
+    askerId: start.asker.message.author ?? '',
+    asker: start.asker,
     messages,
     askedAt,
     expiresAt: askedAt + options.approvalTimeoutMs,
     toolCalls: turn.calls,
   });
+  agent.count('requested');
   log.info({ approval: request.id, tools: calls.map((c) => c.toolName) }, 'agent turn waits for approval');
 }

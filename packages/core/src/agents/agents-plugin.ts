@@ -1,40 +1,11 @@
-import type { CommandDescription } from '../commands/describe.js';
-import { type CommandMethod, type CommandTable, commandMethods, commandTable } from '../commands/handle-interaction.js';
+import { type CommandMethod, commandMethods, commandTable } from '../commands/handle-interaction.js';
 import type { AnyContext } from '../kernel/context.js';
-import type { CoreEnv } from '../kernel/env.js';
 import type { HandlerRun } from '../kernel/run.js';
 import type { Plugin } from '../plugins/plugin.js';
 import type { KindDefinition } from '../policies/kind.js';
-import type { Runs, Stage } from '../policies/stages.js';
-
-/** What the command tools of a turn run through: the bot's commands, as bound for it, and its runner. */
-export interface CommandToolHost {
-  /** The bot's commands, by route key: the same targets (guards, cooldown) slash and text invocations run. */
-  readonly commands: CommandTable;
-  readonly runner: Runs;
-  /** Each `@Command` class of the bot once, described: what `openBotCommands` lists. */
-  readonly described: readonly CommandDescription[];
-  /** The bot's REST client, app and logger. */
-  readonly env: CoreEnv;
-}
-
-/** An asking person's turn: the run of the handler's context, and its bot's command tool host. */
-export interface AskingTurn {
-  readonly run: HandlerRun;
-  readonly host: CommandToolHost;
-}
-
-// By context, while its run goes (weak: nothing outlives the context). A context belongs to one bot,
-// so one map serves every bot of the process.
-const turns = new WeakMap<object, AskingTurn>();
-
-/**
- * The turn a handler's context is running, once `agents()` is among the bot's plugins.
- * @param ctx - a message listener's or a command's context
- */
-export function askingTurn(ctx: object): AskingTurn | undefined {
-  return turns.get(ctx);
-}
+import type { Stage } from '../policies/stages.js';
+import { ApproveCommand, DenyCommand } from './approval-commands.js';
+import { type CommandToolHost, rememberTurn } from './asking-turns.js';
 
 /**
  * A kind that handles no event: it reads the `@Command` classes as the command kind does, so its
@@ -65,18 +36,24 @@ function rememberTurns(bound: { host?: CommandToolHost }): Stage {
     phase: 'open',
     applies: (_target, rules) => rules.answers === true && rules.guarded === true,
     run({ ctx, run }: { ctx: AnyContext; run: HandlerRun }) {
-      if (bound.host) turns.set(ctx, { run, host: bound.host });
+      if (bound.host) rememberTurn(ctx, { run, host: bound.host });
     },
   };
 }
 
 /**
  * The plugin that lets an assistant run the bot's commands as its model's tools (`commandTools`),
- * as the asking person: `createBot({ plugins: [agents()] })`.
+ * as the asking person, and gives approvers the commands `/approve` and `/deny` (also as text,
+ * `!approve`), which answer the pending requests of the bot's agents: `createBot({ plugins: [agents()] })`.
  * @returns the plugin
  */
 export function agents(): Plugin {
   // Set when the bot builds its kinds, before any run.
   const bound: { host?: CommandToolHost } = {};
-  return { name: '@boardbot/core/agents', kinds: [commandToolsKind(bound)], stages: [rememberTurns(bound)] };
+  return {
+    name: '@boardbot/core/agents',
+    handlers: [ApproveCommand, DenyCommand],
+    kinds: [commandToolsKind(bound)],
+    stages: [rememberTurns(bound)],
+  };
 }

@@ -1,23 +1,31 @@
+import type { HandlerContext } from '../kernel/context.js';
 import type { BotRest } from '../kernel/ports.js';
 import type { MessageContext } from '../listeners/context.js';
 import { memberRole } from '../permissions/member-roles.js';
 import type { ResolvedAgentOptions } from './agent-options.js';
-import { botNow, runTurn } from './agent-turn.js';
+import { type AgentRuntime, botNow } from './agent-runtime.js';
+import { runTurn } from './agent-turn.js';
 import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from './approval-store.js';
 import { requestText } from './approval-texts.js';
-import { approvalAnswer } from './approval-words.js';
-import { approvalCounter } from './audited-tools.js';
+import { type ApprovalAnswer, approvalAnswer } from './approval-words.js';
+import { askerContext } from './asker-context.js';
 
 const RANK = { app: 0, member: 1, admin: 2, owner: 3 } as const;
 
-/** Whether the author of `ctx`'s message may decide `record`. */
-async function mayApprove(
-  ctx: MessageContext,
+/**
+ * Whether `who` (the person behind `ctx`) may decide `record`: the asker (unless `approvers.asker` is
+ * false), a named user, or a member with one of the roles, read fresh from the board's member list.
+ * @param ctx - the answering reply's or command's context
+ * @param options - the agent
+ * @param record - the approval
+ */
+export async function mayApprove(
+  ctx: HandlerContext,
   options: ResolvedAgentOptions,
   record: ApprovalRecord,
 ): Promise<boolean> {
   const { asker = true, roles = [], users = [] } = options.approvers;
-  const who = ctx.message.author;
+  const who = ctx.kind === 'command' ? ctx.user.id : ctx.message.author;
   if (who === null) return false;
   if ((asker && who === record.askerId) || users.includes(who)) return true;
   if (roles.length === 0) return false;
@@ -44,47 +52,68 @@ export async function showDecision(
   await store.unlist(record.id);
 }
 
+/** One person's answer to a request. */
+export interface GivenAnswer {
+  /**
+   * What gave it, the same each time its event is handled: the reply's message id, or `command:` and
+   * the invocation's id. The answer that decided, handled again (after a crash), resumes the turn again.
+   */
+  by: string;
+  /** The person answering. */
+  who: string;
+  answer: ApprovalAnswer;
+}
+
 /**
- * Takes a reply to a pending request as its decision, when it is one: its words approve or deny
- * (`APPROVAL_WORDS`), its author may decide, and no answer decided it before. One compare-and-set
- * decides, so of two answers (on two replicas) one counts. The request message is edited to show the
- * outcome; an approved or denied turn resumes here, from its saved model input: the AI SDK runs the
- * approved calls (or tells the model they were denied) without asking the model again for the step
- * that asked. The same reply handled again (after a crash) resumes it again, under the same write keys.
- *
- * @param ctx - the reply's context
- * @param options - the agent
- * @param store - its approvals
+ * What came of an answer: the turn resumed (`approved`, `denied`), the request was past its time
+ * (`timeout`) or cancelled, another answer had decided it (`decided`), or the person may not decide
+ * it (`refused`).
  */
-export async function decide(ctx: MessageContext, options: ResolvedAgentOptions, store: ApprovalStore): Promise<void> {
-  const { message } = ctx;
-  const answer = approvalAnswer(message.content);
-  if (message.reply_to === null || answer === undefined) return;
-  const found = await store.get(message.reply_to);
-  if (found === undefined) return;
+export type AnswerOutcome = ApprovalStatus | 'decided' | 'refused';
+
+/**
+ * Takes a person's answer to a pending request, the reply's and the command's alike: only an approver
+ * counts, and one compare-and-set decides, so of two answers (on two replicas) one counts and a
+ * second decides nothing. The request message is edited to show the outcome; an approved or denied
+ * turn resumes in `ctx`'s run, from its saved model input: the AI SDK runs the approved calls (or
+ * tells the model they were denied) without asking the model again for the step that asked. The
+ * tools are built for the asking person (`askerContext`), whoever approved. A slash invocation past
+ * its interaction's 15 minutes answers on the board instead (a reply to the asking message).
+ *
+ * @param ctx - the answering reply's or command's context: the resumed turn answers through it
+ * @param agent - the agent
+ * @param found - the request answered
+ * @param given - the answer
+ */
+export async function answerRequest(
+  ctx: HandlerContext,
+  agent: AgentRuntime,
+  found: ApprovalRecord,
+  given: GivenAnswer,
+): Promise<AnswerOutcome> {
+  const { options } = agent;
+  const store = agent.store(ctx);
   const log = ctx.log.child({ agent: options.name, approval: found.id });
-  // A reply to a decided request decides nothing, unless it is the one that decided (handled again).
-  if (found.status !== 'pending' && found.decidedBy !== message.id) return;
+  // A decided request decides nothing, unless this answer decided it (its event handled again).
+  if (found.status !== 'pending' && found.decidedBy !== given.by) return 'decided';
   if (!(await mayApprove(ctx, options, found))) {
-    approvalCounter.add(1, { agent: options.name, decision: 'ignored' });
-    log.info({ by: message.author }, 'approval answer ignored: not an approver');
-    return;
+    agent.count('ignored');
+    log.info({ by: given.who }, 'approval answer ignored: not an approver');
+    return 'refused';
   }
   const late = ctx.session(botNow) > found.expiresAt;
-  const status: ApprovalStatus = late ? 'timeout' : answer === 'approve' ? 'approved' : 'denied';
+  const status: ApprovalStatus = late ? 'timeout' : given.answer === 'approve' ? 'approved' : 'denied';
   const decided = await store.update(found.id, (r) =>
-    r.status === 'pending'
-      ? { ...r, status, decidedBy: message.id, decider: late ? 'timeout' : (message.author ?? '') }
-      : undefined,
+    r.status === 'pending' ? { ...r, status, decidedBy: given.by, decider: late ? 'timeout' : given.who } : undefined,
   );
   const record = decided ?? (await store.get(found.id));
-  if (record === undefined || record.decidedBy !== message.id) return;
+  if (record === undefined || record.decidedBy !== given.by) return 'decided';
   if (decided) {
-    approvalCounter.add(1, { agent: options.name, decision: record.status });
-    log.info({ by: message.author, decision: record.status }, 'approval decided');
+    agent.count(status);
+    log.info({ by: given.who, decision: record.status }, 'approval decided');
   }
   await showDecision(ctx.rest, store, record, options);
-  if (record.status !== 'approved' && record.status !== 'denied') return;
+  if (record.status !== 'approved' && record.status !== 'denied') return record.status;
   const approved = record.status === 'approved';
   const responses = record.calls.map((c) => ({
     type: 'tool-approval-response' as const,
@@ -93,5 +122,34 @@ export async function decide(ctx: MessageContext, options: ResolvedAgentOptions,
     ...(approved ? {} : { reason: 'The approver denied it.' }),
   }));
   const messages = [...record.messages, { role: 'tool' as const, content: responses }];
-  await runTurn(ctx, options, store, { messages, toolCalls: record.toolCalls, askerId: record.askerId });
+  const asker = askerContext(ctx, record.asker);
+  const voice = interactionExpired(ctx) ? asker : ctx;
+  await runTurn(voice, asker, agent, { messages, toolCalls: record.toolCalls, asker: record.asker });
+  return record.status;
+}
+
+/**
+ * Whether `ctx` is a slash invocation past its interaction's 15 minutes (handled late, or again after
+ * a restart): the resumed turn then answers on the board, as a reply to the asking message, since
+ * the token can no longer answer (and, handled again, could not tell whether it had).
+ */
+function interactionExpired(ctx: HandlerContext): boolean {
+  if (ctx.kind !== 'command' || ctx.via !== 'slash') return false;
+  return ctx.session(botNow) >= Date.parse(ctx.interaction.expires_at);
+}
+
+/**
+ * Takes a reply to a pending request as its answer, when its whole text is one of `APPROVAL_WORDS`
+ * (see {@link answerRequest}). Any other reply, or a reply to anything else, is not an answer.
+ *
+ * @param ctx - the reply's context
+ * @param agent - the agent
+ */
+export async function decide(ctx: MessageContext, agent: AgentRuntime): Promise<void> {
+  const { message } = ctx;
+  const answer = approvalAnswer(message.content);
+  if (message.reply_to === null || answer === undefined || message.author === null) return;
+  const found = await agent.store(ctx).get(message.reply_to);
+  if (found === undefined) return;
+  await answerRequest(ctx, agent, found, { by: message.id, who: message.author, answer });
 }

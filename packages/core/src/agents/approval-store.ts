@@ -1,9 +1,25 @@
+import type { Message, UserProfile } from '@boardbot/protocol';
 import type { ModelMessage } from 'ai';
 import { SessionConflictError } from '../errors.js';
 import type { SessionStore } from '../sessions/session-store.js';
 
 /** How an approval request stands: waiting, or how it was decided. */
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'timeout' | 'cancelled';
+
+/**
+ * Who a turn acts for, kept with a suspended turn: the asking message, its author's profile and the
+ * locale they were answered in. Their roles are not kept: a command run as them is checked by its
+ * guards when it runs, as their own invocation would be (a person demoted while the turn waited is
+ * refused).
+ */
+export interface TurnAsker {
+  /** The message that began the turn: what its tools reply to, read the thread of, and act for. */
+  message: Message;
+  /** Its author's profile; null for a webhook's message. */
+  profile: UserProfile | null;
+  /** The locale the turn spoke in when it was asked (`ctx.locale`). */
+  locale: string;
+}
 
 /** One tool call waiting for approval, as the AI SDK asked for it. */
 export interface ApprovalToolCall {
@@ -20,10 +36,14 @@ export interface ApprovalToolCall {
 export interface ApprovalRecord {
   /** The request message's id: the approval's id. */
   id: string;
+  /** The short code the request shows, for `/approve <code>` (none in a request saved before it had one). */
+  code?: string;
   agent: string;
   boardId: string;
   /** Who asked (the turn's person). */
   askerId: string;
+  /** Whom the turn acts for when it resumes: the asking message, its author, their locale. */
+  asker: TurnAsker;
   /** The turn's model input up to and including the step that asked for approval. */
   messages: ModelMessage[];
   /** The tool calls of that step that wait for approval (one decision answers them all). */
@@ -50,6 +70,8 @@ const kept = (r: ApprovalRecord): number => r.expiresAt + KEPT_MS;
 
 /** The store key of one approval. */
 export const approvalKey = (agent: string, id: string): string => `agent:${agent}:approval:${id}`;
+/** The store key of the id of the approval whose request shows `code`. */
+const codeKey = (agent: string, code: string): string => `agent:${agent}:approval-code:${code}`;
 /** The store key of an agent's pending approvals' ids. */
 const indexKey = (agent: string): string => `agent:${agent}:approvals`;
 
@@ -111,7 +133,7 @@ export class ApprovalStore {
     private readonly now: () => number,
   ) {}
 
-  /** Saves a new request (an asking event handled again saves the same one) and lists it. */
+  /** Saves a new request (an asking event handled again saves the same one), its code, and lists it. */
   async save(record: ApprovalRecord): Promise<void> {
     await changeValue<ApprovalRecord>(
       this.store,
@@ -120,7 +142,26 @@ export class ApprovalStore {
       kept,
       this.now,
     );
+    if (record.code) {
+      const id = record.id;
+      await changeValue<string>(
+        this.store,
+        codeKey(this.agent, record.code),
+        (c) => c ?? id,
+        () => kept(record),
+        this.now,
+      );
+    }
     await this.index((ids) => (ids.includes(record.id) ? undefined : [...ids, record.id]));
+  }
+
+  /**
+   * The approval a person names: by the code its request shows, or by its id; decided or not.
+   * @param named - the code or the id
+   */
+  async named(named: string): Promise<ApprovalRecord | undefined> {
+    const byCode = await readValue<string>(this.store, codeKey(this.agent, named.toLowerCase()), this.now());
+    return this.get(byCode.value ?? named);
   }
 
   /** The approval of request message `id`, if there is one. */

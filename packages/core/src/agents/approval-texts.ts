@@ -11,12 +11,16 @@ function shownCall(call: ApprovalToolCall): string {
  * @param record - the approval
  * @param timeoutMinutes - how long it waits, for the request's own words
  */
-export function requestText(record: Pick<ApprovalRecord, 'calls' | 'status' | 'decider'>, timeoutMinutes: number) {
+export function requestText(
+  record: Pick<ApprovalRecord, 'calls' | 'status' | 'decider' | 'code'>,
+  timeoutMinutes: number,
+): string {
   const what = record.calls.map(shownCall).join('\n');
+  const command = record.code ? `, or use \`/approve ${record.code}\` or \`/deny ${record.code}\`` : '';
   const by = record.decider && !['timeout', 'cancel'].includes(record.decider) ? ` by <@${record.decider}>` : '';
   switch (record.status) {
     case 'pending':
-      return `🔐 Approval needed to run:\n${what}\nReply **yes** or **no** to this message (denied after ${timeoutMinutes} min).`;
+      return `🔐 Approval needed to run:\n${what}\nReply **yes** or **no** to this message${command} (denied after ${timeoutMinutes} min).`;
     case 'approved':
       return `✅ Approved${by}:\n${what}`;
     case 'denied':

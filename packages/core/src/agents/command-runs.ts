@@ -11,7 +11,7 @@ import { InvalidHandlerError, ToolRefusedError } from '../errors.js';
 import type { ContextDeps } from '../kernel/base-context.js';
 import type { EventMeta } from '../kernel/event.js';
 import { checkGivenValues } from '../text-commands/check-values.js';
-import type { CommandToolHost } from './agents-plugin.js';
+import type { CommandToolHost } from './asking-turns.js';
 import { type OptionsJsonSchema, optionsJsonSchema } from './option-schema.js';
 import { type ToolCapture, ToolCommandContextImpl } from './tool-context.js';
 

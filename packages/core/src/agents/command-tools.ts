@@ -4,7 +4,7 @@ import { BotStateError, InvalidHandlerError } from '../errors.js';
 import type { EventMeta } from '../kernel/event.js';
 import type { Class } from '../kernel/metadata.js';
 import type { MessageContext } from '../listeners/context.js';
-import { askingTurn } from './agents-plugin.js';
+import { askingTurn } from './asking-turns.js';
 import { type CommandToolInput, commandEntries, runAsPerson } from './command-runs.js';
 
 export type { CommandToolInput } from './command-runs.js';

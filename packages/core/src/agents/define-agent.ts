@@ -11,13 +11,14 @@ import type { ScheduleContext } from '../schedules/context.js';
 import { Every } from '../schedules/every.js';
 import { SESSION_STORE } from '../sessions/service.js';
 import { type AgentOptions, DEFAULT_AGENT_OPTIONS, type ResolvedAgentOptions } from './agent-options.js';
-import { botNow, runTurn } from './agent-turn.js';
+import { AgentRuntime, botNow, registerAgent } from './agent-runtime.js';
+import { runTurn } from './agent-turn.js';
 import { decide, showDecision } from './approval-decision.js';
 import { type ApprovalRecord, ApprovalStore, changeValue } from './approval-store.js';
-import { approvalCounter } from './audited-tools.js';
+import { askerOf } from './asker-context.js';
 
 /** A pending approval, as `approvals.list()` gives it. */
-export type PendingApproval = Omit<ApprovalRecord, 'messages' | 'decidedBy' | 'decider' | 'shown'>;
+export type PendingApproval = Omit<ApprovalRecord, 'messages' | 'asker' | 'decidedBy' | 'decider' | 'shown'>;
 
 /** The pending approvals of an agent, once its plugin is among the bot's. */
 export interface AgentApprovals {
@@ -68,35 +69,32 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
       );
     }
   }
+  const agent = new AgentRuntime(full);
   const bound: { services?: Services } = {};
-  const storeOf = (services: Services, now: () => number) =>
-    new ApprovalStore(services.get(SESSION_STORE), full.name, now);
-  const inContext = (ctx: MessageContext | ScheduleContext) =>
-    storeOf(ctx.session(servicesOf), () => ctx.session(botNow));
   const apiStore = () => {
     if (!bound.services)
       throw new InvalidHandlerError(`defineAgent('${full.name}'): add its plugin to createBot({ plugins }).`);
-    return storeOf(bound.services, () => Number.NEGATIVE_INFINITY);
+    return new ApprovalStore(bound.services.get(SESSION_STORE), full.name, () => Number.NEGATIVE_INFINITY);
   };
 
   class AgentApprovalReplies {
     @OnMessage()
     answer(ctx: MessageContext): Promise<void> {
-      return decide(ctx, full, inContext(ctx));
+      return decide(ctx, agent);
     }
   }
   class AgentApprovalSweep {
     // Denies what waited too long and shows the cancelled, on one replica per tick.
     @Every('1m')
     async sweep(ctx: ScheduleContext): Promise<void> {
-      const store = inContext(ctx);
+      const store = agent.store(ctx);
       const now = ctx.session(botNow);
       for (const id of await store.ids()) {
         const timedOut = (r: ApprovalRecord) =>
           r.status === 'pending' && now > r.expiresAt
             ? { ...r, status: 'timeout' as const, decider: 'timeout' }
             : undefined;
-        if (await store.update(id, timedOut)) approvalCounter.add(1, { agent: full.name, decision: 'timeout' });
+        if (await store.update(id, timedOut)) agent.count('timeout');
         const record = await store.get(id);
         if (record === undefined) await store.unlist(id);
         else if (record.status !== 'pending' && !record.shown) await showDecision(ctx.rest, store, record, full);
@@ -118,13 +116,15 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
         return;
       }
       const input = messages ?? toModelMessages(await ctx.thread());
-      await runTurn(ctx, full, inContext(ctx), { messages: input as ModelMessage[], toolCalls: 0 });
+      await runTurn(ctx, ctx, agent, { messages: input as ModelMessage[], toolCalls: 0, asker: askerOf(ctx) });
     },
     plugin: {
       name: `agent:${full.name}`,
       handlers: [AgentApprovalReplies as Class, AgentApprovalSweep as Class],
+      kinds: [agent.metricsKind()],
       setup: (host) => {
         bound.services = host.services;
+        registerAgent(host.services, agent);
       },
     },
     approvals: {
@@ -133,13 +133,13 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
         const records = await Promise.all((await store.ids()).map((id) => store.get(id)));
         return records
           .filter((r): r is ApprovalRecord => r?.status === 'pending')
-          .map(({ messages: _m, decidedBy: _d, decider: _w, shown: _s, ...pending }) => pending);
+          .map(({ messages: _m, asker: _a, decidedBy: _d, decider: _w, shown: _s, ...pending }) => pending);
       },
       async cancel(id) {
         const cancelled = await apiStore().update(id, (r) =>
           r.status === 'pending' ? { ...r, status: 'cancelled', decider: 'cancel' } : undefined,
         );
-        if (cancelled) approvalCounter.add(1, { agent: full.name, decision: 'cancelled' });
+        if (cancelled) agent.count('cancelled');
         return cancelled !== undefined;
       },
     },

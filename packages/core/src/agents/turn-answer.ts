@@ -3,6 +3,15 @@ import { StreamStatus } from '../answers/stream-status.js';
 import type { MessageContext } from '../listeners/context.js';
 
 /**
+ * What a turn answers through: the context of the run that runs it (the asking message's, or the
+ * reply's or command's that approved it).
+ */
+export type TurnVoice = Pick<
+  MessageContext,
+  'log' | 'reply' | 'stream' | 'session' | 'signal' | 'boardId' | 'idempotencyKey'
+>;
+
+/**
  * A turn's streamed answer, begun only when there is something to show: the first text, or (with
  * progress) the first tool call's status line. So a step that only asks for approval posts the
  * request alone. Text is pushed as the model gives it; the status line is replaced by the next text.
@@ -20,7 +29,7 @@ export class TurnAnswer {
    * @param progress - the status line of a tool call, or false for none
    */
   constructor(
-    private readonly ctx: MessageContext,
+    private readonly ctx: Pick<TurnVoice, 'stream'>,
     private readonly progress: false | ((toolName: string) => string),
   ) {}
 

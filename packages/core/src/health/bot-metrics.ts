@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { BotRest } from '../kernel/ports.js';
-import type { BurstCount, HandlerKind, HandlerOutcome, MetricsSink } from '../telemetry/metrics-sink.js';
+import type { AgentCount, BurstCount, HandlerKind, HandlerOutcome, MetricsSink } from '../telemetry/metrics-sink.js';
 import { PositionLag } from './position-lag.js';
 import type { ReplicaStatus } from './replica-status.js';
 
@@ -57,6 +57,8 @@ export class BotMetrics implements MetricsSink {
   private readonly waitSeconds: Counter<'bucket'>;
   private readonly retries: Counter<'method' | 'route' | 'reason'>;
   private readonly broadcasts: Counter<'outcome'>;
+  private readonly approvalRequests: Counter<'agent'>;
+  private readonly approvalDecisions: Counter<'agent' | 'decision'>;
 
   /**
    * @param sources - what is read at scrape time
@@ -151,6 +153,14 @@ export class BotMetrics implements MetricsSink {
       'Boards handled by broadcasts (bot.broadcast), by outcome: sent, or failed (refused for good).',
       ['outcome'],
     );
+    this.approvalRequests = counter('boardbot_agent_approval_requests_total', 'Approval requests, by agent.', [
+      'agent',
+    ]);
+    this.approvalDecisions = counter(
+      'boardbot_agent_approval_decisions_total',
+      'Approval answers, by agent and decision: approved, denied, timeout, cancelled, ignored (not an approver).',
+      ['agent', 'decision'],
+    );
     gauge('boardbot_events_pending', 'Events queued or being handled.', (g) => g.set(sources.pending()));
     gauge('boardbot_handlers_in_flight', 'Handler runs holding a worker.', (g) => g.set(sources.inFlight()));
     gauge('boardbot_ready', 'Whether /readyz says ready (1) or not (0).', async (g) =>
@@ -205,6 +215,12 @@ export class BotMetrics implements MetricsSink {
   /** @inheritdoc */
   broadcast(outcome: 'sent' | 'failed', count: number): void {
     this.broadcasts.inc({ outcome }, count);
+  }
+
+  /** @inheritdoc */
+  agentApproval(agent: string, what: AgentCount): void {
+    if (what === 'requested') this.approvalRequests.inc({ agent });
+    else this.approvalDecisions.inc({ agent, decision: what });
   }
 
   /** The gateway reconnected; `gap` when it reported missed events. */

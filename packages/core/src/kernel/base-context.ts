@@ -94,10 +94,12 @@ export abstract class ContextBase {
 
   /**
    * The run and subject behind a context, for the runtime and `@boardbot/core/i18n` (which set and
-   * read the run's locale); not for handlers.
+   * read the run's locale), and what it was made from, for `@boardbot/core/agents` (a resumed turn's
+   * context of the asking person, in the deciding run); not for handlers.
    */
-  static internals(ctx: ContextBase): { run: HandlerRun; subject: RunSubject; services: Services } {
-    return { run: ctx.run, subject: ctx.subject(), services: ctx.services };
+  static internals(ctx: ContextBase): { run: HandlerRun; subject: RunSubject; services: Services; deps: ContextDeps } {
+    const { app, run, voice, clock, services } = ctx;
+    return { run, subject: ctx.subject(), services, deps: { app, run, voice, clock, services } };
   }
 
   /**

@@ -46,6 +46,12 @@ export const RUNTIME_TEXTS = {
   noSubcommand: '{{command}} has no subcommand "{{subcommand}}": {{subcommands}}.',
   /** A conversation asks a question again after its `parse` refused the answer with `reason`. */
   reask: '{{reason}}\n{{question}}',
+  /** `/approve` or `/deny` (`@boardbot/core/agents`) found no pending request the person may decide on the board. */
+  approvalNone: 'There is no pending request on this board that you may decide.',
+  /** `/approve <code>` named a request the person may not decide. */
+  approvalNotYours: 'You may not decide this request.',
+  /** `/approve <code>` named a request another answer (or the timeout, or a cancel) had decided. */
+  approvalDecided: 'This request was already decided.',
 } as const;
 
 /** A key of {@link RUNTIME_TEXTS}. */

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Message, UserProfile } from '@boardbot/protocol';
 import { pino } from 'pino';
-import { type CommandToolHost, commandToolsKind } from '../agents/agents-plugin.js';
+import { commandToolsKind } from '../agents/agents-plugin.js';
+import type { CommandToolHost } from '../agents/asking-turns.js';
 import { boardMembers } from '../agents/board-members.js';
 import {
   type BotCommandInfo,

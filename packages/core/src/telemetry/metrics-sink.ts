@@ -15,6 +15,9 @@ export type HandlerOutcome = 'ok' | 'error' | 'timeout' | 'abandoned' | 'already
  */
 export type BurstCount = 'held' | 'skipped' | 'cancelled' | 'released';
 
+/** What an agent's approvals count: a request posted, or how one was decided (`ignored`: a non-approver's answer). */
+export type AgentCount = 'requested' | 'approved' | 'denied' | 'timeout' | 'cancelled' | 'ignored';
+
 /**
  * What the runtime tells the metrics as events and handlers go by (the rest is read when scraped).
  * Only the bot's health module implements it, loaded on demand: a bot without `health` pays one
@@ -64,4 +67,10 @@ export interface MetricsSink {
    * @param count - how many
    */
   broadcast?(outcome: 'sent' | 'failed', count: number): void;
+  /**
+   * An agent's approval request was posted, or a request was decided (`@boardbot/core/agents`).
+   * @param agent - the agent's name
+   * @param what - `requested`, or the decision
+   */
+  agentApproval?(agent: string, what: AgentCount): void;
 }

@@ -72,6 +72,7 @@ export class HeldPositions implements PositionStore {
   held = false;
   private readonly inner = new MemoryPositionStore();
   private readonly waiters: Array<(p: Position) => boolean> = [];
+  private last: Position | undefined;
 
   load(key: PositionKey): Promise<Position | undefined> {
     return this.inner.load(key);
@@ -79,7 +80,14 @@ export class HeldPositions implements PositionStore {
 
   async save(key: PositionKey, position: Position): Promise<void> {
     if (!this.held) await this.inner.save(key, position);
+    this.last = position;
     for (const waiter of [...this.waiters]) if (waiter(position)) this.waiters.splice(this.waiters.indexOf(waiter), 1);
+  }
+
+  /** Settles once a save (the last one made, or a later one) covers `message` and its board's earlier ones. */
+  passed(message: Message): Promise<void> {
+    if ((this.last?.boards[message.board_id] ?? 0) >= message.seq) return Promise.resolve();
+    return this.handled(message);
   }
 
   /** Settles once a bot saves (held or not) that it handled `message` and its board's earlier ones. */

@@ -1,7 +1,7 @@
 import type { Tool } from 'ai';
 import { BotStateError } from '../../errors.js';
 import type { MessageContext } from '../../listeners/context.js';
-import { askingTurn } from '../agents-plugin.js';
+import { askingTurn } from '../asking-turns.js';
 import { type BoardKitOptions, resolveKitOptions } from './kit-options.js';
 import { KitTurn } from './kit-turn.js';
 import { readTools } from './read-tools.js';

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandContext, MessageContext } from '@boardbot/core';
-import { Command, OnMessage, Option } from '@boardbot/core';
+import { Command, Option } from '@boardbot/core';
 import { type AgentDefinition, type AgentOptions, agents, commandTools, defineAgent } from '@boardbot/core/agents';
 import { createTestPlatform, TestClock, type TestPlatform } from '@boardbot/testing';
-import { jsonSchema, simulateReadableStream, tool } from 'ai';
+import { simulateReadableStream } from 'ai';
 import { IsString } from 'class-validator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MockLanguageModel, type MockModel, type Prompt, type StreamPart, usage } from './mock-model.js';
+import { askingHandler, pinTool } from './pin-agent.js';
 
 // Approvals, offline: the AI SDK's mock model scripts the tool calls, with ids that change on every
 // call (as a real model's do), the bot runs on a real emulator over loopback.
@@ -41,18 +42,6 @@ function pinningModel(text: string): MockModel {
   });
 }
 
-/** A write tool needing approval: posts `📌 text` on the board, under the run's write key. */
-const pinTool = (ctx: MessageContext) =>
-  tool({
-    description: 'Pins a note on the board',
-    inputSchema: jsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } } }),
-    needsApproval: true,
-    execute: async ({ text }) => {
-      await ctx.send({ content: `📌 ${text}` });
-      return 'pinned';
-    },
-  });
-
 let platform: TestPlatform | undefined;
 afterEach(async () => {
   await platform?.close();
@@ -73,14 +62,8 @@ class PinCommand {
 
 async function start(model: MockModel, options: Partial<AgentOptions> = {}, clock?: TestClock) {
   const agent = defineAgent({ name: 'helper', model, tools: (ctx) => ({ pin: pinTool(ctx) }), ...options });
-  class Ask {
-    @OnMessage(/@helper\b/)
-    answer(ctx: MessageContext) {
-      return agent.answer(ctx, [{ role: 'user', content: ctx.message.content ?? '' }]);
-    }
-  }
   platform = await createTestPlatform({
-    handlers: [Ask, PinCommand],
+    handlers: [askingHandler(agent), PinCommand],
     plugins: [agents(), agent.plugin],
     ...(clock ? { clock } : {}),
   });

@@ -1,4 +1,4 @@
-import { Command, type CommandContext, Cooldown, Option, RequireRole } from '@boardbot/core';
+import { Command, type CommandContext, Option } from '@boardbot/core';
 import { agents, commandTools } from '@boardbot/core/agents';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { IsInt, Max, Min } from 'class-validator';
@@ -12,6 +12,7 @@ import {
   say,
   scripted,
 } from './mock-model.js';
+import { Ban, banned, Coin } from './moderation-commands.js';
 
 // Commands as the model's tools, offline: the AI SDK's own mock model scripts the tool calls, the bot
 // runs on a real emulator over loopback.
@@ -25,29 +26,6 @@ class Roll {
   // The highest face, so the answer is known.
   run(ctx: CommandContext, options: RollOptions) {
     return `${ctx.user.username} rolled ${options.sides} on a d${options.sides}`;
-  }
-}
-
-const banned: string[] = [];
-
-class BanOptions {
-  @Option({ description: 'Who to ban', type: 'user' }) who!: string;
-}
-
-@Command({ name: 'ban', description: 'Ban a person (moderators)', options: BanOptions })
-@RequireRole('admin')
-class Ban {
-  run(ctx: CommandContext, options: BanOptions) {
-    banned.push(`${options.who} by ${ctx.user.username}`);
-    return 'banned';
-  }
-}
-
-@Command({ name: 'coin', description: 'Toss a coin, once a minute per person' })
-@Cooldown({ per: 'user', uses: 1, ms: 60_000 })
-class Coin {
-  run(ctx: CommandContext) {
-    return `heads for ${ctx.user.username}`;
   }
 }
 
