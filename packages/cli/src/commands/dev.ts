@@ -67,8 +67,11 @@ export interface DevSession extends EventEmitter<DevEvents> {
   stop(): Promise<void>;
   /** Settles once everything has stopped. */
   readonly stopped: Promise<void>;
-  /** How many gateway connections `dev` opened for the bot: one across any number of reloads. */
-  gatewayConnections(): number;
+  /**
+   * The gateway connection `dev` holds for the bot: how many times it was opened (one across any
+   * number of reloads), and how many events it holds that the bot has not acknowledged.
+   */
+  gateway(): { connections: number; pending: number };
 }
 
 function parsePort(value: string): number {
@@ -290,7 +293,7 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
   // One Ctrl-C may arrive twice (npm passes the terminal's on): see onePerPress.
   off = io.onSignal(onePerPress(pressed));
 
-  return Object.assign(events, { emulator, urls, stop, stopped, gatewayConnections: () => bot.connections });
+  return Object.assign(events, { emulator, urls, stop, stopped, gateway: () => ({ connections: bot.connections, pending: bot.pending }) });
 }
 
 /**

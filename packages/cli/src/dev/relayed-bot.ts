@@ -55,6 +55,11 @@ export class RelayedBot {
     return this.connectionsBefore + (this.relay?.connections ?? 0);
   }
 
+  /** Events the gateway connection holds that no bot process acknowledged yet. */
+  get pending(): number {
+    return this.relay?.pending ?? 0;
+  }
+
   /**
    * Starts a bot process on the latest build and, once it asks for its events, puts it in the place of
    * the running one.
