@@ -159,7 +159,10 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
       const core = await importFromProject<typeof Core>(project.dir, '@boardbot/core', () => import('@boardbot/core'));
       const stateDir = resolve(project.dir, botEnv.BOARDBOT_STATE_DIR ?? '.boardbot');
       const positions = new core.FilePositionStore(stateDir);
-      return new GatewayRelay({ token: devToken, apiUrl: urls.apiUrl, appId: app.id, positions, log: io.err });
+      return new GatewayRelay({
+        ...{ token: devToken, apiUrl: urls.apiUrl, appId: app.id, positions },
+        ...{ log: io.err, out: io.out },
+      });
     },
     onUnexpectedExit(code, signal, before) {
       io.err(
@@ -293,7 +296,13 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
   // One Ctrl-C may arrive twice (npm passes the terminal's on): see onePerPress.
   off = io.onSignal(onePerPress(pressed));
 
-  return Object.assign(events, { emulator, urls, stop, stopped, gateway: () => ({ connections: bot.connections, pending: bot.pending }) });
+  return Object.assign(events, {
+    emulator,
+    urls,
+    stop,
+    stopped,
+    gateway: () => ({ connections: bot.connections, pending: bot.pending }),
+  });
 }
 
 /**

@@ -20,6 +20,8 @@ export interface GatewayRelayOptions {
   positions: PositionStore;
   /** Hears what the relay has to say (a dropped connection). */
   log: (line: string) => void;
+  /** Hears where the connection resumed, once it is open. */
+  out: (line: string) => void;
   /** How long a moved resume point waits before it is saved (saves are batched). @defaultValue 200 */
   flushMs?: number;
   /** Events received and not acknowledged past which the relay stops reading. @defaultValue 10_000 */
@@ -59,6 +61,7 @@ export class GatewayRelay {
   private timer: NodeJS.Timeout | undefined;
   private saving: Promise<void> = Promise.resolve();
   private opens = 0;
+  private boardCount = 0;
   private gate: { promise: Promise<void>; resolve: () => void } | undefined;
 
   /** @param options - see {@link GatewayRelayOptions} */
@@ -101,7 +104,14 @@ export class GatewayRelay {
     );
     gateway.on('dispatch', (event) => this.receive(event as BotEvent));
     this.gateway = gateway;
-    await gateway.connect();
+    const ready = await gateway.connect();
+    this.boardCount = ready.board_ids.length;
+    const store = this.options.positions.description;
+    this.options.out(
+      stored?.eventId === undefined
+        ? `Gateway connected, held by dev across reloads: no resume point stored, starting from the live stream (${store})`
+        : `Gateway connected, held by dev across reloads: resuming after event ${stored.eventId} (${store})`,
+    );
     if (stored?.eventId === undefined) {
       // A first start: the live stream's cursor is the resume point from now on (as the bot's own gateway does).
       this.position = { ...this.position, eventId: gateway.lastEventId, savedAt: Date.now() };
@@ -117,7 +127,8 @@ export class GatewayRelay {
    */
   feed(target: RelayTarget): void {
     this.target = target;
-    target.send({ type: 'boardbot:marks', boards: this.position.boards, since: this.position.savedAt });
+    const { boards, savedAt } = this.position;
+    target.send({ type: 'boardbot:marks', boards, since: savedAt, boardCount: this.boardCount });
     if (this.lastReady) target.send({ type: 'boardbot:event', n: 0, event: resumedReady(this.lastReady) });
     for (const entry of this.line)
       if (!entry.done) target.send({ type: 'boardbot:event', n: entry.n, event: entry.event });

@@ -42,12 +42,17 @@ export class IpcSource implements BotEventSource, IntakeSink {
   private abandoned = false;
   private readonly sending = new Set<Promise<void>>();
   private readonly listener = (message: unknown) => this.onMessage(message);
+  /** Resolves when `dev` starts feeding this process (after the one before it stopped). */
+  private fed: (boards: number) => void = () => {};
 
   /** @param channel - the process's IPC channel to `boardbot dev` */
   constructor(private readonly channel: RelayChannel) {}
 
-  /** Listens on the channel and tells the CLI to feed it. */
-  async start(host: SourceHost): Promise<void> {
+  /**
+   * Listens on the channel, asks the CLI to feed it, and resolves once it is fed (the bot counts as
+   * started then: the process before it has stopped, and events reach this one).
+   */
+  async start(host: SourceHost): Promise<{ boards: number }> {
     this.host = host;
     this.since = host.startedAt;
     this.intake = host.intake(this);
@@ -55,7 +60,11 @@ export class IpcSource implements BotEventSource, IntakeSink {
     // `dev` unrefs the channel so that it never keeps a stopped bot alive; while fed, it is the
     // bot's connection and keeps it running.
     this.channel.channel?.ref();
+    const fed = new Promise<number>((resolve) => {
+      this.fed = resolve;
+    });
     await this.send({ type: 'boardbot:fed' });
+    return { boards: await fed };
   }
 
   /** Takes no new event: what arrives from now on is the next process's. */
@@ -127,6 +136,7 @@ export class IpcSource implements BotEventSource, IntakeSink {
     if (message.type === 'boardbot:marks') {
       this.boards = message.boards;
       this.since = message.since;
+      this.fed(message.boardCount);
       return;
     }
     if (message.type !== 'boardbot:event') return;

@@ -6,8 +6,8 @@ import type { BotEvent } from '@boardbot/core';
  * need not acknowledge (the connection's `ready`, given again to each new process).
  */
 export type ToBot =
-  /** Where the handled messages stand per board (for a gap's read-back), before any event. */
-  | { type: 'boardbot:marks'; boards: Record<string, number>; since: number }
+  /** It is fed from now on; where the handled messages stand per board (for a gap's read-back). */
+  | { type: 'boardbot:marks'; boards: Record<string, number>; since: number; boardCount: number }
   /** A gateway event to handle, then acknowledge with its `n`. */
   | { type: 'boardbot:event'; n: number; event: BotEvent }
   /** A bot run from its entry (it connects itself): the previous process stopped, connect now. */
@@ -15,7 +15,7 @@ export type ToBot =
 
 /** What the bot's process tells `boardbot dev` over the IPC channel. */
 export type ToParent =
-  /** Its event source started: feed it (it still handles nothing until it is fed). */
+  /** Its bot is ready to be fed: its start resolves once it is (with `marks`). */
   | { type: 'boardbot:fed' }
   /** It runs its entry, which opens its own gateway: it waits for `go` before it connects. */
   | { type: 'boardbot:own-gateway' }
