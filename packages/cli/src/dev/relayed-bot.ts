@@ -31,6 +31,8 @@ export class RelayedBot {
   private relay: GatewayRelay | undefined;
   private starts = 0;
   private connectionsBefore = 0;
+  /** Called when the bot process whose source closed says so (its last acknowledgement was heard). */
+  private readonly closing = new Map<BotProcess, () => void>();
 
   /** @param options - see {@link RelayedBotOptions} */
   constructor(private readonly options: RelayedBotOptions) {}
@@ -74,7 +76,7 @@ export class RelayedBot {
     const bot: BotProcess = new BotProcess({
       ...this.options,
       args: [...(this.options.args ?? []), '--dev-relay'],
-      onMessage: (message) => this.heard(message, settle),
+      onMessage: (message) => this.heard(bot, message, settle),
       onUnexpectedExit: (code, signal) => {
         settle('exited');
         const current = this.current?.bot === bot;
@@ -92,9 +94,22 @@ export class RelayedBot {
     // The old process is fed no more: what it took it finishes (its acknowledgements arrive before it
     // has exited); what it did not is the new one's.
     this.relay?.unfeed();
-    await this.current?.bot.stop();
+    const old = this.current?.bot;
     this.current = undefined;
-    if (!bot.running) return false;
+    // The new one is fed once the old one's source closed (its runs ended, its last acknowledgement
+    // heard): the rest of its stop (providers, log) goes on beside, and it has exited before this returns.
+    const stopping = old ? this.stopOld(old) : Promise.resolve();
+    if (old) await Promise.race([new Promise<void>((r) => this.closing.set(old, r)), stopping]);
+    try {
+      if (!bot.running) return false;
+      return await this.take(bot, how);
+    } finally {
+      await stopping;
+    }
+  }
+
+  /** Puts the new process in place, fed by the relay or, connecting itself, once the relay closed. */
+  private async take(bot: BotProcess, how: 'fed' | 'own'): Promise<boolean> {
     if (how === 'own') {
       await this.closeRelay();
       this.current = { bot, mode: 'own' };
@@ -116,8 +131,17 @@ export class RelayedBot {
     await this.closeRelay();
   }
 
-  private heard(message: unknown, settle: (mode: Mode) => void): void {
+  private async stopOld(old: BotProcess): Promise<void> {
+    try {
+      await old.stop();
+    } finally {
+      this.closing.delete(old);
+    }
+  }
+
+  private heard(bot: BotProcess, message: unknown, settle: (mode: Mode) => void): void {
     if (!isRelayMessage<ToParent>(message)) return;
+    if (message.type === 'boardbot:closed') this.closing.get(bot)?.();
     if (message.type === 'boardbot:fed') settle('fed');
     else if (message.type === 'boardbot:own-gateway') settle('own');
     else if (message.type === 'boardbot:done') this.relay?.done(message.n);
