@@ -72,20 +72,8 @@ describe('boardbot dev across a rebuild', () => {
 
     const botUser = (await control.client.apps()).find((a) => a.name === 'dev-bot')?.bot_user_id;
     const ids = new Set(posted.map((m) => m.id));
-    const echoes = async () => {
-      const all: Message[] = [];
-      let before: number | undefined;
-      for (;;) {
-        const page = await control.client.messages(
-          general,
-          before === undefined ? { limit: 100 } : { limit: 100, before },
-        );
-        all.push(...page);
-        if (page.length < 100) break;
-        before = page.at(-1)?.seq;
-      }
-      return all.reverse().filter((m) => m.author === botUser && ids.has(m.reply_to ?? ''));
-    };
+    const echoes = async () =>
+      (await control.allMessages(general)).filter((m) => m.author === botUser && ids.has(m.reply_to ?? ''));
     await eventuallyValue(echoes, (found) => found.length >= posted.length, { ...POLL, timeoutMs: 60_000 });
     const found = await echoes();
     expect(found.map((m) => m.reply_to)).toEqual(posted.map((m) => m.id));

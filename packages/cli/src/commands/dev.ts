@@ -2,21 +2,25 @@ import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import type * as Core from '@boardbot/core';
 import type { Emulator, EmulatorUrls } from '@boardbot/emulator';
+import { RestClient } from '@boardbot/rest';
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config/load-config.js';
-import { BotProcess } from '../dev/bot-process.js';
 import { BuildReport } from '../dev/build-report.js';
 import { clearDevState, type DevState, ensureStateDir, readDevStates, writeDevState } from '../dev/dev-state.js';
 import { DEFAULT_DB_PATH, DEFAULT_DEV_TOKEN } from '../dev/emulator-defaults.js';
 import { startEmulator, tightenDatabase } from '../dev/emulator-start.js';
+import { GatewayRelay } from '../dev/gateway-relay.js';
 import { onePerPress } from '../dev/one-per-press.js';
+import { RelayedBot } from '../dev/relayed-bot.js';
 import type { BuildResult } from '../dev/watch-compiler.js';
 import { type WatchThread, watchInThread } from '../dev/watch-thread.js';
 import { ProjectError } from '../errors.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { type ProjectFlags, resolveProject, shown } from '../project/project.js';
+import { importFromProject } from '../project/project-modules.js';
 import { addConfigOptions, addProjectOptions, type CommonFlags } from './shared-options.js';
 
 /** Flags of `boardbot dev`. */
@@ -63,6 +67,11 @@ export interface DevSession extends EventEmitter<DevEvents> {
   stop(): Promise<void>;
   /** Settles once everything has stopped. */
   readonly stopped: Promise<void>;
+  /**
+   * The gateway connection `dev` holds for the bot: how many times it was opened (one across any
+   * number of reloads), and how many events it holds that the bot has not acknowledged.
+   */
+  gateway(): { connections: number; pending: number };
 }
 
 function parsePort(value: string): number {
@@ -129,22 +138,37 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
   // one, else its entry; decided afresh in each child, which loads the latest build.
   const entryArgs = flags.entry !== undefined ? ['--entry', project.entry] : [];
   const envArgs = flags.envFile !== undefined ? ['--env-file', resolve(cwd, flags.envFile)] : [];
-  const bot = new BotProcess({
+  const botEnv: NodeJS.ProcessEnv = {
+    ...config.fileValues,
+    ...io.env,
+    BOARDBOT_TOKEN: devToken,
+    BOARDBOT_API_URL: urls.apiUrl,
+    LOG_LEVEL: config.logLevel,
+  };
+  const bot = new RelayedBot({
     entry: CLI_BIN,
     args: ['start', '--no-gc-after-start', ...entryArgs, ...envArgs],
     cwd: project.dir,
     // The bot's own .env values come along; the emulator's URL and token win over any production ones.
-    env: {
-      ...config.fileValues,
-      ...io.env,
-      BOARDBOT_TOKEN: devToken,
-      BOARDBOT_API_URL: urls.apiUrl,
-      LOG_LEVEL: config.logLevel,
-    },
+    env: botEnv,
     output: io.isTTY ? 'inherit' : { out: io.out, err: io.err },
-    onUnexpectedExit(code, signal) {
+    // The connection the bot processes are fed from, and the resume point where `boardbot start` keeps it.
+    relay: async () => {
+      const rest = new RestClient({ token: devToken, baseUrl: urls.apiUrl });
+      const app = await rest.getApp().finally(() => rest.close());
+      const core = await importFromProject<typeof Core>(project.dir, '@boardbot/core', () => import('@boardbot/core'));
+      const stateDir = resolve(project.dir, botEnv.BOARDBOT_STATE_DIR ?? '.boardbot');
+      const positions = new core.FilePositionStore(stateDir);
+      return new GatewayRelay({
+        ...{ token: devToken, apiUrl: urls.apiUrl, appId: app.id, positions },
+        ...{ log: io.err, out: io.out },
+      });
+    },
+    onUnexpectedExit(code, signal, before) {
       io.err(
-        `The bot exited (${signal ?? `code ${code}`}). Fix the error above and save: it restarts on the saved code.`,
+        before
+          ? `The bot exited (${signal ?? `code ${code}`}) before it started: the one before it goes on. Fix the error above and save: it reloads on the saved code.`
+          : `The bot exited (${signal ?? `code ${code}`}). Fix the error above and save: it restarts on the saved code.`,
       );
       events.emit('bot-exit', { code, signal });
     },
@@ -171,9 +195,12 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
         return;
       }
       const how = flags.entry !== undefined ? ` --entry ${shown(project, project.entry)}` : '';
-      io.out(`${bot.startCount === 0 ? 'Starting' : 'Restarting'} the bot: boardbot start${how}`);
-      await bot.restart();
-      events.emit('bot-start', { count: bot.startCount, pid: bot.pid });
+      io.out(`${bot.startCount === 0 ? 'Starting' : 'Reloading'} the bot: boardbot start${how}`);
+      const took = await bot.restart().catch((error: unknown) => {
+        io.err(`The bot could not be fed: ${error instanceof Error ? error.message : String(error)}`);
+        return false;
+      });
+      if (took) events.emit('bot-start', { count: bot.startCount, pid: bot.pid });
     });
   };
   const report = new BuildReport();
@@ -269,7 +296,13 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
   // One Ctrl-C may arrive twice (npm passes the terminal's on): see onePerPress.
   off = io.onSignal(onePerPress(pressed));
 
-  return Object.assign(events, { emulator, urls, stop, stopped });
+  return Object.assign(events, {
+    emulator,
+    urls,
+    stop,
+    stopped,
+    gateway: () => ({ connections: bot.connections, pending: bot.pending }),
+  });
 }
 
 /**

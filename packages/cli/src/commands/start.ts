@@ -1,7 +1,9 @@
 import { pathToFileURL } from 'node:url';
 import type * as Redis from '@boardbot/redis';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { type CliConfig, CONFIG_KEYS, loadConfig } from '../config/load-config.js';
+import { IpcSource } from '../dev/ipc-source.js';
+import { isRelayMessage, type ToBot } from '../dev/relay-messages.js';
 import { ConfigError, MissingTokenError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { LoggedFailure, logsErrors } from '../logged-failure.js';
@@ -30,6 +32,13 @@ export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {
   gcAfterStart?: boolean | undefined;
   /** `--host <file>`: run every app the file lists in one process (see `runHostStart`). */
   host?: string | undefined;
+  /**
+   * `--dev-relay` (hidden; `boardbot dev` passes it to the bot process it runs): a bot made from its
+   * definition is fed by the gateway connection `dev` holds, over the IPC channel (an {@link IpcSource});
+   * one run from its entry, or with a source of its own, connects itself once `dev` says the process
+   * before it stopped.
+   */
+  devRelay?: boolean | undefined;
 }
 
 /** The settings `start` gives a bot made from its definition as options, not through `process.env`. */
@@ -78,9 +87,12 @@ export async function runStart(flags: StartFlags, io: CliIo): Promise<void> {
   }
   // The bot may read files relative to its directory, as it would when started there.
   if (process.cwd() !== project.dir) process.chdir(project.dir);
+  const fedByDev = flags.devRelay === true && definition !== undefined && !ownSource(definition, flags);
+  if (flags.devRelay === true && !fedByDev) await ownGatewayAfterDev();
   if (definition) {
     const redisUrl = flags.redis ?? (io.env.BOARDBOT_REDIS_URL || config.fileValues.BOARDBOT_REDIS_URL || undefined);
-    await startDefinition(definition, config, { ...flags, redisUrl });
+    const source = fedByDev ? new IpcSource(process) : undefined;
+    await startDefinition(definition, config, { ...flags, redisUrl, source });
   } else {
     writeEntryEnvironment(flags, config, io.env);
     await import(pathToFileURL(project.entry).href);
@@ -101,7 +113,7 @@ export async function runStart(flags: StartFlags, io: CliIo): Promise<void> {
 async function startDefinition(
   { definition, core }: LoadedDefinition,
   config: CliConfig,
-  start: StartFlags & { redisUrl: string | undefined },
+  start: StartFlags & { redisUrl: string | undefined; source: IpcSource | undefined },
 ): Promise<void> {
   const own = definition.options;
   const health =
@@ -118,6 +130,7 @@ async function startDefinition(
     ...(own.logger === undefined && { logger: { level: config.logLevel } }),
     ...(own.health === undefined && health && { health }),
     ...(scale && { scale }),
+    ...(start.source && { source: start.source }),
   });
   try {
     await bot.start();
@@ -125,6 +138,35 @@ async function startDefinition(
     // The bot's `start failed` line said it, with its code and fix: printing it again repeats it.
     throw own.logger === undefined && logsErrors(config.logLevel) ? new LoggedFailure(error) : error;
   }
+}
+
+/** Whether a definition brings its own event source (a source, replicas), which `dev` cannot feed. */
+function ownSource({ definition }: LoadedDefinition, flags: StartFlags): boolean {
+  const own = definition.options;
+  return own.source !== undefined || own.scale !== undefined || flags.redis !== undefined;
+}
+
+/**
+ * Under `boardbot dev`, a bot that connects itself: says so, and waits until `dev` stopped the
+ * process before it (two readers of one app would answer twice).
+ */
+async function ownGatewayAfterDev(): Promise<void> {
+  const send = process.send?.bind(process);
+  if (!send) {
+    throw new ConfigError('--dev-relay is for the bot process `boardbot dev` runs: start the bot without it.');
+  }
+  await new Promise<void>((resolve) => {
+    const listener = (message: unknown) => {
+      if (!isRelayMessage<ToBot>(message) || message.type !== 'boardbot:go') return;
+      process.off('message', listener);
+      process.channel?.unref();
+      resolve();
+    };
+    process.on('message', listener);
+    // `dev` unrefs the channel (it never keeps a stopped bot alive): held while the bot waits on it.
+    process.channel?.ref();
+    send({ type: 'boardbot:own-gateway' });
+  });
 }
 
 /** The configuration an entry that creates the bot itself reads: `createBot` takes these from `process.env`. */
@@ -169,6 +211,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       '--host <file>',
       'run every app of this JSON file in one process ({ "apps": [{ "id", "module", "tokenEnv" }] }); SIGHUP reads it again',
     )
+    .addOption(new Option('--dev-relay', 'fed by the gateway connection of `boardbot dev` (it passes this)').hideHelp())
     .option(
       '--no-gc-after-start',
       'skip the one full garbage collection that gives back the memory the start used, once the entry has loaded',

@@ -20,6 +20,8 @@ export interface BotProcessOptions {
   stopTimeoutMs?: number;
   /** Told when the bot exits by itself (not through `stop()`/`restart()`), e.g. a crash at start. */
   onUnexpectedExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
+  /** Hears what the bot sends on its IPC channel. @defaultValue nothing listens */
+  onMessage?: (message: unknown) => void;
 }
 
 /** Defaults of {@link BotProcessOptions}. */
@@ -77,7 +79,17 @@ export class BotProcess {
     this.start();
   }
 
-  private start(): void {
+  /**
+   * Sends a message on the running bot's IPC channel; nothing when it has none (it exited).
+   * @param message - a value the channel serializes (JSON)
+   */
+  send(message: unknown): void {
+    const child = this.child;
+    if (child?.connected) child.send(message as object, (error) => error && undefined);
+  }
+
+  /** Starts the bot when none runs (`restart()` stops a running one first). */
+  start(): void {
     const { output } = this.options;
     const child = spawn(
       process.execPath,
@@ -101,8 +113,12 @@ export class BotProcess {
       if (child.stderr) createInterface({ input: child.stderr }).on('line', output.err);
     }
     this.child = child;
+    const { onMessage } = this.options;
+    if (onMessage) child.on('message', onMessage);
     this.exited = new Promise<void>((resolve) => {
-      child.once('exit', (code, signal) => {
+      // 'close', not 'exit': it comes once the IPC channel is read to its end, so every message the
+      // bot sent before it exited was heard.
+      child.once('close', (code, signal) => {
         const expected = this.child !== child;
         if (this.child === child) this.child = undefined;
         if (!expected) this.options.onUnexpectedExit?.(code, signal);

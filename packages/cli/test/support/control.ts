@@ -1,4 +1,5 @@
 import { ControlClient, type InteractionView, type OptionValue } from '@boardbot/emulator/control';
+import type { Message } from '@boardbot/protocol';
 import { eventuallyValue, type WaitOptions } from '@boardbot/test-support';
 
 // What the CLI's tests ask of an emulator, as the people of its default seed, through the one
@@ -60,6 +61,19 @@ export class Control {
       (view) => view.answers.length > 0,
       POLL,
     );
+  }
+
+  /** Every message of a board, oldest first (read page by page). */
+  async allMessages(boardId: string): Promise<Message[]> {
+    const all: Message[] = [];
+    let before: number | undefined;
+    for (;;) {
+      const page = await this.client.messages(boardId, before === undefined ? { limit: 100 } : { limit: 100, before });
+      all.push(...page);
+      if (page.length < 100) break;
+      before = page.at(-1)?.seq;
+    }
+    return all.reverse();
   }
 
   /** Number of messages on `general`. */

@@ -145,8 +145,8 @@ export async function buildFixtureProject(project: FixtureProject): Promise<void
  *
  * @param name - a label for the directory
  */
-export function fixtureProjectForTest(name: string): FixtureProject {
-  const project = createFixtureProject(name);
+export function fixtureProjectForTest(name: string, layout: { definition?: boolean } = {}): FixtureProject {
+  const project = createFixtureProject(name, layout);
   onTestFinished(() => project.remove());
   return project;
 }

@@ -41,6 +41,8 @@ export class Container {
   private readonly values = new Map<ProviderKey, unknown>();
   private readonly providers = new Set<ProviderKey>();
   private readonly building: Class[] = [];
+  /** The provider instances this container built, in the order it built them (for {@link Container.dispose}). */
+  private readonly made: object[] = [];
 
   /**
    * @param providers - the classes and values constructors may ask for
@@ -73,6 +75,7 @@ export class Container {
       building = { container: this, consumer: cls.name };
       const instance = this.dry ? (Object.create(cls.prototype) as T) : new cls(...dependencies);
       this.values.set(cls, instance);
+      if (!this.dry && this.providers.has(cls)) this.made.push(instance as object);
       return instance;
     } finally {
       building = outer;
@@ -90,6 +93,26 @@ export class Container {
   provider(key: ProviderKey, consumer: string, index: number): unknown {
     if (!this.providers.has(key)) throw new MissingProviderError(consumer, keyName(key), index);
     return key instanceof InjectionToken ? this.values.get(key) : this.get(key);
+  }
+
+  /**
+   * Disposes of the provider instances it built (`[Symbol.asyncDispose]()`, else `dispose()`), last
+   * built first, so that one built on another is gone before what it uses (an open database closes
+   * when the bot stops). Values given with `useValue` stay their giver's. One that fails is told to
+   * `failed` and the others still run.
+   * @param failed - hears each provider whose dispose threw or rejected
+   */
+  async dispose(failed: (error: unknown, provider: string) => void): Promise<void> {
+    const made = this.made.splice(0).reverse();
+    for (const instance of made) {
+      const hook = disposeHook(instance);
+      if (!hook) continue;
+      try {
+        await hook.call(instance);
+      } catch (error) {
+        failed(error, instance.constructor.name);
+      }
+    }
   }
 
   private dependencies(cls: Class): unknown[] {
@@ -114,4 +137,14 @@ export class Container {
       return this.provider(type as Class, cls.name, i);
     });
   }
+}
+
+/** `Symbol.asyncDispose` where the runtime has it (Node 20.4+ and 18.18+). */
+const ASYNC_DISPOSE: symbol | undefined = (Symbol as { asyncDispose?: symbol }).asyncDispose;
+
+/** An instance's dispose hook: `[Symbol.asyncDispose]`, else a `dispose` method; undefined without one. */
+function disposeHook(instance: object): (() => unknown) | undefined {
+  const record = instance as Record<string | symbol, unknown>;
+  const hook = (ASYNC_DISPOSE && record[ASYNC_DISPOSE]) ?? record.dispose;
+  return typeof hook === 'function' ? (hook as () => unknown) : undefined;
 }

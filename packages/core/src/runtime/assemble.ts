@@ -42,6 +42,8 @@ export interface Assembly {
   telemetry: Telemetry;
   /** The replicas' adapter (`scale`); undefined for a single process. */
   scale: ScaleAdapter | undefined;
+  /** Builds the handlers and providers; disposes of the providers when the bot closes. */
+  container: Container;
   /** Where the events come from: the replicas' adapter, the `source` given, else the gateway. */
   source: BotEventSource;
   rest: BotRest;
@@ -85,9 +87,10 @@ export function assembleBot(o: ResolvedBotOptions, checked: CheckedDefinition, s
   const { exhaustedInteraction, textCommands } = o;
   const core = coreFeatures({ exhaustedInteraction, textCommands, cooldowns, middleware }, checked.core);
   const features = [...core.features, ...plugins];
+  const container = new Container(providersOf(o, checked.catalogue));
   const routes = buildRoutes(
     checked.described,
-    new Container(providersOf(o, checked.catalogue)),
+    container,
     plugins.flatMap((p) => p.guards ?? []),
   );
   const tracing = o.tracing ?? trace.getTracerProvider();
@@ -127,7 +130,7 @@ export function assembleBot(o: ResolvedBotOptions, checked: CheckedDefinition, s
   // Replicas keep the resume point where they share the gateway feed (the adapter's store).
   const source = scale ?? o.source ?? gatewaySource(o, clock, log);
   return {
-    ...{ log, clock, middleware, plugins, scheduler, telemetry, scale, source, rest, dispatcher, queue },
+    ...{ log, clock, middleware, plugins, scheduler, telemetry, scale, source, rest, dispatcher, queue, container },
     commands: checked.commands.map((c) => c.definition),
     patterns: patternsToCheck(
       { handlers: checked.described, commands: checked.core.commands, listeners: checked.listeners },

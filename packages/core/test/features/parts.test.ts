@@ -38,7 +38,7 @@ describe("a bot's parts", () => {
     platform = await createTestPlatform({ handlers: [Ping], start: false });
     const { parts } = platform.bot.runtime;
     expect(parts.names()).toEqual([
-      ...['log', 'rest', 'sessions', 'signals', 'patterns', 'app', 'commands'],
+      ...['log', 'rest', 'sessions', 'providers', 'signals', 'patterns', 'app', 'commands'],
       ...['dispatch', 'gateway', 'plugins', 'schedules'],
     ]);
     const log: string[] = [];

@@ -5,6 +5,7 @@ import {
   logPart,
   patternsPart,
   pluginsPart,
+  providersPart,
   replicaPart,
   restPart,
   schedulesPart,
@@ -25,7 +26,7 @@ export interface CoreParts {
 
 /**
  * A bot's own parts, in the order they start: nothing to start in the log, the REST client and the
- * sessions (closed last); the signal handlers from the first moment; the patterns' check; the health
+ * sessions (closed last); the providers (disposed of once nothing runs); the signal handlers from the first moment; the patterns' check; the health
  * endpoint; a replica's connection; the app; the commands; the dispatch (whose stop waits for the
  * handlers, after the source took no new event); the event source; the plugins and the schedules,
  * once the bot runs (stopped after the handlers finished). Closed in reverse.
@@ -44,6 +45,7 @@ export function botParts(host: PartsHost, services: Services): { list: BotPart[]
     logPart(host),
     restPart(host),
     sessionsPart(services),
+    providersPart(host),
     signalsPart(host),
     patternsPart(host),
     ...(host.options.health || host.hub ? [health] : []),

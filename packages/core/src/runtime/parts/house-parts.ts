@@ -40,6 +40,19 @@ export function sessionsPart(services: Services): BotPart {
 }
 
 /**
+ * The providers the container built: disposed of (`dispose()` or `[Symbol.asyncDispose]()`, last
+ * built first) once no handler runs, so an open database closes at every stop (each reload of
+ * `boardbot dev` too). One that fails is logged and the others still run.
+ */
+export function providersPart(host: PartsHost): BotPart {
+  const { container, log } = host.built;
+  return {
+    name: 'providers',
+    close: () => container.dispose((err, provider) => log.error({ err, provider }, 'provider failed to dispose')),
+  };
+}
+
+/**
  * SIGINT and SIGTERM, handled from the first moment: the bot may answer events before it counts as
  * started (while it stores its first resume point), so a signal then must stop it gracefully too,
  * once the start has ended, rather than kill the process.

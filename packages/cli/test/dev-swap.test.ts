@@ -1,0 +1,137 @@
+import type { Message } from '@boardbot/protocol';
+import { eventuallyValue } from '@boardbot/test-support';
+import { describe, expect, it, onTestFailed } from 'vitest';
+import { Control, POLL } from './support/control.js';
+import { runDevForTest } from './support/dev-session.js';
+import { fixtureProjectForTest } from './support/fixture-project.js';
+import { testIo } from './support/test-io.js';
+
+const RELOADS = 20;
+/**
+ * One message every this many ms, on the boards in turn: each board's runs (100 ms each) keep up, and
+ * at any moment most boards have one in flight, so each reload finds runs to let finish on the old code.
+ */
+const PACE_MS = 50;
+
+/** The listener of version `v`: it answers with its version, after a moment, so runs are in flight at each reload. */
+const echoSource = (v: number) => `import { OnMessage, type MessageContext } from '@boardbot/core';
+
+export class Echo {
+  @OnMessage(/^m /)
+  async echo(ctx: MessageContext) {
+    await new Promise((r) => setTimeout(r, 100));
+    return \`v${v} \${ctx.message.content}\`;
+  }
+}
+`;
+
+/** Whether a process is gone. */
+function exited(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+describe('boardbot dev: reloads under traffic', () => {
+  it('answers every message exactly once, in order per board, across 20 reloads on one gateway connection', async () => {
+    const project = fixtureProjectForTest('dev-swap', { definition: true });
+    project.write('src/echo.ts', echoSource(1));
+    project.write(
+      'src/bot.ts',
+      "import { defineBot } from '@boardbot/core';\nimport { Echo } from './echo.js';\nimport { Ping } from './ping.js';\n\n" +
+        'export default defineBot({ handlers: [Ping, Echo] });\n',
+    );
+    const io = testIo(project.dir);
+    const session = await runDevForTest({ port: 0, db: ':memory:', logLevel: 'warn' }, io);
+    onTestFailed(() => console.error(io.text()));
+    const pids: number[] = [];
+    session.on('bot-start', ({ pid }) => pid !== undefined && pids.push(pid));
+    const control = new Control(session.urls.controlUrl, session.emulator.adminKey);
+    await control.firstAnswer('ping');
+    const { alice, general } = await control.seedIds();
+    const app = (await control.client.apps()).find((a) => a.name === 'dev-bot');
+    const random = (await control.client.boards()).find((b) => b.name === 'random')?.id;
+    if (!app || !random) throw new Error('the default seed is missing');
+    const third = await control.client.createBoard({ name: 'third', description: 'A third board' });
+    await control.client.setMember(third.id, alice);
+    await control.client.install(app.id, third.id);
+    const boards = [general, random, third.id];
+
+    // People post on the three boards in turn, at a steady pace, for as long as the reloads go on.
+    const posted: Message[] = [];
+    let posting = true;
+    const traffic = (async () => {
+      for (let i = 0; posting; i++) {
+        const board = boards[i % boards.length] as string;
+        posted.push(await control.client.postMessage(board, { user_id: alice, content: `m ${i}` }));
+        await new Promise((r) => setTimeout(r, PACE_MS));
+      }
+    })();
+    // A failed post fails the test where the traffic is awaited, not as an unhandled rejection.
+    traffic.catch(() => {});
+    onTestFailed(() => {
+      posting = false;
+    });
+
+    // Each reload: the new version saved, then its process fed. At that moment the process before it
+    // has exited (no process piles up), and the parent's heap is sampled.
+    const heap: number[] = [];
+    for (let v = 2; v <= RELOADS + 1; v++) {
+      const started = new Promise<void>((resolve) => session.once('bot-start', () => resolve()));
+      project.write('src/echo.ts', echoSource(v));
+      await started;
+      expect(pids).toHaveLength(v);
+      expect(
+        pids.slice(0, -1).filter((pid) => !exited(pid)),
+        `processes left running at v${v}`,
+      ).toEqual([]);
+      heap.push(process.memoryUsage().heapUsed);
+      // Traffic goes on after this version is fed, so that it answers some.
+      const fedAt = posted.length;
+      await eventuallyValue(
+        async () => posted.length,
+        (n) => n > fedAt,
+        POLL,
+      );
+    }
+    posting = false;
+    await traffic;
+
+    const ids = new Set(posted.map((m) => m.id));
+    const answers = async () =>
+      (await Promise.all(boards.map((b) => control.allMessages(b))))
+        .flat()
+        .filter((m) => m.author === app.bot_user_id && ids.has(m.reply_to ?? ''));
+    await eventuallyValue(answers, (found) => found.length >= posted.length, { ...POLL, timeoutMs: 60_000 });
+    const found = await answers();
+
+    // Nothing lost, nothing twice.
+    expect(found).toHaveLength(posted.length);
+    expect(new Set(found.map((m) => m.reply_to)).size).toBe(posted.length);
+    for (const board of boards) {
+      const asked = posted.filter((m) => m.board_id === board);
+      const answered = found.filter((m) => m.board_id === board).sort((a, b) => a.seq - b.seq);
+      // In order per board, each by one version, and never an older version after a newer one.
+      expect(answered.map((m) => m.reply_to)).toEqual(asked.map((m) => m.id));
+      expect(answered.map((m) => (m.content ?? '').replace(/^v\d+ /, ''))).toEqual(asked.map((m) => m.content));
+      const versions = answered.map((m) => Number(/^v(\d+) /.exec(m.content ?? '')?.[1]));
+      expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    }
+    // Every version answered some: the versions really took turns under traffic.
+    expect(new Set(found.map((m) => (m.content ?? '').split(' ')[0])).size).toBe(RELOADS + 1);
+
+    // One gateway connection all along, holding nothing unacknowledged at the end.
+    const gateway = await eventuallyValue(
+      async () => session.gateway(),
+      (g) => g.pending === 0,
+      POLL,
+    );
+    expect(gateway.connections).toBe(1);
+    // The parent does not grow with the reloads: it never loads the bot's code, and keeps only what is
+    // unacknowledged. 40 MB is far above its noise here and far below 20 copies of a bot.
+    expect(Math.max(...heap.slice(2)) - (heap[1] as number)).toBeLessThan(40 * 1024 * 1024);
+  }, 400_000);
+});
