@@ -16,13 +16,16 @@ import {
 
 const APPS = 50;
 const LEASE_MS = 1500;
+/** The apps of the four-replica test, and their leases' time (the default: 50 apps a replica on a 2-core machine). */
+const MANY = 200;
+const MANY_LEASE_MS = 3000;
 
 let world: HostWorld;
 let replicas: HostReplicas | undefined;
 
 beforeAll(async () => {
   buildHostReplica();
-  world = await HostWorld.start(APPS);
+  world = await HostWorld.start(MANY);
 }, 240_000);
 
 afterAll(async () => {
@@ -135,4 +138,58 @@ describe('a host of apps over replicas on Redis', () => {
     expect(moved.length).toBe(APPS / 2);
     expect(world.proxy.limited).toEqual([]);
   }, 300_000);
+
+  it('200 apps over four replicas, a replica killed every 4 s and another started: every effect once', async ({
+    annotate,
+  }) => {
+    const apps = world.apps.slice(0, MANY);
+    const r = new HostReplicas(world, apps, MANY_LEASE_MS);
+    replicas = r;
+    let live = [r.start(), r.start(), r.start(), r.start()];
+    await Promise.all(live.map((p) => p.joined()));
+    await until(() => r.reading(live), 'every app reading its gateway on one of the replicas', {
+      timeoutMs: 90_000,
+      intervalMs: 200,
+      report: () => r.report(),
+    });
+    const spread = new Map<string, number>();
+    for (const h of (await r.holders()).values()) spread.set(h, (spread.get(h) ?? 0) + 1);
+
+    // A round of posts every ROUND_MS; before every KILL_EVERY-th round, the replica holding the most
+    // apps is killed with SIGKILL and a new one started.
+    const ROUND_MS = 1000;
+    const KILL_EVERY = 4;
+    const startedAt = Date.now();
+    let kills = 0;
+    const posted = await post(apps, 28, async (round) => {
+      const due = startedAt + round * ROUND_MS;
+      if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+      if (round === 0 || round % KILL_EVERY !== 0) return;
+      const holders = [...(await r.holders()).values()];
+      const victim = [...live].sort(
+        (x, y) =>
+          holders.filter((h) => y.name.endsWith(` ${h}`)).length -
+          holders.filter((h) => x.name.endsWith(` ${h}`)).length,
+      )[0] as HostProcess;
+      await victim.signal('SIGKILL');
+      kills++;
+      live = [...live.filter((p) => p !== victim), r.start()];
+    });
+    expect(kills).toBeGreaterThanOrEqual(6);
+    await until(async () => (await tallyAll(posted, apps)).missing === 0, 'every message and command answered', {
+      timeoutMs: 180_000,
+      intervalMs: 1000,
+      report: async () => `${JSON.stringify(await tallyAll(posted, apps))}\n${r.report()}`,
+    });
+    const drainedMs = Date.now() - startedAt;
+    for (const p of live) await p.stop();
+    const final = await tallyAll(posted, apps);
+    expect(final).toEqual({ missing: 0, twice: [] });
+    expect(world.proxy.limited).toEqual([]);
+    const summary =
+      `${MANY} apps over 4 replicas (first spread ${[...spread.values()].join('/')}), ${kills} kills; ` +
+      `every answer ${drainedMs} ms after the first post`;
+    process.stderr.write(`host replicas: ${summary}\n`);
+    await annotate(summary);
+  }, 420_000);
 });

@@ -100,7 +100,7 @@ export class Consumer implements ReadsAlong {
     private readonly options: ConsumerOptions,
     private readonly feeding: () => boolean = () => false,
   ) {
-    this.runner = new EntryRunner(c, host, options);
+    this.runner = new EntryRunner(c, host, options, () => this.reading);
     this.blockingReads = waits;
   }
 

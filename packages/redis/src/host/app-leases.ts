@@ -6,6 +6,13 @@ import { holderOf, planBalance } from '../partitions/balance.js';
 import { HEARTBEAT } from '../scripts/feed-scripts.js';
 import type { HostKeys } from './host-keys.js';
 
+/**
+ * Most apps a replica takes at one heartbeat. Each taken app's bot starts (its app read, its commands
+ * synced, its gateway opened), one after the other: a replica taking over many apps at once must not
+ * starve its own heartbeats, or it loses the leases of the apps it runs already.
+ */
+const TAKES_PER_BEAT = 8;
+
 /** Where the leases of a host's apps live, and who this replica is among the host's replicas. */
 export interface AppLeasesDeps {
   client: Redis;
@@ -29,6 +36,8 @@ export class AppLeases {
   private readonly releasing = new Set<string>();
   /** The starts and stops under way. */
   private readonly moves = new Set<Promise<unknown>>();
+  /** The starts, one after the other. */
+  private starts: Promise<unknown> = Promise.resolve();
 
   /** @param d - the connection, keys, this replica and the host */
   constructor(private readonly d: AppLeasesDeps) {}
@@ -46,9 +55,10 @@ export class AppLeases {
   /**
    * One heartbeat: renews this replica's membership and app leases in one script, stops the apps
    * whose lease was lost, then gives up the apps beyond its share and takes free ones up to it.
-   * @param paused - the host stops: renew nothing, take nothing
+   * @param paused - renew nothing, take nothing (the host stops), unless `joining`
+   * @param joining - only join the replicas (renews the membership; takes nothing) @defaultValue false
    */
-  async beat(paused: boolean): Promise<void> {
+  async beat(paused: boolean, joining = false): Promise<void> {
     const { client, keys, replicaId, leaseMs } = this.d;
     const apps = [...this.d.placement.apps()].sort();
     for (const [id, lease] of this.leases) {
@@ -59,7 +69,7 @@ export class AppLeases {
     const [members, owners, renewed] = (await HEARTBEAT.run(
       client,
       [keys.members, ...apps.map((id) => keys.app(id))],
-      [paused ? '' : replicaId, leaseMs, ...held],
+      [paused && !joining ? '' : replicaId, leaseMs, ...held],
     )) as [string[], string[], number[]];
     held.forEach((value, i) => {
       const id = apps[i] as string;
@@ -84,7 +94,7 @@ export class AppLeases {
       const lease = this.leases.get(id);
       if (lease) this.give(id, lease, true);
     }
-    await Promise.all(plan.acquire.map((i) => this.take(apps[i] as string)));
+    await Promise.all(plan.acquire.slice(0, TAKES_PER_BEAT).map((i) => this.take(apps[i] as string)));
   }
 
   /** Gives every app up (their bots were stopped by the host's stop). */
@@ -102,7 +112,10 @@ export class AppLeases {
     if (!(await lease.acquire())) return;
     this.leases.set(id, lease);
     this.d.log.info({ app: id }, 'app taken: running it on this replica');
-    this.track(this.d.placement.run(id));
+    // Lost or given up while it waited for its turn: nothing to start.
+    const start = this.starts.then(() => (this.leases.get(id) === lease ? this.d.placement.run(id) : undefined));
+    this.starts = start.catch(() => {});
+    this.track(start);
   }
 
   /** Stops the app here (when `stop`), then gives its lease up, unless it was lost meanwhile. */

@@ -115,8 +115,12 @@ export class RedisHostScale implements HostScale {
       log: c.log,
       placement,
     });
+    // The first heartbeat only joins: replicas started together see each other before any takes its
+    // share, rather than the first taking every app and handing most of them over at once.
+    await this.leases.beat(true, true);
+    await new Promise<void>((resolve) => c.clock.setTimeout(() => resolve(), Math.max(50, Math.floor(leaseMs / 3))));
     await this.beat();
-    // The apps taken at the first heartbeat run (or failed) before the start ends.
+    // The apps taken at the second heartbeat run (or failed) before the start ends.
     await this.leases.settled();
     this.schedule();
     c.log.info({ apps: this.held.length, of: placement.apps().length }, 'host replica joined');
@@ -156,13 +160,13 @@ export class RedisHostScale implements HostScale {
   private async beat(): Promise<void> {
     const c = this.c;
     if (!c) return;
-    const apps = [...this.scales].map((scale) => scale.tick());
+    // Each app's beat runs beside (one at a time per app): a slow one never holds the app leases' renewal.
+    for (const scale of this.scales) void scale.tick();
     try {
       await this.leases?.beat(this.closed);
       this.beatFailures = 0;
     } catch (error) {
       if (this.beatFailures++ % 20 === 0) c.log.warn({ err: error }, 'host heartbeat failed (Redis unreachable?)');
     }
-    await Promise.all(apps);
   }
 }
