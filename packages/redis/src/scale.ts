@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Clock, CommandSyncPlan, ReplicaStatus, ScaleAdapter, SourceHost } from '@boardbot/core';
 import type { Logger } from '@boardbot/protocol';
 import type { Redis } from 'ioredis';
 import { CommandSync } from './commands/command-sync.js';
-import { type Connected, openConnection } from './connection.js';
+import { type Connected, defaultReplicaId, openConnection, watchErrors } from './connection.js';
 import { BlockingReads } from './consume/blocking-reads.js';
 import { Consumer } from './consume/consumer.js';
 import type { SharedReads } from './consume/shared-reads.js';
@@ -32,10 +30,14 @@ interface Running {
 /**
  * What the host of many apps shares with each app's replica (`redisHost()`): its connection, its
  * replica id, its one blocking read, and its one heartbeat, which beats every app's replica.
+ * @internal made by `redisHost()`
  */
 export interface SharedReplica {
+  /** The host's command connection. */
   readonly client: Redis;
+  /** The host replica's id: every app's replica is named by it. */
   readonly replicaId: string;
+  /** The one blocking read of the host's apps. */
   readonly reads: SharedReads;
   /** The host's heartbeat beats `scale` from now on ({@link RedisScale.tick}). */
   join(scale: RedisScale): void;
@@ -341,21 +343,4 @@ export class RedisScale implements ScaleAdapter {
       }),
     );
   }
-}
-
-/** `<hostname>-<pid>-<random>`, safe as a consumer name and a lease holder (no colon). */
-export function defaultReplicaId(): string {
-  const host =
-    hostname()
-      .replace(/[^A-Za-z0-9_.-]/g, '_')
-      .slice(0, 60) || 'host';
-  return `${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
-}
-
-/** ioredis reports connection errors as events; logged by code, every fiftieth, never by message. */
-export function watchErrors(client: Redis, log: Logger): void {
-  let seen = 0;
-  client.on('error', (error: Error & { code?: string }) => {
-    if (seen++ % 50 === 0) log.warn({ code: error.code ?? 'unknown' }, 'Redis connection error: reconnecting');
-  });
 }

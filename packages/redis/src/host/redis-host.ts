@@ -1,11 +1,11 @@
 import type { AppPlacement, Clock, HostScale, ScaleAdapter } from '@boardbot/core';
 import type { Logger } from '@boardbot/protocol';
 import type { Redis } from 'ioredis';
-import { openConnection } from '../connection.js';
+import { defaultReplicaId, openConnection, watchErrors } from '../connection.js';
 import { SharedReads } from '../consume/shared-reads.js';
 import { RedisNotConnectedError, RedisOptionError, RedisUnavailableError } from '../errors.js';
 import { type RedisScaleOptions, redactRedisUrl, resolveRedisOptions } from '../options.js';
-import { defaultReplicaId, RedisScale, type SharedReplica, watchErrors } from '../scale.js';
+import { RedisScale, type SharedReplica } from '../scale.js';
 import { AppLeases } from './app-leases.js';
 import { HostKeys } from './host-keys.js';
 
@@ -34,8 +34,8 @@ interface Connection extends SharedReplica {
  * The replica of a host of apps on Redis (`redisHost()`): one connection for commands, one for the
  * blocking read that every app's consumer shares, and one heartbeat that renews the replica's app
  * leases and beats each app's replica, whatever the number of apps. Each app runs here while this
- * replica holds its lease (see {@link AppLeases}), as a replica of its own bot whose Redis keys are
- * those of the app's bot alone.
+ * replica holds its lease (one lease per app, as a partition has), as a replica of its own bot,
+ * whose Redis keys are those of the app's bot alone.
  */
 export class RedisHostScale implements HostScale {
   readonly description: string;
