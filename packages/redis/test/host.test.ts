@@ -1,6 +1,6 @@
 import { Command, type CommandContext, createHost, defineBot, type Host, Option } from '@boardbot/core';
 import type { Board } from '@boardbot/emulator/control';
-import { type TempDir, tempDir } from '@boardbot/test-support';
+import { type TempDir, tempDir, until } from '@boardbot/test-support';
 import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { IsInt } from 'class-validator';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -136,5 +136,42 @@ it('keeps each app’s keys those of its bot alone, and the host’s beside them
   for (const key of keys.filter((k) => !hostKeys.includes(k))) {
     const tag = /^[^:]+:\{([^:}]+)[:}]/.exec(key)?.[1];
     expect(tag === 'bucket' || ids.includes(tag as string), key).toBe(true);
+  }
+});
+
+it('spreads the apps over two replicas (the others `elsewhere`, ready), and hands them all to one when the other stops', async () => {
+  const prefix = freshPrefix();
+  state = tempDir('boardbot-redis-host-');
+  const replica = (id: string) =>
+    createHost(
+      {
+        stateDir: `${state.dir}/${id}`,
+        logger: false,
+        handleSignals: false,
+        defaults: { apiUrl: emulator.apiUrl },
+        health: { port: 0 },
+        scale: redisHost({ url: redis().server.url, keyPrefix: prefix, leaseMs: 900, replicaId: id }),
+      },
+      [...apps.keys()].map((name) => ({ id: name, bot, token: async (n: string) => apps.get(n)?.token ?? '' })),
+    );
+  const a = replica('a');
+  const b = replica('b');
+  host = a;
+  try {
+    await Promise.all([a.start(), b.start()]);
+    const running = (h: Host) => h.status().filter((s) => s.state === 'running').length;
+    await until(() => running(a) === APPS / 2 && running(b) === APPS / 2, 'four apps on each replica');
+    expect(a.status().filter((s) => s.state === 'elsewhere')).toHaveLength(APPS / 2);
+    const ready = await fetch(`${a.healthUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    const answers = await askEvery(1);
+    for (const name of apps.keys()) expect(answers.get(name)).toEqual([`${name} 1`]);
+    // A stopping replica gives its apps up at once: the other takes them and answers for them.
+    await b.stop();
+    await until(() => running(a) === APPS, 'every app on the replica left');
+    const after = await askEvery(2);
+    for (const name of apps.keys()) expect(after.get(name)).toEqual([`${name} 2`]);
+  } finally {
+    await b.stop();
   }
 });
