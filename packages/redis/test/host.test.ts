@@ -1,7 +1,11 @@
 import { Command, type CommandContext, createHost, defineBot, type Host, Option } from '@boardbot/core';
-import type { Board } from '@boardbot/emulator/control';
 import { type TempDir, tempDir, until } from '@boardbot/test-support';
-import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
+import {
+  type InstalledApp,
+  installedApps,
+  type SeededEmulator,
+  startSeededEmulator,
+} from '@boardbot/test-support/emulator';
 import { IsInt } from 'class-validator';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { redisHost } from '../src/index.js';
@@ -31,18 +35,11 @@ let emulator: SeededEmulator;
 let state: TempDir;
 let host: Host | undefined;
 /** The platform's apps, by their id in the host: their own board, and their token. */
-const apps = new Map<string, { id: string; board: Board; token: string }>();
+const apps = new Map<string, InstalledApp>();
 
 beforeAll(async () => {
   emulator = await startSeededEmulator({ rateLimit: { requests: 100_000 } });
-  for (let i = 0; i < APPS; i++) {
-    const name = `app${i}`;
-    const created = await emulator.control.createApp({ name });
-    const board = await emulator.control.createBoard({ name: `${name}-board` });
-    await emulator.control.setMember(board.id, emulator.seed.alice.id);
-    await emulator.control.install(created.app.id, board.id);
-    apps.set(name, { id: created.app.id, board, token: created.token });
-  }
+  for (const app of await installedApps(emulator, APPS)) apps.set(app.name, app);
 }, 30_000);
 
 afterAll(async () => {

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { Board } from '@boardbot/emulator/control';
 import {
   type CountingProxy,
   LoggingProcess,
@@ -11,7 +10,12 @@ import {
   type TempDir,
   tempDir,
 } from '@boardbot/test-support';
-import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
+import {
+  type InstalledApp,
+  installedApps,
+  type SeededEmulator,
+  startSeededEmulator,
+} from '@boardbot/test-support/emulator';
 import { Redis } from 'ioredis';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -25,14 +29,7 @@ export function buildHostReplica(): void {
 }
 
 /** An app of the platform: its id, its own board (alice is a member), its token and bot user. */
-export interface PlatformApp {
-  /** Its id in the host (`app<n>`). */
-  name: string;
-  id: string;
-  board: Board;
-  token: string;
-  botUser: string;
-}
+export type PlatformApp = InstalledApp;
 
 /** A replica of the host fixture as a real process. */
 export class HostProcess extends LoggingProcess {
@@ -60,15 +57,7 @@ export class HostWorld {
     const redis = await startRedisServer();
     const emulator = await startSeededEmulator({ rateLimit: { requests: 100_000 } });
     const proxy = await startCountingProxy(emulator.apiUrl);
-    const apps: PlatformApp[] = [];
-    for (let i = 0; i < count; i++) {
-      const name = `app${i}`;
-      const created = await emulator.control.createApp({ name });
-      const board = await emulator.control.createBoard({ name: `${name}-board` });
-      await emulator.control.setMember(board.id, emulator.seed.alice.id);
-      await emulator.control.install(created.app.id, board.id);
-      apps.push({ name, id: created.app.id, board, token: created.token, botUser: created.app.bot_user_id });
-    }
+    const apps = await installedApps(emulator, count);
     return new HostWorld(redis, emulator, proxy, apps, new Redis(redis.url));
   }
 
