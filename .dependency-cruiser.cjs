@@ -90,6 +90,7 @@ const LAYERS = {
     ['limits', 'sessions', 'commands'], // the shared rate limit, cooldowns, sessions and command sync
     ['consume', 'feed'], // the partition streams: their consumers and their reader
     ['scale.ts'],
+    ['host'], // a host of apps over replicas: its app leases, and the shared connection each app's scale.ts runs on
     ['redis.ts'],
     ['index.ts'],
   ],

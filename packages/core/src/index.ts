@@ -42,6 +42,7 @@ export type * from './health/replica-status.js';
 export { createHost, type Host, type HostState } from './host/host.js';
 export type { HostReadyState } from './host/host-health.js';
 export * from './host/host-options.js';
+export type { AppPlacement, HostScale } from './host/host-scale.js';
 export type { AppStatus, HostedApp, HostedAppState } from './host/hosted-app.js';
 export { ContextBase, type ContextDeps, type RunVoice } from './kernel/base-context.js';
 export type { Clock } from './kernel/clock.js';

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Clock } from '@boardbot/core';
 import type { Logger } from '@boardbot/protocol';
 import { backoffDelay } from '@boardbot/protocol/http';
@@ -89,3 +91,20 @@ export function sendNow(client: Redis, name: string, args: readonly (string | nu
 }
 
 const AS_STRINGS: ConstructorParameters<typeof Command>[2] = { replyEncoding: 'utf8' };
+
+/** `<hostname>-<pid>-<random>`, safe as a consumer name and a lease holder (no colon). */
+export function defaultReplicaId(): string {
+  const host =
+    hostname()
+      .replace(/[^A-Za-z0-9_.-]/g, '_')
+      .slice(0, 60) || 'host';
+  return `${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+/** ioredis reports connection errors as events; logged by code, every fiftieth, never by message. */
+export function watchErrors(client: Redis, log: Logger): void {
+  let seen = 0;
+  client.on('error', (error: Error & { code?: string }) => {
+    if (seen++ % 50 === 0) log.warn({ code: error.code ?? 'unknown' }, 'Redis connection error: reconnecting');
+  });
+}

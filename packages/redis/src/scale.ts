@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Clock, CommandSyncPlan, ReplicaStatus, ScaleAdapter, SourceHost } from '@boardbot/core';
 import type { Logger } from '@boardbot/protocol';
 import type { Redis } from 'ioredis';
 import { CommandSync } from './commands/command-sync.js';
-import { type Connected, openConnection } from './connection.js';
+import { type Connected, defaultReplicaId, openConnection, watchErrors } from './connection.js';
+import { BlockingReads } from './consume/blocking-reads.js';
 import { Consumer } from './consume/consumer.js';
+import type { SharedReads } from './consume/shared-reads.js';
 import { ensureGroup } from './consume/streams.js';
 import { trimDeadLetters } from './dead-letters/retention.js';
 import { RedisNotConnectedError, RedisUnavailableError } from './errors.js';
@@ -21,9 +21,28 @@ import { RedisSessionStore } from './sessions/redis-session-store.js';
 
 /** What a started replica runs. */
 interface Running {
-  blocking: Redis;
+  /** Its own blocking connection; none when the host's shared read serves it. */
+  blocking: Redis | undefined;
   reader: Reader;
   consumer: Consumer;
+}
+
+/**
+ * What the host of many apps shares with each app's replica (`redisHost()`): its connection, its
+ * replica id, its one blocking read, and its one heartbeat, which beats every app's replica.
+ * @internal made by `redisHost()`
+ */
+export interface SharedReplica {
+  /** The host's command connection. */
+  readonly client: Redis;
+  /** The host replica's id: every app's replica is named by it. */
+  readonly replicaId: string;
+  /** The one blocking read of the host's apps. */
+  readonly reads: SharedReads;
+  /** The host's heartbeat beats `scale` from now on ({@link RedisScale.tick}). */
+  join(scale: RedisScale): void;
+  /** The host's heartbeat no longer beats `scale`. */
+  leave(scale: RedisScale): void;
 }
 
 /**
@@ -53,8 +72,15 @@ export class RedisScale implements ScaleAdapter {
   private beats = 0;
   private readonly works = new Map<string, Promise<unknown>>();
 
-  /** @param options - see {@link RedisScaleOptions} */
-  constructor(options: RedisScaleOptions = {}) {
+  /**
+   * @param options - see {@link RedisScaleOptions}
+   * @param shared - the host's connection, read and heartbeat, for an app of a host (`redisHost()`);
+   * without it the replica has its own
+   */
+  constructor(
+    options: RedisScaleOptions = {},
+    private readonly shared?: SharedReplica,
+  ) {
     this.options = resolveRedisOptions(options);
     this.description = `redis ${redactRedisUrl(this.options.url)}`;
     this.rateLimit = new RedisRateLimit(() => {
@@ -72,6 +98,14 @@ export class RedisScale implements ScaleAdapter {
   }
 
   async connect(target: { apiUrl: string; credential: string; log: Logger; clock: Clock }): Promise<void> {
+    this.apiUrl = target.apiUrl;
+    const bucket = bucketKeys(this.options.keyPrefix, target.credential);
+    const shared = this.shared;
+    if (shared) {
+      const log = (this.options.logger ?? target.log).child({ replica: shared.replicaId });
+      this.connection = { client: shared.client, replicaId: shared.replicaId, log, bucket, clock: target.clock };
+      return;
+    }
     const client = (this.options.connect ?? openConnection)(this.options.url);
     const replicaId = this.options.replicaId ?? defaultReplicaId();
     const log = (this.options.logger ?? target.log).child({ replica: replicaId });
@@ -82,8 +116,6 @@ export class RedisScale implements ScaleAdapter {
       client.disconnect();
       throw new RedisUnavailableError(redactRedisUrl(this.options.url), error);
     }
-    this.apiUrl = target.apiUrl;
-    const bucket = bucketKeys(this.options.keyPrefix, target.credential);
     this.connection = { client, replicaId, log, bucket, clock: target.clock };
   }
 
@@ -115,13 +147,16 @@ export class RedisScale implements ScaleAdapter {
   async start(host: SourceHost): Promise<void> {
     const c = this.c;
     if (!c) throw new RedisNotConnectedError('start');
-    const blocking = c.client.duplicate();
-    watchErrors(blocking, c.log);
-    await blocking.connect();
+    const blocking = this.shared ? undefined : c.client.duplicate();
+    if (blocking) {
+      watchErrors(blocking, c.log);
+      await blocking.connect();
+    }
+    const waits = this.shared?.reads.waits() ?? new BlockingReads(blocking as Redis, c.client, c.clock);
     for (let p = 0; p < this.partitions; p++) await ensureGroup(c.client, c.keys.partition(p));
     const o = this.options;
     const readerLease = new Lease(c.client, c.keys.reader, c.keys.fence, c.replicaId, o.leaseMs);
-    const consumer = new Consumer(c, blocking, host, o, () => this.run?.reader.leading === true);
+    const consumer = new Consumer(c, waits, host, o, () => this.run?.reader.leading === true);
     this.run = {
       blocking,
       reader: new Reader(c, readerLease, host, this.partitions, o.maxBacklog, consumer),
@@ -163,6 +198,7 @@ export class RedisScale implements ScaleAdapter {
     this.closed = true;
     this.paused = true;
     this.connection?.clock.clearTimeout(this.timer);
+    this.shared?.leave(this);
     await this.beating;
     await Promise.all(this.works.values());
     await this.run?.reader.stop();
@@ -174,20 +210,32 @@ export class RedisScale implements ScaleAdapter {
       await c.client.zrem(c.keys.members, c.replicaId).catch(() => {});
       c.log.info('replica left');
     }
-    this.run?.blocking.disconnect();
-    const client = this.connection?.client;
+    this.run?.blocking?.disconnect();
+    // The host's connection is the host's to close.
+    const client = this.shared ? undefined : this.connection?.client;
     await client?.quit().catch(() => client.disconnect());
+  }
+
+  /**
+   * One heartbeat, unless one runs: what the replica's own timer calls, or the host's heartbeat for
+   * each of its apps.
+   * @internal called by `redisHost()`'s heartbeat
+   */
+  tick(): Promise<void> {
+    this.beating ??= this.beat().finally(() => {
+      this.beating = undefined;
+    });
+    return this.beating;
   }
 
   private schedule(): void {
     if (this.closed || !this.connection) return;
+    if (this.shared) {
+      this.shared.join(this);
+      return;
+    }
     this.timer = this.connection.clock.setTimeout(
-      () => {
-        this.beating = this.beat().finally(() => {
-          this.beating = undefined;
-          this.schedule();
-        });
-      },
+      () => void this.tick().finally(() => this.schedule()),
       Math.max(50, Math.floor(this.options.leaseMs / 3)),
     );
   }
@@ -295,21 +343,4 @@ export class RedisScale implements ScaleAdapter {
       }),
     );
   }
-}
-
-/** `<hostname>-<pid>-<random>`, safe as a consumer name and a lease holder (no colon). */
-function defaultReplicaId(): string {
-  const host =
-    hostname()
-      .replace(/[^A-Za-z0-9_.-]/g, '_')
-      .slice(0, 60) || 'host';
-  return `${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
-}
-
-/** ioredis reports connection errors as events; logged by code, every fiftieth, never by message. */
-function watchErrors(client: Redis, log: Logger): void {
-  let seen = 0;
-  client.on('error', (error: Error & { code?: string }) => {
-    if (seen++ % 50 === 0) log.warn({ code: error.code ?? 'unknown' }, 'Redis connection error: reconnecting');
-  });
 }

@@ -101,3 +101,33 @@ export async function startSeededEmulator(options: EmulatorOptions = {}, port = 
     },
   };
 }
+
+/** An app made on the emulator for a host test: installed on a board of its own, where alice is a member. */
+export interface InstalledApp {
+  /** Its name on the platform, also its id in a host (`app<n>`). */
+  name: string;
+  id: string;
+  board: Board;
+  token: string;
+  /** Its bot user, the author of its answers. */
+  botUser: string;
+}
+
+/**
+ * Makes `count` apps on a seeded emulator (`app0`, `app1`...), each installed on a board of its own
+ * (`app<n>-board`) where alice is a member: the apps of the host tests.
+ * @param seeded - the emulator
+ * @param count - how many
+ */
+export async function installedApps(seeded: SeededEmulator, count: number): Promise<InstalledApp[]> {
+  const apps: InstalledApp[] = [];
+  for (let i = 0; i < count; i++) {
+    const name = `app${i}`;
+    const created = await seeded.control.createApp({ name });
+    const board = await seeded.control.createBoard({ name: `${name}-board` });
+    await seeded.control.setMember(board.id, seeded.seed.alice.id);
+    await seeded.control.install(created.app.id, board.id);
+    apps.push({ name, id: created.app.id, board, token: created.token, botUser: created.app.bot_user_id });
+  }
+  return apps;
+}

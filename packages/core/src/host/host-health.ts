@@ -17,7 +17,7 @@ export interface HostReadyState extends ReadyState {
   error?: AppStatus['error'];
 }
 
-const STATES: readonly HostedAppState[] = ['idle', 'starting', 'running', 'failed', 'stopping', 'stopped'];
+const STATES: readonly HostedAppState[] = ['idle', 'starting', 'running', 'failed', 'stopping', 'stopped', 'elsewhere'];
 
 /**
  * A host's one health endpoint: `/healthz`; `/readyz`, ready when every app is, each app's readiness
@@ -43,7 +43,7 @@ export class HostHealth {
     collectProcessMetrics(this.registry);
     new Gauge({
       name: 'boardbot_host_apps',
-      help: 'Apps of the host, by state (idle, starting, running, failed, stopping, stopped).',
+      help: 'Apps of the host, by state (idle, starting, running, failed, stopping, stopped, elsewhere).',
       labelNames: ['state'],
       registers: [this.registry],
       collect() {
@@ -116,6 +116,8 @@ export class HostHealth {
 
   private async appReady(status: AppStatus): Promise<ReadyState> {
     const joined = this.joined.get(status.id);
+    // Another replica of the host runs it: nothing of it is this replica's to be ready for.
+    if (status.state === 'elsewhere') return { ready: true, checks: { elsewhere: true } };
     if (status.state !== 'running' || !joined) return { ready: false, checks: { running: false } };
     return joined.ready();
   }

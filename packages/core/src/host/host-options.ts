@@ -4,6 +4,7 @@ import type { LoggerInput } from '../kernel/logger.js';
 import type { BotDefinition } from '../runtime/define-bot.js';
 import type { BotOptions } from '../runtime/options.js';
 import type { SignalSource } from '../runtime/signals.js';
+import type { HostScale } from './host-scale.js';
 
 /**
  * Where an app's token comes from: the name of an environment variable (`{ env: 'TEAM_A_TOKEN' }`),
@@ -63,6 +64,12 @@ export interface HostOptions {
    * each app's own bounds, so a busy app cannot take the others' turn. @defaultValue `{}`
    */
   defaults?: Omit<Partial<BotOptions>, HostOwnedOption | 'handlers'>;
+  /**
+   * Runs the host as one of several replicas (`redisHost()` of `@boardbot/redis`): the apps are
+   * spread over the replicas, each running on one at a time and moving when that one dies; the apps
+   * not run here are `elsewhere`. Without it every app runs here. @defaultValue none
+   */
+  scale?: HostScale | undefined;
   /** Stop every app gracefully on SIGINT/SIGTERM and exit. @defaultValue true */
   handleSignals?: boolean;
   /** Where signals come from. @defaultValue `process` */

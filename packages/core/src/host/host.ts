@@ -2,6 +2,7 @@ import type { Logger } from '@boardbot/protocol';
 import { createRestAgent } from '@boardbot/rest';
 import { BotStateError, InvalidConfigError, UnknownAppError } from '../errors.js';
 import { healthFromEnv } from '../health/health-env.js';
+import { systemClock } from '../kernel/clock.js';
 import { readEnvironment } from '../kernel/environment.js';
 import { createLogger, flushLogger } from '../kernel/logger.js';
 import { exitCodeAfterStop, type StopReport } from '../runtime/exit-codes.js';
@@ -9,6 +10,7 @@ import { handleShutdownSignals } from '../runtime/signals.js';
 import { checkAppToken } from './app-token.js';
 import type { HostHealth } from './host-health.js';
 import { DEFAULT_HOST_OPTIONS, type HostedAppDefinition, type HostOptions } from './host-options.js';
+import type { HostScale } from './host-scale.js';
 import { type AppStatus, HostedApp } from './hosted-app.js';
 
 /** Where a host is in its life. A stopped host cannot start again: create a new one. */
@@ -80,6 +82,8 @@ export class Host {
    */
   async add(definition: HostedAppDefinition): Promise<AppStatus> {
     const app = this.register(definition);
+    // With replicas, the next heartbeat places it (here or on another replica).
+    if (this.options.scale) return app.status();
     if (this.current === 'running' || this.current === 'starting') await app.start();
     return app.status();
   }
@@ -107,6 +111,8 @@ export class Host {
     const app = this.app(id);
     // A host not started yet reads every token at its start.
     if (this.current === 'idle') return app.status();
+    // Run by another replica: its token is read when a replica takes it.
+    if (app.status().state === 'elsewhere') return app.status();
     await app.retoken();
     return app.status();
   }
@@ -124,7 +130,9 @@ export class Host {
       this.disposeSignals = handleShutdownSignals(stop, { source: signals, exit, log: this.log });
     }
     if (this.options.health) await this.openHealth(this.options.health);
-    await Promise.all([...this.apps.values()].map((app) => app.start()));
+    const { scale } = this.options;
+    if (scale) await this.place(scale);
+    else await Promise.all([...this.apps.values()].map((app) => app.start()));
     this.current = 'running';
     this.log.info(
       { apps: this.apps.size, failed: this.status().filter((a) => a.state === 'failed').length },
@@ -159,9 +167,26 @@ export class Host {
     const { stateDir, defaults = {}, tracing } = this.options;
     const { log, dispatcher } = this;
     const hub = () => this.health?.hub(id);
-    const app = new HostedApp(definition, { log, stateDir, defaults, tracing, dispatcher, hub });
+    const { scale } = this.options;
+    const adapter = scale && ((app: string) => scale.adapter(app));
+    const app = new HostedApp(definition, { log, stateDir, defaults, tracing, dispatcher, hub, scale: adapter });
     this.apps.set(id, app);
     return app;
+  }
+
+  /** Joins the host's replicas: from now on the apps this replica takes run here. */
+  private async place(scale: HostScale): Promise<void> {
+    await scale.connect({ log: this.log, clock: systemClock });
+    this.log.info({ scale: scale.description }, 'running as a replica of the host');
+    await scale.start({
+      apps: () => [...this.apps.keys()],
+      run: async (id) => {
+        await this.apps.get(id)?.start();
+      },
+      release: async (id) => {
+        await this.apps.get(id)?.release();
+      },
+    });
   }
 
   private async openHealth(options: NonNullable<HostOptions['health']>): Promise<void> {
@@ -173,6 +198,8 @@ export class Host {
   private async shutDown(): Promise<StopReport> {
     this.current = 'stopping';
     const reports = await Promise.all([...this.apps.values()].map((app) => app.stop()));
+    // The apps stopped: their leases are given up, so other replicas take them at once.
+    await this.options.scale?.close();
     await this.health?.close();
     await this.dispatcher.close();
     this.disposeSignals?.();

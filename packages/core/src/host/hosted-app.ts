@@ -6,11 +6,15 @@ import { Bot } from '../runtime/bot.js';
 import type { BotDefinition } from '../runtime/define-bot.js';
 import type { StopReport } from '../runtime/exit-codes.js';
 import { NOTHING_LEFT } from '../runtime/parts/feed-parts.js';
+import type { ScaleAdapter } from '../runtime/scale/scale-port.js';
 import { resolveAppToken } from './app-token.js';
 import type { HostedAppDefinition, HostOptions } from './host-options.js';
 
-/** Where a hosted app is: `failed` when it could not start or was refused for good while running. */
-export type HostedAppState = 'idle' | 'starting' | 'running' | 'failed' | 'stopping' | 'stopped';
+/**
+ * Where a hosted app is: `failed` when it could not start or was refused for good while running;
+ * `elsewhere` when the host has replicas (`scale`) and another replica runs it.
+ */
+export type HostedAppState = 'idle' | 'starting' | 'running' | 'failed' | 'stopping' | 'stopped' | 'elsewhere';
 
 /** An app of a host, as `host.status()` and `/readyz` report it. */
 export interface AppStatus {
@@ -33,6 +37,8 @@ export interface HostedAppDeps {
   dispatcher: RestClientOptions['dispatcher'];
   /** The host's health endpoint, as this app joins it (once the host listens). */
   hub(): HealthHub | undefined;
+  /** A scale adapter for one start of the app, when the host has replicas (`scale`). */
+  scale?: ((app: string) => ScaleAdapter) | undefined;
 }
 
 /**
@@ -44,7 +50,7 @@ export interface HostedAppDeps {
 export class HostedApp {
   /** The app's logger: the host's, with its `app` field. */
   readonly log: Logger;
-  private current: HostedAppState = 'idle';
+  private current: HostedAppState;
   private failure: AppStatus['error'];
   private running: Bot | undefined;
   private queue: Promise<unknown> = Promise.resolve();
@@ -60,6 +66,8 @@ export class HostedApp {
     private readonly deps: HostedAppDeps,
   ) {
     this.log = deps.log.child({ app: definition.id });
+    // With replicas, an app runs here only once this replica takes it.
+    this.current = deps.scale ? 'elsewhere' : 'idle';
   }
 
   /** Its id in the host. */
@@ -87,6 +95,15 @@ export class HostedApp {
     return this.inTurn(() => this.close());
   }
 
+  /** Stops it gracefully here: another replica of the host runs it from now on. */
+  release(): Promise<StopReport> {
+    return this.inTurn(async () => {
+      const report = await this.close();
+      if (this.current === 'stopped') this.current = 'elsewhere';
+      return report;
+    });
+  }
+
   /** Resolves its token again and starts it anew, from where it stopped (also after a failure). */
   retoken(): Promise<void> {
     return this.inTurn(async () => {
@@ -108,7 +125,7 @@ export class HostedApp {
     try {
       const definition = await loadDefinition(this.definition.bot);
       const token = await resolveAppToken(id, this.definition.token);
-      const { defaults, stateDir, tracing, dispatcher, hub } = this.deps;
+      const { defaults, stateDir, tracing, dispatcher, hub, scale } = this.deps;
       // Only this bot's refusal fails the app: a bot replaced by a re-token no longer speaks for it.
       const failed = (error: Error) => {
         if (this.running === bot) this.fail(error);
@@ -119,6 +136,7 @@ export class HostedApp {
           ...defaults,
           ...this.definition.options,
           ...(tracing !== undefined && { tracing }),
+          ...(scale && { scale: scale(id) }),
           token,
           logger: this.log,
           stateDir: join(stateDir, 'apps', id),

@@ -1,6 +1,24 @@
 import type { Clock } from '@boardbot/core';
 import type { Redis } from 'ioredis';
 import { sleep } from '../connection.js';
+import { streamHeads } from './streams.js';
+
+/**
+ * How a consumer waits for new entries in its partitions: a replica of one bot has a connection of
+ * its own for it ({@link BlockingReads}); the apps of a host share one read (`SharedReads`).
+ */
+export interface EntryWaits {
+  /**
+   * Waits up to `ms` for an entry after `cursor` in any of `streams`.
+   * @returns each stream that got one, with the last entry id it returned; null when none did
+   */
+  wait(
+    streams: readonly { key: string; cursor: string }[],
+    ms: number,
+  ): Promise<Map<string, string | undefined> | null>;
+  /** Ends the wait in flight, if any, as if its time had passed. */
+  interrupt(): Promise<void>;
+}
 
 /**
  * The blocking reads of one connection, which a stop can end at once. Redis holds a blocked `XREAD`
@@ -8,7 +26,7 @@ import { sleep } from '../connection.js';
  * `blockMs`); `CLIENT UNBLOCK` sent over another connection ends it as if it had timed out. An
  * `XREAD` takes nothing from a consumer group, so ending one early loses nothing.
  */
-export class BlockingReads {
+export class BlockingReads implements EntryWaits {
   /** The blocking connection's client id, learnt before its first read after each (re)connect. */
   private id: string | undefined;
   private inFlight = 0;
@@ -38,6 +56,19 @@ export class BlockingReads {
     } finally {
       this.inFlight--;
     }
+  }
+
+  /** {@inheritDoc EntryWaits.wait} */
+  async wait(
+    streams: readonly { key: string; cursor: string }[],
+    ms: number,
+  ): Promise<Map<string, string | undefined> | null> {
+    const keys = streams.map((s) => s.key);
+    const cursors = streams.map((s) => s.cursor);
+    const reply = (await this.xread(['COUNT', '1', 'BLOCK', String(ms), 'STREAMS', ...keys, ...cursors])) as
+      | unknown[]
+      | null;
+    return reply ? streamHeads(reply) : null;
   }
 
   /**

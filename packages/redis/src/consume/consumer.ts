@@ -1,15 +1,14 @@
 import type { SourceHost } from '@boardbot/core';
-import type { Redis } from 'ioredis';
 import { type Connected, redisErrorCode, sleep } from '../connection.js';
 import { sortKeyOf } from '../feed/entry-id.js';
 import { GROUP } from '../keys.js';
 import { READ } from '../scripts/feed-scripts.js';
-import { BlockingReads } from './blocking-reads.js';
+import type { EntryWaits } from './blocking-reads.js';
 import { decodeEntry, isMalformed } from './decode-entry.js';
 import { EntryRunner } from './entry-runner.js';
 import { pendingEntries } from './pending.js';
 import { type ReadAlong, type ReadsAlong, type StreamEntry, type TakenEntry, takenEntry } from './read-along.js';
-import { ensureGroup, streamHeads, trim } from './streams.js';
+import { ensureGroup, trim } from './streams.js';
 
 /** A partition this replica holds the lease of. */
 interface Part {
@@ -85,24 +84,24 @@ export class Consumer implements ReadsAlong {
   /** Entries taken and not queued yet: by reads along (until their partition's settle), by the loop's reads. */
   private unqueued = 0;
   private readonly runner: EntryRunner;
-  private readonly blockingReads: BlockingReads;
+  private readonly blockingReads: EntryWaits;
 
   /**
    * @param c - the replica's connection
-   * @param blocking - a connection of its own for the blocking reads
+   * @param waits - how it waits for new entries (a connection of its own, or the host's shared read)
    * @param host - the bot
    * @param options - bounds and timings
    * @param feeding - whether this replica's reader holds the reader lease, so appends every entry
    */
   constructor(
     private readonly c: Connected,
-    blocking: Redis,
+    waits: EntryWaits,
     private readonly host: SourceHost,
     private readonly options: ConsumerOptions,
     private readonly feeding: () => boolean = () => false,
   ) {
-    this.runner = new EntryRunner(c, host, options);
-    this.blockingReads = new BlockingReads(blocking, c.client, c.clock);
+    this.runner = new EntryRunner(c, host, options, () => this.reading);
+    this.blockingReads = waits;
   }
 
   /** The partitions held (draining ones included). */
@@ -366,16 +365,11 @@ export class Consumer implements ReadsAlong {
         this.fed.clear();
         // A pause that came during the reads above found no read to cut short: none may start now.
         if (!this.reading) continue;
-        const next = (await this.blockingReads.xread([
-          'COUNT',
-          '1',
-          'BLOCK',
-          String(this.options.blockMs),
-          'STREAMS',
-          ...active.map((p) => p.key),
-          ...active.map((p) => p.cursor),
-        ])) as unknown[] | null;
-        if (next) this.hint = streamHeads(next);
+        const next = await this.blockingReads.wait(
+          active.map((p) => ({ key: p.key, cursor: p.cursor })),
+          this.options.blockMs,
+        );
+        if (next) this.hint = next;
       } catch (error) {
         if (redisErrorCode(error) === 'NOGROUP') {
           // Redis lost the group (its data was lost): read the streams again from their start.

@@ -36,11 +36,13 @@ export class EntryRunner {
    * @param c - the replica's connection
    * @param host - the bot
    * @param bounds - runs per entry, dead-letter stream length
+   * @param reading - whether the replica still takes work (false once it pauses to stop)
    */
   constructor(
     private readonly c: Connected,
     private readonly host: SourceHost,
     private readonly options: RunBounds,
+    private readonly reading: () => boolean = () => true,
   ) {}
 
   /**
@@ -101,6 +103,9 @@ export class EntryRunner {
         await this.deadLetter(part, entry.id, entry.payload, attempt, `its handlers failed ${attempt} times`);
         return;
       }
+      // The replica stops (its bot closing, its REST client with it): a failed event is left pending
+      // for the partition's next owner rather than run again here, against a bot that cannot answer.
+      if (!this.reading()) return;
       this.c.log.warn(
         { partition: part.index, entry: entry.id, attempt, max_deliveries: maxDeliveries },
         'handler failed: the event is delivered again (its board waits)',
