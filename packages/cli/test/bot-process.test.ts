@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BotProcess } from '@boardbot/cli/internal';
 import { buildProjects } from '@boardbot/test-support';
+import ts from 'typescript';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 // Runs the built CLI: build it first (a no-op when up to date), so it is never a stale build.
@@ -62,6 +63,33 @@ describe('BotProcess', () => {
     expect(bot.running).toBe(false);
     await io.seen('graceful stop');
     expect(io.err).toContain('graceful stop');
+  });
+
+  it('runs the bot with source maps, so a stack trace names the TypeScript file and line', async () => {
+    // What `tsc` (or dev's fast emit) writes for a source whose third line throws: JS and its map.
+    const source = [
+      'export function roll(sides: number): number {',
+      '  const n: number = sides;',
+      "  throw new Error('broken dice ' + n);",
+      '}',
+      '',
+    ].join('\n');
+    const out = ts.transpileModule(source, {
+      fileName: 'dice.ts',
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, sourceMap: true },
+    });
+    writeFileSync(join(dir, 'dice.js'), out.outputText);
+    writeFileSync(join(dir, 'dice.js.map'), out.sourceMapText ?? '');
+    const io = lines();
+    const file = entry(
+      'bot.mjs',
+      `import { roll } from './dice.js'; try { roll(6); } catch (e) { console.error(e.stack); }`,
+    );
+    bot = new BotProcess({ entry: file, cwd: dir, env: {}, output: io.output });
+    await bot.restart();
+    await io.seen('Error: broken dice 6');
+    await bot.stop();
+    expect(io.err.find((l) => l.includes('at roll'))).toMatch(/dice\.ts:3:\d+/);
   });
 
   it('kills a bot that ignores SIGTERM after the stop timeout', async () => {
