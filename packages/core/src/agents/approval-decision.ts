@@ -1,7 +1,7 @@
 import type { HandlerContext } from '../kernel/context.js';
 import type { BotRest } from '../kernel/ports.js';
 import type { MessageContext } from '../listeners/context.js';
-import { memberRole } from '../permissions/member-roles.js';
+import { memberRole, roleAtLeast } from '../permissions/member-roles.js';
 import type { ResolvedAgentOptions } from './agent-options.js';
 import { type AgentRuntime, botNow } from './agent-runtime.js';
 import { runTurn } from './agent-turn.js';
@@ -9,8 +9,6 @@ import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from './approval-s
 import { requestText } from './approval-texts.js';
 import { type ApprovalAnswer, approvalAnswer } from './approval-words.js';
 import { askerContext } from './asker-context.js';
-
-const RANK = { app: 0, member: 1, admin: 2, owner: 3 } as const;
 
 /**
  * Whether `who` (the person behind `ctx`) may decide `record`: the asker (unless `approvers.asker` is
@@ -30,7 +28,7 @@ export async function mayApprove(
   if ((asker && who === record.askerId) || users.includes(who)) return true;
   if (roles.length === 0) return false;
   const role = await memberRole(ctx, true);
-  return role !== undefined && roles.some((r) => RANK[role] >= RANK[r]);
+  return roles.some((r) => roleAtLeast(role, r));
 }
 
 /**
