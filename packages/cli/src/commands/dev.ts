@@ -179,29 +179,37 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
   // Whether the bot already runs code saved since the last build (a fast emit restarted it).
   let aheadOfBuild = false;
   let restartQueued = false;
+  // A restart queued or running: the bot is being replaced, not missing (a swapping relayed bot has
+  // no running process for a moment, and a build that changed nothing must not restart it again).
+  let restarting = false;
   const restartBot = () => {
     // Restarts run one after the other, so two quick saves never start two bots; saves while one
     // waits are in the restart it waits for.
     if (restartQueued) return;
     restartQueued = true;
-    queue = queue.then(async () => {
-      restartQueued = false;
-      if (stopping) return;
-      if (!existsSync(project.entry) && !existsSync(project.botModule)) {
-        io.err(
-          `The build has no ${shown(project, project.entry)} nor ${shown(project, project.botModule)}. Fix: export the ` +
-            'bot\'s definition from src/bot.ts, set "main" in package.json to the built entry, or pass --entry <file>.',
-        );
-        return;
-      }
-      const how = flags.entry !== undefined ? ` --entry ${shown(project, project.entry)}` : '';
-      io.out(`${bot.startCount === 0 ? 'Starting' : 'Reloading'} the bot: boardbot start${how}`);
-      const took = await bot.restart().catch((error: unknown) => {
-        io.err(`The bot could not be fed: ${error instanceof Error ? error.message : String(error)}`);
-        return false;
+    restarting = true;
+    queue = queue
+      .then(async () => {
+        restartQueued = false;
+        if (stopping) return;
+        if (!existsSync(project.entry) && !existsSync(project.botModule)) {
+          io.err(
+            `The build has no ${shown(project, project.entry)} nor ${shown(project, project.botModule)}. Fix: export the ` +
+              'bot\'s definition from src/bot.ts, set "main" in package.json to the built entry, or pass --entry <file>.',
+          );
+          return;
+        }
+        const how = flags.entry !== undefined ? ` --entry ${shown(project, project.entry)}` : '';
+        io.out(`${bot.startCount === 0 ? 'Starting' : 'Reloading'} the bot: boardbot start${how}`);
+        const took = await bot.restart().catch((error: unknown) => {
+          io.err(`The bot could not be fed: ${error instanceof Error ? error.message : String(error)}`);
+          return false;
+        });
+        if (took) events.emit('bot-start', { count: bot.startCount, pid: bot.pid });
+      })
+      .finally(() => {
+        restarting = restartQueued;
       });
-      if (took) events.emit('bot-start', { count: bot.startCount, pid: bot.pid });
-    });
   };
   const report = new BuildReport();
   const onBuild = (result: BuildResult) => {
@@ -210,7 +218,7 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
     aheadOfBuild = false;
     for (const line of report.ended(result, runs)) io.err(line);
     if (result.errors > 0) return;
-    if (!result.first && result.emitted === 0 && bot.running) return;
+    if (!result.first && result.emitted === 0 && (bot.running || restarting)) return;
     restartBot();
   };
   // A saved file is emitted at once, as the build will emit it, and the bot restarted on it; the build
