@@ -1,3 +1,4 @@
+import { isRunning } from '@boardbot/cli/internal';
 import type { Message } from '@boardbot/protocol';
 import { eventuallyValue } from '@boardbot/test-support';
 import { describe, expect, it, onTestFailed } from 'vitest';
@@ -24,16 +25,6 @@ export class Echo {
   }
 }
 `;
-
-/** Whether a process is gone. */
-function exited(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
 
 describe('boardbot dev: reloads under traffic', () => {
   it('answers every message exactly once, in order per board, across 20 reloads on one gateway connection', async () => {
@@ -94,7 +85,7 @@ describe('boardbot dev: reloads under traffic', () => {
       await built;
       await answeredBy(v);
       expect(
-        pids.slice(0, -2).filter((pid) => !exited(pid)),
+        pids.slice(0, -2).filter((pid) => isRunning(pid)),
         `processes left running at v${v}`,
       ).toEqual([]);
       heap.push(process.memoryUsage().heapUsed);
@@ -135,7 +126,7 @@ describe('boardbot dev: reloads under traffic', () => {
     // A process per version at least, and every one but the last gone: nothing piled up.
     expect(pids.length).toBeGreaterThanOrEqual(RELOADS + 1);
     await eventuallyValue(
-      async () => pids.slice(0, -1).filter((pid) => !exited(pid)),
+      async () => pids.slice(0, -1).filter((pid) => isRunning(pid)),
       (alive) => alive.length === 0,
       POLL,
     );

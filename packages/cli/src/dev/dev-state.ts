@@ -75,8 +75,11 @@ export function writeDevState(projectDir: string, state: DevState): string {
   return path;
 }
 
-/** Whether a process runs (one of another user counts: it exists). */
-function isRunning(pid: number): boolean {
+/**
+ * Whether a process runs (one of another user counts: it exists).
+ * @param pid - the process id
+ */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
