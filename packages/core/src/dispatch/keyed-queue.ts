@@ -1,3 +1,5 @@
+import { Fifo } from '../kernel/fifo.js';
+
 interface Entry {
   seq: number;
   key: string | undefined;
@@ -11,9 +13,7 @@ interface Entry {
  * events of one key are handled one at a time, in order, while other keys run side by side.
  */
 export class KeyedQueue {
-  // A FIFO as an array and a head index: shift() on a long array would copy it every time.
-  private ready: Entry[] = [];
-  private head = 0;
+  private readonly ready = new Fifo<Entry>();
   private readonly blocked = new Map<string, Entry[]>();
   private readonly busy = new Set<string>();
   private readonly idleWaiters: (() => void)[] = [];
@@ -32,7 +32,7 @@ export class KeyedQueue {
 
   /** Tasks queued or running. */
   get size(): number {
-    return this.ready.length - this.head + this.blockedCount + this.active;
+    return this.ready.size + this.blockedCount + this.active;
   }
 
   /**
@@ -67,14 +67,9 @@ export class KeyedQueue {
    * @returns how many were dropped
    */
   discardQueued(): number {
-    const dropped = this.ready.length - this.head + this.blockedCount;
+    const dropped = this.ready.size + this.blockedCount;
     // A queued task owns its key until it runs; a running task keeps its own and releases it when done.
-    for (let i = this.head; i < this.ready.length; i++) {
-      const key = (this.ready[i] as Entry).key;
-      if (key !== undefined) this.busy.delete(key);
-    }
-    this.ready = [];
-    this.head = 0;
+    for (const { key } of this.ready.drain()) if (key !== undefined) this.busy.delete(key);
     this.blocked.clear();
     this.blockedCount = 0;
     this.wakeIfIdle();
@@ -82,12 +77,8 @@ export class KeyedQueue {
   }
 
   private pump(): void {
-    while (this.active < this.concurrency && this.head < this.ready.length) {
-      const entry = this.ready[this.head++] as Entry;
-      if (this.head >= 1024 && this.head * 2 >= this.ready.length) {
-        this.ready = this.ready.slice(this.head);
-        this.head = 0;
-      }
+    while (this.active < this.concurrency && this.ready.size > 0) {
+      const entry = this.ready.shift() as Entry;
       this.active++;
       void this.run(entry);
     }
@@ -122,9 +113,7 @@ export class KeyedQueue {
     this.blockedCount--;
     if (list?.length === 0) this.blocked.delete(key);
     // The waiting task arrived before most of the ready ones: put it back in arrival order.
-    let i = this.ready.length;
-    while (i > this.head && (this.ready[i - 1] as Entry).seq > next.seq) i--;
-    this.ready.splice(i, 0, next);
+    this.ready.insert(next, (queued) => queued.seq > next.seq);
   }
 }
 

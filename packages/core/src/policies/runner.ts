@@ -6,6 +6,7 @@ import type { CoreEnv } from '../kernel/env.js';
 import { contextManaged } from '../kernel/otel-context.js';
 import { HandlerRun } from '../kernel/run.js';
 import { type Telemetry, TRACE } from '../telemetry/telemetry.js';
+import { Deadlines } from './deadlines.js';
 import { type EndingRule, endingOf, SUPERVISION_ENDINGS } from './endings.js';
 import { answerFailure, type FailurePolicy, say } from './failure.js';
 import { isThenable, type Plan, Plans, runPlan, sequence } from './plan.js';
@@ -62,11 +63,13 @@ export class Runner implements Runs, RunSlots {
   private readonly endings: readonly EndingRule[];
   private readonly interrupt = new AbortController();
   private readonly refusals: RefusalThrottle;
+  private readonly deadlines: Deadlines;
 
   /** @param deps - the bot's environment, stages, endings, refusal window and failure policy */
   constructor(private readonly deps: RunnerDeps) {
     const interval = deps.refusalIntervalMs ?? DEFAULT_REFUSAL_INTERVAL_MS;
     this.refusals = new RefusalThrottle(() => deps.env.clock.now(), interval);
+    this.deadlines = new Deadlines(deps.env.clock);
     this.plans = new Plans(deps.stages);
     this.endings = [...SUPERVISION_ENDINGS, ...deps.endings];
     deps.env.services.set(RUNS, this);
@@ -182,7 +185,11 @@ export class Runner implements Runs, RunSlots {
     const observed = telemetry.handler(run, pass.ctx, pass.trace);
     const plan = this.plans.of(pass.target, pass.rules);
     this.running.add(run, release);
-    const outcome = await supervise(run, () => this.enter(plan, pass), { timeoutMs, clock: env.clock });
+    const outcome = await supervise(run, () => this.enter(plan, pass), {
+      timeoutMs,
+      clock: env.clock,
+      deadlines: this.deadlines,
+    });
     this.running.delete(run);
     if (outcome.ok) return observed.end('ok');
     const ending = endingOf(this.endings, outcome.error, pass);

@@ -2,6 +2,7 @@ import { HandlerTimeoutError, WriteDroppedError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { HandlerRun } from '../kernel/run.js';
 import { RunKey } from '../kernel/run-key.js';
+import type { Deadlines } from './deadlines.js';
 
 /** How a supervised run ended. */
 export type Outcome = { ok: true } | { ok: false; error: unknown };
@@ -31,31 +32,30 @@ export function extendDeadline(run: HandlerRun, ms: number, clock: Clock): void 
  *
  * @param run - the handler run
  * @param work - the run's stages
- * @param options - timeout and clock
+ * @param options - the timeout, the clock and the runner's deadlines
  */
 export function supervise(
   run: HandlerRun,
   work: () => Promise<void>,
-  options: { timeoutMs: number; clock: Clock },
+  options: { timeoutMs: number; clock: Clock; deadlines: Deadlines },
 ): Promise<Outcome> {
-  const { timeoutMs, clock } = options;
+  const { timeoutMs, clock, deadlines } = options;
   return new Promise((resolve) => {
     let ended = false;
     const end = (outcome: Outcome): boolean => {
       if (ended) return false;
       ended = true;
-      clock.clearTimeout(timer);
+      deadlines.end(watch);
       resolve(outcome);
       return true;
     };
     // When the deadline passes, a later one the run asked for is waited for; else it is abandoned.
     const expire = (): void => {
       const later = run.get(DEADLINE);
-      const left = later === undefined ? 0 : later.at - clock.now();
-      if (left > 0) timer = clock.setTimeout(expire, left);
+      if (later !== undefined && later.at > clock.now()) watch = deadlines.watch(later.at, expire);
       else run.abandon(new HandlerTimeoutError(run.handler, later?.ms ?? timeoutMs));
     };
-    let timer = clock.setTimeout(expire, timeoutMs);
+    let watch = deadlines.watch(clock.now() + timeoutMs, expire);
     run.onAbandoned(() => end({ ok: false, error: run.abandonReason }));
     work().then(
       () => {

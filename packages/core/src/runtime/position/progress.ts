@@ -1,3 +1,4 @@
+import { Fifo } from '../../kernel/fifo.js';
 import type { Position } from './position-store.js';
 import { SeqsInFlight } from './seqs-in-flight.js';
 
@@ -21,9 +22,8 @@ export interface Ticket {
  * `seq` when none is.
  */
 export class Progress {
-  // The line of unfinished work, in arrival order, as an array and a head index.
-  private line: Ticket[] = [];
-  private head = 0;
+  // The line of unfinished work, in arrival order.
+  private readonly line = new Fifo<Ticket>();
   private eventMark: string | undefined;
   private readonly boardMarks = new Map<string, number>();
   private readonly inFlight = new Map<string, SeqsInFlight>();
@@ -43,7 +43,7 @@ export class Progress {
 
   /** Work received and not finished. */
   get pending(): number {
-    return this.line.length - this.head;
+    return this.line.size;
   }
 
   /** The gateway event id to resume after. */
@@ -85,16 +85,12 @@ export class Progress {
     if (ticket.done || this.halted) return;
     ticket.done = true;
     if (ticket.board) this.finishSeq(ticket.board.id, ticket.board.seq);
-    while (this.head < this.line.length && (this.line[this.head] as Ticket).done) {
-      const id = (this.line[this.head++] as Ticket).eventId;
+    while (this.line.peek()?.done) {
+      const id = (this.line.shift() as Ticket).eventId;
       if (id !== undefined && id !== this.eventMark) {
         this.eventMark = id;
         this.changes++;
       }
-    }
-    if (this.head >= 1024 && this.head * 2 >= this.line.length) {
-      this.line = this.line.slice(this.head);
-      this.head = 0;
     }
   }
 
