@@ -14,7 +14,8 @@ import { record } from './lib/record.js';
 // `app.processEvent` (offline: a receiver that opens nothing, the bot's ids given; see
 // lib/bolt-worker.mjs, which also proves no connection was opened), and boardbot's runtime (see
 // lib/boardbot-worker.mjs), each through 20 message handlers of which the last one matches, from a
-// parsed update to the last handler's return. Each framework runs in a child process of its own, with
+// parsed update to the last handler's return, one update at a time (each awaited before the next, by
+// every framework alike). Each framework runs in a child process of its own, with
 // Node's default heap and only its own heap to collect (see lib/grammy-worker.mjs). CPU time (user + system) per event, in interleaved rounds
 // of one run so the machine's drift hits all alike; each round's ratio pairs the figures measured next
 // to each other. boardbot runs with its defaults (its position store in a state directory, the hang
