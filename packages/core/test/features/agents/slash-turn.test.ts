@@ -5,7 +5,7 @@ import { type LogLine, recordingLogger } from '@boardbot/test-support';
 import { createTestPlatform, type TestPlatform } from '@boardbot/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anotherInstance, eventually, HeldPositions } from '../support.js';
-import { callTool, scripted } from './mock-model.js';
+import { byPrompt, callTool, scripted } from './mock-model.js';
 import { Coin } from './moderation-commands.js';
 import { askingCommand, pinTool } from './pin-agent.js';
 
@@ -34,6 +34,15 @@ describe('a turn begun by a slash command', () => {
     });
     expect((await p.person('alice').invoke('coin')).content).toMatch(/^Slow down: \/coin/);
     expect((await p.person('bob').invoke('coin')).content).toBe('heads for bob');
+  });
+
+  it("counts the invocation among the person's turns: past turnsPerMinute, the command answers with the bound", async () => {
+    const agent = defineAgent({ name: 'helper', model: byPrompt([]), turnsPerMinute: 1 });
+    const p = await createTestPlatform({ handlers: [askingCommand(agent)], plugins: [agent.plugin] });
+    platform = p;
+    const first = await p.person('alice').start('ask', { question: 'one' });
+    expect((await p.bot.nextAnswer({ interaction: first }).final()).text).toBe('done: undefined');
+    expect((await p.person('alice').invoke('ask', { question: 'two' })).content).toContain('turnsPerMinute');
   });
 
   it("approved by a /approve handled past the interactions' 15 minutes, answers on the board, once when handled again", async () => {
