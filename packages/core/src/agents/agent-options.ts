@@ -25,8 +25,9 @@ export interface AgentOptions {
    * The turn's tools, built for the asking person: on the asking message's context, and, when a turn
    * resumes after an approval, on that message's context again (its author, board and locale as
    * asked), inside the approving run. So `commandTools(ctx)` run as the asker whoever approved: their
-   * roles and cooldowns, checked when the command runs. A tool with `needsApproval` waits for an
-   * approver before it runs.
+   * roles and cooldowns, checked when the command runs. A turn begun by a command builds them on
+   * the invoking person's message context (a slash invocation's: a stand-in message, not on the
+   * board). A tool with `needsApproval` waits for an approver before it runs.
    * @param ctx - the asking message's context
    */
   tools?: (ctx: MessageContext) => ToolSet | Promise<ToolSet>;

@@ -22,6 +22,7 @@ export interface TurnStart {
  * When a step asks for approvals, the turn is suspended: the request is posted (`ctx`'s reply, under
  * the run's next write key, so the event handled again posts nothing new) and the turn's model input
  * up to that step is saved, with whom it acts for, to be resumed by the approving reply or command.
+ * Once it answered (or asked), the turn's record says so: run again, this part posts nothing.
  *
  * @param ctx - the asking message's context, or the approving reply's or command's
  * @param asker - the asking person's context (`ctx` itself when it is the asking message's)
@@ -46,6 +47,13 @@ export async function runTurn(
     onCall: (name: string) => answer.toolCall(name),
     writes: agent.writes(ctx, start.asker.message.id),
   };
+  // This part of the turn ended before (its event handled again, perhaps past the 24 h in which the
+  // platform and the stream's own record would know its answer): nothing of it is run again.
+  const part = start.messages.length;
+  if (await turn.writes.hasEnded(part)) {
+    log.info({ turn: start.asker.message.id }, 'agent turn already answered: its record says so');
+    return;
+  }
   const tools = auditedTools((await options.tools?.(asker)) ?? {}, turn);
   const result = streamText({
     model: options.model,
@@ -64,7 +72,7 @@ export async function runTurn(
     failure === undefined ? (await result.content).filter((p) => p.type === 'tool-approval-request') : [];
   // A step that only asks for approval posts the request alone; else the answer, even empty.
   await answer.end(requests.length === 0, failure);
-  if (requests.length === 0) return;
+  if (requests.length === 0) return turn.writes.end(part);
   const calls: ApprovalToolCall[] = requests.map((r) => ({
     approvalId: r.approvalId,
     toolName: r.toolCall.toolName,
@@ -89,6 +97,7 @@ export async function runTurn(
     expiresAt: askedAt + options.approvalTimeoutMs,
     toolCalls: turn.calls,
   });
+  await turn.writes.end(part);
   agent.count('requested');
   log.info({ approval: request.id, tools: calls.map((c) => c.toolName) }, 'agent turn waits for approval');
 }

@@ -19,6 +19,11 @@ export interface TurnAsker {
   profile: UserProfile | null;
   /** The locale the turn spoke in when it was asked (`ctx.locale`). */
   locale: string;
+  /**
+   * Whether `message` stands in for a slash invocation (its id the interaction's, its text the
+   * command as typed; not on the board): what the turn answers on the board then replies to nothing.
+   */
+  standIn?: true;
 }
 
 /** One tool call waiting for approval, as the AI SDK asked for it. */

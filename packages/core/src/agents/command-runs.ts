@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger, Message, OptionValue, UserProfile } from '@boardbot/protocol';
 import {
   COMMAND_RULES,
@@ -105,4 +106,38 @@ export async function runAsPerson(host: CommandToolHost, entry: CommandEntry, ru
   });
   if (capture.refused) throw new ToolRefusedError(entry.shownAs, capture.refused.reason, capture.refused.told);
   return capture.answers.join('\n');
+}
+
+/**
+ * The message a command run as a person stands in for, when no message asked (an agent outside the
+ * bot, a slash invocation): on the board, by the person, never posted.
+ * @param boardId - the board
+ * @param user - the person
+ * @param content - the command as typed
+ * @param id - its id @defaultValue a new one
+ * @param at - when it was asked (ISO 8601) @defaultValue now
+ */
+export function standIn(
+  boardId: string,
+  user: UserProfile,
+  content: string,
+  id: string = randomUUID(),
+  at: string = new Date().toISOString(),
+): Message {
+  return {
+    id,
+    board_id: boardId,
+    author: user.id,
+    kind: 'default',
+    content,
+    media: null,
+    embeds: null,
+    webhook_name: null,
+    reply_to: null,
+    seq: 0,
+    created_at: at,
+    edited_at: null,
+    deleted_at: null,
+    interaction: null,
+  };
 }

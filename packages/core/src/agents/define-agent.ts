@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { toModelMessages } from '../answers/model-messages.js';
+import type { CommandContext } from '../commands/context.js';
 import { AgentBoundError, InvalidHandlerError } from '../errors.js';
 import type { Class } from '../kernel/metadata.js';
 import type { Scoped } from '../kernel/scoped.js';
@@ -14,8 +15,8 @@ import { type AgentOptions, DEFAULT_AGENT_OPTIONS, type ResolvedAgentOptions } f
 import { AgentRuntime, botNow, registerAgent } from './agent-runtime.js';
 import { runTurn } from './agent-turn.js';
 import { decide, showDecision } from './approval-decision.js';
-import { type ApprovalRecord, ApprovalStore, changeValue } from './approval-store.js';
-import { askerOf } from './asker-context.js';
+import { type ApprovalRecord, ApprovalStore, changeValue, type TurnAsker } from './approval-store.js';
+import { askerContext, askerOf } from './asker-context.js';
 
 /** A pending approval, as `approvals.list()` gives it. */
 export type PendingApproval = Omit<ApprovalRecord, 'messages' | 'asker' | 'decidedBy' | 'decider' | 'shown'>;
@@ -36,12 +37,16 @@ export interface AgentApprovals {
 export interface AgentDefinition {
   readonly options: ResolvedAgentOptions;
   /**
-   * Runs a turn for `ctx`'s message: the model answers from `messages`, streamed; a tool that needs
-   * approval suspends the turn until an approver answers (see docs/assistants.md, "Approvals").
-   * @param ctx - the asking message's context
-   * @param messages - the model input @defaultValue the thread (`toModelMessages(await ctx.thread())`)
+   * Runs a turn for `ctx`'s message or command: the model answers from `messages`, streamed as the
+   * handler's answer (a reply, or the interaction's answer); a tool that needs approval suspends the
+   * turn until an approver answers (see docs/assistants.md, "Approvals"). The tools act for the person
+   * who asked; a slash invocation's turn builds them on a stand-in for the invocation (`ctx.message`:
+   * the interaction's id, the command as typed, not on the board).
+   * @param ctx - the asking message's context, or the asking command's (slash or text)
+   * @param messages - the model input @defaultValue a message's thread (`toModelMessages(await
+   *   ctx.thread())`); a command as typed (`/ask question: …`, `!ask …`), as the person's message
    */
-  answer(ctx: MessageContext, messages?: ModelMessage[]): Promise<void>;
+  answer(ctx: MessageContext | CommandContext, messages?: ModelMessage[]): Promise<void>;
   /** Add to `createBot({ plugins })`: the listener of approval replies and the sweep of timeouts. */
   readonly plugin: Plugin;
   readonly approvals: AgentApprovals;
@@ -111,12 +116,18 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
   return {
     options: full,
     answer: async (ctx, messages) => {
-      if (!(await countTurn(ctx, full))) {
+      const asker = askerOf(ctx);
+      if (!(await countTurn(ctx, asker, full))) {
         await ctx.reply(new AgentBoundError('turnsPerMinute', full.turnsPerMinute).message);
         return;
       }
-      const input = messages ?? toModelMessages(await ctx.thread());
-      await runTurn(ctx, ctx, agent, { messages: input as ModelMessage[], toolCalls: 0, asker: askerOf(ctx) });
+      if (ctx.kind === 'message') {
+        const input = messages ?? (toModelMessages(await ctx.thread()) as ModelMessage[]);
+        await runTurn(ctx, ctx, agent, { messages: input, toolCalls: 0, asker });
+      } else {
+        const input = messages ?? [{ role: 'user', content: asker.message.content ?? '' }];
+        await runTurn(ctx, askerContext(ctx, asker), agent, { messages: input, toolCalls: 0, asker });
+      }
     },
     plugin: {
       name: `agent:${full.name}`,
@@ -147,11 +158,16 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
 }
 
 /**
- * Counts `ctx`'s message as a turn of its author, unless they started `turnsPerMinute` in the last
- * minute (a message handled again is counted once).
+ * Counts the asking message (or invocation) as a turn of its author, unless they started
+ * `turnsPerMinute` in the last minute (a message handled again is counted once).
  */
-async function countTurn(ctx: MessageContext, options: ResolvedAgentOptions): Promise<boolean> {
-  const who = ctx.message.author;
+async function countTurn(
+  ctx: MessageContext | CommandContext,
+  asker: TurnAsker,
+  options: ResolvedAgentOptions,
+): Promise<boolean> {
+  const { message } = asker;
+  const who = message.author;
   if (who === null) return true;
   const store = ctx.session(servicesOf).get(SESSION_STORE);
   const now = () => ctx.session(botNow);
@@ -163,10 +179,8 @@ async function countTurn(ctx: MessageContext, options: ResolvedAgentOptions): Pr
     key,
     (turns = []) => {
       const recent = turns.filter((t) => t.at > now() - 60_000);
-      allowed = recent.some((t) => t.id === ctx.message.id) || recent.length < options.turnsPerMinute;
-      return allowed
-        ? [...recent.filter((t) => t.id !== ctx.message.id), { id: ctx.message.id, at: now() }]
-        : undefined;
+      allowed = recent.some((t) => t.id === message.id) || recent.length < options.turnsPerMinute;
+      return allowed ? [...recent.filter((t) => t.id !== message.id), { id: message.id, at: now() }] : undefined;
     },
     () => now() + 60_000,
     now,

@@ -10,22 +10,31 @@ export interface DoneCall {
   output: unknown;
 }
 
-/** The store key of a turn's done calls. */
-const doneKey = (agent: string, turnId: string): string => `agent:${agent}:turn:${turnId}:calls`;
+/** What the record holds: the calls by their place, and the parts of the turn that ended. */
+interface Done {
+  calls: Record<string, DoneCall>;
+  /** The parts that ended (their answer, or their request for approval, posted), by where each began. */
+  ended: number[];
+}
+
+/** The store key of a turn's record. */
+const doneKey = (agent: string, turnId: string): string => `agent:${agent}:turn:${turnId}`;
 
 /**
- * The record of a turn's tool calls, by their place in the turn (its 1st, 2nd... call, across its
- * suspensions): each is recorded, with its result, as soon as it returns and before the turn's next
- * call is tried. A turn run again (its event handled again after a crash, perhaps more than a day
- * later, when the platform has forgotten the writes' idempotency keys) finds the calls already made
- * and gives the model their results without running them again: each thing is written once.
+ * The record of a turn's writes: its tool calls, by their place in the turn (its 1st, 2nd... call,
+ * across its suspensions), each recorded with its result as soon as it returns and before the turn's
+ * next call is tried; and each part of the turn (from its start or a resumption to its answer or its
+ * next request) once that part's answer was posted. A turn run again (its event handled again after a
+ * crash, perhaps more than a day later, when the platform has forgotten the writes' idempotency keys
+ * and the stream its answer's record) finds the calls already made and gives the model their results
+ * without running them again, and a part that ended is not run again: each thing is written once.
  */
 export class TurnWrites {
   /**
    * @param store - the bot's session store, shared by its replicas
    * @param agent - the agent's name
    * @param turnId - the turn's id: the asking message's
-   * @param keepMs - how long the record is kept after each call
+   * @param keepMs - how long the record is kept after each write to it
    * @param now - the bot's clock
    */
   constructor(
@@ -43,8 +52,7 @@ export class TurnWrites {
    * @param input - its input now
    */
   async done(place: number, tool: string, input: unknown): Promise<DoneCall | undefined> {
-    const { value } = await readValue<Record<string, DoneCall>>(this.store, this.key, this.now());
-    const call = value?.[String(place)];
+    const call = (await this.read())?.calls[String(place)];
     return call?.tool === tool && call.input === JSON.stringify(input ?? null) ? call : undefined;
   }
 
@@ -57,10 +65,34 @@ export class TurnWrites {
    */
   async record(place: number, tool: string, input: unknown, output: unknown): Promise<void> {
     const call: DoneCall = { tool, input: JSON.stringify(input ?? null), output };
-    await changeValue<Record<string, DoneCall>>(
+    await this.change((d) => ({ ...d, calls: { ...d.calls, [String(place)]: call } }));
+  }
+
+  /**
+   * Whether the part of the turn that begins at `part` ended before.
+   * @param part - where it begins: the length of its model input (each part's is longer)
+   */
+  async hasEnded(part: number): Promise<boolean> {
+    return (await this.read())?.ended.includes(part) === true;
+  }
+
+  /**
+   * Records that the part of the turn that begins at `part` ended: its answer (or its request) posted.
+   * @param part - where it begins: the length of its model input
+   */
+  async end(part: number): Promise<void> {
+    await this.change((d) => (d.ended.includes(part) ? d : { ...d, ended: [...d.ended, part] }));
+  }
+
+  private async read(): Promise<Done | undefined> {
+    return (await readValue<Done>(this.store, this.key, this.now())).value;
+  }
+
+  private change(change: (done: Done) => Done): Promise<unknown> {
+    return changeValue<Done>(
       this.store,
       this.key,
-      (calls = {}) => ({ ...calls, [String(place)]: call }),
+      (done = { calls: {}, ended: [] }) => change(done),
       () => this.now() + this.keepMs,
       this.now,
     );

@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Message, UserProfile } from '@boardbot/protocol';
 import { pino } from 'pino';
 import { commandToolsKind } from '../agents/agents-plugin.js';
 import type { CommandToolHost } from '../agents/asking-turns.js';
@@ -10,6 +9,7 @@ import {
   type CommandToolInput,
   commandEntries,
   runAsPerson,
+  standIn,
 } from '../agents/command-runs.js';
 import { CommandNeedsPersonError, InvalidHandlerError, NotBoardMemberError } from '../errors.js';
 import type { EventMeta } from '../kernel/event.js';
@@ -140,24 +140,4 @@ async function runCommand(host: CommandToolHost, entry: CommandEntry, call: BotC
   const message = standIn(boardId, member.user, entry.shownAs);
   const run = { message, user: member.user, event, log, correlationId: randomUUID(), input: call.input ?? {} };
   return runAsPerson(host, entry, run);
-}
-
-/** The message a command run for an agent stands in for: on the board, by the person, never posted. */
-function standIn(boardId: string, user: UserProfile, shownAs: string): Message {
-  return {
-    id: randomUUID(),
-    board_id: boardId,
-    author: user.id,
-    kind: 'default',
-    content: shownAs,
-    media: null,
-    embeds: null,
-    webhook_name: null,
-    reply_to: null,
-    seq: 0,
-    created_at: new Date().toISOString(),
-    edited_at: null,
-    deleted_at: null,
-    interaction: null,
-  };
 }

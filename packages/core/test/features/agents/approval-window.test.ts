@@ -8,7 +8,8 @@ import { callTool, scripted } from './mock-model.js';
 import { askingHandler, pinTool } from './pin-agent.js';
 
 // A turn's writes are recorded: the approving reply handled again more than a day later, when the
-// platform no longer knows the writes' idempotency keys, runs none of the turn's calls again.
+// platform no longer knows the writes' idempotency keys, runs none of the turn's calls again and
+// posts no second answer.
 
 const DAY = 24 * 3_600_000;
 
@@ -49,7 +50,7 @@ async function start(shift: () => number) {
 }
 
 describe("a turn's record of its writes", () => {
-  it('writes once when the approving reply is handled again a day later, past the 24 h key window', async () => {
+  it('writes and answers once when the approving reply is handled again a day later, past the 24 h key window', async () => {
     let later = 0;
     const { p, position, question, request, next } = await start(() => later);
     try {
@@ -65,6 +66,8 @@ describe("a turn's record of its writes", () => {
       const all = await p.messages();
       expect(all.filter((m) => m.content === '📌 plan')).toHaveLength(1);
       expect(all.filter((m) => m.reply_to === question.id)).toHaveLength(1);
+      // The streamed answer too: its own record and its keys are forgotten, the turn's record is not.
+      expect(all.filter((m) => m.reply_to === yes.id).map((m) => m.content)).toEqual(['done: "pinned"']);
     } finally {
       await next.stop();
     }
