@@ -3,7 +3,7 @@
  * keyed queue, the resume point's line, a board's seqs in flight, the runs' deadlines). `shift()` on
  * a long array copies it every time; this line drops its head in constant time, empties the slot it
  * leaves (an old array still pointing at a young item kept it, and all it reaches, through every
- * garbage collection: a quarter of an event's CPU went to the collector), and gives the array's
+ * garbage collection), and gives the array's
  * front back once the dropped part is half of it.
  */
 export class Fifo<T> {
