@@ -47,6 +47,8 @@ export const DEFAULT_DEV_FLAGS = {
 
 /** What a running `boardbot dev` tells its listeners (the tests, or an embedding script). */
 export interface DevEvents {
+  /** A build (the type check of the whole project) read the saved files: its check starts. */
+  'build-start': [];
   /** A build (the type check of the whole project) finished. */
   build: [BuildResult];
   /** A saved file's JavaScript was written at once, before its type check: the bot restarts on it. */
@@ -221,9 +223,10 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
     if (!result.first && result.emitted === 0 && (bot.running || restarting)) return;
     restartBot();
   };
-  // A saved file is emitted at once, as the build will emit it, and the bot restarted on it; the build
-  // checks the whole project beside it, in its own thread, and restarts nothing more when it writes
-  // the same bytes.
+  // A saved file is emitted at once (in a thread of its own, even while a type check runs), as the
+  // build will emit it, and the bot restarted on it; the build checks the whole project beside it, in
+  // its own thread, restarts nothing more when it writes the same bytes, and never writes the output
+  // of a file saved again after it read it.
   const onFastEmit = (files: string[]) => {
     events.emit('fast-emit', { files });
     if (bot.startCount === 0) return;
@@ -237,6 +240,7 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
       tsconfig: project.tsconfig,
       onDiagnostic: (d) => report.diagnostic(d),
       onBuild,
+      onBuildStart: () => events.emit('build-start'),
       onFastEmit,
       onFailure: (error) =>
         io.err(
