@@ -18,7 +18,7 @@ export interface GatewayRelayOptions {
   appId: string;
   /** Where the resume point is kept: the store `boardbot start` reads, so either resumes the other. */
   positions: PositionStore;
-  /** Hears what the relay has to say (a dropped connection). */
+  /** Hears what the relay has to say (a dropped connection; it stopped, or went on, reading the gateway). */
   log: (line: string) => void;
   /** Hears where the connection resumed, once it is open. */
   out: (line: string) => void;
@@ -80,7 +80,10 @@ export class GatewayRelay {
     return this.opens;
   }
 
-  /** Events received and not yet acknowledged. */
+  /**
+   * Events held: received and not yet passed by the resume point (one acknowledged behind one that
+   * is not is held too). The relay stops reading at `maxPending` of them.
+   */
   get pending(): number {
     return this.line.length;
   }
@@ -163,6 +166,7 @@ export class GatewayRelay {
     if (this.gate && this.line.length <= this.options.maxPending / 2) {
       this.gate.resolve();
       this.gate = undefined;
+      this.options.log(`The bot is down to ${this.line.length} events to handle: dev reads the gateway again.`);
     }
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
@@ -193,6 +197,9 @@ export class GatewayRelay {
         resolve = r;
       });
       this.gate = { promise, resolve };
+      this.options.log(
+        `The bot has ${this.line.length} events to handle: dev stops reading the gateway until it is down to ${this.options.maxPending / 2} (the platform keeps the others).`,
+      );
     }
   }
 

@@ -1,0 +1,129 @@
+import { IpcSource } from '@boardbot/cli/internal';
+import { type Bot, createBot, MemoryPositionStore, type MessageContext, OnMessage } from '@boardbot/core';
+import type { Message } from '@boardbot/protocol';
+import { silentLogger } from '@boardbot/protocol';
+import { eventuallyValue } from '@boardbot/test-support';
+import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { POLL } from './support/control.js';
+import { type IpcPipe, ipcPipe, relayForTest } from './support/ipc-pipe.js';
+
+/** The bot process that is replaced: it never finishes `m hold` (its stop gives up on it). */
+class Old {
+  @OnMessage(/^m /)
+  async echo(ctx: MessageContext) {
+    if (ctx.message.content === 'm hold') await new Promise(() => {});
+    return `old ${ctx.message.content}`;
+  }
+}
+
+/** The bot process that replaces it. */
+class New {
+  @OnMessage(/^m /)
+  echo(ctx: MessageContext) {
+    return `new ${ctx.message.content}`;
+  }
+}
+
+/** A bot fed through `pipe`, as `boardbot start --dev-relay` makes it; stopped when the test finishes. */
+function fedBot(emulator: SeededEmulator, handler: typeof Old | typeof New, pipe: IpcPipe): Bot {
+  const bot = createBot({
+    token: emulator.token,
+    apiUrl: emulator.apiUrl,
+    logger: silentLogger,
+    handleSignals: false,
+    commandSync: 'off',
+    position: new MemoryPositionStore(),
+    handlers: [handler],
+    source: new IpcSource(pipe.child),
+    // Its stop gives up on `m hold` soon (what it gave up on is not acknowledged).
+    shutdownTimeoutMs: 300,
+  });
+  onTestFinished(async () => {
+    await bot.stop();
+  });
+  return bot;
+}
+
+describe('the bot process fed by boardbot dev (IpcSource and the relay)', () => {
+  it('gives the next process what the replaced one had not acknowledged, from the first such event: none lost, none twice', async () => {
+    const emulator = await startSeededEmulator();
+    onTestFinished(() => emulator.close());
+    const { general, random, alice } = emulator.seed;
+    const logs: string[] = [];
+    const relay = relayForTest(emulator, logs);
+    const post = (board: string, content: string) =>
+      emulator.control.postMessage(board, { user_id: alice.id, content });
+    const answers = async () => {
+      const all = [...(await emulator.allMessages(general.id)), ...(await emulator.allMessages(random.id))];
+      return all.filter((m) => m.author !== alice.id);
+    };
+    const answered = (posted: Message[]) =>
+      eventuallyValue(answers, (found) => posted.every((p) => found.some((a) => a.reply_to === p.id)), POLL);
+
+    // The first process: fed once it asks.
+    const one = ipcPipe(relay);
+    const old = fedBot(emulator, Old, one);
+    const oldStarted = old.start();
+    await one.wantsFeeding;
+    await relay.connect();
+    relay.feed(one.parent);
+    await oldStarted;
+    const before = [await post(general.id, 'm 0'), await post(random.id, 'm r0'), await post(general.id, 'm 1')];
+    await answered(before);
+
+    // `m hold` never finishes; `m 2` and `m 3` wait behind it on their board; `m r1` is handled.
+    const hold = await post(general.id, 'm hold');
+    const waiting = [await post(general.id, 'm 2'), await post(random.id, 'm r1'), await post(general.id, 'm 3')];
+    await answered([waiting[1] as Message]);
+
+    // The replacement, as dev does it: the new process asks to be fed; the old one is fed no more,
+    // stops (giving up on `m hold`), says its source closed; then the new one is fed.
+    const two = ipcPipe(relay);
+    const replacement = fedBot(emulator, New, two);
+    const newStarted = replacement.start();
+    await two.wantsFeeding;
+    relay.unfeed();
+    const oldStopped = old.stop();
+    await one.closed;
+    relay.feed(two.parent);
+    await newStarted;
+    await oldStopped;
+    const after = [await post(general.id, 'm 4'), await post(random.id, 'm r2')];
+    const all = [...before, hold, ...waiting, ...after];
+    await answered(all);
+    await eventuallyValue(
+      async () => relay.pending,
+      (pending) => pending === 0,
+      POLL,
+    );
+
+    // The new process was fed from the first event the old one had not acknowledged (`m hold`), and
+    // of those it had been fed only the unacknowledged ones (`m 2`, `m 3`; not `m r1` nor the old
+    // answers' own events, acknowledged meanwhile), then the live ones.
+    const held = one.fed.find((e) => e.what === 'm hold');
+    expect(two.fed[0]).toEqual(held);
+    expect(two.fed.every((e) => e.n >= (held?.n ?? 0))).toBe(true);
+    const fedToBoth = two.fed.filter((e) => one.fed.some((o) => o.n === e.n));
+    expect(fedToBoth.map((e) => e.what)).toEqual(['m hold', 'm 2', 'm 3']);
+    expect(two.fed.map((e) => e.what).filter((w) => w.startsWith('m '))).toEqual([
+      'm hold',
+      'm 2',
+      'm 3',
+      'm 4',
+      'm r2',
+    ]);
+    // Each message answered once, by the process that finished it.
+    const found = await answers();
+    expect(found.map((m) => m.reply_to).sort()).toEqual(all.map((m) => m.id).sort());
+    const by = (m: Message) => found.find((a) => a.reply_to === m.id)?.content;
+    expect([...before, waiting[1] as Message].map(by)).toEqual(['old m 0', 'old m r0', 'old m 1', 'old m r1']);
+    expect([hold, waiting[0] as Message, waiting[2] as Message, ...after].map(by)).toEqual([
+      'new m hold',
+      'new m 2',
+      'new m 3',
+      'new m 4',
+      'new m r2',
+    ]);
+  }, 60_000);
+});
