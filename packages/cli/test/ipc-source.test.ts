@@ -126,4 +126,54 @@ describe('the bot process fed by boardbot dev (IpcSource and the relay)', () => 
       'new m r2',
     ]);
   }, 60_000);
+
+  it('redoes a gap read-back the replaced process had not finished, without answering again what it had', async () => {
+    const emulator = await startSeededEmulator();
+    onTestFinished(() => emulator.close());
+    const { general, alice } = emulator.seed;
+    const post = (content: string) => emulator.control.postMessage(general.id, { user_id: alice.id, content });
+    const answers = async () => (await emulator.allMessages(general.id)).filter((m) => m.author !== alice.id);
+
+    // Missed while no bot ran: `m 0` was handled, the rest was not. The stored resume point names an
+    // event the platform does not have, so the connection opens with a gap, and the bot reads back.
+    const missed = [await post('m 0'), await post('m 1'), await post('m hold'), await post('m 3')];
+    const positions = new MemoryPositionStore();
+    const key = { apiUrl: emulator.apiUrl, appId: emulator.seed.devBot.id };
+    await positions.save(key, { eventId: '999999', boards: { [general.id]: (missed[0] as Message).seq }, savedAt: 0 });
+    const logs: string[] = [];
+    const relay = relayForTest(emulator, logs, { positions });
+
+    const one = ipcPipe(relay);
+    const old = fedBot(emulator, Old, one);
+    const oldStarted = old.start();
+    await one.wantsFeeding;
+    await relay.connect();
+    relay.feed(one.parent);
+    await oldStarted;
+    // The read-back handles `m 1`, then holds on `m hold`.
+    await eventuallyValue(answers, (found) => found.some((a) => a.content === 'old m 1'), POLL);
+
+    const two = ipcPipe(relay);
+    const replacement = fedBot(emulator, New, two);
+    const newStarted = replacement.start();
+    await two.wantsFeeding;
+    relay.unfeed();
+    const oldStopped = old.stop();
+    await one.closed;
+    relay.feed(two.parent);
+    await newStarted;
+    await oldStopped;
+    const live = await post('m 4');
+
+    const asked = [...missed.slice(1), live];
+    await eventuallyValue(answers, (found) => asked.every((p) => found.some((a) => a.reply_to === p.id)), POLL);
+    await eventuallyValue(
+      async () => relay.pending,
+      (pending) => pending === 0,
+      POLL,
+    );
+    const found = await answers();
+    // `m 1` once (the old process's), the rest by the new one; `m 0` was handled before.
+    expect(found.map((a) => a.content).sort()).toEqual(['new m 3', 'new m 4', 'new m hold', 'old m 1']);
+  }, 60_000);
 });

@@ -62,6 +62,8 @@ export class GatewayRelay {
   private saving: Promise<void> = Promise.resolve();
   private opens = 0;
   private boardCount = 0;
+  /** Messages read back after a gap and handled, by board, until the gap's `ready` is passed. */
+  private readBack = new Map<string, Set<number>>();
   private gate: { promise: Promise<void>; resolve: () => void } | undefined;
 
   /** @param options - see {@link GatewayRelayOptions} */
@@ -131,7 +133,8 @@ export class GatewayRelay {
   feed(target: RelayTarget): void {
     this.target = target;
     const { boards, savedAt } = this.position;
-    target.send({ type: 'boardbot:marks', boards, since: savedAt, boardCount: this.boardCount });
+    const readBack = Object.fromEntries([...this.readBack].map(([board, seqs]) => [board, [...seqs]]));
+    target.send({ type: 'boardbot:marks', boards, readBack, since: savedAt, boardCount: this.boardCount });
     if (this.lastReady) target.send({ type: 'boardbot:event', n: 0, event: resumedReady(this.lastReady) });
     for (const entry of this.line)
       if (!entry.done) target.send({ type: 'boardbot:event', n: entry.n, event: entry.event });
@@ -159,6 +162,11 @@ export class GatewayRelay {
       if (event.id !== '') eventId = event.id;
       const message = !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
       if (message) boards[message.board_id] = Math.max(message.seq, boards[message.board_id] ?? 0);
+      // A gap's `ready` is acknowledged once its read-back ended: every message it read back is handled.
+      if (!event.unknown && event.name === 'ready' && event.data.gap) {
+        for (const [board, seqs] of this.readBack) boards[board] = Math.max(...seqs, boards[board] ?? 0);
+        this.readBack.clear();
+      }
     }
     this.line = this.line.slice(passed);
     this.position = { eventId, boards, savedAt: Date.now() };
@@ -172,6 +180,18 @@ export class GatewayRelay {
       this.timer = undefined;
       void this.save();
     }, this.options.flushMs);
+  }
+
+  /**
+   * A message read back after a gap was handled (the process that handles the gap, should it stop
+   * first, is followed by one told not to handle it again).
+   * @param board - its board
+   * @param seq - its place on the board
+   */
+  readBackDone(board: string, seq: number): void {
+    const seqs = this.readBack.get(board) ?? new Set<number>();
+    seqs.add(seq);
+    this.readBack.set(board, seqs);
   }
 
   /** Closes the connection and saves the resume point a last time. */

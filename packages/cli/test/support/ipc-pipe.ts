@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { GatewayRelay, isRelayMessage, type RelayChannel, type ToBot, type ToParent } from '@boardbot/cli/internal';
-import { type BotEvent, MemoryPositionStore } from '@boardbot/core';
+import { type BotEvent, MemoryPositionStore, type PositionStore } from '@boardbot/core';
 import type { SeededEmulator } from '@boardbot/test-support/emulator';
 import { onTestFinished } from 'vitest';
 
@@ -50,6 +50,7 @@ export function ipcPipe(relay: GatewayRelay): IpcPipe {
     if (!isRelayMessage<ToParent>(message)) return;
     if (message.type === 'boardbot:fed') fedAsked();
     else if (message.type === 'boardbot:done') relay.done(message.n);
+    else if (message.type === 'boardbot:read-back') relay.readBackDone(message.board, message.seq);
     else if (message.type === 'boardbot:closed') closedSaid();
   };
   const cross = <T>(message: T): T => JSON.parse(JSON.stringify(message)) as T;
@@ -85,14 +86,19 @@ export function ipcPipe(relay: GatewayRelay): IpcPipe {
  * point in memory; closed when the test finishes.
  * @param emulator - a seeded emulator
  * @param logs - where the relay's lines go
- * @param maxPending - events held unacknowledged past which it stops reading
+ * @param options - `maxPending` (events held past which it stops reading), `positions` (where the
+ *   resume point is kept: a new memory store)
  */
-export function relayForTest(emulator: SeededEmulator, logs: string[], maxPending?: number): GatewayRelay {
+export function relayForTest(
+  emulator: SeededEmulator,
+  logs: string[],
+  { maxPending, positions = new MemoryPositionStore() }: { maxPending?: number; positions?: PositionStore } = {},
+): GatewayRelay {
   const relay = new GatewayRelay({
     token: emulator.token,
     apiUrl: emulator.apiUrl,
     appId: emulator.seed.devBot.id,
-    positions: new MemoryPositionStore(),
+    positions,
     log: (line) => logs.push(line),
     out: (line) => logs.push(line),
     ...(maxPending !== undefined && { maxPending }),
