@@ -1,4 +1,4 @@
-import { IpcSource } from '@boardbot/cli/internal';
+import { type GatewayRelay, IpcSource } from '@boardbot/cli/internal';
 import { type Bot, createBot, MemoryPositionStore, type MessageContext, OnMessage } from '@boardbot/core';
 import type { Message } from '@boardbot/protocol';
 import { silentLogger } from '@boardbot/protocol';
@@ -45,6 +45,36 @@ function fedBot(emulator: SeededEmulator, handler: typeof Old | typeof New, pipe
   return bot;
 }
 
+/** The first bot process (its handlers: {@link Old}), fed once it asks; the relay connects then. */
+async function firstProcess(emulator: SeededEmulator, relay: GatewayRelay): Promise<IpcPipe & { bot: Bot }> {
+  const pipe = ipcPipe(relay);
+  const bot = fedBot(emulator, Old, pipe);
+  const started = bot.start();
+  await pipe.wantsFeeding;
+  await relay.connect();
+  relay.feed(pipe.parent);
+  await started;
+  return { ...pipe, bot };
+}
+
+/**
+ * Replaces a bot process by a new one (its handlers: {@link New}) as dev does: the new process asks to
+ * be fed; the old one is fed no more, stops, and says its source closed; then the new one is fed.
+ */
+async function replace(emulator: SeededEmulator, relay: GatewayRelay, old: IpcPipe & { bot: Bot }): Promise<IpcPipe> {
+  const pipe = ipcPipe(relay);
+  const bot = fedBot(emulator, New, pipe);
+  const started = bot.start();
+  await pipe.wantsFeeding;
+  relay.unfeed();
+  const stopped = old.bot.stop();
+  await old.closed;
+  relay.feed(pipe.parent);
+  await started;
+  await stopped;
+  return pipe;
+}
+
 describe('the bot process fed by boardbot dev (IpcSource and the relay)', () => {
   it('gives the next process what the replaced one had not acknowledged, from the first such event: none lost, none twice', async () => {
     const emulator = await startSeededEmulator();
@@ -62,13 +92,7 @@ describe('the bot process fed by boardbot dev (IpcSource and the relay)', () => 
       eventuallyValue(answers, (found) => posted.every((p) => found.some((a) => a.reply_to === p.id)), POLL);
 
     // The first process: fed once it asks.
-    const one = ipcPipe(relay);
-    const old = fedBot(emulator, Old, one);
-    const oldStarted = old.start();
-    await one.wantsFeeding;
-    await relay.connect();
-    relay.feed(one.parent);
-    await oldStarted;
+    const one = await firstProcess(emulator, relay);
     const before = [await post(general.id, 'm 0'), await post(random.id, 'm r0'), await post(general.id, 'm 1')];
     await answered(before);
 
@@ -77,18 +101,8 @@ describe('the bot process fed by boardbot dev (IpcSource and the relay)', () => 
     const waiting = [await post(general.id, 'm 2'), await post(random.id, 'm r1'), await post(general.id, 'm 3')];
     await answered([waiting[1] as Message]);
 
-    // The replacement, as dev does it: the new process asks to be fed; the old one is fed no more,
-    // stops (giving up on `m hold`), says its source closed; then the new one is fed.
-    const two = ipcPipe(relay);
-    const replacement = fedBot(emulator, New, two);
-    const newStarted = replacement.start();
-    await two.wantsFeeding;
-    relay.unfeed();
-    const oldStopped = old.stop();
-    await one.closed;
-    relay.feed(two.parent);
-    await newStarted;
-    await oldStopped;
+    // The replacement, as dev does it (giving up on `m hold`).
+    const two = await replace(emulator, relay, one);
     const after = [await post(general.id, 'm 4'), await post(random.id, 'm r2')];
     const all = [...before, hold, ...waiting, ...after];
     await answered(all);
@@ -143,26 +157,11 @@ describe('the bot process fed by boardbot dev (IpcSource and the relay)', () => 
     const logs: string[] = [];
     const relay = relayForTest(emulator, logs, { positions });
 
-    const one = ipcPipe(relay);
-    const old = fedBot(emulator, Old, one);
-    const oldStarted = old.start();
-    await one.wantsFeeding;
-    await relay.connect();
-    relay.feed(one.parent);
-    await oldStarted;
+    const one = await firstProcess(emulator, relay);
     // The read-back handles `m 1`, then holds on `m hold`.
     await eventuallyValue(answers, (found) => found.some((a) => a.content === 'old m 1'), POLL);
 
-    const two = ipcPipe(relay);
-    const replacement = fedBot(emulator, New, two);
-    const newStarted = replacement.start();
-    await two.wantsFeeding;
-    relay.unfeed();
-    const oldStopped = old.stop();
-    await one.closed;
-    relay.feed(two.parent);
-    await newStarted;
-    await oldStopped;
+    await replace(emulator, relay, one);
     const live = await post('m 4');
 
     const asked = [...missed.slice(1), live];

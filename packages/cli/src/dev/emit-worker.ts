@@ -1,24 +1,15 @@
-import { parentPort, workerData } from 'node:worker_threads';
-import type ts from 'typescript';
-import { importFromProject } from '../project/project-modules.js';
+import { devThread, projectTypescript } from './dev-thread.js';
 import { createFastEmitter } from './fast-emit.js';
-import type { WatchMessage, WatchWorkerData } from './watch-thread.js';
 
 // The entry of the thread that emits each saved file at once for `boardbot dev` (see watch-thread.ts).
 // It is not the type check's thread: a save made while a type check runs (seconds, in one synchronous
 // call) is emitted and reloaded then, not once that check ends.
 
-const port = parentPort;
-if (!port) throw new Error('emit-worker.js runs as a worker thread of `boardbot dev`');
-const { projectDir, tsconfig } = workerData as WatchWorkerData;
-const post = (message: WatchMessage) => port.postMessage(message);
+const { data, post } = devThread('emit-worker.js');
+const { projectDir, tsconfig } = data;
 
 try {
-  const { default: t } = await importFromProject<{ default: typeof ts }>(
-    projectDir,
-    'typescript',
-    () => import('typescript'),
-  );
+  const t = await projectTypescript(projectDir);
   const fast = createFastEmitter(t, tsconfig);
   post({ kind: 'started' });
   // Built now, so that the first save is as fast as the next ones.
