@@ -17,6 +17,15 @@ class Old {
   }
 }
 
+/** Handles `q …` messages without answering (an answer would move the resume point by itself). */
+class Quiet {
+  static seen: string[] = [];
+  @OnMessage(/^q /)
+  note(ctx: MessageContext) {
+    Quiet.seen.push(ctx.message.content ?? '');
+  }
+}
+
 /** The bot process that replaces it. */
 class New {
   @OnMessage(/^m /)
@@ -26,7 +35,7 @@ class New {
 }
 
 /** A bot fed through `pipe`, as `boardbot start --dev-relay` makes it; stopped when the test finishes. */
-function fedBot(emulator: SeededEmulator, handler: typeof Old | typeof New, pipe: IpcPipe): Bot {
+function fedBot(emulator: SeededEmulator, handler: new () => object, pipe: IpcPipe): Bot {
   const bot = createBot({
     token: emulator.token,
     apiUrl: emulator.apiUrl,
@@ -174,5 +183,38 @@ describe('the bot process fed by boardbot dev (IpcSource and the relay)', () => 
     const found = await answers();
     // `m 1` once (the old process's), the rest by the new one; `m 0` was handled before.
     expect(found.map((a) => a.content).sort()).toEqual(['new m 3', 'new m 4', 'new m hold', 'old m 1']);
+  }, 60_000);
+
+  it('moves the resume point past the messages a gap read back, once they are handled', async () => {
+    const emulator = await startSeededEmulator();
+    onTestFinished(() => emulator.close());
+    const { general, alice } = emulator.seed;
+    const missed = [];
+    for (const content of ['q 0', 'q 1', 'q 2']) {
+      missed.push(await emulator.control.postMessage(general.id, { user_id: alice.id, content }));
+    }
+    const [handled, , last] = missed as [Message, Message, Message];
+    const positions = new MemoryPositionStore();
+    const key = { apiUrl: emulator.apiUrl, appId: emulator.seed.devBot.id };
+    await positions.save(key, { eventId: '999999', boards: { [general.id]: handled.seq }, savedAt: 0 });
+    const relay = relayForTest(emulator, [], { positions });
+    const pipe = ipcPipe(relay);
+    const bot = fedBot(emulator, Quiet, pipe);
+    const started = bot.start();
+    await pipe.wantsFeeding;
+    await relay.connect();
+    relay.feed(pipe.parent);
+    await started;
+
+    // The gap's `ready` is acknowledged once `q 1` and `q 2` were handled; the resume point then
+    // says so, so a later gap does not read them back again.
+    await eventuallyValue(
+      async () => relay.pending,
+      (pending) => pending === 0,
+      POLL,
+    );
+    expect(Quiet.seen).toEqual(['q 1', 'q 2']);
+    await relay.close();
+    expect((await positions.load(key))?.boards[general.id]).toBe(last.seq);
   }, 60_000);
 });
