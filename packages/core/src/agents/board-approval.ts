@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Member, Message } from '@boardbot/protocol';
 import type { BotRest } from '../kernel/ports.js';
 import { roleAtLeast } from '../permissions/member-roles.js';
+import { decidedText } from './approval-texts.js';
 import { type ApprovalAnswer, approvalAnswer } from './approval-words.js';
 
 /** Who may approve a write asked for by an agent outside the bot: these people, or members with a role. */
@@ -83,29 +84,48 @@ async function decision(
  * `approval`): each ask posts a request on the write's board and reads its replies until an approver
  * answers with one of the agents' approval words (`APPROVAL_WORDS`: yes, no, oui, nein...), or
  * `waitMs` passes (then it is pending: ask again with the same key to keep waiting on the same
- * request). Replies of people who may not approve decide nothing.
+ * request). Replies of people who may not approve decide nothing. Once decided, the request message
+ * is edited to show it, as the agents' own requests are (`✅ Approved by`, `❌ Denied by`), once
+ * however often it is asked again; a request asked without a key that no one answered in time is
+ * shown as over (`⌛`), since no later ask waits on it.
  *
  * @param rest - the app's client: the request and the reads go through its rate limit
  * @param options - the approvers, how long an ask waits, how often it reads
  * @returns the ask
  */
 export function boardApproval(
-  rest: Pick<BotRest, 'sendMessage' | 'iterateMessages' | 'listMembers'>,
+  rest: Pick<BotRest, 'sendMessage' | 'editMessage' | 'iterateMessages' | 'listMembers'>,
   options: BoardApprovalOptions,
 ): (ask: ApprovalAsk) => Promise<ApprovalOutcome> {
   const { approvers, waitMs = DEFAULT_BOARD_APPROVAL_OPTIONS.waitMs } = options;
   const pollMs = options.pollMs ?? DEFAULT_BOARD_APPROVAL_OPTIONS.pollMs;
   return async ({ boardId, what, key }) => {
-    const basis =
-      key === undefined ? randomUUID() : createHash('sha256').update(`${boardId}\n${what}\n${key}`).digest('base64url');
+    const basis = (
+      key === undefined ? randomUUID() : createHash('sha256').update(`${boardId}\n${what}\n${key}`).digest('base64url')
+    ).slice(0, 22);
     const content = `🔐 An agent asks to run:\n${what}\nReply **yes** or **no** to this message.`;
-    const request = await rest.sendMessage(boardId, { content }, { idempotencyKey: `approval.${basis.slice(0, 22)}` });
+    const request = await rest.sendMessage(boardId, { content }, { idempotencyKey: `approval.${basis}` });
+    // Each outcome's edit under its own key: asked again (the same key), the edit is replayed, not made twice.
+    const show = (status: 'approved' | 'denied' | 'timeout', by?: string) =>
+      rest.editMessage(
+        boardId,
+        request.id,
+        { content: decidedText(status, by, what) },
+        { idempotencyKey: `approval.${basis}.${status}${by === undefined ? '' : `.${by}`}` },
+      );
     const until = Date.now() + waitMs;
     for (;;) {
       const decided = await decision(rest, request, approvers);
-      if (decided) return { ...decided, requestId: request.id };
+      if (decided) {
+        await show(decided.decision === 'approve' ? 'approved' : 'denied', decided.by);
+        return { ...decided, requestId: request.id };
+      }
       const left = until - Date.now();
-      if (left <= 0) return { decision: 'pending', requestId: request.id };
+      if (left <= 0) {
+        // Without a key, no later ask can wait on this request: it is over, and shown so.
+        if (key === undefined) await show('timeout');
+        return { decision: 'pending', requestId: request.id };
+      }
       await delay(Math.min(pollMs, left));
     }
   };
