@@ -55,7 +55,7 @@ export function createBoardMcpServer(options: BoardMcpOptions): Server {
       annotations: tool.hints,
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
     const found = offered.get(name);
     if (!found) {
@@ -76,7 +76,7 @@ export function createBoardMcpServer(options: BoardMcpOptions): Server {
       if (o.approval && found.tool.writes) {
         // What no approver could let run is refused now, before anyone is asked.
         await found.tool.check?.(checked.value, deps);
-        const refused = await approvalRefusal(o.approval, name, checked.value);
+        const refused = await approvalRefusal(o.approval, name, checked.value, extra.signal);
         if (refused !== undefined) return failed(refused);
       }
       const result = await found.tool.call(checked.value, deps);

@@ -60,6 +60,8 @@ export type McpApproval = (ask: {
   boardId: string;
   what: string;
   key?: string | undefined;
+  /** Aborted when the agent cancels its call: the wait ends. */
+  signal?: AbortSignal | undefined;
 }) => Promise<McpApprovalOutcome>;
 
 /** What {@link createBoardMcpServer} takes. */

@@ -131,4 +131,20 @@ describe('writes approved by a person on the board', () => {
     expect(await posted(random.id, 'Rename the board')).toBe(0);
     await impatient.close();
   });
+
+  it('shows the request of an agent that gave up waiting (its connection closed) as cancelled', async () => {
+    const { random } = bed.emu.seed;
+    const client = await approvedAgent();
+    const call = callText(client, 'send_message', { board_id: random.id, content: 'Archive the board' });
+    const request = (await requests(random.id, 'Archive the board'))[0] as Message;
+    await client.close();
+    await expect(call).rejects.toThrow();
+    const shown = await eventually(async () => {
+      const now = (await bed.emu.allMessages(random.id)).find((m) => m.id === request.id)?.content;
+      if (!now?.startsWith('🚫')) throw new Error('the request is not shown as cancelled yet');
+      return now;
+    });
+    expect(shown).toMatch(/^🚫 Cancelled:\n`send_message` .*Archive the board/);
+    expect(await posted(random.id, 'Archive the board')).toBe(0);
+  });
 });
