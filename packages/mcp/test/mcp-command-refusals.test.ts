@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Command, type CommandContext, defineBot, Option, RequireRole } from '@boardbot/core';
-import { type BotCommands, boardApproval, openBotCommands } from '@boardbot/core/agents';
-import { type TempDir, tempDir } from '@boardbot/test-support';
+import { Command, type CommandContext, Option, RequireRole } from '@boardbot/core';
+import { boardApproval } from '@boardbot/core/agents';
 import { IsInt, Max, Min } from 'class-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agent, callText, useTestBed } from './support/agent.js';
+import { describe, expect, it } from 'vitest';
+import { agent, callText, useBotCommands, useTestBed } from './support/agent.js';
 
 // docs/mcp.md, "Approvals": a command call that no approver could let run is refused at once, before
 // any request is posted (the SDK's client over HTTP, core's openBotCommands, a real emulator).
@@ -33,27 +32,14 @@ class Lock {
 }
 
 const bed = useTestBed();
-let state: TempDir;
-let commands: BotCommands;
-
-beforeAll(async () => {
-  state = tempDir('boardbot-mcp-refusals-');
-  commands = await openBotCommands(defineBot({ handlers: [Die, Lock] }), {
-    ...{ token: bed.emu.token, apiUrl: bed.emu.apiUrl, rest: bed.rest },
-    ...{ stateDir: state.dir, logger: false },
-  });
-});
-afterAll(async () => {
-  await commands.close();
-  state.remove();
-});
+const bot = useBotCommands(bed, [Die, Lock]);
 
 /** An agent whose writes wait for an admin's approval (not waiting for an answer), as `as` if given. */
 const approvedAgent = (as?: string) =>
   agent({
     rest: bed.rest,
     writes: true,
-    commands,
+    commands: bot.commands,
     ...(as && { as }),
     approval: boardApproval(bed.rest, { approvers: { roles: ['admin'] }, waitMs: 0 }),
   });
