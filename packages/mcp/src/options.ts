@@ -88,7 +88,8 @@ export interface BoardMcpOptions {
    */
   as?: string | undefined;
   /**
-   * Makes every write (the write tools, the commands) wait for a person's approval on its board.
+   * Makes every write (the write tools, the commands) wait for a person's approval on its board; a
+   * command call its source's `check` refuses is refused at once, no request posted.
    * @defaultValue none: writes run at once
    */
   approval?: McpApproval | undefined;
