@@ -157,6 +157,16 @@ describe('boardbot mcp --writes --approve-by', () => {
     expect(stderr()).toMatch(/reads and writes, each approved on its board by admin/);
   });
 
+  it('refuses a guarded command without --as at once, posting no request to the approvers', async () => {
+    const { client } = await agentIn(project.dir, '--writes', '--approve-by', 'admin');
+    const { random } = emu.seed;
+    const kick = await client.callTool({ name: 'command_kick', arguments: { board_id: random.id } });
+    expect(kick.isError).toBe(true);
+    expect(text(kick)).toMatch(/^BOARDBOT_COMMAND_NEEDS_PERSON: \/kick was refused/);
+    expect((await emu.allMessages(random.id)).filter((m) => m.content?.includes('`command_kick`'))).toEqual([]);
+    await client.close();
+  });
+
   it('refuses an approver that is neither a user id nor a role', async () => {
     const io = testIo(dir, env());
     expect(await runCli(['node', 'boardbot', 'mcp', '--writes', '--approve-by', 'admins'], io)).toBe(2);

@@ -55,7 +55,7 @@ export function createBoardMcpServer(options: BoardMcpOptions): Server {
       annotations: tool.hints,
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
     const found = offered.get(name);
     if (!found) {
@@ -71,11 +71,15 @@ export function createBoardMcpServer(options: BoardMcpOptions): Server {
         `Invalid arguments for ${name}:\n${checked.issues.map((i) => `- ${i.path}: ${i.message}`).join('\n')}`,
       );
     }
+    const deps = { rest: o.rest, maxScan: o.maxScan };
     try {
-      const refused =
-        o.approval && found.tool.writes ? await approvalRefusal(o.approval, name, checked.value) : undefined;
-      if (refused !== undefined) return failed(refused);
-      const result = await found.tool.call(checked.value, { rest: o.rest, maxScan: o.maxScan });
+      if (o.approval && found.tool.writes) {
+        // What no approver could let run is refused now, before anyone is asked.
+        await found.tool.check?.(checked.value, deps);
+        const refused = await approvalRefusal(o.approval, name, checked.value, extra.signal);
+        if (refused !== undefined) return failed(refused);
+      }
+      const result = await found.tool.call(checked.value, deps);
       // A command's answer is text, given as it is; the platform's records as JSON.
       const text = typeof result === 'string' ? result : JSON.stringify(result, null, 2);
       return { content: [{ type: 'text', text }] };

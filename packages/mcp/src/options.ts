@@ -15,6 +15,18 @@ export interface McpCommand {
   guards: readonly string[];
 }
 
+/** One call of a command: where, as whom, with which options and idempotency key. */
+export interface McpCommandCall {
+  /** The board it runs on. */
+  boardId: string;
+  /** The user id it runs as. @defaultValue none: the app */
+  as?: string | undefined;
+  /** Its option values, by option name. @defaultValue none */
+  input?: Record<string, string | number | boolean>;
+  /** The agent's idempotency key. @defaultValue none: a call made again writes again */
+  key?: string | undefined;
+}
+
 /**
  * A bot's commands and the way to run one as a person of a board: core's `openBotCommands(definition)`
  * fits (it runs each through the bot's own stages and resolves with what the command answered).
@@ -25,15 +37,14 @@ export interface McpCommandSource {
    * Runs a command; resolves with its answer, rejects with why it did not run (a refusal, invalid
    * options, a person who is not on the board), which the agent reads as the tool's error.
    */
-  run(
-    name: string,
-    call: {
-      boardId: string;
-      as?: string | undefined;
-      input?: Record<string, string | number | boolean>;
-      key?: string | undefined;
-    },
-  ): Promise<string>;
+  run(name: string, call: McpCommandCall): Promise<string>;
+  /**
+   * Rejects, without running it, a call that could not run whatever an approver says (no person for
+   * a guarded command, a person off the board, an unknown board, invalid options): with an
+   * `approval`, the server asks it before posting a request, so such a call is refused at once.
+   * @defaultValue none: every call is asked for approval, and refused, if it is, once approved
+   */
+  check?(name: string, call: McpCommandCall): Promise<void>;
 }
 
 /** How an approval of a write ended (core's `boardApproval` gives it). */
@@ -49,6 +60,8 @@ export type McpApproval = (ask: {
   boardId: string;
   what: string;
   key?: string | undefined;
+  /** Aborted when the agent cancels its call: the wait ends. */
+  signal?: AbortSignal | undefined;
 }) => Promise<McpApprovalOutcome>;
 
 /** What {@link createBoardMcpServer} takes. */
@@ -75,7 +88,8 @@ export interface BoardMcpOptions {
    */
   as?: string | undefined;
   /**
-   * Makes every write (the write tools, the commands) wait for a person's approval on its board.
+   * Makes every write (the write tools, the commands) wait for a person's approval on its board; a
+   * command call its source's `check` refuses is refused at once, no request posted.
    * @defaultValue none: writes run at once
    */
   approval?: McpApproval | undefined;

@@ -1,6 +1,6 @@
 import { boardApproval } from '@boardbot/core/agents';
 import type { Message } from '@boardbot/protocol';
-import { eventually } from '@boardbot/test-support';
+import { eventually, SseClient } from '@boardbot/test-support';
 import { describe, expect, it } from 'vitest';
 import { agent, callText, useTestBed } from './support/agent.js';
 
@@ -29,6 +29,28 @@ async function requests(boardId: string, text: string, after = 0): Promise<Messa
   });
 }
 
+/**
+ * A message's content now, and how many times it was edited: the app's gateway events from the
+ * first, read up to a marker posted after the call (every edit the call made comes before it).
+ */
+async function edits(boardId: string, id: string): Promise<{ content: string | null | undefined; edits: number }> {
+  const marker = await bed.emu.control.postMessage(boardId, { user_id: bed.emu.seed.bob.id, content: 'marker' });
+  const stream = await SseClient.open(`${bed.emu.apiUrl}/gateway`, bed.emu.token, { 'last-event-id': '0' });
+  let count = 0;
+  try {
+    for (;;) {
+      const { event, data } = await stream.nextEvent();
+      const message = (JSON.parse(data) as { message?: Message }).message;
+      if (event === 'message.edit' && message?.id === id) count++;
+      if (event === 'message.create' && message?.id === marker.id) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  const content = (await bed.emu.allMessages(boardId)).find((m) => m.id === id)?.content;
+  return { content, edits: count };
+}
+
 const posted = async (boardId: string, content: string) =>
   (await bed.emu.allMessages(boardId)).filter((m) => m.content === content).length;
 
@@ -44,6 +66,12 @@ describe('writes approved by a person on the board', () => {
     const result = await call;
     expect(result.isError).toBe(false);
     expect(await posted(general.id, 'Release 1.5 is out')).toBe(1);
+    expect(await edits(general.id, request.id)).toEqual({
+      content: expect.stringMatching(
+        new RegExp(`^✅ Approved by <@${alice.id}>:\n\`send_message\` .*Release 1.5 is out`),
+      ),
+      edits: 1,
+    });
     await client.close();
   });
 
@@ -57,6 +85,10 @@ describe('writes approved by a person on the board', () => {
     expect(result.isError).toBe(true);
     expect(result.text).toContain(`send_message was denied by user ${alice.id} on the board`);
     expect(await posted(random.id, 'Delete everything')).toBe(0);
+    expect(await edits(random.id, request.id)).toEqual({
+      content: expect.stringMatching(new RegExp(`^❌ Denied by <@${alice.id}>:\n\`send_message\` .*Delete everything`)),
+      edits: 1,
+    });
     await client.close();
   });
 
@@ -74,8 +106,45 @@ describe('writes approved by a person on the board', () => {
     await bed.emu.control.postMessage(general.id, { user_id: alice.id, content: 'ok', replyTo: request.id });
     const patient = await approvedAgent();
     expect((await callText(patient, 'send_message', args)).isError).toBe(false);
+    // Asked once more with its key: the write and the request's edit are replayed, not made again.
+    expect((await callText(patient, 'send_message', args)).isError).toBe(false);
     expect(await posted(general.id, 'Freeze merges')).toBe(1);
-    expect(await requests(general.id, 'Freeze merges')).toHaveLength(1);
+    const asked = (await bed.emu.allMessages(general.id)).filter((m) => m.content?.includes('`send_message`'));
+    expect(asked.filter((m) => m.content?.includes('Freeze merges'))).toHaveLength(1);
+    expect(await edits(general.id, request.id)).toEqual({
+      content: expect.stringMatching(/^✅ Approved by/),
+      edits: 1,
+    });
     await patient.close();
+  });
+
+  it('shows a request asked without a key that no one answered in time as over: no later call waits on it', async () => {
+    const { random } = bed.emu.seed;
+    const impatient = await approvedAgent(0);
+    const pending = await callText(impatient, 'send_message', { board_id: random.id, content: 'Rename the board' });
+    expect(pending.text).toMatch(/Call it again with an idempotency_key/);
+    const request = (await bed.emu.allMessages(random.id)).find((m) => m.content?.includes('Rename the board'));
+    expect(await edits(random.id, request?.id ?? '')).toEqual({
+      content: expect.stringMatching(/^⌛ Denied, no answer in time:\n`send_message` .*Rename the board/),
+      edits: 1,
+    });
+    expect(await posted(random.id, 'Rename the board')).toBe(0);
+    await impatient.close();
+  });
+
+  it('shows the request of an agent that gave up waiting (its connection closed) as cancelled', async () => {
+    const { random } = bed.emu.seed;
+    const client = await approvedAgent();
+    const call = callText(client, 'send_message', { board_id: random.id, content: 'Archive the board' });
+    const request = (await requests(random.id, 'Archive the board'))[0] as Message;
+    await client.close();
+    await expect(call).rejects.toThrow();
+    const shown = await eventually(async () => {
+      const now = (await bed.emu.allMessages(random.id)).find((m) => m.id === request.id)?.content;
+      if (!now?.startsWith('🚫')) throw new Error('the request is not shown as cancelled yet');
+      return now;
+    });
+    expect(shown).toMatch(/^🚫 Cancelled:\n`send_message` .*Archive the board/);
+    expect(await posted(random.id, 'Archive the board')).toBe(0);
   });
 });

@@ -1,10 +1,8 @@
-import { Command, type CommandContext, defineBot, Option, RequireRole } from '@boardbot/core';
-import { type BotCommands, openBotCommands } from '@boardbot/core/agents';
-import { type TempDir, tempDir } from '@boardbot/test-support';
+import { Command, type CommandContext, Option, RequireRole } from '@boardbot/core';
 import { IsInt, Max, Min } from 'class-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBoardMcpServer } from '../src/index.js';
-import { agent, callText, useTestBed } from './support/agent.js';
+import { agent, callText, useBotCommands, useTestBed } from './support/agent.js';
 
 // docs/mcp.md, "Commands as tools": the bot's commands offered to an agent (the SDK's client over
 // HTTP) by a server given core's openBotCommands, on a real emulator: run as the configured person,
@@ -52,24 +50,11 @@ class Note {
 }
 
 const bed = useTestBed();
-let state: TempDir;
-let commands: BotCommands;
-
-beforeAll(async () => {
-  state = tempDir('boardbot-mcp-commands-');
-  const definition = defineBot({ handlers: [Roll, Ban, Note] });
-  commands = await openBotCommands(definition, {
-    ...{ token: bed.emu.token, apiUrl: bed.emu.apiUrl, rest: bed.rest },
-    ...{ stateDir: state.dir, logger: false },
-  });
-});
-afterAll(async () => {
-  await commands.close();
-  state.remove();
-});
+const bot = useBotCommands(bed, [Roll, Ban, Note]);
 
 /** An agent of a server with the bot's commands, writes allowed unless said, as `as` if given. */
-const commandAgent = (as?: string, writes = true) => agent({ rest: bed.rest, writes, commands, ...(as && { as }) });
+const commandAgent = (as?: string, writes = true) =>
+  agent({ rest: bed.rest, writes, commands: bot.commands, ...(as && { as }) });
 
 describe('commands as tools', () => {
   it("lists each command with its options' schema, and runs one as the configured person: its answer is the result", async () => {
@@ -181,7 +166,7 @@ describe('commands as tools', () => {
   });
 
   it('takes as a user id only, saying so', () => {
-    expect(() => createBoardMcpServer({ rest: bed.rest, writes: true, commands, as: 'alice' })).toThrow(
+    expect(() => createBoardMcpServer({ rest: bed.rest, writes: true, commands: bot.commands, as: 'alice' })).toThrow(
       expect.objectContaining({
         code: 'BOARDBOT_MCP_INVALID_OPTION',
         message: expect.stringMatching(/as must be the user id/),

@@ -3,6 +3,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Member, Message } from '@boardbot/protocol';
 import type { BotRest } from '../kernel/ports.js';
 import { roleAtLeast } from '../permissions/member-roles.js';
+import type { ApprovalStatus } from './approval-store.js';
+import { decidedText } from './approval-texts.js';
 import { type ApprovalAnswer, approvalAnswer } from './approval-words.js';
 
 /** Who may approve a write asked for by an agent outside the bot: these people, or members with a role. */
@@ -41,6 +43,11 @@ export interface ApprovalAsk {
    * @defaultValue none: each ask posts a new request
    */
   key?: string | undefined;
+  /**
+   * Ends the wait when the asker gives up (an MCP client cancelled its call): the outcome is pending.
+   * @defaultValue none: it waits `waitMs`
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** How an ask ended: decided by an approver, or still pending when the wait ended. */
@@ -83,30 +90,52 @@ async function decision(
  * `approval`): each ask posts a request on the write's board and reads its replies until an approver
  * answers with one of the agents' approval words (`APPROVAL_WORDS`: yes, no, oui, nein...), or
  * `waitMs` passes (then it is pending: ask again with the same key to keep waiting on the same
- * request). Replies of people who may not approve decide nothing.
+ * request). Replies of people who may not approve decide nothing. Once decided, the request message
+ * is edited to show it, as the agents' own requests are (`✅ Approved by`, `❌ Denied by`), once
+ * however often it is asked again; a request asked without a key that no one answered in time is
+ * shown as over (`⌛`, `🚫` when the asker gave up: its `signal`), since no later ask waits on it.
  *
  * @param rest - the app's client: the request and the reads go through its rate limit
  * @param options - the approvers, how long an ask waits, how often it reads
  * @returns the ask
  */
 export function boardApproval(
-  rest: Pick<BotRest, 'sendMessage' | 'iterateMessages' | 'listMembers'>,
+  rest: Pick<BotRest, 'sendMessage' | 'editMessage' | 'iterateMessages' | 'listMembers'>,
   options: BoardApprovalOptions,
 ): (ask: ApprovalAsk) => Promise<ApprovalOutcome> {
   const { approvers, waitMs = DEFAULT_BOARD_APPROVAL_OPTIONS.waitMs } = options;
   const pollMs = options.pollMs ?? DEFAULT_BOARD_APPROVAL_OPTIONS.pollMs;
-  return async ({ boardId, what, key }) => {
-    const basis =
-      key === undefined ? randomUUID() : createHash('sha256').update(`${boardId}\n${what}\n${key}`).digest('base64url');
+  return async ({ boardId, what, key, signal }) => {
+    const basis = (
+      key === undefined ? randomUUID() : createHash('sha256').update(`${boardId}\n${what}\n${key}`).digest('base64url')
+    ).slice(0, 22);
     const content = `🔐 An agent asks to run:\n${what}\nReply **yes** or **no** to this message.`;
-    const request = await rest.sendMessage(boardId, { content }, { idempotencyKey: `approval.${basis.slice(0, 22)}` });
+    const request = await rest.sendMessage(boardId, { content }, { idempotencyKey: `approval.${basis}` });
+    // Each outcome's edit under its own key: asked again (the same key), the edit is replayed, not made twice.
+    const show = (status: Exclude<ApprovalStatus, 'pending'>, by?: string) =>
+      rest.editMessage(
+        boardId,
+        request.id,
+        { content: decidedText(status, by, what) },
+        { idempotencyKey: `approval.${basis}.${status}${by === undefined ? '' : `.${by}`}` },
+      );
+    // Without a key, no later ask can wait on this request: once this one stops waiting, it is over, and shown so.
+    const unanswered = async (status: 'timeout' | 'cancelled'): Promise<ApprovalOutcome> => {
+      if (key === undefined) await show(status);
+      return { decision: 'pending', requestId: request.id };
+    };
     const until = Date.now() + waitMs;
     for (;;) {
       const decided = await decision(rest, request, approvers);
-      if (decided) return { ...decided, requestId: request.id };
+      if (decided) {
+        await show(decided.decision === 'approve' ? 'approved' : 'denied', decided.by);
+        return { ...decided, requestId: request.id };
+      }
+      if (signal?.aborted) return unanswered('cancelled');
       const left = until - Date.now();
-      if (left <= 0) return { decision: 'pending', requestId: request.id };
-      await delay(Math.min(pollMs, left));
+      if (left <= 0) return unanswered('timeout');
+      // Rejects only when the signal aborts, which the next turn reads.
+      await delay(Math.min(pollMs, left), undefined, { signal }).catch(() => undefined);
     }
   };
 }

@@ -3,7 +3,7 @@ import { isReplyBody } from '../kernel/body.js';
 import type { HandlerTarget, KindRules, Stage } from '../policies/stages.js';
 import type { CommandContext } from './context.js';
 import type { CommandRoute } from './describe.js';
-import { parseOptions } from './options/parse-options.js';
+import { type ParsedOptions, parseOptions } from './options/parse-options.js';
 
 /** A command or subcommand method, with its route and policies. */
 export type CommandTarget = HandlerTarget & { route: CommandRoute };
@@ -52,11 +52,35 @@ export const COMMAND_RULES: KindRules<RunningCommand> = {
 
 const forCommands = (_target: HandlerTarget, rules: KindRules): boolean => rules === COMMAND_RULES;
 
+/**
+ * A command's options, read and then converted and validated by its options class: what its run's
+ * options stage does, and what a caller outside the bot checks before asking anyone to approve it.
+ * @param route - the command's route: its options and options class
+ * @param raw - the invocation's raw values, or why there are none
+ */
+export async function commandOptions(route: CommandRoute, raw: RawOptions): Promise<ParsedOptions> {
+  if (!raw.ok) return { ok: false, problems: raw.problems, unknown: [] };
+  return parseOptions(route.optionsClass, route.options, raw.values);
+}
+
+/**
+ * What the person is told of a command's invalid options (`boardbot:invalidOptions`), one line each.
+ * @param t - the translation of the run, or of the bot's default locale
+ * @param shownAs - the command as typed
+ * @param problems - what is wrong, one line each
+ */
+export function invalidOptionsText(
+  t: (key: string, values: Record<string, string>) => string,
+  shownAs: string,
+  problems: readonly string[],
+): string {
+  return t('boardbot:invalidOptions', { command: shownAs, problems: problems.map((p) => `- ${p}`).join('\n') });
+}
+
 /** Tells the person why the command cannot run; the handler is not called. */
 async function refuse(ctx: RunningCommand, problems: readonly string[]): Promise<false> {
   ctx.log.info({ problems }, 'invalid options: told the person, handler not called');
-  const lines = problems.map((p) => `- ${p}`).join('\n');
-  await tell(ctx, ctx.t('boardbot:invalidOptions', { command: ctx.shownAs, problems: lines }));
+  await tell(ctx, invalidOptionsText(ctx.t.bind(ctx), ctx.shownAs, problems));
   return false;
 }
 
@@ -73,9 +97,7 @@ export const COMMAND_STAGES: readonly Stage[] = [
     async run(pass) {
       const ctx = pass.ctx as RunningCommand;
       const raw = await (pass.input as RawOptionsReader)(ctx);
-      if (!raw.ok) return refuse(ctx, raw.problems);
-      const { optionsClass, options } = (pass.target as CommandTarget).route;
-      const parsed = await parseOptions(optionsClass, options, raw.values);
+      const parsed = await commandOptions((pass.target as CommandTarget).route, raw);
       if (parsed.unknown.length > 0) ctx.log.debug({ unknown: parsed.unknown }, 'ignored unknown options');
       if (!parsed.ok) return refuse(ctx, parsed.problems);
       ctx.options = parsed.value as Record<string, unknown>;

@@ -103,22 +103,27 @@ export function englishText(key: string, values: TranslateValues = {}): string {
 /**
  * The locale a run speaks in: the one its i18n stage or `setLocale` chose, else the translator's
  * default, else `en`.
- * @param run - the run
+ * @param run - the run; none (what speaks before any run: a command checked for an agent outside the bot): the default
  * @param services - the bot's services (its translator, if it has i18n)
  */
-export function runLocale(run: HandlerRun, services: Services): string {
-  return run.get(LOCALE) ?? services.find(TRANSLATOR)?.defaultLocale ?? 'en';
+export function runLocale(run: HandlerRun | undefined, services: Services): string {
+  return run?.get(LOCALE) ?? services.find(TRANSLATOR)?.defaultLocale ?? 'en';
 }
 
 /**
  * `ctx.t` of a run: `key` in the run's locale, through the bot's translator, or a runtime text in
  * English without one. For what speaks for a run without its context (a conversation's questions).
- * @param run - the run
+ * @param run - the run; none: the bot's default locale
  * @param services - the bot's services
  * @param key - the text's key
  * @param values - what fills it
  */
-export function runText(run: HandlerRun, services: Services, key: string, values?: TranslateValues): string {
+export function runText(
+  run: HandlerRun | undefined,
+  services: Services,
+  key: string,
+  values?: TranslateValues,
+): string {
   const translator = services.find(TRANSLATOR);
   return translator ? translator.t(runLocale(run, services), key, values) : englishText(key, values);
 }

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Member } from '@boardbot/protocol';
 import { pino } from 'pino';
 import { commandToolsKind } from '../agents/agents-plugin.js';
 import type { CommandToolHost } from '../agents/asking-turns.js';
@@ -11,10 +12,13 @@ import {
   runAsPerson,
   standIn,
 } from '../agents/command-runs.js';
-import { CommandNeedsPersonError, InvalidHandlerError, NotBoardMemberError } from '../errors.js';
+import { commandOptions, invalidOptionsText } from '../commands/command-stages.js';
+import { CommandNeedsPersonError, InvalidHandlerError, NotBoardMemberError, ToolRefusedError } from '../errors.js';
 import type { EventMeta } from '../kernel/event.js';
 import { createLogger, isLogger, type LoggerInput } from '../kernel/logger.js';
+import { runText } from '../kernel/translate.js';
 import type { Plugin } from '../plugins/plugin.js';
+import { checkGivenValues } from '../text-commands/check-values.js';
 import { createBot } from './create-bot.js';
 import type { BotDefinition } from './define-bot.js';
 import type { BotOptions } from './options.js';
@@ -51,6 +55,16 @@ export interface BotCommands {
    * @throws CommandNeedsPersonError, NotBoardMemberError, or ToolRefusedError (what the person would have been told)
    */
   run(name: string, call: BotCommandCall): Promise<string>;
+  /**
+   * Refuses, without running it, a call that no approver's answer could let run: a command with
+   * guards and no person, a person (or the app) who is not on the board or a board the app cannot
+   * see, invalid options (in the bot's default locale). What the MCP server asks before it posts an
+   * approval request; `run` checks the same again (the board may have changed meanwhile).
+   * @param name - its name in {@link BotCommands.commands}
+   * @param call - where, as whom, with which options
+   * @throws CommandNeedsPersonError, NotBoardMemberError, or ToolRefusedError (its invalid options)
+   */
+  check(name: string, call: BotCommandCall): Promise<void>;
   /** Stops the bot behind the commands (its REST client stays open when it was given). */
   close(): Promise<void>;
 }
@@ -110,12 +124,23 @@ export async function openBotCommands(
       host.described.filter((d) => registered.has(d.definition.name)),
     ).map((e) => [e.name, e]),
   );
+  const entry = (name: string): CommandEntry => {
+    const found = entries.get(name);
+    if (!found) throw new InvalidHandlerError(`/${name} is not among the bot's registered commands.`);
+    return found;
+  };
   return {
     commands: [...entries.values()].map(({ target: _target, ...info }) => info),
-    run: async (name, call) => {
-      const entry = entries.get(name);
-      if (!entry) throw new InvalidHandlerError(`/${name} is not among the bot's registered commands.`);
-      return runCommand(host, entry, call);
+    run: async (name, call) => runCommand(host, entry(name), call),
+    check: async (name, call) => {
+      const found = entry(name);
+      await memberOf(host, found, call);
+      const { options } = found.target.route;
+      const where = { boardId: call.boardId, rest: host.env.rest, requestOptions: {} };
+      const parsed = await commandOptions(found.target.route, await checkGivenValues(call.input ?? {}, options, where));
+      if (parsed.ok) return;
+      const t = (key: string, values: Record<string, string>) => runText(undefined, host.env.services, key, values);
+      throw new ToolRefusedError(found.shownAs, 'refused', invalidOptionsText(t, found.shownAs, parsed.problems));
     },
     close: async () => {
       await bot.stop();
@@ -123,13 +148,24 @@ export async function openBotCommands(
   };
 }
 
-/** Checks who runs it and where, then runs it as that person under keys of the call. */
-async function runCommand(host: CommandToolHost, entry: CommandEntry, call: BotCommandCall): Promise<string> {
-  const { boardId, as, key } = call;
+/**
+ * Who the call runs as, a member of its board: the person, else the app when the command has no guards.
+ * @throws CommandNeedsPersonError, NotBoardMemberError
+ */
+async function memberOf(host: CommandToolHost, entry: CommandEntry, call: BotCommandCall): Promise<Member> {
+  const { boardId, as } = call;
   if (as === undefined && entry.guards.length > 0) throw new CommandNeedsPersonError(entry.shownAs, entry.guards);
   const userId = as ?? host.env.app().bot_user_id;
   const member = (await boardMembers(host.env.rest, boardId))?.find((m) => m.user.id === userId);
   if (!member) throw new NotBoardMemberError(entry.shownAs, as === undefined ? 'the app' : `user ${as}`, boardId);
+  return member;
+}
+
+/** Checks who runs it and where, then runs it as that person under keys of the call. */
+async function runCommand(host: CommandToolHost, entry: CommandEntry, call: BotCommandCall): Promise<string> {
+  const { boardId, key } = call;
+  const member = await memberOf(host, entry, call);
+  const userId = member.user.id;
   // Hashed: a key of any length (and the person's, the board's ids) stays inside the platform's 255.
   const basis =
     key === undefined

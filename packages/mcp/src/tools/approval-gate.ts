@@ -6,16 +6,18 @@ import type { McpApproval } from '../options.js';
  * @param approval - the server's approval
  * @param name - the tool
  * @param args - its checked arguments (`board_id`, an `idempotency_key` keeps the same request)
+ * @param signal - aborted when the agent cancels its call @defaultValue none
  */
 export async function approvalRefusal(
   approval: McpApproval,
   name: string,
   args: Record<string, unknown>,
+  signal?: AbortSignal,
 ): Promise<string | undefined> {
   const { idempotency_key: key, ...shown } = args;
   const boardId = String(args.board_id);
   const what = `\`${name}\` ${JSON.stringify(shown).slice(0, 500)}`;
-  const outcome = await approval({ boardId, what, ...(typeof key === 'string' && { key }) });
+  const outcome = await approval({ boardId, what, signal, ...(typeof key === 'string' && { key }) });
   if (outcome.decision === 'approve') return undefined;
   if (outcome.decision === 'deny') {
     return `${name} was denied by user ${outcome.by} on the board (approval request ${outcome.requestId}); nothing was done. Do not call it again unless asked to.`;

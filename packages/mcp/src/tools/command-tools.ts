@@ -1,11 +1,22 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { McpOptionError } from '../errors.js';
-import type { McpCommandSource } from '../options.js';
+import type { McpCommandCall, McpCommandSource } from '../options.js';
 import { type BoardTool, defineTool } from './tool.js';
 import { Id, IdempotencyKey } from './write-tools.js';
 
 /** Names the tool's own arguments take, which an option may not. */
 const OWN = ['board_id', 'idempotency_key'];
+
+/** The call of a command a tool's arguments make: its board, its options, its key. */
+function commandCall(args: Record<string, unknown>, as: string | undefined): McpCommandCall {
+  const { board_id, idempotency_key, ...input } = args;
+  return {
+    boardId: board_id as string,
+    as,
+    input: input as Record<string, string | number | boolean>,
+    ...(idempotency_key !== undefined && { key: idempotency_key as string }),
+  };
+}
 
 /**
  * The command tools: `command_<name>`, each with `board_id`, the command's options and an optional
@@ -17,6 +28,7 @@ const OWN = ['board_id', 'idempotency_key'];
  * @throws McpOptionError for an option named as one of the tool's own arguments
  */
 export function commandTools(source: McpCommandSource, as: string | undefined): BoardTool[] {
+  const check = source.check?.bind(source);
   return source.commands.map((command) => {
     const { name, shownAs, inputSchema, guards } = command;
     const options: Record<string, TSchema> = {};
@@ -41,13 +53,8 @@ export function commandTools(source: McpCommandSource, as: string | undefined): 
       ),
       writes: true,
       hints: { readOnlyHint: false },
-      call: ({ board_id, idempotency_key, ...input }) =>
-        source.run(name, {
-          boardId: board_id as string,
-          as,
-          input: input as Record<string, string | number | boolean>,
-          ...(idempotency_key !== undefined && { key: idempotency_key as string }),
-        }),
+      call: (args) => source.run(name, commandCall(args, as)),
+      ...(check && { check: (args) => check(name, commandCall(args, as)) }),
     });
   });
 }

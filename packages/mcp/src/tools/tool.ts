@@ -29,6 +29,12 @@ export interface BoardTool<S extends TObject = TObject> {
   hints: ToolHints;
   /** Runs the call; what it returns is the result the agent reads (as JSON). */
   call(args: Static<S>, deps: ToolDeps): Promise<unknown>;
+  /**
+   * Rejects a call that could not run whatever a person approves (a command's missing person, a
+   * board it cannot run on, invalid options): asked before an approval request is posted.
+   * @defaultValue none: nothing is refused before the approval
+   */
+  check?(args: Static<S>, deps: ToolDeps): Promise<void>;
 }
 
 /** A tool, its input's checker compiled once. */

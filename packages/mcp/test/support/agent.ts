@@ -1,4 +1,7 @@
+import { type BotDefinition, defineBot } from '@boardbot/core';
+import { type BotCommands, openBotCommands } from '@boardbot/core/agents';
 import { RestClient } from '@boardbot/rest';
+import { type TempDir, tempDir } from '@boardbot/test-support';
 import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -32,6 +35,29 @@ export function useTestBed(): TestBed {
     await bed.emu?.close();
   });
   return bed;
+}
+
+/**
+ * The commands of a bot made of `handlers`, opened on the bed's emulator (core's `openBotCommands`,
+ * its state in a temporary directory) before the file's tests and closed after: read `.commands`.
+ * @param bed - the file's test bed
+ * @param handlers - the bot's handlers
+ */
+export function useBotCommands(bed: TestBed, handlers: BotDefinition['handlers']): { commands: BotCommands } {
+  const opened = {} as { commands: BotCommands };
+  let state: TempDir | undefined;
+  beforeAll(async () => {
+    state = tempDir('boardbot-mcp-commands-');
+    opened.commands = await openBotCommands(defineBot({ handlers }), {
+      ...{ token: bed.emu.token, apiUrl: bed.emu.apiUrl, rest: bed.rest },
+      ...{ stateDir: state.dir, logger: false },
+    });
+  });
+  afterAll(async () => {
+    await opened.commands?.close();
+    state?.remove();
+  });
+  return opened;
 }
 
 /**
