@@ -62,13 +62,16 @@ describe('boardbot start --host --redis', () => {
     project?.remove();
   });
 
-  const start = (id: string): LoggingProcess => {
+  /** Starts replica `id`, given the Redis URL by `--redis`, or else by `BOARDBOT_REDIS_URL`. */
+  const start = (id: string, urlBy: 'flag' | 'env'): LoggingProcess => {
+    const redisFlag = urlBy === 'flag' ? ['--redis', redis.url] : [];
     const replica = new LoggingProcess({
       script: bin,
-      args: ['start', '--host', 'hosts.json', '--redis', redis.url, '--replica-id', id],
+      args: ['start', '--host', 'hosts.json', ...redisFlag, '--replica-id', id],
       cwd: project.dir,
       name: `replica ${id}`,
       env: {
+        ...(urlBy === 'env' && { BOARDBOT_REDIS_URL: redis.url }),
         BOARDBOT_API_URL: emu.apiUrl,
         LOG_LEVEL: 'info',
         ...Object.fromEntries(apps.map((a, i) => [`APP_TOKEN_${i}`, a.token])),
@@ -79,9 +82,9 @@ describe('boardbot start --host --redis', () => {
   };
 
   it('two replicas split the apps; one SIGKILLed, its apps move to the other, every command answered once', async () => {
-    const a = start('r0');
+    const a = start('r0', 'flag');
     await a.waitFor((l) => l.msg === 'host replica joined');
-    const b = start('r1');
+    const b = start('r1', 'env');
     await b.waitFor((l) => l.msg === 'host replica joined');
     const report = () => `${a.report()}\n${b.report()}`;
     await until(() => held(a).size === APPS / 2 && held(b).size === APPS / 2, 'the apps split over both replicas', {
