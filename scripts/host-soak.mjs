@@ -10,7 +10,7 @@
 // messages (60 %) and `/echo tag:<tag>` commands (40 %); every answer names its tag, so answers
 // lost (none) and doubled (none) are counted on the platform once the traffic stopped.
 //
-// Every `--kill-every-seconds`, the last replica's process is killed with SIGKILL (its apps move to
+// Every `--kill-every-seconds` (the first after half of it), the last replica's process is killed with SIGKILL (its apps move to
 // the others) and a new one started in its place `--restart-after-seconds` later (it is handed its
 // share back); the others live through the whole run, taking and handing over apps each time, so
 // their heaps say whether moving apps leaks. Heap after GC is sampled per process every 20 s, and
@@ -163,7 +163,8 @@ async function startReplica(slot) {
 /** One replica's sample, or null when it died meanwhile or did not answer in 10 s. */
 function sampleOf(replica) {
   const { child } = replica;
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(null);
+  // A process killed a moment ago may have no exit code yet, but its channel is closed.
+  if (child.exitCode !== null || child.signalCode !== null || !child.connected) return Promise.resolve(null);
   return new Promise((resolve) => {
     const done = (sample) => {
       clearTimeout(timer);
@@ -176,7 +177,7 @@ function sampleOf(replica) {
     const timer = setTimeout(() => done(null), 10_000);
     child.on('message', onMessage);
     child.once('exit', onExit);
-    child.send({ type: 'sample' });
+    child.send({ type: 'sample' }, (error) => error && done(null));
   });
 }
 
@@ -227,8 +228,9 @@ const traffic = setInterval(() => {
 const kills = [];
 const killer = (async () => {
   const slot = replicaCount - 1;
-  // No kill in the run's last 10 s after a restart: the last replica started joins before the traffic stops.
-  for (let at = killEveryMs; at + restartAfterMs + 10_000 < runMs; at += killEveryMs) {
+  // Half a period off the slices' ends (a slice closes with every replica up, measured); no kill in
+  // the run's last 10 s after a restart: the last replica started joins before the traffic stops.
+  for (let at = killEveryMs / 2; at + restartAfterMs + 10_000 < runMs; at += killEveryMs) {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + at - performance.now())));
     const victim = live[slot];
     victim.child.kill('SIGKILL');
@@ -239,8 +241,15 @@ const killer = (async () => {
     );
     victim.diedMinute = minuteNow();
     kills.push({ slice: sliceOf(), minute: round(victim.diedMinute), killed: victim.name });
-    await new Promise((resolve) => setTimeout(resolve, restartAfterMs));
-    live[slot] = await startReplica(slot);
+    // A replica that fails to join is reported and started again (three tries), the run going on.
+    for (let tries = 1; live[slot] === victim; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, restartAfterMs));
+      live[slot] = await startReplica(slot).catch((error) => {
+        log(`${error.message}${tries < 3 ? ': starting it again' : ''}`);
+        if (tries >= 3) throw error;
+        return victim;
+      });
+    }
     log(`killed ${victim.name} (SIGKILL), started ${live[slot].name}`);
   }
 })();

@@ -24,7 +24,7 @@ const figure = expect.any(Number);
 it('reports a short soak of a host over replicas, a replica killed: no answer lost or doubled', async () => {
   const json = join(dir.dir, 'report.json');
   const args = ['--minutes', '0.5', '--slice-seconds', '15', '--apps', '4', '--replicas', '2', '--rate', '4'];
-  const kills = ['--kill-every-seconds', '10', '--restart-after-seconds', '4'];
+  const kills = ['--kill-every-seconds', '20', '--restart-after-seconds', '4'];
   await promisify(execFile)(
     process.execPath,
     ['scripts/host-soak.mjs', ...args, ...kills, '--no-build', '--json', json],
