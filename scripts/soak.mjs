@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sampleBots, startBot, startEmulator, startRedis } from './soak/processes.mjs';
-import { percentile, round, slopeOf } from './soak/stats.mjs';
+import { leakVerdict, percentile, round } from './soak/stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -350,11 +350,7 @@ for (const slice of slices) {
 }
 
 // ---- the memory verdict ----
-const lastMinutes = Math.min(20, runMs / 60_000);
-const window = memory.filter((m) => m.minute >= runMs / 60_000 - lastMinutes);
-const fit = slopeOf(window);
-const growth = fit ? fit.slope * lastMinutes : null;
-const verdict = fit === null ? 'too short to say' : fit.low > 0 && growth > 2 * fit.scatter ? 'leak' : 'no leak';
+const memoryVerdict = leakVerdict(memory, runMs / 60_000);
 
 const report = {
   node: process.version,
@@ -373,15 +369,7 @@ const report = {
   lostAnswers: [...expected.keys()].filter((k) => !counts.has(k)).slice(0, 10),
   doubledAnswers: [...expected.keys()].filter((k) => (counts.get(k) ?? 0) > 1).slice(0, 10),
   slices,
-  memory: {
-    windowMinutes: lastMinutes,
-    samples: window.length,
-    slopeMbPerMinute: fit && round(fit.slope, 4),
-    slope95: fit && [round(fit.low, 4), round(fit.high, 4)],
-    scatterMb: fit && round(fit.scatter, 3),
-    growthMb: growth === null ? null : round(growth, 3),
-    verdict,
-  },
+  memory: memoryVerdict,
   ownP99Ratio:
     slices.length > 1 && slices[0].handlerMs.ownP99
       ? round(slices.at(-1).handlerMs.ownP99 / slices[0].handlerMs.ownP99)

@@ -28,3 +28,25 @@ export function slopeOf(points) {
   const halfWidth = (t * scatter) / Math.sqrt(sxx);
   return { slope, low: slope - halfWidth, high: slope + halfWidth, scatter };
 }
+
+/**
+ * The leak verdict on heap samples after GC (`{ minute, heapMb }`) of a run of `runMinutes`: the
+ * slope over the last 20 minutes (the whole run when shorter); "leak" when its 95 % interval is above
+ * zero and the growth it predicts over that window exceeds twice the samples' scatter around the line.
+ */
+export function leakVerdict(memory, runMinutes) {
+  const lastMinutes = Math.min(20, runMinutes);
+  const window = memory.filter((m) => m.minute >= runMinutes - lastMinutes);
+  const fit = slopeOf(window);
+  const growth = fit ? fit.slope * lastMinutes : null;
+  const verdict = fit === null ? 'too short to say' : fit.low > 0 && growth > 2 * fit.scatter ? 'leak' : 'no leak';
+  return {
+    windowMinutes: lastMinutes,
+    samples: window.length,
+    slopeMbPerMinute: fit && round(fit.slope, 4),
+    slope95: fit && [round(fit.low, 4), round(fit.high, 4)],
+    scatterMb: fit && round(fit.scatter, 3),
+    growthMb: growth === null ? null : round(growth, 3),
+    verdict,
+  };
+}

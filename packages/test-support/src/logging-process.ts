@@ -7,6 +7,10 @@ export type JsonLogLine = Record<string, unknown> & { msg?: string };
 export interface LoggingProcessOptions {
   /** The built script Node runs (a fixture bot's `dist/main.js`). */
   script: string;
+  /** The script's arguments (the CLI's `start --host ...`). @defaultValue `[]` */
+  args?: readonly string[];
+  /** Its working directory (a bot project's). @defaultValue this process's */
+  cwd?: string;
   /** Its environment, added to this process's. */
   env: Record<string, string | undefined>;
   /** How the failure messages name it (`the bot`, `replica r2`). */
@@ -36,8 +40,9 @@ export class LoggingProcess {
   constructor(options: LoggingProcessOptions) {
     this.name = options.name;
     this.onLine = options.onLine;
-    this.proc = spawn(process.execPath, [options.script], {
+    this.proc = spawn(process.execPath, [options.script, ...(options.args ?? [])], {
       env: { ...process.env, ...options.env },
+      ...(options.cwd !== undefined && { cwd: options.cwd }),
       stdio: [options.stdin === true ? 'pipe' : 'ignore', 'pipe', 'inherit'],
     });
     let buffered = '';

@@ -1,10 +1,12 @@
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Core from '@boardbot/core';
+import type * as Redis from '@boardbot/redis';
 import { type HostAppConfig, readHostConfig } from '../config/host-config.js';
 import { loadConfig } from '../config/load-config.js';
-import { BotModuleError } from '../errors.js';
+import { BotModuleError, ConfigError } from '../errors.js';
 import type { CliIo } from '../io.js';
+import { loadOptional } from '../project/optional-package.js';
 import { importFromProject } from '../project/project-modules.js';
 import type { CommonFlags } from './shared-options.js';
 
@@ -16,6 +18,15 @@ export interface HostStartFlags extends CommonFlags {
   healthPort?: number | undefined;
   /** `--health-host`: its interface. @defaultValue `127.0.0.1` */
   healthHost?: string | undefined;
+  /**
+   * `--redis <url>` (else `BOARDBOT_REDIS_URL`): run as one replica of the host on this Redis
+   * (`redisHost()` of `@boardbot/redis`), the apps spread over the replicas started the same way.
+   */
+  redis?: string | undefined;
+  /** `--replica-id <id>`: this replica's name in Redis and in the logs. @defaultValue `<hostname>-<pid>-<random>` */
+  replicaId?: string | undefined;
+  /** `--host-name <name>`: the host's name in Redis; two hosts on one Redis need two. @defaultValue `host` */
+  hostName?: string | undefined;
 }
 
 /** What the host was started with, to tell at `SIGHUP` what changed. */
@@ -30,9 +41,11 @@ interface Loaded {
  * project's `@boardbot/core`), each with its token from the variable it names (the environment,
  * else `.env`). `SIGHUP` reads the file and `.env` again: an app no longer listed is removed, a new
  * one added, one whose module or variable changed replaced, one whose token changed re-tokened. A
- * file that no longer reads is logged and changes nothing. SIGINT and SIGTERM stop every app.
+ * file that no longer reads is logged and changes nothing. SIGINT and SIGTERM stop every app. With
+ * `--redis` (else `BOARDBOT_REDIS_URL`), it is one replica of the host over Redis (`redisHost()`):
+ * the apps are spread over the replicas, and those of a replica that dies move to the others.
  *
- * @param flags - `--host`, the configuration flags and the health endpoint
+ * @param flags - `--host`, the configuration flags, the health endpoint and the replicas' Redis
  * @param io - output and environment
  */
 export async function runHostStart(flags: HostStartFlags, io: CliIo): Promise<void> {
@@ -56,8 +69,25 @@ export async function runHostStart(flags: HostStartFlags, io: CliIo): Promise<vo
     flags.healthPort === undefined
       ? undefined
       : { port: flags.healthPort, ...(flags.healthHost !== undefined && { host: flags.healthHost }) };
+  const redisUrl = flags.redis ?? (io.env.BOARDBOT_REDIS_URL || config.fileValues.BOARDBOT_REDIS_URL || undefined);
+  if (redisUrl === undefined && (flags.replicaId !== undefined || flags.hostName !== undefined)) {
+    throw new ConfigError('--replica-id and --host-name name a replica of the host on Redis: add --redis <url>.');
+  }
+  const scale =
+    redisUrl === undefined
+      ? undefined
+      : (await loadOptional<typeof Redis>('@boardbot/redis', '--redis')).redisHost({
+          url: redisUrl,
+          ...(flags.replicaId !== undefined && { replicaId: flags.replicaId }),
+          ...(flags.hostName !== undefined && { hostName: flags.hostName }),
+        });
   const host = core.createHost(
-    { logger: { level: config.logLevel }, defaults: { apiUrl: config.apiUrl }, ...(health && { health }) },
+    {
+      logger: { level: config.logLevel },
+      defaults: { apiUrl: config.apiUrl },
+      ...(health && { health }),
+      ...(scale && { scale }),
+    },
     current.apps.map(app),
   );
   await host.start();

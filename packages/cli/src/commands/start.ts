@@ -32,6 +32,10 @@ export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {
   gcAfterStart?: boolean | undefined;
   /** `--host <file>`: run every app the file lists in one process (see `runHostStart`). */
   host?: string | undefined;
+  /** `--replica-id <id>`: with `--host` and `--redis`, this replica's name in Redis and in the logs. @defaultValue `<hostname>-<pid>-<random>` */
+  replicaId?: string | undefined;
+  /** `--host-name <name>`: with `--host` and `--redis`, the host's name in Redis. @defaultValue `host` */
+  hostName?: string | undefined;
   /**
    * `--dev-relay` (hidden; `boardbot dev` passes it to the bot process it runs): a bot made from its
    * definition is fed by the gateway connection `dev` holds, over the IPC channel (an {@link IpcSource});
@@ -63,20 +67,25 @@ const PASSED_AS_OPTIONS = [...Object.values(CONFIG_KEYS).map((key) => key.env), 
  * @param io - output and environment; `io.env` receives the `.env` values (and, for an entry, the configuration)
  */
 export async function runStart(flags: StartFlags, io: CliIo): Promise<void> {
-  if (flags.host !== undefined) {
-    await runHostStart({ ...flags, host: flags.host }, io);
-    if (flags.gcAfterStart !== false) collectStartGarbage();
-    return;
-  }
-  const cwd = flags.cwd ?? io.cwd ?? process.cwd();
-  const config = loadConfig(flags, io.env, cwd);
-  if (!config.token) throw new MissingTokenError('boardbot start');
-  const project = resolveProject(flags, cwd);
   if (flags.redis !== undefined && !/^rediss?:\/\/[^\s]+$/.test(flags.redis)) {
     throw new ConfigError(
       '--redis must be a Redis URL such as redis://127.0.0.1:6379 (or rediss:// for TLS), shared by every replica of the bot.',
     );
   }
+  if (flags.host !== undefined) {
+    await runHostStart({ ...flags, host: flags.host }, io);
+    if (flags.gcAfterStart !== false) collectStartGarbage();
+    return;
+  }
+  if (flags.replicaId !== undefined || flags.hostName !== undefined) {
+    throw new ConfigError(
+      '--replica-id and --host-name name a replica of a host of apps: they go with --host <file> --redis <url>.',
+    );
+  }
+  const cwd = flags.cwd ?? io.cwd ?? process.cwd();
+  const config = loadConfig(flags, io.env, cwd);
+  if (!config.token) throw new MissingTokenError('boardbot start');
+  const project = resolveProject(flags, cwd);
   const definition = flags.entry === undefined ? await loadDefinition(project) : undefined;
   if (!definition) requireBuilt(project, project.entry, "The bot's entry", '--entry');
   // The bot's own settings in .env reach its code as `node --env-file` puts them (never over the
@@ -210,6 +219,14 @@ export function registerStartCommand(program: Command, io: CliIo): void {
     .option(
       '--host <file>',
       'run every app of this JSON file in one process ({ "apps": [{ "id", "module", "tokenEnv" }] }); SIGHUP reads it again',
+    )
+    .option(
+      '--replica-id <id>',
+      "with --host and --redis, this replica's name in Redis and in the logs (default: <hostname>-<pid>-<random>)",
+    )
+    .option(
+      '--host-name <name>',
+      "with --host and --redis, the host's name in Redis; two hosts on one Redis need two (default: host)",
     )
     .addOption(new Option('--dev-relay', 'fed by the gateway connection of `boardbot dev` (it passes this)').hideHelp())
     .option(
