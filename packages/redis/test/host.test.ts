@@ -136,6 +136,39 @@ it('keeps each app’s keys those of its bot alone, and the host’s beside them
   }
 });
 
+it('hands half of its apps to a replica that joins, and keeps no stopped bot of those it handed over', async () => {
+  const prefix = freshPrefix();
+  state = tempDir('boardbot-redis-host-');
+  const replica = (id: string) =>
+    createHost(
+      {
+        stateDir: `${state.dir}/${id}`,
+        logger: false,
+        handleSignals: false,
+        defaults: { apiUrl: emulator.apiUrl },
+        scale: redisHost({ url: redis().server.url, keyPrefix: prefix, leaseMs: 900, replicaId: id }),
+      },
+      [...apps.keys()].map((name) => ({ id: name, bot, token: async (n: string) => apps.get(n)?.token ?? '' })),
+    );
+  const a = replica('a');
+  host = a;
+  const running = (h: Host) => h.status().filter((s) => s.state === 'running').length;
+  await a.start();
+  await until(() => running(a) === APPS, 'every app on the first replica');
+  const b = replica('b');
+  try {
+    await b.start();
+    await until(() => running(a) === APPS / 2 && running(b) === APPS / 2, 'four apps on each replica');
+    const handedOver = a.status().filter((s) => s.state === 'elsewhere');
+    expect(handedOver).toHaveLength(APPS / 2);
+    for (const { id } of handedOver) expect(a.app(id).bot).toBeUndefined();
+    const answers = await askEvery(1);
+    for (const name of apps.keys()) expect(answers.get(name)).toEqual([`${name} 1`]);
+  } finally {
+    await b.stop();
+  }
+});
+
 it('spreads the apps over two replicas (the others `elsewhere`, ready), and hands them all to one when the other stops', async () => {
   const prefix = freshPrefix();
   state = tempDir('boardbot-redis-host-');

@@ -75,7 +75,7 @@ export class HostedApp {
     return this.definition.id;
   }
 
-  /** Its bot, while one is made (the last one, after a stop). */
+  /** Its bot, while one is made (the last one, after a stop; none once another replica runs it). */
   get bot(): Bot | undefined {
     return this.running;
   }
@@ -100,6 +100,8 @@ export class HostedApp {
     return this.inTurn(async () => {
       const report = await this.close();
       if (this.current === 'stopped') this.current = 'elsewhere';
+      // A long-lived replica hands apps over again and again: it keeps no stopped bot of theirs.
+      this.running = undefined;
       return report;
     });
   }
