@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startEmulator, startRedis } from './soak/processes.mjs';
+import { settledCounts, tally } from './soak/settle.mjs';
 import { leakVerdict, round } from './soak/stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -320,24 +321,10 @@ async function countAnswers() {
   return counts;
 }
 
-// Operations in flight end, then the last answers land: counted until two counts agree.
-while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-let counts = await countAnswers();
-for (let tries = 0; tries < 60; tries++) {
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const again = await countAnswers();
-  const missing = [...expected.keys()].filter((k) => !again.has(k)).length;
-  const same = again.size === counts.size && [...again].every(([k, v]) => counts.get(k) === v);
-  counts = again;
-  if (same && missing === 0) break;
-  if (same && tries >= 10) break;
-}
+const counts = await settledCounts(countAnswers, expected, { inFlight: () => inFlight, tries: 60, patience: 10 });
 for (const slice of slices) {
   const keys = [...expected].filter(([, e]) => e.slice === slice.slice).map(([k]) => k);
-  slice.sent = keys.length;
-  slice.answers = keys.filter((k) => counts.has(k)).length;
-  slice.lost = keys.filter((k) => !counts.has(k)).length;
-  slice.doubled = keys.filter((k) => (counts.get(k) ?? 0) > 1).length;
+  Object.assign(slice, { sent: keys.length, ...tally(keys, counts) });
 }
 
 const endMinute = minuteNow();

@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sampleBots, startBot, startEmulator, startRedis } from './soak/processes.mjs';
+import { settledCounts, tally } from './soak/settle.mjs';
 import { leakVerdict, percentile, round } from './soak/stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -329,24 +330,11 @@ async function countAnswers() {
   return counts;
 }
 
-// Operations still in flight end, then the bot's last answers land: counted until two counts agree.
-while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-let counts = await countAnswers();
-for (let tries = 0; tries < 30; tries++) {
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const again = await countAnswers();
-  const missing = [...expected.keys()].filter((k) => !again.has(k)).length;
-  const same = again.size === counts.size && [...again].every(([k, v]) => counts.get(k) === v);
-  counts = again;
-  if (same && missing === 0) break;
-  if (same && tries >= 5) break;
-}
+const counts = await settledCounts(countAnswers, expected, { inFlight: () => inFlight, tries: 30, patience: 5 });
 const finalSamples = await sampleBots(bots);
 for (const slice of slices) {
   const keys = [...expected].filter(([, s]) => s === slice.slice).map(([k]) => k);
-  slice.answers = keys.length;
-  slice.lost = keys.filter((k) => !counts.has(k)).length;
-  slice.doubled = keys.filter((k) => (counts.get(k) ?? 0) > 1).length;
+  Object.assign(slice, tally(keys, counts));
 }
 
 // ---- the memory verdict ----

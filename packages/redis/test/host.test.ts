@@ -1,4 +1,12 @@
-import { Command, type CommandContext, createHost, defineBot, type Host, Option } from '@boardbot/core';
+import {
+  Command,
+  type CommandContext,
+  createHost,
+  defineBot,
+  type Host,
+  type HostOptions,
+  Option,
+} from '@boardbot/core';
 import { type TempDir, tempDir, until } from '@boardbot/test-support';
 import {
   type InstalledApp,
@@ -136,20 +144,25 @@ it('keeps each app’s keys those of its bot alone, and the host’s beside them
   }
 });
 
+/** A replica of the host of every app, over Redis keys under `prefix`, its state in `dir/id`. */
+function replicaOf(prefix: string, dir: string, id: string, more: Partial<HostOptions> = {}): Host {
+  return createHost(
+    {
+      stateDir: `${dir}/${id}`,
+      logger: false,
+      handleSignals: false,
+      defaults: { apiUrl: emulator.apiUrl },
+      scale: redisHost({ url: redis().server.url, keyPrefix: prefix, leaseMs: 900, replicaId: id }),
+      ...more,
+    },
+    [...apps.keys()].map((name) => ({ id: name, bot, token: async (n: string) => apps.get(n)?.token ?? '' })),
+  );
+}
+
 it('hands half of its apps to a replica that joins, and keeps no stopped bot of those it handed over', async () => {
   const prefix = freshPrefix();
   state = tempDir('boardbot-redis-host-');
-  const replica = (id: string) =>
-    createHost(
-      {
-        stateDir: `${state.dir}/${id}`,
-        logger: false,
-        handleSignals: false,
-        defaults: { apiUrl: emulator.apiUrl },
-        scale: redisHost({ url: redis().server.url, keyPrefix: prefix, leaseMs: 900, replicaId: id }),
-      },
-      [...apps.keys()].map((name) => ({ id: name, bot, token: async (n: string) => apps.get(n)?.token ?? '' })),
-    );
+  const replica = (id: string) => replicaOf(prefix, state.dir, id);
   const a = replica('a');
   host = a;
   const running = (h: Host) => h.status().filter((s) => s.state === 'running').length;
@@ -172,18 +185,7 @@ it('hands half of its apps to a replica that joins, and keeps no stopped bot of 
 it('spreads the apps over two replicas (the others `elsewhere`, ready), and hands them all to one when the other stops', async () => {
   const prefix = freshPrefix();
   state = tempDir('boardbot-redis-host-');
-  const replica = (id: string) =>
-    createHost(
-      {
-        stateDir: `${state.dir}/${id}`,
-        logger: false,
-        handleSignals: false,
-        defaults: { apiUrl: emulator.apiUrl },
-        health: { port: 0 },
-        scale: redisHost({ url: redis().server.url, keyPrefix: prefix, leaseMs: 900, replicaId: id }),
-      },
-      [...apps.keys()].map((name) => ({ id: name, bot, token: async (n: string) => apps.get(n)?.token ?? '' })),
-    );
+  const replica = (id: string) => replicaOf(prefix, state.dir, id, { health: { port: 0 } });
   const a = replica('a');
   const b = replica('b');
   host = a;
