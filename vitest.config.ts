@@ -38,20 +38,44 @@ const aiAlias = Object.entries(aiEntryFiles(ai.dir)).map(([name, files]) => ({
   replacement: files.import,
 }));
 
+// `boardbot dev`'s tests run after the rest, one file at a time: each holds a dev session in the
+// test's own process, a type check in a thread and bot processes beside it, and times a reload by
+// its answers; beside another file on two cores, a reload once waited past its 30 s.
+const ALONE = ['packages/cli/test/dev*.test.ts'];
+
 export default defineConfig({
   resolve: { alias: [...alias, ...aiAlias] },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**', 'test/bench/**'],
     // CI reads the JSON report to print its one-line summary.
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-output/vitest.json' },
-    // Vitest's default on two cores is one file at a time, but most slow files wait on the child
-    // processes and servers they start (bots, the emulator, redis-server, PostgreSQL): two at a time
-    // ran the suite on Node 26 in 894 s instead of 1,056 s, with other agents' builds beside it.
-    maxWorkers: Math.max(availableParallelism() - 1, Math.min(availableParallelism(), 2)),
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    typecheck: { enabled: true, include: ['packages/*/test/**/*.test-d.ts'] },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'suite',
+          include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', '**/dist/**', 'test/bench/**', ...ALONE],
+          // Vitest's default on two cores is one file at a time, but most slow files wait on the
+          // child processes and servers they start (bots, the emulator, redis-server, PostgreSQL): two
+          // at a time ran the suite on Node 26 in 894 s instead of 1,056 s.
+          maxWorkers: Math.max(availableParallelism() - 1, Math.min(availableParallelism(), 2)),
+          sequence: { groupOrder: 0 },
+          typecheck: { enabled: true, include: ['packages/*/test/**/*.test-d.ts'] },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'alone',
+          include: ALONE,
+          exclude: ['**/node_modules/**', '**/dist/**'],
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
