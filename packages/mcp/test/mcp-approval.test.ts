@@ -92,6 +92,19 @@ describe('writes approved by a person on the board', () => {
     await client.close();
   });
 
+  it('posts an approved write whose request message was deleted: the decision stands with nothing left to show', async () => {
+    const client = await approvedAgent();
+    const { general, alice } = bed.emu.seed;
+    const call = callText(client, 'send_message', { board_id: general.id, content: 'Deploy 2.0 tonight' });
+    const request = (await requests(general.id, 'Deploy 2.0 tonight'))[0] as Message;
+    await bed.rest.deleteMessage(general.id, request.id);
+    await bed.emu.control.postMessage(general.id, { user_id: alice.id, content: 'yes', replyTo: request.id });
+    const result = await call;
+    expect(result.isError).toBe(false);
+    expect(await posted(general.id, 'Deploy 2.0 tonight')).toBe(1);
+    await client.close();
+  });
+
   it('says a write is pending when nobody answered in time; called again with its key, it waits on the same request', async () => {
     const { general, alice } = bed.emu.seed;
     const args = { board_id: general.id, content: 'Freeze merges', idempotency_key: 'freeze-1' };

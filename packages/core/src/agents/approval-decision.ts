@@ -9,6 +9,7 @@ import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from './approval-s
 import { requestText } from './approval-texts.js';
 import { type ApprovalAnswer, approvalAnswer } from './approval-words.js';
 import { askerContext } from './asker-context.js';
+import { showOnRequest } from './show-on-request.js';
 
 /**
  * Whether `who` (the person behind `ctx`) may decide `record`: the asker (unless `approvers.asker` is
@@ -45,7 +46,7 @@ export async function showDecision(
   options: ResolvedAgentOptions,
 ): Promise<void> {
   const content = requestText(record, Math.round(options.approvalTimeoutMs / 60_000));
-  await rest.editMessage(record.boardId, record.id, { content });
+  await showOnRequest(rest, record.boardId, record.id, content);
   await store.update(record.id, (r) => (r.shown ? undefined : { ...r, shown: true }));
   await store.unlist(record.id);
 }

@@ -6,6 +6,7 @@ import { roleAtLeast } from '../permissions/member-roles.js';
 import type { ApprovalStatus } from './approval-store.js';
 import { decidedText } from './approval-texts.js';
 import { type ApprovalAnswer, approvalAnswer } from './approval-words.js';
+import { showOnRequest } from './show-on-request.js';
 
 /** Who may approve a write asked for by an agent outside the bot: these people, or members with a role. */
 export interface OutsideApprovers {
@@ -113,11 +114,12 @@ export function boardApproval(
     const request = await rest.sendMessage(boardId, { content }, { idempotencyKey: `approval.${basis}` });
     // Each outcome's edit under its own key: asked again (the same key), the edit is replayed, not made twice.
     const show = (status: Exclude<ApprovalStatus, 'pending'>, by?: string) =>
-      rest.editMessage(
+      showOnRequest(
+        rest,
         boardId,
         request.id,
-        { content: decidedText(status, by, what) },
-        { idempotencyKey: `approval.${basis}.${status}${by === undefined ? '' : `.${by}`}` },
+        decidedText(status, by, what),
+        `approval.${basis}.${status}${by === undefined ? '' : `.${by}`}`,
       );
     // Without a key, no later ask can wait on this request: once this one stops waiting, it is over, and shown so.
     const unanswered = async (status: 'timeout' | 'cancelled'): Promise<ApprovalOutcome> => {

@@ -84,6 +84,17 @@ describe('the /approve and /deny commands', () => {
     expect(pins(p)).toHaveLength(1);
   });
 
+  it('approves a request whose message was deleted: the turn goes on with nothing left to show', async () => {
+    const { p, model } = await start();
+    const { request, code } = await asked(p);
+    await p.person('alice').delete(request);
+    const interaction = await p.person('alice').start('approve', { request: code });
+    const answer = await p.bot.nextAnswer({ interaction }).final();
+    expect(answer.text).toBe('done: "pinned"');
+    expect(pins(p).map((m) => m.content)).toEqual(['📌 plan']);
+    expect(model.doStreamCalls).toHaveLength(2);
+  });
+
   it("answers in the person's language", async () => {
     const fr = { boardbot: { approvalNotYours: 'Vous ne pouvez pas trancher cette demande.' } };
     const french = i18n({ resources: { fr }, resolveLocale: (ctx) => (ctx.kind === 'command' ? 'fr' : undefined) });
