@@ -14,7 +14,8 @@
 // the others) and a new one started in its place `--restart-after-seconds` later (it is handed its
 // share back); the others live through the whole run, taking and handing over apps each time, so
 // their heaps say whether moving apps leaks. Heap after GC is sampled per process every 20 s, and
-// each process gets soak.mjs's verdict (scripts/soak/stats.mjs, `leakVerdict`) over its own life.
+// each process gets soak.mjs's verdict (scripts/soak/stats.mjs, `leakVerdict`) over its own life, on
+// its heap without V8's compiled code (`judgedHeapMb`: why, there), the whole heap and the code beside.
 // `--keep-logs` keeps each replica's log (`<tmp>/boardbot-host-soak-*/r<n>/log.jsonl`); `--no-build`
 // skips the `tsc -b` of the packages it runs.
 // Per slice: operations sent, answers lost and doubled, kills, each replica's RSS and heap after GC,
@@ -27,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { buildUnlessTold, soakFlags } from './soak/command-line.mjs';
 import { log, runDirectory, startEmulator, startRedis } from './soak/processes.mjs';
 import { countAnswers, runSlices, settledCounts, steadyTraffic, tally } from './soak/settle.mjs';
-import { leakVerdict, round } from './soak/stats.mjs';
+import { judgedHeapMb, leakVerdict, round } from './soak/stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const values = soakFlags(import.meta.url, {
@@ -244,7 +245,14 @@ const sample = async () => {
   current.forEach((replica, i) => {
     const s = samples[i];
     if (!s) return;
-    replica.memory.push({ minute: at - replica.bornMinute, heapMb: s.heapUsed / 2 ** 20 });
+    // heapMb is what the verdict judges (the heap without compiled code); the whole heap and the code beside.
+    const mb = (bytes) => bytes / 2 ** 20;
+    replica.memory.push({
+      minute: at - replica.bornMinute,
+      heapMb: judgedHeapMb(s),
+      wholeMb: mb(s.heapUsed),
+      codeMb: mb(s.codeBytes),
+    });
     pending.push(s);
   });
   return current.map((replica, i) => [replica, samples[i]]);
@@ -263,6 +271,7 @@ async function closeSlice(index) {
     replicas: now.map(([r]) => r.name),
     rssMb: now.map(([, s]) => (s ? round(s.rss / 2 ** 20, 1) : null)),
     heapMb: now.map(([, s]) => (s ? round(s.heapUsed / 2 ** 20, 1) : null)),
+    codeMb: now.map(([, s]) => (s ? round(s.codeBytes / 2 ** 20, 1) : null)),
     loopDelayP99Ms: round(Math.max(0, ...all.map((s) => s.loopDelayP99Ms))),
     load: loadavg().map((x) => round(x)),
   });
@@ -306,6 +315,9 @@ const report = {
     slot: p.slot,
     lifeMinutes: round((p.diedMinute ?? endMinute) - p.bornMinute, 1),
     killed: p.diedMinute !== null,
+    // First and last samples of the whole heap and of its compiled code, beside the verdict.
+    heapMb: [p.memory[0], p.memory.at(-1)].map((m) => m && round(m.wholeMb)),
+    codeMb: [p.memory[0], p.memory.at(-1)].map((m) => m && round(m.codeMb)),
     ...leakVerdict(p.memory, (p.diedMinute ?? endMinute) - p.bornMinute),
   })),
 };

@@ -16,10 +16,12 @@
 // trip p50/p99 (invoke → answer stored, through the control API), answers lost and doubled, and the
 // p99 of the bot's own handling time apart from the emulator's share (each handler's time minus the
 // time it waited on its REST calls). Heap after GC is sampled every 20 s (a third of a slice when
-// shorter); the verdict on a leak is the least-squares slope over the last 20 minutes (the whole run
-// when shorter): "leak" when its 95% confidence interval is above zero and the growth it predicts
-// over that window exceeds twice the samples' own scatter around the line (the run's noise), else
-// "no leak". The last line of output is the JSON report. The bots log to stdout at `--log-level` (`info` logs each run, to find what became
+// shorter); the verdict on a leak is, on the heap without V8's compiled code (scripts/soak/stats.mjs,
+// `judgedHeapMb`: why, there), the least-squares slope over the last 20 minutes (the whole run when
+// shorter): "leak" when its 95% confidence interval is above zero and the growth it predicts over
+// that window exceeds twice the samples' own scatter around the line (the run's noise), else "no
+// leak". The slices show the whole heap and the code beside. The last line of output is
+// the JSON report. The bots log to stdout at `--log-level` (`info` logs each run, to find what became
 // of a lost answer). Not part of `npm test`; test/soak/soak-script.test.ts runs it for two slices of 15 s.
 
 import { writeFileSync } from 'node:fs';
@@ -29,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { buildUnlessTold, soakFlags } from './soak/command-line.mjs';
 import { log, runDirectory, sampleBots, startBot, startEmulator, startRedis } from './soak/processes.mjs';
 import { countAnswers, runSlices, settledCounts, steadyTraffic, tally } from './soak/settle.mjs';
-import { leakVerdict, percentile, round } from './soak/stats.mjs';
+import { judgedHeapMb, leakVerdict, percentile, round } from './soak/stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const values = soakFlags(import.meta.url, {
@@ -231,7 +233,8 @@ const sampler = setInterval(async () => {
   const samples = await sampleBots(bots);
   memory.push({
     minute: (performance.now() - started) / 60_000,
-    heapMb: samples.reduce((s, x) => s + x.heapUsed, 0) / 2 ** 20,
+    // What the verdict judges: the heap without V8's compiled code (scripts/soak/stats.mjs).
+    heapMb: samples.reduce((s, x) => s + judgedHeapMb(x), 0),
   });
   pending.push(...samples);
 }, SAMPLE_MS);
@@ -248,6 +251,7 @@ async function closeSlice(index) {
     seconds: round((performance.now() - sliceStart) / 1000, 1),
     rssMb: samples.map((s) => round(s.rss / 2 ** 20, 1)),
     heapMb: samples.map((s) => round(s.heapUsed / 2 ** 20, 1)),
+    codeMb: samples.map((s) => round(s.codeBytes / 2 ** 20, 1)),
     loopDelayP99Ms: round(Math.max(...all.map((s) => s.loopDelayP99Ms))),
     roundTripMs: { p50: round(percentile(trips, 50)), p99: round(percentile(trips, 99)), n: trips.length },
     handlerMs: {

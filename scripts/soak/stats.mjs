@@ -30,6 +30,19 @@ export function slopeOf(points) {
 }
 
 /**
+ * What the leak verdict judges of a sample after GC, in MB: the heap without V8's compiled code
+ * (`codeBytes`: bytecode, baseline and optimized machine code, with their metadata). That code grows
+ * while a process meets paths it had not run hot yet (a handover, a lease lost, a reconnect, at their
+ * first and their tenth time: V8 compiles, optimizes, deoptimizes and optimizes again), is bounded
+ * by the program's functions and is flushed by V8 when unused: it is not data the program keeps. In
+ * the host soak's heap snapshots it was nearly all the growth of a long-lived replica (see
+ * docs/production.md); objects kept by a map never cleared, a listener added per handover, a timer
+ * never cleared are in what is judged.
+ * @param sample - `{ heapUsed, codeBytes }`, bytes
+ */
+export const judgedHeapMb = (sample) => (sample.heapUsed - sample.codeBytes) / 2 ** 20;
+
+/**
  * The leak verdict on heap samples after GC (`{ minute, heapMb }`) of a run of `runMinutes`: the
  * slope over the last 20 minutes (the whole run when shorter); "leak" when its 95 % interval is above
  * zero and the growth it predicts over that window exceeds twice the samples' scatter around the line.
