@@ -1,5 +1,5 @@
 // `node scripts/host-soak.mjs [--minutes 60] [--slice-seconds 300] [--rate 3] [--apps 20] [--replicas 4]
-//   [--kill-every-seconds 300] [--restart-after-seconds 15] [--json <file>] [--no-build]`
+//   [--kill-every-seconds 300] [--restart-after-seconds 15] [--json <file>] [--keep-logs] [--no-build] [--help]`
 //
 // A host of apps over Redis left running under steady traffic, with a replica SIGKILLed and
 // restarted now and then. One emulator (its own process, the platform's rate limit per app token),
@@ -14,33 +14,32 @@
 // the others) and a new one started in its place `--restart-after-seconds` later (it is handed its
 // share back); the others live through the whole run, taking and handing over apps each time, so
 // their heaps say whether moving apps leaks. Heap after GC is sampled per process every 20 s, and
-// each process gets soak.mjs's verdict (scripts/soak/stats.mjs, `leakVerdict`) over its own life.
+// each process gets soak.mjs's verdict (scripts/soak/stats.mjs, `leakVerdict`) over its own life; the
+// part of the heap that is V8's compiled code is reported beside it, to tell JIT growth from data kept.
+// `--keep-logs` keeps each replica's log (`<tmp>/boardbot-host-soak-*/r<n>/log.jsonl`); `--no-build`
+// skips the `tsc -b` of the packages it runs.
 // Per slice: operations sent, answers lost and doubled, kills, each replica's RSS and heap after GC,
 // the event-loop delay p99, the load. The last line of output is the JSON report.
-import { execFileSync, fork } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { fork } from 'node:child_process';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { startEmulator, startRedis } from './soak/processes.mjs';
-import { settledCounts, tally } from './soak/settle.mjs';
+import { buildUnlessTold, soakFlags } from './soak/command-line.mjs';
+import { log, runDirectory, startEmulator, startRedis } from './soak/processes.mjs';
+import { countAnswers, runSlices, settledCounts, steadyTraffic, tally } from './soak/settle.mjs';
 import { leakVerdict, round } from './soak/stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { values } = parseArgs({
-  options: {
-    minutes: { type: 'string', default: '60' },
-    'slice-seconds': { type: 'string', default: '300' },
-    rate: { type: 'string', default: '3' },
-    apps: { type: 'string', default: '20' },
-    replicas: { type: 'string', default: '4' },
-    'kill-every-seconds': { type: 'string', default: '300' },
-    'restart-after-seconds': { type: 'string', default: '15' },
-    json: { type: 'string' },
-    'keep-logs': { type: 'boolean', default: false },
-    'no-build': { type: 'boolean', default: false },
-  },
+const values = soakFlags(import.meta.url, {
+  minutes: { type: 'string', default: '60' },
+  'slice-seconds': { type: 'string', default: '300' },
+  rate: { type: 'string', default: '3' },
+  apps: { type: 'string', default: '20' },
+  replicas: { type: 'string', default: '4' },
+  'kill-every-seconds': { type: 'string', default: '300' },
+  'restart-after-seconds': { type: 'string', default: '15' },
+  'keep-logs': { type: 'boolean', default: false },
 });
 const runMs = Number(values.minutes) * 60_000;
 const sliceMs = Number(values['slice-seconds']) * 1000;
@@ -61,24 +60,10 @@ if (
 }
 const ADMIN = 'host-soak-admin-key';
 const SAMPLE_MS = Math.min(20_000, sliceMs / 3);
-const log = (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
 
-if (!values['no-build']) {
-  const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-b', 'packages/cli', 'packages/emulator', 'packages/redis'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-}
+buildUnlessTold(values, ['packages/cli', 'packages/emulator', 'packages/redis']);
 
-const children = [];
-const dir = mkdtempSync(join(tmpdir(), 'boardbot-host-soak-'));
-const cleanup = () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  if (!values['keep-logs']) rmSync(dir, { recursive: true, force: true });
-};
-process.on('exit', cleanup);
-process.on('SIGINT', () => process.exit(130));
+const { dir, children } = runDirectory('boardbot-host-soak-', values['keep-logs']);
 
 const urls = await startEmulator(join(dir, 'emulator.db'), ADMIN, children);
 const { ControlClient } = await import(join(root, 'packages/emulator/dist/control/index.js'));
@@ -218,12 +203,7 @@ function operate() {
     .finally(() => inFlight--);
 }
 
-let owed = 0;
-const TICK_MS = 100;
-const traffic = setInterval(() => {
-  owed += (rate * TICK_MS) / 1000;
-  for (; owed >= 1; owed--) operate();
-}, TICK_MS);
+const traffic = steadyTraffic(rate, 100, operate);
 
 // ---- kills: the last slot's process, now and then, restarted a little later ----
 const kills = [];
@@ -265,7 +245,12 @@ const sample = async () => {
   current.forEach((replica, i) => {
     const s = samples[i];
     if (!s) return;
-    replica.memory.push({ minute: at - replica.bornMinute, heapMb: s.heapUsed / 2 ** 20 });
+    // heapMb is what the verdict judges; the compiled code in it, beside.
+    replica.memory.push({
+      minute: at - replica.bornMinute,
+      heapMb: s.heapUsed / 2 ** 20,
+      codeMb: s.codeBytes / 2 ** 20,
+    });
     pending.push(s);
   });
   return current.map((replica, i) => [replica, samples[i]]);
@@ -284,6 +269,7 @@ async function closeSlice(index) {
     replicas: now.map(([r]) => r.name),
     rssMb: now.map(([, s]) => (s ? round(s.rss / 2 ** 20, 1) : null)),
     heapMb: now.map(([, s]) => (s ? round(s.heapUsed / 2 ** 20, 1) : null)),
+    codeMb: now.map(([, s]) => (s ? round(s.codeBytes / 2 ** 20, 1) : null)),
     loopDelayP99Ms: round(Math.max(0, ...all.map((s) => s.loopDelayP99Ms))),
     load: loadavg().map((x) => round(x)),
   });
@@ -291,37 +277,14 @@ async function closeSlice(index) {
   log(`slice ${index}: ${JSON.stringify(slices.at(-1))}`);
 }
 
-const sliceCount = Math.ceil(runMs / sliceMs);
-for (let i = 0; i < sliceCount; i++) {
-  const end = started + Math.min((i + 1) * sliceMs, runMs);
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, end - performance.now())));
-  if (i === sliceCount - 1) clearInterval(traffic);
-  await closeSlice(i);
-}
+await runSlices({ started, runMs, sliceMs }, { closeSlice, lastSlice: () => clearInterval(traffic) });
 clearInterval(sampler);
 await killer;
 
-// ---- counting answers on the platform ----
-/** Every bot answer's `<kind> <tag>` on the apps' boards (by the board's own app), counted. */
-async function countAnswers() {
-  const counts = new Map();
-  for (const app of apps) {
-    let before;
-    for (;;) {
-      const page = await control.messages(app.board.id, { limit: 100, ...(before === undefined ? {} : { before }) });
-      if (page.length === 0) break;
-      for (const m of page) {
-        const found = /^(echo|pong) (\S+)$/.exec(m.content ?? '');
-        if (found && m.author === app.bot) counts.set(found[0], (counts.get(found[0]) ?? 0) + 1);
-      }
-      before = Math.min(...page.map((m) => m.seq));
-      if (page.length < 100) break;
-    }
-  }
-  return counts;
-}
-
-const counts = await settledCounts(countAnswers, expected, { inFlight: () => inFlight, tries: 60, patience: 10 });
+// ---- counting answers on the platform, each board's by its own app ----
+const boards = apps.map((a) => ({ id: a.board.id, bot: a.bot }));
+const countAll = () => countAnswers(control, boards, /^(echo|pong) (\S+)$/);
+const counts = await settledCounts(countAll, expected, { inFlight: () => inFlight, tries: 60, patience: 10 });
 for (const slice of slices) {
   const keys = [...expected].filter(([, e]) => e.slice === slice.slice).map(([k]) => k);
   Object.assign(slice, { sent: keys.length, ...tally(keys, counts) });
@@ -350,6 +313,9 @@ const report = {
     slot: p.slot,
     lifeMinutes: round((p.diedMinute ?? endMinute) - p.bornMinute, 1),
     killed: p.diedMinute !== null,
+    // First and last samples of the whole heap and of its compiled code, beside the verdict.
+    heapMb: [p.memory[0], p.memory.at(-1)].map((m) => m && round(m.heapMb)),
+    codeMb: [p.memory[0], p.memory.at(-1)].map((m) => m && round(m.codeMb)),
     ...leakVerdict(p.memory, (p.diedMinute ?? endMinute) - p.bornMinute),
   })),
 };

@@ -1,4 +1,5 @@
-// `node scripts/soak.mjs [--minutes 30] [--slice-seconds 300] [--rate 40] [--replicas 1] [--json <file>] [--log-level warn]`
+// `node scripts/soak.mjs [--minutes 30] [--slice-seconds 300] [--rate 40] [--replicas 1] [--json <file>]
+//   [--log-level warn] [--no-build] [--help]`
 //
 // A bot left running under steady mixed traffic, as an operator's would be, and what it looks like
 // slice after slice. An emulator (its own process, a SQLite file that grows through the run, the
@@ -14,33 +15,30 @@
 // Per slice: the bot's RSS and heap after a forced GC, its event-loop delay p99, the /echo round
 // trip p50/p99 (invoke → answer stored, through the control API), answers lost and doubled, and the
 // p99 of the bot's own handling time apart from the emulator's share (each handler's time minus the
-// time it waited on its REST calls). Heap after GC is sampled every 20 s (a third of a slice when shorter); the verdict on a leak is
-// the least-squares slope over the last 20 minutes (the whole run when shorter): "leak" when its 95%
-// confidence interval is above zero and the growth it predicts over that window exceeds twice the
-// samples' own scatter around the line (the run's noise), else "no leak". The last line of output is
+// time it waited on its REST calls). Heap after GC is sampled every 20 s (a third of a slice when
+// shorter); the verdict on a leak is the least-squares slope over the last 20 minutes (the whole run
+// when shorter): "leak" when its 95% confidence interval is above zero and the growth it predicts
+// over that window exceeds twice the samples' own scatter around the line (the run's noise), else
+// "no leak". The slices show the part of the heap that is V8's compiled code beside it. The last line of output is
 // the JSON report. The bots log to stdout at `--log-level` (`info` logs each run, to find what became
 // of a lost answer). Not part of `npm test`; test/soak/soak-script.test.ts runs it for two slices of 15 s.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { sampleBots, startBot, startEmulator, startRedis } from './soak/processes.mjs';
-import { settledCounts, tally } from './soak/settle.mjs';
+import { buildUnlessTold, soakFlags } from './soak/command-line.mjs';
+import { log, runDirectory, sampleBots, startBot, startEmulator, startRedis } from './soak/processes.mjs';
+import { countAnswers, runSlices, settledCounts, steadyTraffic, tally } from './soak/settle.mjs';
 import { leakVerdict, percentile, round } from './soak/stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { values } = parseArgs({
-  options: {
-    minutes: { type: 'string', default: '30' },
-    'slice-seconds': { type: 'string', default: '300' },
-    rate: { type: 'string', default: '40' },
-    replicas: { type: 'string', default: '1' },
-    'log-level': { type: 'string', default: 'warn' },
-    json: { type: 'string' },
-    'no-build': { type: 'boolean', default: false },
-  },
+const values = soakFlags(import.meta.url, {
+  minutes: { type: 'string', default: '30' },
+  'slice-seconds': { type: 'string', default: '300' },
+  rate: { type: 'string', default: '40' },
+  replicas: { type: 'string', default: '1' },
+  'log-level': { type: 'string', default: 'warn' },
 });
 const runMs = Number(values.minutes) * 60_000;
 const sliceMs = Number(values['slice-seconds']) * 1000;
@@ -53,27 +51,10 @@ if (!(runMs > 0) || !(sliceMs > 0) || !(rate > 0) || !Number.isInteger(replicas)
 const ADMIN = 'soak-admin-key';
 // Heap samples for the slope: every 20 s, more often in a run of short slices (a test).
 const SAMPLE_MS = Math.min(20_000, sliceMs / 3);
-const log = (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
 
-if (!values['no-build']) {
-  execFileSync(
-    process.execPath,
-    [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'packages/core', 'packages/emulator', 'packages/redis'],
-    {
-      cwd: root,
-      stdio: 'inherit',
-    },
-  );
-}
+buildUnlessTold(values, ['packages/core', 'packages/emulator', 'packages/redis']);
 
-const children = [];
-const dir = mkdtempSync(join(tmpdir(), 'boardbot-soak-'));
-const cleanup = () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-};
-process.on('exit', cleanup);
-process.on('SIGINT', () => process.exit(130));
+const { dir, children } = runDirectory('boardbot-soak-');
 
 const urls = await startEmulator(join(dir, 'emulator.db'), ADMIN, children);
 const { ControlClient } = await import(join(root, 'packages/emulator/dist/control/index.js'));
@@ -241,12 +222,7 @@ function operate() {
   }
 }
 
-let owed = 0;
-const TICK_MS = 50;
-const traffic = setInterval(() => {
-  owed += (rate * TICK_MS) / 1000;
-  for (; owed >= 1; owed--) operate();
-}, TICK_MS);
+const traffic = steadyTraffic(rate, 50, operate);
 
 // ---- sampling ----
 const slices = [];
@@ -273,6 +249,7 @@ async function closeSlice(index) {
     seconds: round((performance.now() - sliceStart) / 1000, 1),
     rssMb: samples.map((s) => round(s.rss / 2 ** 20, 1)),
     heapMb: samples.map((s) => round(s.heapUsed / 2 ** 20, 1)),
+    codeMb: samples.map((s) => round(s.codeBytes / 2 ** 20, 1)),
     loopDelayP99Ms: round(Math.max(...all.map((s) => s.loopDelayP99Ms))),
     roundTripMs: { p50: round(percentile(trips, 50)), p99: round(percentile(trips, 99)), n: trips.length },
     handlerMs: {
@@ -299,38 +276,17 @@ async function closeSlice(index) {
   log(`slice ${index}: ${JSON.stringify(slices.at(-1))}`);
 }
 
-const sliceCount = Math.ceil(runMs / sliceMs);
-for (let i = 0; i < sliceCount; i++) {
-  const end = started + Math.min((i + 1) * sliceMs, runMs);
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, end - performance.now())));
-  if (i === sliceCount - 1) clearInterval(traffic);
-  await closeSlice(i);
-}
+await runSlices({ started, runMs, sliceMs }, { closeSlice, lastSlice: () => clearInterval(traffic) });
 clearInterval(sampler);
 
 // ---- counting answers on the platform ----
-/** Every bot message's `<kind> <tag>` on the boards, counted. */
-async function countAnswers() {
-  const counts = new Map();
-  for (const board of boards) {
-    let before;
-    for (;;) {
-      const page = await control.messages(board, { limit: 100, ...(before === undefined ? {} : { before }) });
-      if (page.length === 0) break;
-      for (const m of page) {
-        const found = /^(echo|pong|edited|thanks) (\S+)$/.exec(m.content ?? '');
-        if (found && m.author === botUserId) {
-          counts.set(found[0], (counts.get(found[0]) ?? 0) + 1);
-        }
-      }
-      before = Math.min(...page.map((m) => m.seq));
-      if (page.length < 100) break;
-    }
-  }
-  return counts;
-}
-
-const counts = await settledCounts(countAnswers, expected, { inFlight: () => inFlight, tries: 30, patience: 5 });
+const countAll = () =>
+  countAnswers(
+    control,
+    boards.map((id) => ({ id, bot: botUserId })),
+    /^(echo|pong|edited|thanks) (\S+)$/,
+  );
+const counts = await settledCounts(countAll, expected, { inFlight: () => inFlight, tries: 30, patience: 5 });
 const finalSamples = await sampleBots(bots);
 for (const slice of slices) {
   const keys = [...expected].filter(([, s]) => s === slice.slice).map(([k]) => k);

@@ -1,8 +1,10 @@
-// The soak's processes (scripts/soak.mjs): the emulator, redis-server for replicas, the bots, and
-// the samples the bots report. Each started process is pushed on `children`, which the soak kills
+// The soak's processes (scripts/soak.mjs, scripts/host-soak.mjs): the run's directory, the emulator,
+// redis-server for replicas, the bots, and the samples the bots report. Each started process is pushed on `children`, which the soak kills
 // on exit.
 import { fork, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -103,3 +105,23 @@ export function sampleBots(bots) {
     ),
   );
 }
+
+/**
+ * The run's temporary directory and the list of the processes it starts: on exit (or Ctrl-C) the
+ * processes still running are SIGKILLed and the directory is removed, unless `keep`.
+ * @param prefix - the directory's name before the random part (`boardbot-soak-`)
+ * @param keep - leave the directory (its logs) in place @defaultValue false
+ */
+export function runDirectory(prefix, keep = false) {
+  const children = [];
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  process.on('exit', () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  });
+  process.on('SIGINT', () => process.exit(130));
+  return { dir, children };
+}
+
+/** A line on stderr, stamped with the time (the soak's progress; stdout carries the report). */
+export const log = (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);

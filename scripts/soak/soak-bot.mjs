@@ -2,21 +2,12 @@
 // channel): a command, message listeners for new and edited messages, a delete listener, a
 // conversation and a schedule, each answer naming the tag of what it answers, so the soak can count
 // answers lost and doubled on the platform. It measures its own side and reports it when asked
-// ({ type: 'sample' }): RSS and heap after a forced GC, event-loop delay p99, and each handler's time
-// with the time it spent waiting on the platform (its REST calls) apart. Decorators are applied by hand:
-// plain Node runs no TypeScript decorators.
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import {
-  Command,
-  createBot,
-  defineConversation,
-  Every,
-  OnMessage,
-  OnMessageDelete,
-  OnMessageEdit,
-  Option,
-} from '@boardbot/core';
-import { IsString, MaxLength } from 'class-validator';
+// ({ type: 'sample' }, scripts/soak/sampler.mjs): RSS and heap after a forced GC, event-loop delay
+// p99, and each handler's time with the time it spent waiting on the platform (its REST calls) apart.
+import { performance } from 'node:perf_hooks';
+import { createBot, defineConversation, Every, OnMessage, OnMessageDelete, OnMessageEdit } from '@boardbot/core';
+import { decorate, echoCommand } from './echo-command.mjs';
+import { answerSamples } from './sampler.mjs';
 
 // BOARDBOT_REDIS_URL, when set, makes this bot one replica of several (createBot reads it).
 const { BOARDBOT_API_URL: apiUrl, SOAK_TOKEN: token = 'dev-token' } = process.env;
@@ -38,28 +29,10 @@ async function platform(ctx, call) {
   }
 }
 
-function decorate(target, key, ...decorators) {
-  const descriptor = Object.getOwnPropertyDescriptor(target, key);
-  for (const d of decorators.reverse()) d(target, key, descriptor);
-}
-
-class EchoOptions {}
-decorate(
-  EchoOptions.prototype,
-  'tag',
-  Reflect.metadata('design:type', String),
-  Option({ description: 'Tag' }),
-  IsString(),
-  MaxLength(64),
-);
-
-/** `/echo tag:<tag>` answers `echo <tag>`. */
-class Echo {
-  async run(ctx, { tag }) {
-    await platform(ctx, () => ctx.reply(`echo ${tag}`));
-  }
-}
-Command({ name: 'echo', description: 'Echo a tag', options: EchoOptions })(Echo);
+/** `/echo tag:<tag>` answers `echo <tag>`, its REST call timed. */
+const Echo = echoCommand(async (ctx, text) => {
+  await platform(ctx, () => ctx.reply(text));
+});
 
 const Ask = defineConversation({
   name: 'ask',
@@ -109,17 +82,10 @@ bot.use(async (ctx, next) => {
   runs.push([performance.now() - started, restMs.get(ctx) ?? 0]);
 });
 
-const delay = monitorEventLoopDelay({ resolution: 10 });
-delay.enable();
-process.on('message', (message) => {
-  if (message?.type !== 'sample') return;
-  globalThis.gc();
-  globalThis.gc();
-  const { rss, heapUsed } = process.memoryUsage();
-  const sample = { rss, heapUsed, loopDelayP99Ms: delay.percentile(99) / 1e6, runs, ticks, deletes };
-  delay.reset();
+answerSamples(() => {
+  const sample = { runs, ticks, deletes };
   runs = [];
-  process.send({ type: 'sample', sample });
+  return sample;
 });
 await bot.start();
 process.send({ type: 'ready' });

@@ -43,6 +43,7 @@ it('reports a short soak of a host over replicas, a replica killed: no answer lo
     // A replica killed and not yet back when the slice closes has no figures (null).
     expect(slice.rssMb).toHaveLength(2);
     expect(slice.heapMb[0]).toEqual(figure);
+    expect(slice.codeMb[0]).toEqual(figure);
     expect(slice).toMatchObject({ lost: 0, doubled: 0 });
     expect(slice.answers).toBe(slice.sent);
   }
@@ -52,6 +53,12 @@ it('reports a short soak of a host over replicas, a replica killed: no answer lo
     ['r1', true],
     ['r2', false],
   ]);
-  expect(report.memory[0]).toMatchObject({ slopeMbPerMinute: figure, scatterMb: figure });
+  // The verdict judges the heap without compiled code; the whole heap and the code are reported beside.
+  expect(report.memory[0]).toMatchObject({
+    slopeMbPerMinute: figure,
+    scatterMb: figure,
+    heapMb: [figure, figure],
+    codeMb: [figure, figure],
+  });
   expect(['leak', 'no leak']).toContain(report.memory[0].verdict);
 }, 150_000);

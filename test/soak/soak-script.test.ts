@@ -34,6 +34,7 @@ it('reports each slice of a short soak, with no answer lost or doubled', async (
     expect(slice).toMatchObject({
       rssMb: [figure],
       heapMb: [figure],
+      codeMb: [figure],
       loopDelayP99Ms: figure,
       roundTripMs: { p50: figure, p99: figure, n: figure },
       handlerMs: { ownP99: figure, emulatorP99: figure, n: figure },

@@ -1,5 +1,6 @@
 import type { GatewayFetch } from '@boardbot/gateway';
 import type { RateLimitInfo, Reservation, SharedRateLimit } from '@boardbot/rest';
+import { openStream, startLoopbackServer } from '@boardbot/test-support';
 import { TestClock } from '@boardbot/testing/clock';
 import { describe, expect, it } from 'vitest';
 import { rateLimitedFetch } from '../../src/runtime/scale/rate-limited-fetch.js';
@@ -30,8 +31,8 @@ const opened: GatewayFetch = async () =>
   });
 
 /** Opens the stream through `fetch`, as the gateway client does. */
-const open = (fetch: GatewayFetch, signal = new AbortController().signal) =>
-  fetch('http://platform/gateway', { method: 'GET', headers: {}, signal });
+const open = (fetch: GatewayFetch, signal = new AbortController().signal, url = 'http://platform/gateway') =>
+  fetch(url, { method: 'GET', headers: {}, signal });
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -73,5 +74,35 @@ describe('rateLimitedFetch', () => {
     abort.abort(new Error('closed'));
     await expect(response).rejects.toThrow('closed');
     expect(clock.pending).toBe(0);
+  });
+
+  it('opens each stream over node:http by default: the process keeps no trace of the streams it opened', async () => {
+    // Node's global fetch keeps a resource-timing entry of every request it ends in the process's
+    // performance timeline (up to 250, never cleared): a long-lived replica opens a gateway at each
+    // app it takes over. The limit grants every reservation at once.
+    const server = await startLoopbackServer((_req, res) => openStream(res));
+    const limit: SharedRateLimit = {
+      reserve: async () => ({ slots: ['s'], waitMs: 0 }),
+      settle: async () => {},
+      block: async () => {},
+    };
+    const fetch = rateLimitedFetch(limit, new TestClock(T0));
+    const url = `${server.baseUrl}/gateway`;
+    const entries = () => performance.getEntriesByType('resource').filter((e) => e.name === url).length;
+    try {
+      for (let i = 0; i < 5; i++) {
+        const abort = new AbortController();
+        const response = await open(fetch, abort.signal, url);
+        const reader = response.body?.getReader();
+        expect((await reader?.read())?.done).toBe(false);
+        // The gateway closing the stream, as a replica handing its app over does.
+        abort.abort(new Error('handed over'));
+        await reader?.read().catch(() => undefined);
+      }
+      await server.waitForRequests(5);
+      expect(entries()).toBe(0);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { GatewayFetch } from '@boardbot/gateway';
+import { type GatewayFetch, nodeHttpFetch } from '@boardbot/gateway';
 import { readRateLimitHeaders, type SharedRateLimit } from '@boardbot/rest';
 import type { Clock } from '../../kernel/clock.js';
 
@@ -11,12 +11,15 @@ const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-rat
  *
  * @param limit - the app token's shared bucket
  * @param clock - the bot's clock: it times the waits for a slot and reads the answer's reset
- * @param base - the fetch that opens the stream @defaultValue the global `fetch`
+ * @param base - the fetch that opens the stream @defaultValue `nodeHttpFetch`, the gateway client's own
+ * default: Node's global `fetch` would load a second copy of undici's web stack for this one request
+ * and keep a resource-timing entry of every stream in the process's performance timeline (up to 250,
+ * never cleared), one more at each gateway a replica opens, app handovers included
  */
 export function rateLimitedFetch(
   limit: SharedRateLimit,
   clock: Clock,
-  base: GatewayFetch = globalThis.fetch,
+  base: GatewayFetch = nodeHttpFetch,
 ): GatewayFetch {
   return async (url, init) => {
     const slot = await reserveOne(limit, clock, init.signal);
