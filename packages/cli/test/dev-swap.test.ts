@@ -67,10 +67,9 @@ describe('boardbot dev: reloads under traffic', () => {
       posting = false;
     });
 
-    // Each reload: the new version saved, its build awaited (a build that ends after a newer save
-    // writes the older JavaScript over the newer fast emit: a race of dev's watch with a person who
-    // saves faster than the type check, not what this test is about), then traffic goes on until this
-    // version has answered a message. At that moment at most the process feeding and one starting
+    // Each reload: the new version saved, its build awaited (so each reload is one version's; a save
+    // made inside a type check is dev-race.test.ts's), then traffic goes on until this version has
+    // answered a message. At that moment at most the process feeding and one starting
     // beside it are alive (no process piles up), and the parent's heap is sampled.
     const heap: number[] = [];
     const answeredBy = async (v: number) =>

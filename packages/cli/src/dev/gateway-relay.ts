@@ -18,7 +18,7 @@ export interface GatewayRelayOptions {
   appId: string;
   /** Where the resume point is kept: the store `boardbot start` reads, so either resumes the other. */
   positions: PositionStore;
-  /** Hears what the relay has to say (a dropped connection). */
+  /** Hears what the relay has to say (a dropped connection; it stopped, or went on, reading the gateway). */
   log: (line: string) => void;
   /** Hears where the connection resumed, once it is open. */
   out: (line: string) => void;
@@ -62,6 +62,8 @@ export class GatewayRelay {
   private saving: Promise<void> = Promise.resolve();
   private opens = 0;
   private boardCount = 0;
+  /** Messages read back after a gap and handled, by board, until the gap's `ready` is passed. */
+  private readBack = new Map<string, Set<number>>();
   private gate: { promise: Promise<void>; resolve: () => void } | undefined;
 
   /** @param options - see {@link GatewayRelayOptions} */
@@ -80,7 +82,10 @@ export class GatewayRelay {
     return this.opens;
   }
 
-  /** Events received and not yet acknowledged. */
+  /**
+   * Events held: received and not yet passed by the resume point (one acknowledged behind one that
+   * is not is held too). The relay stops reading at `maxPending` of them.
+   */
   get pending(): number {
     return this.line.length;
   }
@@ -128,7 +133,8 @@ export class GatewayRelay {
   feed(target: RelayTarget): void {
     this.target = target;
     const { boards, savedAt } = this.position;
-    target.send({ type: 'boardbot:marks', boards, since: savedAt, boardCount: this.boardCount });
+    const readBack = Object.fromEntries([...this.readBack].map(([board, seqs]) => [board, [...seqs]]));
+    target.send({ type: 'boardbot:marks', boards, readBack, since: savedAt, boardCount: this.boardCount });
     if (this.lastReady) target.send({ type: 'boardbot:event', n: 0, event: resumedReady(this.lastReady) });
     for (const entry of this.line)
       if (!entry.done) target.send({ type: 'boardbot:event', n: entry.n, event: entry.event });
@@ -156,6 +162,11 @@ export class GatewayRelay {
       if (event.id !== '') eventId = event.id;
       const message = !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
       if (message) boards[message.board_id] = Math.max(message.seq, boards[message.board_id] ?? 0);
+      // A gap's `ready` is acknowledged once its read-back ended: every message it read back is handled.
+      if (!event.unknown && event.name === 'ready' && event.data.gap) {
+        for (const [board, seqs] of this.readBack) boards[board] = Math.max(...seqs, boards[board] ?? 0);
+        this.readBack.clear();
+      }
     }
     this.line = this.line.slice(passed);
     this.position = { eventId, boards, savedAt: Date.now() };
@@ -163,11 +174,24 @@ export class GatewayRelay {
     if (this.gate && this.line.length <= this.options.maxPending / 2) {
       this.gate.resolve();
       this.gate = undefined;
+      this.options.log(`The bot is down to ${this.line.length} events to handle: dev reads the gateway again.`);
     }
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       void this.save();
     }, this.options.flushMs);
+  }
+
+  /**
+   * A message read back after a gap was handled (the process that handles the gap, should it stop
+   * first, is followed by one told not to handle it again).
+   * @param board - its board
+   * @param seq - its place on the board
+   */
+  readBackDone(board: string, seq: number): void {
+    const seqs = this.readBack.get(board) ?? new Set<number>();
+    seqs.add(seq);
+    this.readBack.set(board, seqs);
   }
 
   /** Closes the connection and saves the resume point a last time. */
@@ -193,6 +217,9 @@ export class GatewayRelay {
         resolve = r;
       });
       this.gate = { promise, resolve };
+      this.options.log(
+        `The bot has ${this.line.length} events to handle: dev stops reading the gateway until it is down to ${this.options.maxPending / 2} (the platform keeps the others).`,
+      );
     }
   }
 
