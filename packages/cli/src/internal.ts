@@ -20,6 +20,7 @@ export * from './dev/ipc-source.js';
 export * from './dev/one-per-press.js';
 export * from './dev/relay-messages.js';
 export * from './dev/watch-compiler.js';
+export * from './dev/write-output.js';
 export * from './program.js';
 export * from './project/load-bot-module.js';
 export * from './project/project.js';

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BuildResult, type ProjectWatch, watchProject } from '@boardbot/cli/internal';
+import { type BuildResult, createFastEmitter, type ProjectWatch, watchProject } from '@boardbot/cli/internal';
 import ts from 'typescript';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { fixtureProjectForTest } from './support/fixture-project.js';
@@ -51,5 +51,42 @@ describe('the watch build of boardbot dev', () => {
       { emitted: 0, built: "'v1'" },
       { emitted: 1, built: "'v3'" },
     ]);
+  }, 60_000);
+
+  it('leaves alone an output the fast emit already wrote (a bot reloaded on it may be loading it)', async () => {
+    const project = fixtureProjectForTest('watch-same');
+    const source = join(project.dir, 'src', 'version.ts');
+    const built = join(project.dir, 'dist', 'version.js');
+    project.write('src/version.ts', versionSource('v1'));
+    const tsconfig = join(project.dir, 'tsconfig.json');
+    const builds: BuildResult[] = [];
+    let next: (() => void) | undefined;
+    const watch = watchProject({
+      typescript: ts,
+      tsconfig,
+      onDiagnostic: () => {},
+      onBuild(result) {
+        builds.push(result);
+        next?.();
+      },
+    });
+    onTestFinished(() => watch.close());
+    const fast = createFastEmitter(ts, tsconfig);
+
+    // v2 saved and emitted at once, as dev's fast emit does, before the build that follows the save.
+    const built2 = new Promise<void>((resolve) => {
+      next = () => builds.length >= 2 && resolve();
+    });
+    project.write('src/version.ts', versionSource('v2'));
+    expect(fast?.emit(source)).toEqual([built]);
+    const emitted = statSync(built);
+    await built2;
+
+    // The build wrote nothing: written again in place, the file is empty for a moment, and a bot
+    // importing it then finds no exports.
+    expect(builds[1]).toMatchObject({ errors: 0, emitted: 0 });
+    const after = statSync(built);
+    expect({ ino: after.ino, mtimeMs: after.mtimeMs }).toEqual({ ino: emitted.ino, mtimeMs: emitted.mtimeMs });
+    expect(readFileSync(built, 'utf8')).toContain("'v2'");
   }, 60_000);
 });

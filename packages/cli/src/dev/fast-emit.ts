@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import type ts from 'typescript';
+import { writeOutput } from './write-output.js';
 
 /** Emits a saved source file of the project at once, before the project's type check ends. */
 export interface FastEmitter {
@@ -94,14 +94,9 @@ export function createFastEmitter(t: typeof ts, tsconfig: string): FastEmitter |
       // The rule of the build (watch-compiler.ts): JavaScript of a file saved again since it was read
       // is older than that save, whose own emit (and build) follows; written, it could land after theirs.
       if (!existsSync(fileName) || readFileSync(fileName, 'utf8') !== texts.get(fileName)) return [];
-      const changed: string[] = [];
-      for (const file of files) {
-        if (existsSync(file.name) && readFileSync(file.name, 'utf8') === file.text) continue;
-        mkdirSync(dirname(file.name), { recursive: true });
-        writeFileSync(file.name, file.text);
-        changed.push(file.name);
-      }
-      return changed;
+      return files
+        .filter((file) => writeOutput(file.name, file.text, file.writeByteOrderMark))
+        .map((file) => file.name);
     },
     warm() {
       service.getProgram();

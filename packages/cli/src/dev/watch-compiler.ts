@@ -1,4 +1,5 @@
 import type ts from 'typescript';
+import { writeOutput } from './write-output.js';
 
 /** The outcome of one build of the watch loop. */
 export interface BuildResult {
@@ -92,9 +93,9 @@ export function watchProject(options: WatchProjectOptions): ProjectWatch {
     ...sys,
     writeFile(path, data, writeByteOrderMark) {
       if (stale(path)) return;
-      // What a fast emit already wrote is no change for the bot (it runs it already).
-      if (JS_OUTPUT.test(path) && sys.readFile(path) !== data) emitted++;
-      sys.writeFile(path, data, writeByteOrderMark);
+      // What a fast emit already wrote is no change for the bot (it runs it, or is loading it: so it
+      // is not written again, see write-output.ts).
+      if (writeOutput(path, data, writeByteOrderMark) && JS_OUTPUT.test(path)) emitted++;
     },
     watchFile: (path, callback, interval, opts) =>
       track(
