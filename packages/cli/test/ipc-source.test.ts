@@ -54,10 +54,14 @@ function fedBot(emulator: SeededEmulator, handler: new () => object, pipe: IpcPi
   return bot;
 }
 
-/** The first bot process (its handlers: {@link Old}), fed once it asks; the relay connects then. */
-async function firstProcess(emulator: SeededEmulator, relay: GatewayRelay): Promise<IpcPipe & { bot: Bot }> {
+/** The first bot process (its handlers: {@link Old} unless told), fed once it asks; the relay connects then. */
+async function firstProcess(
+  emulator: SeededEmulator,
+  relay: GatewayRelay,
+  handler: new () => object = Old,
+): Promise<IpcPipe & { bot: Bot }> {
   const pipe = ipcPipe(relay);
-  const bot = fedBot(emulator, Old, pipe);
+  const bot = fedBot(emulator, handler, pipe);
   const started = bot.start();
   await pipe.wantsFeeding;
   await relay.connect();
@@ -198,13 +202,7 @@ describe('the bot process fed by boardbot dev (IpcSource and the relay)', () => 
     const key = { apiUrl: emulator.apiUrl, appId: emulator.seed.devBot.id };
     await positions.save(key, { eventId: '999999', boards: { [general.id]: handled.seq }, savedAt: 0 });
     const relay = relayForTest(emulator, [], { positions });
-    const pipe = ipcPipe(relay);
-    const bot = fedBot(emulator, Quiet, pipe);
-    const started = bot.start();
-    await pipe.wantsFeeding;
-    await relay.connect();
-    relay.feed(pipe.parent);
-    await started;
+    await firstProcess(emulator, relay, Quiet);
 
     // The gap's `ready` is acknowledged once `q 1` and `q 2` were handled; the resume point then
     // says so, so a later gap does not read them back again.
