@@ -1,26 +1,19 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import type * as Core from '@boardbot/core';
-import type { Emulator, EmulatorUrls } from '@boardbot/emulator';
-import { RestClient } from '@boardbot/rest';
+import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config/load-config.js';
-import { BuildReport } from '../dev/build-report.js';
+import { devBot } from '../dev/dev-bot.js';
+import type { DevEvents, DevSession } from '../dev/dev-session.js';
 import { clearDevState, type DevState, ensureStateDir, readDevStates, writeDevState } from '../dev/dev-state.js';
+import { stopOnSignals } from '../dev/dev-stop.js';
 import { DEFAULT_DB_PATH, DEFAULT_DEV_TOKEN } from '../dev/emulator-defaults.js';
 import { startEmulator, tightenDatabase } from '../dev/emulator-start.js';
-import { GatewayRelay } from '../dev/gateway-relay.js';
-import { onePerPress } from '../dev/one-per-press.js';
-import { RelayedBot } from '../dev/relayed-bot.js';
-import type { BuildResult } from '../dev/watch-compiler.js';
+import { reloadOnChanges } from '../dev/reloads.js';
 import { type WatchThread, watchInThread } from '../dev/watch-thread.js';
 import { ProjectError } from '../errors.js';
-import { EXIT_CODES } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { type ProjectFlags, resolveProject, shown } from '../project/project.js';
-import { importFromProject } from '../project/project-modules.js';
 import { addConfigOptions, addProjectOptions, type CommonFlags } from './shared-options.js';
 
 /** Flags of `boardbot dev`. */
@@ -35,9 +28,6 @@ export interface DevFlags extends Omit<CommonFlags, 'token' | 'apiUrl'>, Pick<Pr
   token?: string;
 }
 
-/** The CLI's own built entry (its package's `bin`), which runs the bot as `boardbot start` in the child process. */
-const CLI_BIN = join(dirname(createRequire(import.meta.url).resolve('@boardbot/cli/package.json')), 'dist/bin.js');
-
 /** Defaults of {@link DevFlags}. */
 export const DEFAULT_DEV_FLAGS = {
   host: '127.0.0.1',
@@ -45,34 +35,7 @@ export const DEFAULT_DEV_FLAGS = {
   db: DEFAULT_DB_PATH,
 } as const satisfies Required<Pick<DevFlags, 'host' | 'port' | 'db'>>;
 
-/** What a running `boardbot dev` tells its listeners (the tests, or an embedding script). */
-export interface DevEvents {
-  /** A build (the type check of the whole project) finished. */
-  build: [BuildResult];
-  /** A saved file's JavaScript was written at once, before its type check: the bot restarts on it. */
-  'fast-emit': [{ files: string[] }];
-  /** The bot process was started (1 the first time, then once per restart). */
-  'bot-start': [{ count: number; pid: number | undefined }];
-  /** The bot exited by itself. */
-  'bot-exit': [{ code: number | null; signal: NodeJS.Signals | null }];
-}
-
-/** A running `boardbot dev`. */
-export interface DevSession extends EventEmitter<DevEvents> {
-  /** The in-process emulator. */
-  readonly emulator: Emulator;
-  /** Where the emulator listens. */
-  readonly urls: EmulatorUrls;
-  /** Stops the watch, the bot and the emulator (in that order). Safe to call twice. */
-  stop(): Promise<void>;
-  /** Settles once everything has stopped. */
-  readonly stopped: Promise<void>;
-  /**
-   * The gateway connection `dev` holds for the bot: how many times it was opened (one across any
-   * number of reloads), and how many events it holds that the bot has not acknowledged.
-   */
-  gateway(): { connections: number; pending: number };
-}
+export type { DevEvents, DevSession } from '../dev/dev-session.js';
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -134,110 +97,23 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
   io.out(`Compiling ${shown(project, project.tsconfig)} (watching for changes)...`);
 
   const events = new EventEmitter<DevEvents>();
-  // The bot runs as `boardbot start` would run it: from its definition when the bot module exports
-  // one, else its entry; decided afresh in each child, which loads the latest build.
-  const entryArgs = flags.entry !== undefined ? ['--entry', project.entry] : [];
-  const envArgs = flags.envFile !== undefined ? ['--env-file', resolve(cwd, flags.envFile)] : [];
-  const botEnv: NodeJS.ProcessEnv = {
-    ...config.fileValues,
-    ...io.env,
-    BOARDBOT_TOKEN: devToken,
-    BOARDBOT_API_URL: urls.apiUrl,
-    LOG_LEVEL: config.logLevel,
-  };
-  const bot = new RelayedBot({
-    entry: CLI_BIN,
-    args: ['start', '--no-gc-after-start', ...entryArgs, ...envArgs],
-    cwd: project.dir,
-    // The bot's own .env values come along; the emulator's URL and token win over any production ones.
-    env: botEnv,
-    output: io.isTTY ? 'inherit' : { out: io.out, err: io.err },
-    // The connection the bot processes are fed from, and the resume point where `boardbot start` keeps it.
-    relay: async () => {
-      const rest = new RestClient({ token: devToken, baseUrl: urls.apiUrl });
-      const app = await rest.getApp().finally(() => rest.close());
-      const core = await importFromProject<typeof Core>(project.dir, '@boardbot/core', () => import('@boardbot/core'));
-      const stateDir = resolve(project.dir, botEnv.BOARDBOT_STATE_DIR ?? '.boardbot');
-      const positions = new core.FilePositionStore(stateDir);
-      return new GatewayRelay({
-        ...{ token: devToken, apiUrl: urls.apiUrl, appId: app.id, positions },
-        ...{ log: io.err, out: io.out },
-      });
-    },
-    onUnexpectedExit(code, signal, before) {
-      io.err(
-        before
-          ? `The bot exited (${signal ?? `code ${code}`}) before it started: the one before it goes on. Fix the error above and save: it reloads on the saved code.`
-          : `The bot exited (${signal ?? `code ${code}`}). Fix the error above and save: it restarts on the saved code.`,
-      );
-      events.emit('bot-exit', { code, signal });
-    },
+  const bot = devBot({
+    project,
+    entryFlag: flags.entry !== undefined,
+    envFile: flags.envFile !== undefined ? resolve(cwd, flags.envFile) : undefined,
+    ...{ config, io, apiUrl: urls.apiUrl, devToken },
+    onExit: (code, signal) => events.emit('bot-exit', { code, signal }),
   });
-
-  let queue = Promise.resolve();
-  let stopping = false;
-  // Whether the bot already runs code saved since the last build (a fast emit restarted it).
-  let aheadOfBuild = false;
-  let restartQueued = false;
-  // A restart queued or running: the bot is being replaced, not missing (a swapping relayed bot has
-  // no running process for a moment, and a build that changed nothing must not restart it again).
-  let restarting = false;
-  const restartBot = () => {
-    // Restarts run one after the other, so two quick saves never start two bots; saves while one
-    // waits are in the restart it waits for.
-    if (restartQueued) return;
-    restartQueued = true;
-    restarting = true;
-    queue = queue
-      .then(async () => {
-        restartQueued = false;
-        if (stopping) return;
-        if (!existsSync(project.entry) && !existsSync(project.botModule)) {
-          io.err(
-            `The build has no ${shown(project, project.entry)} nor ${shown(project, project.botModule)}. Fix: export the ` +
-              'bot\'s definition from src/bot.ts, set "main" in package.json to the built entry, or pass --entry <file>.',
-          );
-          return;
-        }
-        const how = flags.entry !== undefined ? ` --entry ${shown(project, project.entry)}` : '';
-        io.out(`${bot.startCount === 0 ? 'Starting' : 'Reloading'} the bot: boardbot start${how}`);
-        const took = await bot.restart().catch((error: unknown) => {
-          io.err(`The bot could not be fed: ${error instanceof Error ? error.message : String(error)}`);
-          return false;
-        });
-        if (took) events.emit('bot-start', { count: bot.startCount, pid: bot.pid });
-      })
-      .finally(() => {
-        restarting = restartQueued;
-      });
-  };
-  const report = new BuildReport();
-  const onBuild = (result: BuildResult) => {
-    events.emit('build', result);
-    const runs = aheadOfBuild ? 'saved' : bot.running ? 'last-good' : 'none';
-    aheadOfBuild = false;
-    for (const line of report.ended(result, runs)) io.err(line);
-    if (result.errors > 0) return;
-    if (!result.first && result.emitted === 0 && (bot.running || restarting)) return;
-    restartBot();
-  };
-  // A saved file is emitted at once, as the build will emit it, and the bot restarted on it; the build
-  // checks the whole project beside it, in its own thread, and restarts nothing more when it writes
-  // the same bytes.
-  const onFastEmit = (files: string[]) => {
-    events.emit('fast-emit', { files });
-    if (bot.startCount === 0) return;
-    aheadOfBuild = true;
-    restartBot();
-  };
+  const reloads = reloadOnChanges({ bot, project, entryFlag: flags.entry !== undefined, io, events });
   let watch: WatchThread | undefined;
   try {
     watch = await watchInThread({
       projectDir: project.dir,
       tsconfig: project.tsconfig,
-      onDiagnostic: (d) => report.diagnostic(d),
-      onBuild,
-      onFastEmit,
+      onDiagnostic: reloads.onDiagnostic,
+      onBuild: reloads.onBuild,
+      onBuildStart: () => events.emit('build-start'),
+      onFastEmit: reloads.onFastEmit,
       onFailure: (error) =>
         io.err(
           `The watch build stopped: ${error.message}. The bot keeps running; restart \`boardbot dev\` to build again.`,
@@ -249,60 +125,17 @@ export async function runDev(flags: DevFlags, io: CliIo): Promise<DevSession> {
     throw error;
   }
   const thread = watch;
-
-  let resolveStopped: () => void = () => {};
-  const stopped = new Promise<void>((r) => {
-    resolveStopped = r;
-  });
-  let off: () => void = () => {};
-  let stopPromise: Promise<void> | undefined;
-  const stopAll = () => {
-    stopPromise ??= (async () => {
-      stopping = true;
-      try {
-        await thread.close();
-        await queue;
-        await bot.stop();
-        await emulator.close();
-      } finally {
-        clearDevState(project.dir, record);
-      }
-    })();
-    return stopPromise;
-  };
-  const stop = () =>
-    stopAll().finally(() => {
-      off();
-      resolveStopped();
-    });
-  let signals = 0;
-  const pressed = (signal: NodeJS.Signals) => {
-    signals++;
-    if (signals > 1) {
-      // A person who presses Ctrl-C twice does not want to wait; the bot stops itself when the IPC
-      // channel closes.
-      io.err(`${signal} again: exiting without waiting.`);
-      process.exit(130);
+  const { stop, stopped } = stopOnSignals(io, async () => {
+    reloads.stop();
+    try {
+      await thread.close();
+      await reloads.idle();
+      await bot.stop();
+      await emulator.close();
+    } finally {
+      clearDevState(project.dir, record);
     }
-    io.out(`${signal}: stopping the bot and the emulator...`);
-    const finish = (code: number) => {
-      io.exit(code);
-      off();
-      resolveStopped();
-    };
-    stopAll().then(
-      () => {
-        io.out('Stopped.');
-        finish(EXIT_CODES.ok);
-      },
-      (error: unknown) => {
-        io.err(`Stopping failed: ${error instanceof Error ? error.message : String(error)}`);
-        finish(EXIT_CODES.failure);
-      },
-    );
-  };
-  // One Ctrl-C may arrive twice (npm passes the terminal's on): see onePerPress.
-  off = io.onSignal(onePerPress(pressed));
+  });
 
   return Object.assign(events, {
     emulator,

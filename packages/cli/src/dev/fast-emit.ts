@@ -1,15 +1,18 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import type ts from 'typescript';
+import { writeOutput } from './write-output.js';
 
 /** Emits a saved source file of the project at once, before the project's type check ends. */
 export interface FastEmitter {
+  /** The project's own source files (from its tsconfig, when the emitter was made): those it emits. */
+  readonly files: readonly string[];
   /**
    * Writes the JavaScript (and its source map) of a changed source file, as the project's build
    * would write it.
    * @param fileName - absolute path of the saved file
-   * @returns the files whose content changed, or `undefined` when the file is left to the build: it
-   *   is not one of the project's own files, or it has syntax errors
+   * @returns the files whose content changed (none when the file was saved again meanwhile: that
+   *   save's own emit writes it), or `undefined` when the file is left to the build: it is not one of
+   *   the project's own files, or it has syntax errors
    */
   emit(fileName: string): string[] | undefined;
   /**
@@ -46,10 +49,17 @@ export function createFastEmitter(t: typeof ts, tsconfig: string): FastEmitter |
   if (!parsed || parsed.errors.length > 0 || parsed.options.noEmit) return undefined;
   const own = new Set(parsed.fileNames);
   const versions = new Map<string, number>();
+  // The text each file's snapshot was made from, the last time the service read it.
+  const texts = new Map<string, string>();
+  const read = (f: string) => {
+    const text = readFileSync(f, 'utf8');
+    texts.set(f, text);
+    return t.ScriptSnapshot.fromString(text);
+  };
   const host: ts.LanguageServiceHost = {
     getScriptFileNames: () => parsed.fileNames,
     getScriptVersion: (f) => String(versions.get(f) ?? 0),
-    getScriptSnapshot: (f) => (existsSync(f) ? t.ScriptSnapshot.fromString(readFileSync(f, 'utf8')) : undefined),
+    getScriptSnapshot: (f) => (existsSync(f) ? read(f) : undefined),
     getCurrentDirectory: () => t.sys.getCurrentDirectory(),
     getCompilationSettings: () => parsed.options,
     getProjectReferences: () => parsed.projectReferences,
@@ -76,18 +86,17 @@ export function createFastEmitter(t: typeof ts, tsconfig: string): FastEmitter |
   };
 
   return {
+    files: parsed.fileNames,
     outputs,
     emit(fileName) {
       const files = outputs(fileName);
       if (!files) return undefined;
-      const changed: string[] = [];
-      for (const file of files) {
-        if (existsSync(file.name) && readFileSync(file.name, 'utf8') === file.text) continue;
-        mkdirSync(dirname(file.name), { recursive: true });
-        writeFileSync(file.name, file.text);
-        changed.push(file.name);
-      }
-      return changed;
+      // The rule of the build (watch-compiler.ts): JavaScript of a file saved again since it was read
+      // is older than that save, whose own emit (and build) follows; written, it could land after theirs.
+      if (!existsSync(fileName) || readFileSync(fileName, 'utf8') !== texts.get(fileName)) return [];
+      return files
+        .filter((file) => writeOutput(file.name, file.text, file.writeByteOrderMark))
+        .map((file) => file.name);
     },
     warm() {
       service.getProgram();

@@ -18,7 +18,7 @@ export interface GatewayRelayOptions {
   appId: string;
   /** Where the resume point is kept: the store `boardbot start` reads, so either resumes the other. */
   positions: PositionStore;
-  /** Hears what the relay has to say (a dropped connection). */
+  /** Hears what the relay has to say (a dropped connection; it stopped, or went on, reading the gateway). */
   log: (line: string) => void;
   /** Hears where the connection resumed, once it is open. */
   out: (line: string) => void;
@@ -52,7 +52,10 @@ export class GatewayRelay {
   private readonly options: GatewayRelayOptions & Required<Pick<GatewayRelayOptions, 'flushMs' | 'maxPending'>>;
   private readonly key: PositionKey;
   private gateway: GatewayClient | undefined;
+  // The events in arrival order, numbered one after the other, held from `head` on (those before it
+  // are passed, dropped in batches): an acknowledgement finds its event by number, and 10,000 drain in linear time.
   private line: Entry[] = [];
+  private head = 0;
   private next = 1;
   private target: RelayTarget | undefined;
   private lastReady: BotEvent | undefined;
@@ -62,6 +65,8 @@ export class GatewayRelay {
   private saving: Promise<void> = Promise.resolve();
   private opens = 0;
   private boardCount = 0;
+  /** Messages read back after a gap and handled, by board, until the gap's `ready` is passed. */
+  private readBack = new Map<string, Set<number>>();
   private gate: { promise: Promise<void>; resolve: () => void } | undefined;
 
   /** @param options - see {@link GatewayRelayOptions} */
@@ -80,9 +85,12 @@ export class GatewayRelay {
     return this.opens;
   }
 
-  /** Events received and not yet acknowledged. */
+  /**
+   * Events held: received and not yet passed by the resume point (one acknowledged behind one that
+   * is not is held too). The relay stops reading at `maxPending` of them.
+   */
   get pending(): number {
-    return this.line.length;
+    return this.line.length - this.head;
   }
 
   /** Loads the resume point and connects after it; resolves with the first `ready`. */
@@ -128,9 +136,10 @@ export class GatewayRelay {
   feed(target: RelayTarget): void {
     this.target = target;
     const { boards, savedAt } = this.position;
-    target.send({ type: 'boardbot:marks', boards, since: savedAt, boardCount: this.boardCount });
+    const readBack = Object.fromEntries([...this.readBack].map(([board, seqs]) => [board, [...seqs]]));
+    target.send({ type: 'boardbot:marks', boards, readBack, since: savedAt, boardCount: this.boardCount });
     if (this.lastReady) target.send({ type: 'boardbot:event', n: 0, event: resumedReady(this.lastReady) });
-    for (const entry of this.line)
+    for (const entry of this.line.slice(this.head))
       if (!entry.done) target.send({ type: 'boardbot:event', n: entry.n, event: entry.event });
   }
 
@@ -144,30 +153,51 @@ export class GatewayRelay {
    * @param n - its number
    */
   done(n: number): void {
-    const entry = this.line.find((e) => e.n === n);
+    const first = this.line[this.head];
+    const entry = first && n >= first.n ? this.line[this.head + n - first.n] : undefined;
     if (!entry) return;
     entry.done = true;
-    let passed = 0;
+    let passed = this.head;
     while (passed < this.line.length && (this.line[passed] as Entry).done) passed++;
-    if (passed === 0) return;
+    if (passed === this.head) return;
     const boards = { ...this.position.boards };
     let eventId = this.position.eventId;
-    for (const { event } of this.line.slice(0, passed)) {
+    for (const { event } of this.line.slice(this.head, passed)) {
       if (event.id !== '') eventId = event.id;
       const message = !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
       if (message) boards[message.board_id] = Math.max(message.seq, boards[message.board_id] ?? 0);
+      // A gap's `ready` is acknowledged once its read-back ended: every message it read back is handled.
+      if (!event.unknown && event.name === 'ready' && event.data.gap) {
+        for (const [board, seqs] of this.readBack) boards[board] = Math.max(...seqs, boards[board] ?? 0);
+        this.readBack.clear();
+      }
     }
-    this.line = this.line.slice(passed);
+    // Passed events are dropped once they are half the line: a drop copies fewer events than it drops.
+    this.head = passed * 2 >= this.line.length ? 0 : passed;
+    if (this.head === 0) this.line = this.line.slice(passed);
     this.position = { eventId, boards, savedAt: Date.now() };
     this.saved = false;
-    if (this.gate && this.line.length <= this.options.maxPending / 2) {
+    if (this.gate && this.pending <= this.options.maxPending / 2) {
       this.gate.resolve();
       this.gate = undefined;
+      this.options.log(`The bot is down to ${this.pending} events to handle: dev reads the gateway again.`);
     }
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       void this.save();
     }, this.options.flushMs);
+  }
+
+  /**
+   * A message read back after a gap was handled (the process that handles the gap, should it stop
+   * first, is followed by one told not to handle it again).
+   * @param board - its board
+   * @param seq - its place on the board
+   */
+  readBackDone(board: string, seq: number): void {
+    const seqs = this.readBack.get(board) ?? new Set<number>();
+    seqs.add(seq);
+    this.readBack.set(board, seqs);
   }
 
   /** Closes the connection and saves the resume point a last time. */
@@ -180,6 +210,7 @@ export class GatewayRelay {
     this.timer = undefined;
     await this.save();
     this.line = [];
+    this.head = 0;
   }
 
   private receive(event: BotEvent): void {
@@ -187,12 +218,15 @@ export class GatewayRelay {
     const entry: Entry = { n: this.next++, event, done: false };
     this.line.push(entry);
     this.target?.send({ type: 'boardbot:event', n: entry.n, event });
-    if (!this.gate && this.line.length >= this.options.maxPending) {
+    if (!this.gate && this.pending >= this.options.maxPending) {
       let resolve: () => void = () => {};
       const promise = new Promise<void>((r) => {
         resolve = r;
       });
       this.gate = { promise, resolve };
+      this.options.log(
+        `The bot has ${this.pending} events to handle: dev stops reading the gateway until it is down to ${this.options.maxPending / 2} (the platform keeps the others).`,
+      );
     }
   }
 

@@ -37,6 +37,8 @@ export class IpcSource implements BotEventSource, IntakeSink {
   private receiving: number | undefined;
   private readonly gaps = new Set<number>();
   private boards: Record<string, number> = {};
+  /** Messages of an unfinished read-back that a process before this one handled, by board. */
+  private readBack = new Map<string, Set<number>>();
   private readonly received = new Map<string, number>();
   private since = Date.now();
   private abandoned = false;
@@ -97,7 +99,10 @@ export class IpcSource implements BotEventSource, IntakeSink {
   }
 
   handled(message: Message): boolean {
-    return message.seq <= (this.boards[message.board_id] ?? 0);
+    return (
+      message.seq <= (this.boards[message.board_id] ?? 0) ||
+      (this.readBack.get(message.board_id)?.has(message.seq) ?? false)
+    );
   }
 
   ready(event: BotEvent): void {
@@ -118,7 +123,12 @@ export class IpcSource implements BotEventSource, IntakeSink {
     const host = this.host;
     if (!host) return;
     const outcome = await host.deliver(event, place);
-    if (!outcome.abandoned) this.done(n);
+    if (outcome.abandoned) return;
+    // A message read back after a gap has no number: the CLI is told it was handled, so that the next
+    // process, if this one stops before the read-back ends, does not handle it again.
+    if (n === undefined && message && place)
+      this.tell({ type: 'boardbot:read-back', board: message.board_id, seq: message.seq });
+    else this.done(n);
   }
 
   holdGap(): () => void {
@@ -135,6 +145,7 @@ export class IpcSource implements BotEventSource, IntakeSink {
     if (!isRelayMessage<ToBot>(message) || !this.intake) return;
     if (message.type === 'boardbot:marks') {
       this.boards = message.boards;
+      this.readBack = new Map(Object.entries(message.readBack).map(([board, seqs]) => [board, new Set(seqs)]));
       this.since = message.since;
       this.fed(message.boardCount);
       return;
@@ -149,10 +160,16 @@ export class IpcSource implements BotEventSource, IntakeSink {
     }
   }
 
-  /** Acknowledges event `n` (unless the stop gave up on what was left). */
+  /** Acknowledges event `n`. */
   private done(n: number | undefined): void {
-    if (n === undefined || n === 0 || this.abandoned) return;
-    const sent = this.send({ type: 'boardbot:done', n }).catch(() => {});
+    if (n === undefined || n === 0) return;
+    this.tell({ type: 'boardbot:done', n });
+  }
+
+  /** Says that something finished (unless the stop gave up on what was left); `close` waits for it. */
+  private tell(message: ToParent): void {
+    if (this.abandoned) return;
+    const sent = this.send(message).catch(() => {});
     this.sending.add(sent);
     void sent.finally(() => this.sending.delete(sent));
   }

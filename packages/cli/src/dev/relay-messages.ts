@@ -6,8 +6,17 @@ import type { BotEvent } from '@boardbot/core';
  * need not acknowledge (the connection's `ready`, given again to each new process).
  */
 export type ToBot =
-  /** It is fed from now on; where the handled messages stand per board (for a gap's read-back). */
-  | { type: 'boardbot:marks'; boards: Record<string, number>; since: number; boardCount: number }
+  /**
+   * It is fed from now on; where the handled messages stand per board (for a gap's read-back), and
+   * the messages of an unfinished read-back a process before it handled (by board, their seqs).
+   */
+  | {
+      type: 'boardbot:marks';
+      boards: Record<string, number>;
+      readBack: Record<string, number[]>;
+      since: number;
+      boardCount: number;
+    }
   /** A gateway event to handle, then acknowledge with its `n`. */
   | { type: 'boardbot:event'; n: number; event: BotEvent }
   /** A bot run from its entry (it connects itself): the previous process stopped, connect now. */
@@ -21,6 +30,8 @@ export type ToParent =
   | { type: 'boardbot:own-gateway' }
   /** The handlers of event `n` finished (or no handler took it): the resume point may pass it. */
   | { type: 'boardbot:done'; n: number }
+  /** A message read back after a gap (it has no `n`) was handled: no process handles it again. */
+  | { type: 'boardbot:read-back'; board: string; seq: number }
   /** Its source closed: every `done` it will send was sent before this. */
   | { type: 'boardbot:closed' };
 

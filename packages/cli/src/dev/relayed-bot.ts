@@ -145,6 +145,7 @@ export class RelayedBot {
     if (message.type === 'boardbot:fed') settle('fed');
     else if (message.type === 'boardbot:own-gateway') settle('own');
     else if (message.type === 'boardbot:done') this.relay?.done(message.n);
+    else if (message.type === 'boardbot:read-back') this.relay?.readBackDone(message.board, message.seq);
   }
 
   private async closeRelay(): Promise<void> {

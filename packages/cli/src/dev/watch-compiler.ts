@@ -1,4 +1,5 @@
 import type ts from 'typescript';
+import { writeOutput } from './write-output.js';
 
 /** The outcome of one build of the watch loop. */
 export interface BuildResult {
@@ -25,6 +26,11 @@ export interface WatchProjectOptions {
    * saves, then checks the whole project). @defaultValue none
    */
   onFileChange?: (fileName: string) => void;
+  /**
+   * Called when a build has read the saved files and its type check starts (a file saved from now on
+   * is the next build's). @defaultValue none
+   */
+  onBuildStart?: () => void;
 }
 
 /** A running watch build. */
@@ -56,6 +62,23 @@ export function watchProject(options: WatchProjectOptions): ProjectWatch {
   let closed = false;
   let emitted = 0;
   let first = true;
+  // The build being checked and emitted, and which of its source files each output comes from.
+  let building: ts.Program | undefined;
+  let sources: Map<string, ts.SourceFile> | undefined;
+  /**
+   * Whether `path` is an output of a source file saved again after this build read it. The fast emit
+   * runs in a thread of its own, so while a build checks, a newer save is emitted beside it; written
+   * now, the build's older output would replace the newer one (and reload the bot on older code).
+   * The rule is the build's own evidence: the text it compiled is not the file's text any more. (The
+   * newest fast emit's bytes are in another thread; a time stamp is coarser than two quick saves.)
+   * The save made TypeScript schedule the next build, which writes that file's outputs.
+   */
+  const stale = (path: string): boolean => {
+    if (!building) return false;
+    sources ??= sourcesByOutput(t, building);
+    const source = sources.get(path);
+    return source !== undefined && sys.readFile(source.fileName) !== source.text;
+  };
 
   const track = (watcher: ts.FileWatcher): ts.FileWatcher => {
     watchers.add(watcher);
@@ -69,9 +92,10 @@ export function watchProject(options: WatchProjectOptions): ProjectWatch {
   const system: ts.System = {
     ...sys,
     writeFile(path, data, writeByteOrderMark) {
-      // What a fast emit already wrote is no change for the bot (it runs it already).
-      if (JS_OUTPUT.test(path) && sys.readFile(path) !== data) emitted++;
-      sys.writeFile(path, data, writeByteOrderMark);
+      if (stale(path)) return;
+      // What a fast emit already wrote is no change for the bot (it runs it, or is loading it: so it
+      // is not written again, see write-output.ts).
+      if (writeOutput(path, data, writeByteOrderMark) && JS_OUTPUT.test(path)) emitted++;
     },
     watchFile: (path, callback, interval, opts) =>
       track(
@@ -143,6 +167,19 @@ export function watchProject(options: WatchProjectOptions): ProjectWatch {
     reportWatchStatus,
   );
   host.onUnRecoverableConfigFileDiagnostic = reportDiagnostic;
+  // Each build's check and emit run here, once its program has read the saved files.
+  const checkAndEmit = host.afterProgramCreate;
+  host.afterProgramCreate = (builderProgram) => {
+    building = builderProgram.getProgram();
+    sources = undefined;
+    if (!closed) options.onBuildStart?.();
+    try {
+      checkAndEmit?.(builderProgram);
+    } finally {
+      building = undefined;
+      sources = undefined;
+    }
+  };
   const program = t.createWatchProgram(host);
 
   return {
@@ -155,4 +192,20 @@ export function watchProject(options: WatchProjectOptions): ProjectWatch {
       timers.clear();
     },
   };
+}
+
+/** The project's own source file each output of `program` is emitted from, by the output's path. */
+function sourcesByOutput(t: typeof ts, program: ts.Program): Map<string, ts.SourceFile> {
+  const commandLine: ts.ParsedCommandLine = {
+    options: program.getCompilerOptions(),
+    fileNames: [...program.getRootFileNames()],
+    errors: [],
+  };
+  const ignoreCase = !t.sys.useCaseSensitiveFileNames;
+  const map = new Map<string, ts.SourceFile>();
+  for (const file of program.getSourceFiles()) {
+    if (file.isDeclarationFile || program.isSourceFileFromExternalLibrary(file)) continue;
+    for (const output of t.getOutputFileNames(commandLine, file.fileName, ignoreCase)) map.set(output, file);
+  }
+  return map;
 }
