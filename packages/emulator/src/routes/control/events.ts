@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { HubMember } from '../../gateway/hub.js';
-import { frame, SseStream, startEventStream } from '../../gateway/sse-stream.js';
+import { frame, startEventStream } from '../../gateway/sse-stream.js';
 import { ACTIVITY_KEY, type Platform } from '../../platform/platform.js';
 import { controlRoute } from './shared.js';
 
@@ -13,16 +12,7 @@ export function controlEventRoutes(app: FastifyInstance, p: Platform, keepAliveM
     reply.hijack();
     const res = reply.raw;
     if (!startEventStream(res)) return;
-    const member: HubMember = {
-      replaying: false,
-      stream: new SseStream(res, {
-        keepAliveMs,
-        bufferBytes: p.limits.streamBufferBytes,
-        logger: p.logger,
-        onClose: () => p.activity.remove(ACTIVITY_KEY, member),
-      }),
-    };
-    member.stream.write(`retry: 1000\n\n${frame(p.activityCursor, 'ready', '{"type":"ready"}')}`);
-    p.activity.add(ACTIVITY_KEY, member);
+    const options = { keepAliveMs, bufferBytes: p.limits.streamBufferBytes, logger: p.logger };
+    p.activity.open(ACTIVITY_KEY, res, options, frame(p.activityCursor, 'ready', '{"type":"ready"}'));
   });
 }
