@@ -16,9 +16,8 @@ export type PackageSource = { kind: 'registry' } | { kind: 'local'; checkout: st
  */
 export function checkLocalCheckout(checkout: string): string {
   const root = resolve(checkout);
-  const missing = Object.keys(BOARDBOT_PACKAGES)
-    .map((name) => name.replace('@boardbot/', ''))
-    .filter((dir) => !existsSync(join(root, 'packages', dir, 'package.json')));
+  const dirs = Object.keys(BOARDBOT_PACKAGES).map((name) => name.replace('@boardbot/', ''));
+  const missing = dirs.filter((dir) => !existsSync(join(root, 'packages', dir, 'package.json')));
   if (missing.length > 0) {
     throw new CreateBoardbotError(
       'BOARDBOT_CREATE_LOCAL_CHECKOUT',
@@ -26,9 +25,7 @@ export function checkLocalCheckout(checkout: string): string {
         'directory of the cloned repository.',
     );
   }
-  const unbuilt = Object.keys(BOARDBOT_PACKAGES)
-    .map((name) => name.replace('@boardbot/', ''))
-    .filter((dir) => !existsSync(join(root, 'packages', dir, 'dist', 'index.js')));
+  const unbuilt = dirs.filter((dir) => !existsSync(join(root, 'packages', dir, 'dist', 'index.js')));
   if (unbuilt.length > 0) {
     throw new CreateBoardbotError(
       'BOARDBOT_CREATE_LOCAL_CHECKOUT',

@@ -60,28 +60,26 @@ export async function runEmulator(
   }
   let stopping = false;
   const stopped = new Promise<void>((resolve) => {
+    const exit = (code: number) => {
+      off();
+      io.exit(code);
+      resolve();
+    };
     const off = io.onSignal((signal) => {
       if (stopping) {
         io.err(`${signal} again: exiting without waiting.`);
-        io.exit(1);
-        off();
-        resolve();
-        return;
+        return exit(1);
       }
       stopping = true;
       io.out(`${signal}: shutting down...`);
       emulator.close().then(
         () => {
-          off();
           io.out('Stopped.');
-          io.exit(0);
-          resolve();
+          exit(0);
         },
         (err: unknown) => {
-          off();
           io.err(`Shutdown failed: ${err instanceof Error ? err.message : String(err)}`);
-          io.exit(1);
-          resolve();
+          exit(1);
         },
       );
     });

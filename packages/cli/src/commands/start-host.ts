@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type * as Core from '@boardbot/core';
 import type * as Redis from '@boardbot/redis';
 import { type HostAppConfig, readHostConfig } from '../config/host-config.js';
-import { loadConfig } from '../config/load-config.js';
+import { type CliConfig, loadConfig } from '../config/load-config.js';
 import { BotModuleError, ConfigError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { loadOptional } from '../project/optional-package.js';
@@ -14,23 +14,25 @@ import type { CommonFlags } from './shared-options.js';
 export interface HostStartFlags extends CommonFlags {
   /** `--host <file>`: the host's JSON file, `{ "apps": [{ "id", "module", "tokenEnv" }] }`. */
   host: string;
-  /** `--health-port`: one `/healthz`, `/readyz` and `/metrics` for every app. */
+  /** `--health-port`: serve `/healthz`, `/readyz` and `/metrics` there, for every app (`BOARDBOT_HEALTH_PORT`). */
   healthPort?: number | undefined;
-  /** `--health-host`: its interface. @defaultValue `127.0.0.1` */
+  /** `--health-host`: the interface of the health endpoint (`BOARDBOT_HEALTH_HOST`). @defaultValue `127.0.0.1` */
   healthHost?: string | undefined;
   /**
-   * `--redis <url>` (else `BOARDBOT_REDIS_URL`): run as one replica of the host on this Redis
-   * (`redisHost()` of `@boardbot/redis`), the apps spread over the replicas started the same way.
+   * `--redis <url>` (else `BOARDBOT_REDIS_URL`): run as one replica of several sharing this Redis: of
+   * the host (`redisHost()` of `@boardbot/redis`, the apps spread over the replicas), else of the bot
+   * (a `redis({ url })` adapter for a bot started from its definition; `BOARDBOT_REDIS_URL` for an entry).
    */
   redis?: string | undefined;
-  /** `--replica-id <id>`: this replica's name in Redis and in the logs. @defaultValue `<hostname>-<pid>-<random>` */
+  /** `--replica-id <id>`: with `--redis`, this replica's name in Redis and in the logs. @defaultValue `<hostname>-<pid>-<random>` */
   replicaId?: string | undefined;
-  /** `--host-name <name>`: the host's name in Redis; two hosts on one Redis need two. @defaultValue `host` */
+  /** `--host-name <name>`: with `--redis`, the host's name in Redis; two hosts on one Redis need two. @defaultValue `host` */
   hostName?: string | undefined;
 }
 
 /** What the host was started with, to tell at `SIGHUP` what changed. */
 interface Loaded {
+  config: CliConfig;
   apps: HostAppConfig[];
   /** Each app's token now (never logged): from the environment, else `.env`. */
   tokens: Map<string, string | undefined>;
@@ -55,10 +57,10 @@ export async function runHostStart(flags: HostStartFlags, io: CliIo): Promise<vo
     const config = loadConfig(flags, io.env, cwd);
     const apps = readHostConfig(file);
     const tokens = new Map(apps.map((a) => [a.id, io.env[a.tokenEnv] || config.fileValues[a.tokenEnv]]));
-    return { apps, tokens };
+    return { config, apps, tokens };
   };
   let current = read();
-  const config = loadConfig(flags, io.env, cwd);
+  const { config } = current;
   const core = await importFromProject<typeof Core>(cwd, '@boardbot/core', () => import('@boardbot/core'));
   const app = (a: HostAppConfig): Core.HostedAppDefinition => ({
     id: a.id,

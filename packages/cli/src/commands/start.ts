@@ -11,31 +11,18 @@ import { type LoadedDefinition, loadDefinition } from '../project/load-bot-modul
 import { loadOptional } from '../project/optional-package.js';
 import { type ProjectFlags, requireBuilt, resolveProject } from '../project/project.js';
 import { collectStartGarbage } from './collect-start-garbage.js';
-import { addConfigOptions, addProjectOptions, type CommonFlags, parsePort } from './shared-options.js';
-import { runHostStart } from './start-host.js';
+import { addConfigOptions, addProjectOptions, parsePort } from './shared-options.js';
+import { type HostStartFlags, runHostStart } from './start-host.js';
 
-/** Flags of `boardbot start`. */
-export interface StartFlags extends CommonFlags, Pick<ProjectFlags, 'entry'> {
-  /** `--health-port`: serve `/healthz`, `/readyz` and `/metrics` there (`BOARDBOT_HEALTH_PORT`). */
-  healthPort?: number | undefined;
-  /** `--health-host`: the interface of the health endpoint (`BOARDBOT_HEALTH_HOST`). @defaultValue `127.0.0.1` */
-  healthHost?: string | undefined;
-  /**
-   * `--redis <url>`: run as one replica of several sharing this Redis (a `redis({ url })` adapter for a
-   * bot started from its definition; `BOARDBOT_REDIS_URL` for an entry).
-   */
-  redis?: string | undefined;
+/** Flags of `boardbot start`: those of `--host` (the health endpoint, the replicas' Redis), `--entry` and its own. */
+export interface StartFlags extends Omit<HostStartFlags, 'host'>, Pick<ProjectFlags, 'entry'> {
+  /** `--host <file>`: run every app the file lists in one process (see `runHostStart`). */
+  host?: string | undefined;
   /**
    * `--no-gc-after-start` sets it `false`: no full garbage collection once the entry has loaded.
    * @defaultValue `true`
    */
   gcAfterStart?: boolean | undefined;
-  /** `--host <file>`: run every app the file lists in one process (see `runHostStart`). */
-  host?: string | undefined;
-  /** `--replica-id <id>`: with `--host` and `--redis`, this replica's name in Redis and in the logs. @defaultValue `<hostname>-<pid>-<random>` */
-  replicaId?: string | undefined;
-  /** `--host-name <name>`: with `--host` and `--redis`, the host's name in Redis. @defaultValue `host` */
-  hostName?: string | undefined;
   /**
    * `--dev-relay` (hidden; `boardbot dev` passes it to the bot process it runs): a bot made from its
    * definition is fed by the gateway connection `dev` holds, over the IPC channel (an {@link IpcSource});

@@ -1,4 +1,5 @@
-import type { SseStream } from './sse-stream.js';
+import type { ServerResponse } from 'node:http';
+import { SseStream, type SseStreamOptions } from './sse-stream.js';
 
 /** A stream registered under a key (an app id, or the activity stream's key), with its mode. */
 export interface HubMember {
@@ -23,14 +24,29 @@ export class StreamHub {
     return n;
   }
 
-  /** Registers a member under `key`. */
-  add(key: string, member: HubMember): void {
+  /**
+   * Opens a stream on `res` (its head written by `startEventStream`) under `key`: it writes `retry:`
+   * and the `ready` frame, then live frames unless `replaying`, and leaves the hub when it ends.
+   */
+  open(
+    key: string,
+    res: ServerResponse,
+    options: Omit<SseStreamOptions, 'onClose'>,
+    ready: string,
+    replaying = false,
+  ): HubMember {
+    const member: HubMember = {
+      replaying,
+      stream: new SseStream(res, { ...options, onClose: () => this.remove(key, member) }),
+    };
+    member.stream.write(`retry: 1000\n\n${ready}`);
     let set = this.byKey.get(key);
     if (!set) {
       set = new Set();
       this.byKey.set(key, set);
     }
     set.add(member);
+    return member;
   }
 
   /** Unregisters a member. */

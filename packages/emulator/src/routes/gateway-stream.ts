@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ReadyEvent } from '@boardbot/protocol';
 import type { HubMember } from '../gateway/hub.js';
-import { frame, SseStream, startEventStream } from '../gateway/sse-stream.js';
+import { frame, startEventStream } from '../gateway/sse-stream.js';
 import type { Platform } from '../platform/platform.js';
 import { type AppRow, toApp } from '../store/apps.js';
 
@@ -74,15 +74,6 @@ export function openGatewayStream(
   const app = p.store.apps.byId(appId) as AppRow;
   const start = streamStart(app, p.store.lastEventId(app.id), lastEventId);
   if (!startEventStream(res, headers)) return;
-  const member: HubMember = {
-    replaying: start.resumed,
-    stream: new SseStream(res, {
-      keepAliveMs,
-      bufferBytes: p.limits.streamBufferBytes,
-      logger: p.logger,
-      onClose: () => p.gateway.remove(app.id, member),
-    }),
-  };
   const ready: ReadyEvent = {
     type: 'ready',
     app: toApp(app),
@@ -90,7 +81,8 @@ export function openGatewayStream(
     resumed: start.resumed,
     gap: start.gap,
   };
-  member.stream.write(`retry: 1000\n\n${frame(start.cursor, 'ready', JSON.stringify(ready))}`);
-  p.gateway.add(app.id, member);
+  const options = { keepAliveMs, bufferBytes: p.limits.streamBufferBytes, logger: p.logger };
+  const readyFrame = frame(start.cursor, 'ready', JSON.stringify(ready));
+  const member = p.gateway.open(app.id, res, options, readyFrame, start.resumed);
   if (start.resumed) void replay(p, member, app.id, start.cursor);
 }

@@ -1,8 +1,8 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { McpOptionError } from '../errors.js';
 import type { McpCommandCall, McpCommandSource } from '../options.js';
-import { type BoardTool, defineTool } from './tool.js';
-import { Id, IdempotencyKey } from './write-tools.js';
+import { type BoardTool, defineTool, Id } from './tool.js';
+import { IdempotencyKey } from './write-tools.js';
 
 /** Names the tool's own arguments take, which an option may not. */
 const OWN = ['board_id', 'idempotency_key'];

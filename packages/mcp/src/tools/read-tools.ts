@@ -2,10 +2,12 @@ import { LIMITS } from '@boardbot/protocol/runtime';
 import { findThread, type RestClient, searchMessages } from '@boardbot/rest';
 import { Type } from '@sinclair/typebox';
 import { boardShape, memberShape, messageShape, personShape } from './shapes.js';
-import { type BoardTool, defineTool } from './tool.js';
+import { type BoardTool, defineTool, Id } from './tool.js';
 
-const Id = (description: string) => Type.String({ format: 'uuid', description });
 const READ = { readOnlyHint: true, idempotentHint: true } as const;
+const MaxScan = Type.Optional(
+  Type.Integer({ minimum: 1, maximum: 10_000, description: 'Most messages read back (default: the server’s)' }),
+);
 
 /** Display names by user id, from the board's members (one call, where a read per author would be many). */
 async function namesOn(rest: RestClient, boardId: string): Promise<Map<string, string>> {
@@ -66,9 +68,7 @@ export const READ_TOOLS: readonly BoardTool[] = [
       {
         board_id: Id('The board'),
         message_id: Id('A message of the thread'),
-        max_scan: Type.Optional(
-          Type.Integer({ minimum: 1, maximum: 10_000, description: 'Most messages read back (default: the server’s)' }),
-        ),
+        max_scan: MaxScan,
       },
       { additionalProperties: false },
     ),
@@ -92,9 +92,7 @@ export const READ_TOOLS: readonly BoardTool[] = [
       {
         board_id: Id('The board'),
         text: Type.String({ minLength: 1, maxLength: 200, description: 'What to look for' }),
-        max_scan: Type.Optional(
-          Type.Integer({ minimum: 1, maximum: 10_000, description: 'Most messages read back (default: the server’s)' }),
-        ),
+        max_scan: MaxScan,
       },
       { additionalProperties: false },
     ),

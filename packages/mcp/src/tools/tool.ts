@@ -1,6 +1,10 @@
 import { type Checker, checkerFor } from '@boardbot/protocol';
 import type { RestClient } from '@boardbot/rest';
 import type { Static, TObject } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+
+/** A platform id (uuid) argument of a tool, described for the model. */
+export const Id = (description: string) => Type.String({ format: 'uuid', description });
 
 /** What a tool call can use: the app's REST client and the server's bounds. */
 export interface ToolDeps {

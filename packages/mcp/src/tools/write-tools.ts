@@ -1,10 +1,7 @@
 import { LIMITS } from '@boardbot/protocol/runtime';
 import { Type } from '@sinclair/typebox';
 import { messageShape } from './shapes.js';
-import { type BoardTool, defineTool } from './tool.js';
-
-/** A platform id (uuid) argument. */
-export const Id = (description: string) => Type.String({ format: 'uuid', description });
+import { type BoardTool, defineTool, Id } from './tool.js';
 
 /**
  * An idempotency key an agent may give a write: the same key within 24 hours replays the first write

@@ -15,21 +15,16 @@ export const StateUpdateKind = Type.Union([
 ]);
 export type StateUpdateKind = Static<typeof StateUpdateKind>;
 
+/** The frame of a message event: its name as `type`, and the message. */
+const messageEvent = <N extends string>(type: N, title: string) =>
+  Type.Object({ type: Type.Literal(type), message: MessageRecord }, { title });
+
 /** The `data:` schema of each activity event, by event name. */
 export const ACTIVITY_EVENT_SCHEMAS = {
   ready: Type.Object({ type: Type.Literal('ready') }, { title: 'ActivityReadyEvent' }),
-  'message.create': Type.Object(
-    { type: Type.Literal('message.create'), message: MessageRecord },
-    { title: 'ActivityMessageCreateEvent' },
-  ),
-  'message.edit': Type.Object(
-    { type: Type.Literal('message.edit'), message: MessageRecord },
-    { title: 'ActivityMessageEditEvent' },
-  ),
-  'message.delete': Type.Object(
-    { type: Type.Literal('message.delete'), message: MessageRecord },
-    { title: 'ActivityMessageDeleteEvent' },
-  ),
+  'message.create': messageEvent('message.create', 'ActivityMessageCreateEvent'),
+  'message.edit': messageEvent('message.edit', 'ActivityMessageEditEvent'),
+  'message.delete': messageEvent('message.delete', 'ActivityMessageDeleteEvent'),
   'interaction.create': Type.Object(
     { type: Type.Literal('interaction.create'), interaction: ShownInteraction },
     { title: 'ActivityInteractionCreateEvent' },

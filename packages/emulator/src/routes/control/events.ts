@@ -1,28 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import type { HubMember } from '../../gateway/hub.js';
-import { frame, SseStream, startEventStream } from '../../gateway/sse-stream.js';
+import { frame, startEventStream } from '../../gateway/sse-stream.js';
 import { ACTIVITY_KEY, type Platform } from '../../platform/platform.js';
-import { ADMIN, ctl } from './shared.js';
+import { controlRoute } from './shared.js';
 
 /**
  * `GET /events`: the activity stream of everything on the platform, for the playground. It does not
  * replay; a client that reconnects reloads `GET /state` (docs/control-api.md).
  */
 export function controlEventRoutes(app: FastifyInstance, p: Platform, keepAliveMs: number): void {
-  app.get(ctl('/events'), ADMIN, (_request, reply) => {
+  controlRoute(app, 'openActivityStream', (_request, reply) => {
     reply.hijack();
     const res = reply.raw;
     if (!startEventStream(res)) return;
-    const member: HubMember = {
-      replaying: false,
-      stream: new SseStream(res, {
-        keepAliveMs,
-        bufferBytes: p.limits.streamBufferBytes,
-        logger: p.logger,
-        onClose: () => p.activity.remove(ACTIVITY_KEY, member),
-      }),
-    };
-    member.stream.write(`retry: 1000\n\n${frame(p.activityCursor, 'ready', '{"type":"ready"}')}`);
-    p.activity.add(ACTIVITY_KEY, member);
+    const options = { keepAliveMs, bufferBytes: p.limits.streamBufferBytes, logger: p.logger };
+    p.activity.open(ACTIVITY_KEY, res, options, frame(p.activityCursor, 'ready', '{"type":"ready"}'));
   });
 }

@@ -11,12 +11,12 @@ import { controlDirectoryRoutes } from './directory.js';
 import { controlEventRoutes } from './events.js';
 import { controlInteractionRoutes } from './interactions.js';
 import { controlMessageRoutes } from './messages.js';
-import { ADMIN, appInfo, ctl } from './shared.js';
+import { ADMIN, appInfo, controlRoute, ctl } from './shared.js';
 import { controlWhyRoutes } from './why.js';
 
 /** The control API under `/_emulator/v1` (docs/control-api.md), behind the admin key. */
 export function controlRoutes(app: FastifyInstance, p: Platform, deps: ServerDeps): void {
-  app.get<{ Reply: EmulatorInfo }>(ctl('/info'), ADMIN, (request) => {
+  controlRoute<{ Reply: EmulatorInfo }>(app, 'getInfo', (request) => {
     const urls = deps.urls() ?? emulatorUrls(`${request.protocol}://${request.host}`, deps.adminKey);
     return {
       version: EMULATOR_VERSION,
@@ -32,13 +32,13 @@ export function controlRoutes(app: FastifyInstance, p: Platform, deps: ServerDep
     };
   });
 
-  app.get<{ Reply: PlatformState }>(ctl('/state'), ADMIN, () => ({
+  controlRoute<{ Reply: PlatformState }>(app, 'getState', () => ({
     users: p.store.users.all(),
     boards: p.store.boards.all(),
     apps: p.store.apps.all().map((a) => appInfo(p, a)),
   }));
 
-  app.post(ctl('/reset'), ADMIN, (_request, reply) => {
+  controlRoute(app, 'reset', (_request, reply) => {
     p.write((out) => {
       p.store.clear();
       out.activityEvent('reset', {});
@@ -49,7 +49,7 @@ export function controlRoutes(app: FastifyInstance, p: Platform, deps: ServerDep
     return reply.code(204).send();
   });
 
-  app.post<{ Reply: PlatformState }>(ctl('/seed'), ADMIN, () => {
+  controlRoute<{ Reply: PlatformState }>(app, 'seed', () => {
     const seed = loadSeed(p, deps.devToken);
     return { users: seed.users, boards: seed.boards, apps: seed.apps.map((a) => appInfo(p, a)) };
   });

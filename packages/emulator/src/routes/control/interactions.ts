@@ -2,14 +2,14 @@ import type { ServerResponse } from 'node:http';
 import { isAnswerWriting, type Message } from '@boardbot/protocol';
 import type { FastifyInstance } from 'fastify';
 import { CONTROL_QUERY_DEFAULTS as DEFAULTS } from '../../control/schemas/defaults.js';
-import { IdParams, InteractionListQuery, InvokeBody, InvokeQuery, WaitQuery } from '../../control/schemas/requests.js';
+import type { InteractionListQuery, InvokeBody, InvokeQuery, WaitQuery } from '../../control/schemas/requests.js';
 import { PlatformError } from '../../errors.js';
 import { interactionViewText } from '../../platform/interactions.js';
 import { invokeCommand } from '../../platform/invoke.js';
 import type { Platform } from '../../platform/platform.js';
 import type { InteractionRow } from '../../store/interactions.js';
 import { sendJsonText } from '../shared.js';
-import { ADMIN, ctl } from './shared.js';
+import { controlRoute } from './shared.js';
 
 /** Slash commands as a person: invoke, list, read, and wait for answers. */
 export function controlInteractionRoutes(app: FastifyInstance, p: Platform): void {
@@ -46,44 +46,31 @@ export function controlInteractionRoutes(app: FastifyInstance, p: Platform): voi
     return view.json;
   };
 
-  app.post<{ Body: InvokeBody; Querystring: InvokeQuery }>(
-    ctl('/interactions'),
-    { ...ADMIN, schema: { body: InvokeBody, querystring: InvokeQuery } },
-    (request, reply) => {
-      // The token is the app's credential: the control API never shows it. The stored text has none.
-      const { interaction, json } = p.write((out) => invokeCommand(p, out, request.body));
-      const { answers, timeout_ms, final } = request.query;
-      // Without a wait, the text itself: no promise for Fastify to wait on (see `sendJsonText`).
-      if (answers === undefined && timeout_ms === undefined && final === undefined)
-        return sendJsonText(reply, 201, `{"interaction":${json}}`);
-      // After the commit: one that fails refuses the invocation now, not after the wait.
-      return p
-        .flushed()
-        .then(() => waitForAnswers(interaction.id, request.query, reply.raw))
-        .then((view) => sendJsonText(reply, 201, view));
-    },
+  controlRoute<{ Body: InvokeBody; Querystring: InvokeQuery }>(app, 'invokeCommand', (request, reply) => {
+    // The token is the app's credential: the control API never shows it. The stored text has none.
+    const { interaction, json } = p.write((out) => invokeCommand(p, out, request.body));
+    const { answers, timeout_ms, final } = request.query;
+    // Without a wait, the text itself: no promise for Fastify to wait on (see `sendJsonText`).
+    if (answers === undefined && timeout_ms === undefined && final === undefined)
+      return sendJsonText(reply, 201, `{"interaction":${json}}`);
+    // After the commit: one that fails refuses the invocation now, not after the wait.
+    return p
+      .flushed()
+      .then(() => waitForAnswers(interaction.id, request.query, reply.raw))
+      .then((view) => sendJsonText(reply, 201, view));
+  });
+
+  controlRoute<{ Querystring: typeof InteractionListQuery.static }>(app, 'listInteractions', (request, reply) => {
+    const { board_id, limit = DEFAULTS.interactionLimit } = request.query;
+    const views = p.store.interactions.list(limit, board_id).map((r) => interactionViewText(p, r).json);
+    return sendJsonText(reply, 200, `{"interactions":[${views.join(',')}]}`);
+  });
+
+  controlRoute<{ Params: { id: string } }>(app, 'getInteraction', (request, reply) =>
+    sendJsonText(reply, 200, interactionViewText(p, find(request.params.id)).json),
   );
 
-  app.get<{ Querystring: typeof InteractionListQuery.static }>(
-    ctl('/interactions'),
-    { ...ADMIN, schema: { querystring: InteractionListQuery } },
-    (request, reply) => {
-      const { board_id, limit = DEFAULTS.interactionLimit } = request.query;
-      const views = p.store.interactions.list(limit, board_id).map((r) => interactionViewText(p, r).json);
-      return sendJsonText(reply, 200, `{"interactions":[${views.join(',')}]}`);
-    },
-  );
-
-  app.get<{ Params: { id: string } }>(
-    ctl('/interactions/:id'),
-    { ...ADMIN, schema: { params: IdParams } },
-    (request, reply) => sendJsonText(reply, 200, interactionViewText(p, find(request.params.id)).json),
-  );
-
-  app.get<{ Params: { id: string }; Querystring: WaitQuery }>(
-    ctl('/interactions/:id/wait'),
-    { ...ADMIN, schema: { params: IdParams, querystring: WaitQuery } },
-    async (request, reply) =>
-      sendJsonText(reply, 200, await waitForAnswers(request.params.id, request.query, reply.raw)),
+  controlRoute<{ Params: { id: string }; Querystring: WaitQuery }>(app, 'waitForAnswers', async (request, reply) =>
+    sendJsonText(reply, 200, await waitForAnswers(request.params.id, request.query, reply.raw)),
   );
 }

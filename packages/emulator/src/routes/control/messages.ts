@@ -1,26 +1,21 @@
-import { EditMessageBody, LIMITS, messageBodyIssues } from '@boardbot/protocol';
+import { type EditMessageBody, LIMITS, messageBodyIssues } from '@boardbot/protocol';
 import type { FastifyInstance } from 'fastify';
-import {
-  BoardIdParams,
-  BoardMessageParams,
-  ControlListQuery,
-  PersonMessageBody,
-} from '../../control/schemas/requests.js';
+import type { ControlListQuery, PersonMessageBody } from '../../control/schemas/requests.js';
 import { validationFailed } from '../../errors.js';
 import { assertNoIssues } from '../../http/validation.js';
 import { findUser, requireBoard } from '../../platform/directory.js';
 import { createMessage, deleteMessage, editMessage } from '../../platform/messages.js';
 import type { Platform } from '../../platform/platform.js';
 import { sendJsonText } from '../shared.js';
-import { ADMIN, ctl } from './shared.js';
+import { controlRoute } from './shared.js';
 
 type MessageParams = { boardId: string; messageId: string };
 
 /** Messages as a person or a webhook; they raise the same gateway events as app messages. */
 export function controlMessageRoutes(app: FastifyInstance, p: Platform): void {
-  app.get<{ Params: { boardId: string }; Querystring: typeof ControlListQuery.static }>(
-    ctl('/boards/:boardId/messages'),
-    { ...ADMIN, schema: { params: BoardIdParams, querystring: ControlListQuery } },
+  controlRoute<{ Params: { boardId: string }; Querystring: typeof ControlListQuery.static }>(
+    app,
+    'listMessages',
     (request, reply) => {
       const { boardId } = request.params;
       requireBoard(p, boardId);
@@ -29,9 +24,9 @@ export function controlMessageRoutes(app: FastifyInstance, p: Platform): void {
     },
   );
 
-  app.post<{ Params: { boardId: string }; Body: typeof PersonMessageBody.static }>(
-    ctl('/boards/:boardId/messages'),
-    { ...ADMIN, schema: { params: BoardIdParams, body: PersonMessageBody } },
+  controlRoute<{ Params: { boardId: string }; Body: typeof PersonMessageBody.static }>(
+    app,
+    'postMessage',
     (request, reply) => {
       const { boardId } = request.params;
       const { user_id, webhook_name, ...body } = request.body;
@@ -53,25 +48,17 @@ export function controlMessageRoutes(app: FastifyInstance, p: Platform): void {
     },
   );
 
-  app.patch<{ Params: MessageParams; Body: EditMessageBody }>(
-    ctl('/boards/:boardId/messages/:messageId'),
-    { ...ADMIN, schema: { params: BoardMessageParams, body: EditMessageBody } },
-    (request, reply) => {
-      const { boardId, messageId } = request.params;
-      requireBoard(p, boardId);
-      const { json } = p.write((out) => editMessage(p, out, boardId, messageId, request.body.content, 'admin'));
-      return sendJsonText(reply, 200, json);
-    },
-  );
+  controlRoute<{ Params: MessageParams; Body: EditMessageBody }>(app, 'editMessage', (request, reply) => {
+    const { boardId, messageId } = request.params;
+    requireBoard(p, boardId);
+    const { json } = p.write((out) => editMessage(p, out, boardId, messageId, request.body.content, 'admin'));
+    return sendJsonText(reply, 200, json);
+  });
 
-  app.delete<{ Params: MessageParams }>(
-    ctl('/boards/:boardId/messages/:messageId'),
-    { ...ADMIN, schema: { params: BoardMessageParams } },
-    (request, reply) => {
-      const { boardId, messageId } = request.params;
-      requireBoard(p, boardId);
-      p.write((out) => deleteMessage(p, out, boardId, messageId, 'admin'));
-      return reply.code(204).send();
-    },
-  );
+  controlRoute<{ Params: MessageParams }>(app, 'deleteMessage', (request, reply) => {
+    const { boardId, messageId } = request.params;
+    requireBoard(p, boardId);
+    p.write((out) => deleteMessage(p, out, boardId, messageId, 'admin'));
+    return reply.code(204).send();
+  });
 }
