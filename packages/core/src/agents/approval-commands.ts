@@ -3,9 +3,10 @@ import type { CommandContext } from '../commands/context.js';
 import { Option } from '../commands/option.js';
 import { IsOptional } from '../kernel/class-validator.js';
 import { SESSION_STORE } from '../sessions/service.js';
+import { changeValue, readValue } from '../sessions/store-values.js';
 import { type AgentRuntime, agentsOf, botNow, servicesOf } from './agent-runtime.js';
 import { answerRequest, mayApprove } from './approval-decision.js';
-import { type ApprovalRecord, changeValue, readValue } from './approval-store.js';
+import type { ApprovalRecord } from './approval-store.js';
 import { type ApprovalAnswer, approvalAnswer } from './approval-words.js';
 
 /** The options of `/approve` and `/deny`. */

@@ -10,11 +10,12 @@ import type { Plugin } from '../plugins/plugin.js';
 import type { ScheduleContext } from '../schedules/context.js';
 import { Every } from '../schedules/every.js';
 import { SESSION_STORE } from '../sessions/service.js';
+import { changeValue } from '../sessions/store-values.js';
 import { type AgentOptions, DEFAULT_AGENT_OPTIONS, type ResolvedAgentOptions } from './agent-options.js';
 import { AgentRuntime, botNow, registerAgent, servicesOf } from './agent-runtime.js';
 import { runTurn } from './agent-turn.js';
 import { decide, showDecision } from './approval-decision.js';
-import { type ApprovalRecord, ApprovalStore, changeValue, type TurnAsker } from './approval-store.js';
+import { type ApprovalRecord, ApprovalStore, type TurnAsker } from './approval-store.js';
 import { askerContext, askerOf } from './asker-context.js';
 
 /** A pending approval, as `approvals.list()` gives it. */
