@@ -19,9 +19,10 @@ export const approvalCounter = meter.createCounter('boardbot_agent_approvals', {
   description: 'Approval requests and decisions of agents, by agent and decision',
 });
 
-/** The bot's clock and services, read through a context (as every feature reads them). */
+/** The bot's clock, read through a context (as every feature reads it). */
 export const botNow: Scoped<number> = { open: (scope) => scope.now() };
-const servicesOf: Scoped<Services> = { open: (scope) => scope.services };
+/** The bot's services, read through a context. */
+export const servicesOf: Scoped<Services> = { open: (scope) => scope.services };
 const DAY_MS = 24 * 3_600_000;
 
 /**

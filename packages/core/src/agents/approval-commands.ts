@@ -2,12 +2,11 @@ import { Command } from '../commands/command.js';
 import type { CommandContext } from '../commands/context.js';
 import { Option } from '../commands/option.js';
 import { IsOptional } from '../kernel/class-validator.js';
-import type { Scoped } from '../kernel/scoped.js';
-import type { Services } from '../kernel/services.js';
 import { SESSION_STORE } from '../sessions/service.js';
-import { type AgentRuntime, agentsOf, botNow } from './agent-runtime.js';
+import { changeValue, readValue } from '../sessions/store-values.js';
+import { type AgentRuntime, agentsOf, botNow, servicesOf } from './agent-runtime.js';
 import { answerRequest, mayApprove } from './approval-decision.js';
-import { type ApprovalRecord, changeValue, readValue } from './approval-store.js';
+import type { ApprovalRecord } from './approval-store.js';
 import { type ApprovalAnswer, approvalAnswer } from './approval-words.js';
 
 /** The options of `/approve` and `/deny`. */
@@ -24,7 +23,6 @@ interface Found {
   record: ApprovalRecord;
 }
 
-const servicesOf: Scoped<Services> = { open: (scope) => scope.services };
 /** How long the request an invocation chose is kept, for the invocation handled again. */
 const CHOSEN_MS = 24 * 3_600_000;
 

@@ -3,7 +3,6 @@ import { toModelMessages } from '../answers/model-messages.js';
 import type { CommandContext } from '../commands/context.js';
 import { AgentBoundError, InvalidHandlerError } from '../errors.js';
 import type { Class } from '../kernel/metadata.js';
-import type { Scoped } from '../kernel/scoped.js';
 import type { Services } from '../kernel/services.js';
 import type { MessageContext } from '../listeners/context.js';
 import { OnMessage } from '../listeners/on-message.js';
@@ -11,11 +10,12 @@ import type { Plugin } from '../plugins/plugin.js';
 import type { ScheduleContext } from '../schedules/context.js';
 import { Every } from '../schedules/every.js';
 import { SESSION_STORE } from '../sessions/service.js';
+import { changeValue } from '../sessions/store-values.js';
 import { type AgentOptions, DEFAULT_AGENT_OPTIONS, type ResolvedAgentOptions } from './agent-options.js';
-import { AgentRuntime, botNow, registerAgent } from './agent-runtime.js';
+import { AgentRuntime, botNow, registerAgent, servicesOf } from './agent-runtime.js';
 import { runTurn } from './agent-turn.js';
 import { decide, showDecision } from './approval-decision.js';
-import { type ApprovalRecord, ApprovalStore, changeValue, type TurnAsker } from './approval-store.js';
+import { type ApprovalRecord, ApprovalStore, type TurnAsker } from './approval-store.js';
 import { askerContext, askerOf } from './asker-context.js';
 
 /** A pending approval, as `approvals.list()` gives it. */
@@ -51,8 +51,6 @@ export interface AgentDefinition {
   readonly plugin: Plugin;
   readonly approvals: AgentApprovals;
 }
-
-const servicesOf: Scoped<Services> = { open: (scope) => scope.services };
 
 /**
  * Declares an assistant whose turns act through tools, with durable approvals: a turn waiting for a

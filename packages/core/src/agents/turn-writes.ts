@@ -1,5 +1,5 @@
 import type { SessionStore } from '../sessions/session-store.js';
-import { changeValue, readValue } from './approval-store.js';
+import { changeValue, readValue } from '../sessions/store-values.js';
 
 /** One tool call a turn made, recorded once it returned. */
 export interface DoneCall {

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { BroadcastChangedError, SessionConflictError } from '../errors.js';
 import type { SessionStore } from '../sessions/session-store.js';
+import { readValue } from '../sessions/store-values.js';
 import type { BroadcastBody, BroadcastFailure } from './broadcast-options.js';
 
 /** What a broadcast reaches, fixed at its first call: the boards, in order, and its body's fingerprint. */
@@ -91,8 +92,8 @@ export class BroadcastRecord {
    */
   async plan(fingerprint: string, boards: () => Promise<readonly string[]>, explicit: boolean): Promise<BroadcastPlan> {
     for (let i = 0; i < ATTEMPTS; i++) {
-      const stored = await this.readValue<BroadcastPlan>(this.planKey());
-      if (stored.data) return this.checked(stored.data, fingerprint, explicit ? await boards() : undefined);
+      const stored = await readValue<BroadcastPlan>(this.store, this.planKey(), this.now());
+      if (stored.value) return this.checked(stored.value, fingerprint, explicit ? await boards() : undefined);
       const plan: BroadcastPlan = { planId: randomUUID(), fingerprint, boards: [...(await boards())] };
       if (await this.store.write(this.planKey(), stored.version, this.value(plan))) return plan;
     }
@@ -105,9 +106,9 @@ export class BroadcastRecord {
    * @param plan - the broadcast's plan
    */
   async cursor(plan: BroadcastPlan): Promise<ReadCursor> {
-    const { version, data } = await this.readValue<BroadcastCursor>(this.cursorKey());
+    const { version, value } = await readValue<BroadcastCursor>(this.store, this.cursorKey(), this.now());
     const start: BroadcastCursor = { planId: plan.planId, next: 0, since: undefined, sent: 0, failed: 0, failures: [] };
-    return { version, cursor: data?.planId === plan.planId ? { ...start, ...data } : start };
+    return { version, cursor: value?.planId === plan.planId ? { ...start, ...value } : start };
   }
 
   /**
@@ -124,14 +125,6 @@ export class BroadcastRecord {
     if (stored.fingerprint !== fingerprint) throw new BroadcastChangedError(this.id, 'body');
     if (boards !== undefined && !sameSet(boards, stored.boards)) throw new BroadcastChangedError(this.id, 'boards');
     return stored;
-  }
-
-  /** The version under `key` (0: never written) and its value, undefined when there is none or it expired. */
-  private async readValue<T>(key: string): Promise<{ version: number; data: T | undefined }> {
-    const record = await this.store.read(key);
-    const value = record?.value;
-    const live = value && (value.expiresAt === null || value.expiresAt > this.now());
-    return { version: record?.version ?? 0, data: live ? (value.data as T) : undefined };
   }
 
   private value(data: unknown) {

@@ -1,25 +1,6 @@
-import type { App, Logger } from '@boardbot/protocol';
 import { InvalidBroadcastError } from '../errors.js';
-import type { Clock } from '../kernel/clock.js';
-import type { BotRest } from '../kernel/ports.js';
-import type { SessionStore } from '../sessions/session-store.js';
-import type { MetricsSink } from '../telemetry/metrics-sink.js';
 import type { BroadcastBody, BroadcastOptions, BroadcastReport, BroadcastTarget } from './broadcast-options.js';
-import { type BroadcastDeps, runBroadcast } from './run-broadcast.js';
-
-/** What the broadcasts of a bot run on, read at each call. */
-export interface BroadcastHost {
-  rest: BotRest;
-  log: Logger;
-  clock: Clock;
-  telemetry: { readonly metrics: MetricsSink | undefined };
-  /** The bot's session store, where each broadcast's record is kept. */
-  store(): SessionStore;
-  /** The app, once the bot started. */
-  app(): App;
-  /** Where the bot is in its life: a broadcast runs only while it is `running`. */
-  state(): string;
-}
+import { type BroadcastHost, runBroadcast } from './run-broadcast.js';
 
 /**
  * The broadcasts a bot runs now, by id: one at a time per id in a process (a second call of a running
@@ -49,7 +30,7 @@ export class BroadcastRuns {
     }
     const controller = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const done = runBroadcast(this.deps(), target, body, { ...options, signal });
+    const done = runBroadcast(this.host, target, body, { ...options, signal });
     const entry = { controller, done };
     this.running.set(id, entry);
     const leave = () => {
@@ -57,20 +38,6 @@ export class BroadcastRuns {
     };
     done.then(leave, leave);
     return done;
-  }
-
-  private deps(): BroadcastDeps {
-    const { rest, log, clock, telemetry } = this.host;
-    const host = this.host;
-    const store = host.store();
-    return {
-      rest,
-      log,
-      store,
-      now: () => clock.now(),
-      metrics: () => telemetry.metrics,
-      botUserId: () => host.app().bot_user_id,
-    };
   }
 
   /**

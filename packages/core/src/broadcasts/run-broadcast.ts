@@ -1,7 +1,8 @@
 import { setImmediate as yieldToHandlers } from 'node:timers/promises';
-import type { Logger } from '@boardbot/protocol';
+import type { App, Logger } from '@boardbot/protocol';
 import { InvalidBroadcastError } from '../errors.js';
 import { apiCodeOf } from '../kernel/api-code.js';
+import type { Clock } from '../kernel/clock.js';
 import type { BotRest } from '../kernel/ports.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { MetricsSink } from '../telemetry/metrics-sink.js';
@@ -16,16 +17,18 @@ import {
 import { advanced, type BroadcastCursor, BroadcastRecord, fingerprintOf } from './broadcast-record.js';
 import { sentBefore } from './sent-before.js';
 
-/** What a broadcast runs on: the bot's REST client, session store, log, clock and metrics. */
-export interface BroadcastDeps {
+/** What the broadcasts of a bot run on, read at each call. */
+export interface BroadcastHost {
   rest: BotRest;
-  store: SessionStore;
   log: Logger;
-  now(): number;
-  /** The user the app posts as (`bot.app.bot_user_id`). */
-  botUserId(): string;
-  /** The bot's metrics, when it serves them. */
-  metrics(): MetricsSink | undefined;
+  clock: Clock;
+  telemetry: { readonly metrics: MetricsSink | undefined };
+  /** The bot's session store, where each broadcast's record is kept. */
+  store(): SessionStore;
+  /** The app, once the bot started. */
+  app(): App;
+  /** Where the bot is in its life: a broadcast runs only while it is `running`. */
+  state(): string;
 }
 
 // Refusals that concern one board for good: the broadcast records them and goes on. Any other failure
@@ -43,13 +46,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * in the order they came: with one send waiting at a time, a handler's answer waits behind at most one
  * of the broadcast's, and the broadcast yields to the event loop between boards.
  *
- * @param deps - what it runs on
+ * @param host - what it runs on
  * @param target - the boards
  * @param body - the message
  * @param options - its id, signal, progress callback and record life
  */
 export async function runBroadcast(
-  deps: BroadcastDeps,
+  host: BroadcastHost,
   target: BroadcastTarget,
   body: BroadcastBody,
   options: BroadcastOptions,
@@ -57,11 +60,12 @@ export async function runBroadcast(
   const { id, signal, onProgress } = options;
   check(target, body, id);
   const keyLifeMs = options.keyLifeMs ?? DEFAULT_BROADCAST_OPTIONS.keyLifeMs;
-  const record = new BroadcastRecord(deps.store, id, deps.now, options.keepMs ?? DEFAULT_BROADCAST_OPTIONS.keepMs);
-  const plan = await record.plan(fingerprintOf(body), () => boardsOf(deps.rest, target), Array.isArray(target));
+  const now = () => host.clock.now();
+  const record = new BroadcastRecord(host.store(), id, now, options.keepMs ?? DEFAULT_BROADCAST_OPTIONS.keepMs);
+  const plan = await record.plan(fingerprintOf(body), () => boardsOf(host.rest, target), Array.isArray(target));
   const total = plan.boards.length;
   let { version, cursor } = await record.cursor(plan);
-  const log = deps.log.child({ broadcast: id });
+  const log = host.log.child({ broadcast: id });
   const firstDone = cursor.next;
   log.info({ total, done: firstDone }, firstDone === 0 ? 'broadcast started' : 'broadcast resumed');
   const sentAtStart = cursor.sent;
@@ -75,20 +79,20 @@ export async function runBroadcast(
     let step: BroadcastCursor | undefined;
     if (cursor.since === undefined) {
       // Said before the send: a process that finds it set does not know whether the board has it.
-      step = { ...cursor, since: deps.now() };
+      step = { ...cursor, since: now() };
     } else {
       let refused: string | undefined;
       // Past the key's life the platform may not recognise a second send: read the board back first.
-      const doubtSince = deps.now() - cursor.since >= keyLifeMs ? cursor.since : undefined;
+      const doubtSince = now() - cursor.since >= keyLifeMs ? cursor.since : undefined;
       try {
-        refused = await send(deps, boardId, body, id, signal, doubtSince);
+        refused = await send(host, boardId, body, id, signal, doubtSince);
       } catch (error) {
         if (!signal?.aborted) throw error;
         cancelled = true;
         break;
       }
-      step = advanced(cursor, boardId, refused, cursor.next + 1 < total ? deps.now() : undefined);
-      deps.metrics()?.broadcast?.(refused === undefined ? 'sent' : 'failed', 1);
+      step = advanced(cursor, boardId, refused, cursor.next + 1 < total ? now() : undefined);
+      host.telemetry.metrics?.broadcast?.(refused === undefined ? 'sent' : 'failed', 1);
     }
     const written = await record.write(version, step);
     if (written === undefined) {
@@ -123,7 +127,7 @@ export async function runBroadcast(
  * contract's code when the platform refused that board for good.
  */
 async function send(
-  deps: BroadcastDeps,
+  host: BroadcastHost,
   boardId: string,
   body: BroadcastBody,
   id: string,
@@ -133,11 +137,11 @@ async function send(
   try {
     if (
       doubtSince !== undefined &&
-      (await sentBefore(deps.rest, boardId, body, doubtSince, deps.botUserId(), signal))
+      (await sentBefore(host.rest, boardId, body, doubtSince, host.app().bot_user_id, signal))
     ) {
       return undefined;
     }
-    await deps.rest.sendMessage(boardId, body, { idempotencyKey: `broadcast:${id}:${boardId}`, signal });
+    await host.rest.sendMessage(boardId, body, { idempotencyKey: `broadcast:${id}:${boardId}`, signal });
     return undefined;
   } catch (error) {
     const code = apiCodeOf(error);

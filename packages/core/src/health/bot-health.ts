@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import type { Logger } from '@boardbot/protocol';
 import type { Clock } from '../kernel/clock.js';
 import type { BotGateway, BotRest } from '../kernel/ports.js';
@@ -33,7 +32,7 @@ export class BotHealth {
   private readonly metrics: BotMetrics;
   private resumePoint: () => string | undefined = () => undefined;
   private replicas: ReplicaStatusSource | undefined;
-  private server: Server | undefined;
+  private closeServer: (() => Promise<void>) | undefined;
   private address = '';
   private leave: (() => void) | undefined;
 
@@ -69,20 +68,17 @@ export class BotHealth {
       this.leave = hub.join({ ready: () => this.state(), registry: this.metrics.registry });
       return;
     }
-    // Defaults by destructuring: an option given as undefined (from JavaScript) must not listen on every interface.
-    const { host = DEFAULT_HEALTH_OPTIONS.host, allowedHosts = DEFAULT_HEALTH_OPTIONS.allowedHosts } =
-      this.deps.options;
-    const { server, url } = await listenHealth(
+    const { url, close } = await listenHealth(
       {
         ready: () => this.state(),
         metrics: async () => ({ text: await this.metrics.render(), contentType: this.metrics.registry.contentType }),
       },
-      { port: this.deps.options.port, host, allowedHosts },
-      (error) => this.deps.log.error({ err: error }, 'health endpoint failed to answer'),
+      this.deps.options,
+      this.deps.log,
+      'health endpoint listening: /healthz, /readyz, /metrics',
     );
-    this.server = server;
+    this.closeServer = close;
     this.address = url;
-    this.deps.log.info({ url }, 'health endpoint listening: /healthz, /readyz, /metrics');
   }
 
   /**
@@ -117,12 +113,10 @@ export class BotHealth {
   async close(): Promise<void> {
     this.leave?.();
     this.leave = undefined;
-    const server = this.server;
-    this.server = undefined;
+    const close = this.closeServer;
+    this.closeServer = undefined;
     this.deps.telemetry.metrics = undefined;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await close?.();
   }
 
   private async state(): Promise<ReadyState> {

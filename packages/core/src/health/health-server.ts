@@ -1,9 +1,10 @@
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Logger } from '@boardbot/protocol';
 import { healthHostRefusal } from './health-host.js';
 import type { ReadyState } from './health-hub.js';
-import type { HealthOptions } from './health-options.js';
+import { DEFAULT_HEALTH_OPTIONS, type HealthOptions } from './health-options.js';
 
 /** What the health endpoint answers with. */
 export interface HealthRoutes {
@@ -74,28 +75,39 @@ async function answer(
  * framework); a request addressed to a foreign `Host` is refused with `400 bad_request` (see
  * `healthHostRefusal`).
  * @param routes - what the routes answer
- * @param address - the port (0: a free one), the interface, and the `Host` names answered besides IP
+ * @param options - the port (0: a free one), the interface, and the `Host` names answered besides IP
  * addresses and `localhost`
- * @param onError - told when answering a request failed
- * @returns the server and its URL, once it listens
+ * @param log - hears a request it failed to answer, and where it listens
+ * @param listening - the message of the line that says where it listens
+ * @returns its URL and what closes it, once it listens
  */
 export async function listenHealth(
   routes: HealthRoutes,
-  address: HealthAddress,
-  onError: (error: unknown) => void,
-): Promise<{ server: Server; url: string }> {
+  options: HealthOptions,
+  log: Logger,
+  listening: string,
+): Promise<{ url: string; close(): Promise<void> }> {
+  // Defaults by destructuring: an option given as undefined (from JavaScript) must not listen on every interface.
+  const { port, host = DEFAULT_HEALTH_OPTIONS.host, allowedHosts = DEFAULT_HEALTH_OPTIONS.allowedHosts } = options;
+  const address: HealthAddress = { port, host, allowedHosts };
   // A request without Host gets the envelope below, not Node's bare 400.
   const server = createServer({ requireHostHeader: false }, (req, res) => {
     answer(routes, address, req, res).catch((error: unknown) => {
-      onError(error);
+      log.error({ err: error }, 'health endpoint failed to answer');
       if (!res.headersSent)
         send(res, 500, JSON.stringify({ error: { code: 'internal', message: 'See the bot log.' } }));
       else res.end();
     });
   });
-  server.listen(address.port, address.host);
+  server.listen(port, host);
   await once(server, 'listening');
   const bound = server.address() as AddressInfo;
   const shown = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
-  return { server, url: `http://${shown}:${bound.port}` };
+  const url = `http://${shown}:${bound.port}`;
+  log.info({ url }, listening);
+  const close = async (): Promise<void> => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return { url, close };
 }

@@ -1,9 +1,8 @@
-import type { Server } from 'node:http';
 import type { Logger } from '@boardbot/protocol';
 import { AggregatorRegistry, Gauge, Registry } from 'prom-client';
 import { collectProcessMetrics } from '../health/bot-metrics.js';
 import type { HealthHub, JoinedHealth, ReadyState } from '../health/health-hub.js';
-import { DEFAULT_HEALTH_OPTIONS, type HealthOptions } from '../health/health-options.js';
+import type { HealthOptions } from '../health/health-options.js';
 import { listenHealth } from '../health/health-server.js';
 import type { AppStatus, HostedAppState } from './hosted-app.js';
 
@@ -28,7 +27,7 @@ const STATES: readonly HostedAppState[] = ['idle', 'starting', 'running', 'faile
 export class HostHealth {
   private readonly registry = new Registry();
   private readonly joined = new Map<string, JoinedHealth>();
-  private server: Server | undefined;
+  private closeServer: (() => Promise<void>) | undefined;
 
   /**
    * @param options - where it listens
@@ -72,17 +71,16 @@ export class HostHealth {
 
   /** Starts listening; resolves with its URL. */
   async listen(): Promise<string> {
-    const { host = DEFAULT_HEALTH_OPTIONS.host, allowedHosts = DEFAULT_HEALTH_OPTIONS.allowedHosts } = this.options;
-    const { server, url } = await listenHealth(
+    const { url, close } = await listenHealth(
       {
         ready: (app) => this.ready(app),
         metrics: async () => ({ text: await this.metrics(), contentType: this.registry.contentType }),
       },
-      { port: this.options.port, host, allowedHosts },
-      (error) => this.log.error({ err: error }, 'health endpoint failed to answer'),
+      this.options,
+      this.log,
+      'health endpoint listening: /healthz, /readyz (?app=<id>), /metrics',
     );
-    this.server = server;
-    this.log.info({ url }, 'health endpoint listening: /healthz, /readyz (?app=<id>), /metrics');
+    this.closeServer = close;
     return url;
   }
 
@@ -107,11 +105,9 @@ export class HostHealth {
 
   /** Stops listening. */
   async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const close = this.closeServer;
+    this.closeServer = undefined;
+    await close?.();
   }
 
   private async appReady(status: AppStatus): Promise<ReadyState> {
