@@ -192,8 +192,7 @@ export class RedisScale implements ScaleAdapter {
     this.shared?.leave(this);
     await this.beating;
     await Promise.all(this.works.values());
-    await this.run?.reader.stop();
-    await this.run?.consumer.pause();
+    await this.pause();
     const c = this.c;
     if (c) {
       // Handed over at once rather than when they expire: the next owner claims what is left pending.
