@@ -18,8 +18,8 @@ import type { Buckets } from '../ratelimit/buckets.js';
 import type { CallQueue, QueuedCall } from '../ratelimit/call-queue.js';
 import { header, readRateLimitHeaders } from '../ratelimit/read-headers.js';
 import { retryAfterDelay } from '../ratelimit/retry-after.js';
+import { backoffWait } from '../retry/backoff-wait.js';
 import { RETRY_JITTER, RETRYABLE_STATUSES } from '../retry/retry-policy.js';
-import type { Sleeper } from '../retry/sleeper.js';
 import { type CallTracer, endCallSpan } from '../trace/call-tracer.js';
 import type { Call } from './call.js';
 import { transportFailure } from './classify.js';
@@ -37,10 +37,10 @@ export interface ExecutorDeps {
   headers: HeaderSets;
   options: ResolvedRestOptions;
   buckets: Buckets;
-  sleeper: Sleeper;
   emitter: RestEventEmitter;
   tracer: CallTracer;
-  isClosed(): boolean;
+  /** Aborted when the client closes. */
+  closing: AbortSignal;
 }
 
 /** What one attempt came to when it did not return: the error, and whether another attempt may fix it. */
@@ -84,7 +84,7 @@ export class Executor {
   async run(call: Call, o: RequestOptions | undefined): Promise<unknown> {
     const deps = this.deps;
     const ctx = queuedCall(call, o, deps.options.logger, deps.origin + deps.basePath);
-    if (deps.isClosed()) throw new AbortedError('closed', ctx);
+    if (deps.closing.aborted) throw new AbortedError('closed', ctx);
     if (!call.interactionToken && !deps.token) {
       throw new InvalidArgumentError(
         `${call.method} ${call.logPath} needs the app token: pass \`token\` to new RestClient() (usually process.env.BOARDBOT_TOKEN)`,
@@ -124,10 +124,10 @@ export class Executor {
     const { call, ctx, queue, o } = run;
     const signal = o?.signal;
     // A retry after close() must not queue again (the queues were emptied and would never drain).
-    if (run.attempt > 0 && deps.isClosed()) throw new AbortedError('closed', ctx);
+    if (run.attempt > 0 && deps.closing.aborted) throw new AbortedError('closed', ctx);
     const slot = queue.acquire(ctx, run.attempt > 0);
     const generation = typeof slot === 'number' ? slot : await slot;
-    if (deps.isClosed()) {
+    if (deps.closing.aborted) {
       queue.settle(null, generation);
       throw new AbortedError('closed', ctx);
     }
@@ -228,8 +228,9 @@ export class Executor {
   }
 
   private transportFailure(err: unknown, run: Run): FailedAttempt {
-    const { options, isClosed } = this.deps;
-    const { error, retry } = transportFailure(err, run.o?.signal, run.attempt, run.ctx, options.timeoutMs, isClosed());
+    const { options, closing } = this.deps;
+    const closed = closing.aborted;
+    const { error, retry } = transportFailure(err, run.o?.signal, run.attempt, run.ctx, options.timeoutMs, closed);
     if (retry === undefined) throw error;
     return new FailedAttempt({ error, reason: retry, retryable: true });
   }
@@ -266,7 +267,7 @@ export class Executor {
             random: random(),
           });
     this.emitRetry(run, delayMs, failed.reason, failed.status);
-    await this.deps.sleeper.sleep(delayMs, run.ctx, run.o?.signal);
+    await backoffWait(delayMs, run.ctx, run.o?.signal, this.deps.closing);
   }
 
   private emitRetry(run: Run, delayMs: number, reason: RetryEvent['reason'], status: number | undefined): void {
