@@ -131,12 +131,7 @@ export class GatewayClient extends TypedEmitter<GatewayClientEvents> {
         lastEventId: this.#sentLastEventId,
         keepAliveTimeoutMs: this.#options.keepAliveTimeoutMs,
         maxFrameBytes: this.#options.maxFrameBytes,
-        clock: {
-          now: this.#options.now,
-          wallNow: () => Date.now(),
-          setTimeout: this.#options.setTimeout,
-          clearTimeout: this.#options.clearTimeout,
-        },
+        clock: this.#options,
       },
       {
         open: () => this.#onOpen(),
@@ -201,12 +196,8 @@ export class GatewayClient extends TypedEmitter<GatewayClientEvents> {
     // `event` is a known event: its name and data were checked together by decodeFrame, which TypeScript
     // cannot follow through a union, hence the one cast.
     if (!event.unknown)
-      this.#emitTyped(event.name as Exclude<GatewayEventName, 'ready'>, event.data as never, event.id);
+      this.emit(event.name as Exclude<GatewayEventName, 'ready'>, event.data as never, { id: event.id });
     this.emit('dispatch', event);
-  }
-
-  #emitTyped(name: Exclude<GatewayEventName, 'ready'>, data: never, id: string): void {
-    this.emit(name, data, { id });
   }
 
   #onEnd(connection: GatewayConnection, reason: GatewayError): void {

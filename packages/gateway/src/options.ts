@@ -157,35 +157,27 @@ export function resolveOptions(options: GatewayClientOptions): ResolvedGatewayOp
     );
   }
   const d = DEFAULT_GATEWAY_OPTIONS;
-  const baseUrl = options.baseUrl ?? d.baseUrl;
-  const protocol = URL.canParse(baseUrl) ? new URL(baseUrl).protocol : undefined;
+  const o = {
+    ...d,
+    // An option left out (or null) takes its default.
+    ...Object.fromEntries(Object.entries(options).filter(([, v]) => v != null)),
+    reconnect: { ...DEFAULT_RECONNECT_OPTIONS, ...options.reconnect },
+  } as ResolvedGatewayOptions;
+  const protocol = URL.canParse(o.baseUrl) ? new URL(o.baseUrl).protocol : undefined;
   if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new GatewayOptionsError(`The baseUrl option must be an http(s) URL such as ${d.baseUrl} (got "${baseUrl}").`);
+    throw new GatewayOptionsError(
+      `The baseUrl option must be an http(s) URL such as ${d.baseUrl} (got "${o.baseUrl}").`,
+    );
   }
-  const reconnect = { ...DEFAULT_RECONNECT_OPTIONS, ...options.reconnect };
-  positive('reconnect.initialDelayMs', reconnect.initialDelayMs);
-  positive('reconnect.maxDelayMs', reconnect.maxDelayMs);
-  if (!(reconnect.jitter >= 0 && reconnect.jitter <= 1)) {
-    throw new GatewayOptionsError(`The reconnect.jitter option must be between 0 and 1 (got ${reconnect.jitter}).`);
+  positive('reconnect.initialDelayMs', o.reconnect.initialDelayMs);
+  positive('reconnect.maxDelayMs', o.reconnect.maxDelayMs);
+  if (!(o.reconnect.jitter >= 0 && o.reconnect.jitter <= 1)) {
+    throw new GatewayOptionsError(`The reconnect.jitter option must be between 0 and 1 (got ${o.reconnect.jitter}).`);
   }
-  const maxBufferedEvents = positive('maxBufferedEvents', options.maxBufferedEvents ?? d.maxBufferedEvents);
-  if (!Number.isInteger(maxBufferedEvents)) {
-    throw new GatewayOptionsError(`The maxBufferedEvents option must be a whole number (got ${maxBufferedEvents}).`);
+  if (!Number.isInteger(positive('maxBufferedEvents', o.maxBufferedEvents))) {
+    throw new GatewayOptionsError(`The maxBufferedEvents option must be a whole number (got ${o.maxBufferedEvents}).`);
   }
-  return {
-    token: options.token,
-    baseUrl,
-    fetch: options.fetch ?? d.fetch,
-    logger: options.logger ?? d.logger,
-    lastEventId: options.lastEventId,
-    keepAliveTimeoutMs: positive('keepAliveTimeoutMs', options.keepAliveTimeoutMs ?? d.keepAliveTimeoutMs),
-    reconnect,
-    maxBufferedEvents,
-    readGate: options.readGate,
-    maxFrameBytes: positive('maxFrameBytes', options.maxFrameBytes ?? d.maxFrameBytes),
-    now: options.now ?? d.now,
-    setTimeout: options.setTimeout ?? d.setTimeout,
-    clearTimeout: options.clearTimeout ?? d.clearTimeout,
-    random: options.random ?? d.random,
-  };
+  positive('keepAliveTimeoutMs', o.keepAliveTimeoutMs);
+  positive('maxFrameBytes', o.maxFrameBytes);
+  return o;
 }

@@ -42,7 +42,6 @@ async function connect(stream: string, options: Options = {}): Promise<Seen> {
       maxFrameBytes: options.maxFrameBytes ?? 1024,
       clock: {
         now: clock ? () => clock.now() : () => performance.now(),
-        wallNow: () => Date.now(),
         setTimeout: clock ? (fn, ms) => clock.setTimeout(fn, ms) : (fn, ms) => setTimeout(fn, ms),
         clearTimeout: clock
           ? (handle) => clock.clearTimeout(handle)

@@ -46,9 +46,7 @@ export const DEFAULT_POSTGRES_OPTIONS = {
   maxConnections: 10,
   connectTimeoutMs: 10_000,
   sweepIntervalMs: 3_600_000,
-} as const satisfies Required<
-  Pick<PostgresStoresOptions, 'schema' | 'createSchema' | 'maxConnections' | 'connectTimeoutMs' | 'sweepIntervalMs'>
->;
+} as const satisfies Required<Omit<PostgresStoresOptions, 'url' | 'sql'>>;
 
 /** The options in force. */
 export interface ResolvedPostgresOptions {

@@ -4,7 +4,9 @@ import type { Clock } from '@boardbot/core';
 import type { Logger } from '@boardbot/protocol';
 import { backoffDelay } from '@boardbot/protocol/http';
 import { Command, Redis, ReplyError } from 'ioredis';
+import { RedisUnavailableError } from './errors.js';
 import type { Keys } from './keys.js';
+import { type ResolvedRedisOptions, redactRedisUrl } from './options.js';
 
 /** What every part of a connected replica shares: its connection, its keys, its name, its logger, its clock. */
 export interface Connected {
@@ -91,6 +93,30 @@ export function sendNow(client: Redis, name: string, args: readonly (string | nu
 }
 
 const AS_STRINGS: ConstructorParameters<typeof Command>[2] = { replyEncoding: 'utf8' };
+
+/**
+ * Opens the command connection of a replica (and, with `blocking`, its duplicate for blocking reads),
+ * named by the `replicaId` option or {@link defaultReplicaId}, logging to the `logger` option or `log`.
+ * @param o - the options in force
+ * @param log - the bot's or host's logger
+ * @param blocking - whether to open a connection for blocking reads too
+ */
+export async function openReplica(o: ResolvedRedisOptions, log: Logger, blocking: boolean) {
+  const client = (o.connect ?? openConnection)(o.url);
+  const replicaId = o.replicaId ?? defaultReplicaId();
+  const replicaLog = (o.logger ?? log).child({ replica: replicaId });
+  const reads = blocking ? client.duplicate() : undefined;
+  for (const c of [client, reads]) if (c) watchErrors(c, replicaLog);
+  try {
+    await client.connect();
+    await reads?.connect();
+  } catch (error) {
+    client.disconnect();
+    reads?.disconnect();
+    throw new RedisUnavailableError(redactRedisUrl(o.url), error);
+  }
+  return { client, blocking: reads, replicaId, log: replicaLog };
+}
 
 /** `<hostname>-<pid>-<random>`, safe as a consumer name and a lease holder (no colon). */
 export function defaultReplicaId(): string {

@@ -87,21 +87,7 @@ export const DEFAULT_REDIS_OPTIONS = {
   blockMs: 200,
   deadLetterMaxLength: 10_000,
   deadLetterRetentionMs: 7 * 24 * 60 * 60 * 1000,
-} as const satisfies Required<
-  Pick<
-    RedisScaleOptions,
-    | 'url'
-    | 'keyPrefix'
-    | 'partitions'
-    | 'leaseMs'
-    | 'maxDeliveries'
-    | 'prefetch'
-    | 'maxBacklog'
-    | 'blockMs'
-    | 'deadLetterMaxLength'
-    | 'deadLetterRetentionMs'
-  >
->;
+} as const satisfies Required<Omit<RedisScaleOptions, 'replicaId' | 'logger' | 'connect'>>;
 
 /** The options in force. */
 export type ResolvedRedisOptions = typeof DEFAULT_REDIS_OPTIONS & {
@@ -122,6 +108,17 @@ export type ResolvedRedisOptions = typeof DEFAULT_REDIS_OPTIONS & {
 
 /** Longest `deadLetterRetentionMs`: a year. */
 const MAX_RETENTION_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** The bounds of the integer options, checked in this order. */
+const INTEGER_BOUNDS = {
+  partitions: [1, 1024],
+  leaseMs: [300, 600_000],
+  maxDeliveries: [1, 1000],
+  prefetch: [1, 100_000],
+  maxBacklog: [2, 10_000_000],
+  blockMs: [1, 60_000],
+  deadLetterMaxLength: [1, 10_000_000],
+} as const;
 
 const isInt = (n: unknown, low: number, high: number) =>
   Number.isInteger(n) && (n as number) >= low && (n as number) <= high;
@@ -147,16 +144,9 @@ export function resolveRedisOptions(
   if (!/^rediss?:\/\//.test(o.url)) throw new RedisOptionError('url', 'must be a redis:// or rediss:// URL');
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(o.keyPrefix))
     throw new RedisOptionError('keyPrefix', 'must be 1 to 64 of A-Z a-z 0-9 _ . -');
-  if (!isInt(o.partitions, 1, 1024)) throw new RedisOptionError('partitions', 'must be an integer from 1 to 1024');
-  if (!isInt(o.leaseMs, 300, 600_000)) throw new RedisOptionError('leaseMs', 'must be an integer from 300 to 600000');
-  if (!isInt(o.maxDeliveries, 1, 1000))
-    throw new RedisOptionError('maxDeliveries', 'must be an integer from 1 to 1000');
-  if (!isInt(o.prefetch, 1, 100_000)) throw new RedisOptionError('prefetch', 'must be an integer from 1 to 100000');
-  if (!isInt(o.maxBacklog, 2, 10_000_000))
-    throw new RedisOptionError('maxBacklog', 'must be an integer from 2 to 10000000');
-  if (!isInt(o.blockMs, 1, 60_000)) throw new RedisOptionError('blockMs', 'must be an integer from 1 to 60000');
-  if (!isInt(o.deadLetterMaxLength, 1, 10_000_000)) {
-    throw new RedisOptionError('deadLetterMaxLength', 'must be an integer from 1 to 10000000');
+  for (const [name, [low, high]] of Object.entries(INTEGER_BOUNDS)) {
+    const value = o[name as keyof typeof INTEGER_BOUNDS];
+    if (!isInt(value, low, high)) throw new RedisOptionError(name, `must be an integer from ${low} to ${high}`);
   }
   if (!isInt(o.deadLetterRetentionMs, 1000, MAX_RETENTION_MS)) {
     throw new RedisOptionError(

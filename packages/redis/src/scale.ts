@@ -2,13 +2,13 @@ import type { Clock, CommandSyncPlan, ReplicaStatus, ScaleAdapter, SourceHost } 
 import type { Logger } from '@boardbot/protocol';
 import type { Redis } from 'ioredis';
 import { CommandSync } from './commands/command-sync.js';
-import { type Connected, defaultReplicaId, openConnection, watchErrors } from './connection.js';
+import { type Connected, openReplica, watchErrors } from './connection.js';
 import { BlockingReads } from './consume/blocking-reads.js';
 import { Consumer } from './consume/consumer.js';
 import type { SharedReads } from './consume/shared-reads.js';
 import { ensureGroup } from './consume/streams.js';
 import { trimDeadLetters } from './dead-letters/retention.js';
-import { RedisNotConnectedError, RedisUnavailableError } from './errors.js';
+import { RedisNotConnectedError } from './errors.js';
 import { Reader } from './feed/reader.js';
 import { type BucketKeys, bucketKeys, Keys } from './keys.js';
 import { Lease } from './lease/lease.js';
@@ -106,16 +106,7 @@ export class RedisScale implements ScaleAdapter {
       this.connection = { client: shared.client, replicaId: shared.replicaId, log, bucket, clock: target.clock };
       return;
     }
-    const client = (this.options.connect ?? openConnection)(this.options.url);
-    const replicaId = this.options.replicaId ?? defaultReplicaId();
-    const log = (this.options.logger ?? target.log).child({ replica: replicaId });
-    watchErrors(client, log);
-    try {
-      await client.connect();
-    } catch (error) {
-      client.disconnect();
-      throw new RedisUnavailableError(redactRedisUrl(this.options.url), error);
-    }
+    const { client, replicaId, log } = await openReplica(this.options, target.log, false);
     this.connection = { client, replicaId, log, bucket, clock: target.clock };
   }
 
@@ -201,8 +192,7 @@ export class RedisScale implements ScaleAdapter {
     this.shared?.leave(this);
     await this.beating;
     await Promise.all(this.works.values());
-    await this.run?.reader.stop();
-    await this.run?.consumer.pause();
+    await this.pause();
     const c = this.c;
     if (c) {
       // Handed over at once rather than when they expire: the next owner claims what is left pending.

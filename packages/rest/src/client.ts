@@ -93,26 +93,26 @@ export class RestClient {
   }
 
   /**
-   * The call's options over the ones its work's carrier gives, and its write key (POST 5 and 12,
+   * Runs the call with its options over the ones its work's carrier gives, and its write key (POST 5 and 12,
    * PATCH 6): the work's next one, taken now, unless the call gives its own. A call that brings its
    * own key takes none: the work's later writes keep their keys however many such calls it makes (a
    * streamed answer's edits, whose number varies from run to run).
    */
-  private optionsOf(call: Call, o: RequestOptions | undefined): RequestOptions | undefined {
+  private send(call: Call, o: RequestOptions | undefined): Promise<unknown> {
     const carrier = this.carrier;
-    if (carrier === undefined) return o;
+    if (carrier === undefined) return this.shared.executor.run(call, o);
     const write = (call.method === 'POST' || call.method === 'PATCH') && o?.idempotencyKey === undefined;
     const inherited = write ? { ...carrier.options(), idempotencyKey: carrier.nextWriteKey() } : carrier.options();
-    return inherit(inherited, o);
+    return this.shared.executor.run(call, inherit(inherited, o));
   }
 
   private async record<T>(call: Call, o: RequestOptions | undefined): Promise<T> {
-    const body = await this.shared.executor.run(call, this.optionsOf(call, o));
+    const body = await this.send(call, o);
     return recordOf<T>(body, errorContext(call), () => secretsOf(this.shared.token, call));
   }
 
   private async list<T>(call: Call, key: string, o: RequestOptions | undefined): Promise<T[]> {
-    const body = await this.shared.executor.run(call, this.optionsOf(call, o));
+    const body = await this.send(call, o);
     return listOf<T>(body, key, errorContext(call), () => secretsOf(this.shared.token, call));
   }
 
@@ -185,8 +185,7 @@ export class RestClient {
    * @param o - per-call options
    */
   async deleteMessage(boardId: string, messageId: string, o?: RequestOptions): Promise<void> {
-    const call = routes.deleteMessage(boardId, messageId);
-    await this.shared.executor.run(call, this.optionsOf(call, o));
+    await this.send(routes.deleteMessage(boardId, messageId), o);
   }
 
   /** A user's public profile (8). @param userId - the user @param o - per-call options */

@@ -31,14 +31,8 @@ const checkCommands = BODY_CHECKERS.ReplaceCommandsBody;
  */
 function segment(name: string, value: unknown, method: HttpMethod): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > 512 || value === '.' || value === '..') {
-    throw new InvalidArgumentError(
-      `Invalid ${name}: expected a non-empty id string`,
-      [{ path: `/${name}`, message: 'Expected an id' }],
-      {
-        method,
-        path: '',
-      },
-    );
+    const details = [{ path: `/${name}`, message: 'Expected an id' }];
+    throw new InvalidArgumentError(`Invalid ${name}: expected a non-empty id string`, details, { method, path: '' });
   }
   return encodeURIComponent(value);
 }
@@ -54,10 +48,8 @@ function body(value: unknown, issues: ErrorDetail[], method: HttpMethod, path: s
     text = undefined;
   }
   if (typeof value !== 'object' || value === null || text === undefined) {
-    throw new InvalidArgumentError(`Invalid body for ${method} ${path}: expected a JSON object or array`, [], {
-      method,
-      path,
-    });
+    const problem = 'expected a JSON object or array';
+    throw new InvalidArgumentError(`Invalid body for ${method} ${path}: ${problem}`, [], { method, path });
   }
   return text;
 }

@@ -6,14 +6,13 @@ import { Buckets } from './ratelimit/buckets.js';
 import { Executor } from './request/executor.js';
 import { HeaderSets } from './request/headers.js';
 import { createRestAgent } from './request/rest-agent.js';
-import { Sleeper } from './retry/sleeper.js';
 import { CallTracer } from './trace/call-tracer.js';
 import { userAgent } from './user-agent.js';
 
 /**
  * The part of a `RestClient` that the clients made from it for works (`forWork`) share: the
- * dispatcher and its connections, the rate-limit queues, the retries' sleeper, the listeners, and
- * closing.
+ * dispatcher and its connections, the rate-limit queues, the listeners, and closing (which also ends
+ * the retries' back-off waits).
  */
 export class Transport {
   readonly dispatcher: Dispatcher;
@@ -22,8 +21,7 @@ export class Transport {
   readonly token: string | undefined;
   private readonly ownsDispatcher: boolean;
   private readonly buckets: Buckets;
-  private readonly sleeper = new Sleeper();
-  private closed = false;
+  private readonly closer = new AbortController();
   private closing: Promise<void> | undefined;
 
   /**
@@ -59,19 +57,17 @@ export class Transport {
       headers: new HeaderSets(userAgent(o.userAgentSuffix), given.token),
       options: o,
       buckets: this.buckets,
-      sleeper: this.sleeper,
       emitter: this.emitter,
       tracer: new CallTracer(o.tracerProvider),
-      isClosed: () => this.closed,
+      closing: this.closer.signal,
     });
   }
 
   /** Stops every call waiting, and closes the dispatcher it owns; safe to call twice. */
   close(): Promise<void> {
     if (this.closing) return this.closing;
-    this.closed = true;
     this.buckets.close((call) => new AbortedError('closed', call));
-    this.sleeper.cancelAll();
+    this.closer.abort();
     this.closing = this.ownsDispatcher ? this.dispatcher.close() : Promise.resolve();
     return this.closing;
   }

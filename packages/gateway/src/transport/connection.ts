@@ -23,7 +23,7 @@ export interface ConnectionConfig {
   lastEventId: string | undefined;
   keepAliveTimeoutMs: number;
   maxFrameBytes: number;
-  clock: WatchdogClock & { wallNow(): number };
+  clock: WatchdogClock;
 }
 
 /** How one connection reports back, in stream order. */
@@ -167,7 +167,7 @@ export class GatewayConnection {
     this.#watchdog.touch();
     const base = { status: response.status, url: response.url, redirected: response.redirected };
     if (response.status !== 200) {
-      this.#failure ??= await httpFailure(response, url, this.#config.clock.wallNow());
+      this.#failure ??= await httpFailure(response, url);
       return { ...base, headers: response.headers, body: null };
     }
     const contentType = response.headers.get('content-type') ?? '';

@@ -43,20 +43,15 @@ async function readErrorText(response: GatewayFetchResponse): Promise<string> {
  *
  * @param response - The answer; its body is read (bounded) for the envelope's `error.code`, then released.
  * @param url - The gateway URL.
- * @param wallNowMs - The wall-clock time, to read an HTTP-date or epoch `Retry-After` (against the answer's
- *   `Date` when it has one).
  */
-export async function httpFailure(
-  response: GatewayFetchResponse,
-  url: string,
-  wallNowMs: number,
-): Promise<GatewayError> {
+export async function httpFailure(response: GatewayFetchResponse, url: string): Promise<GatewayError> {
   const status = response.status;
   const apiCode = readErrorEnvelope(await readErrorText(response))?.code;
   const request: GatewayRequestContext = { method: 'GET', url, status };
   if (apiCode !== undefined) request.apiCode = apiCode;
   const headers = response.headers;
-  const retryAfter = readRetryAfter(headers.get('retry-after'), wallNowMs, headers.get('date'));
+  // An HTTP-date or epoch `Retry-After` is read against the wall clock (and the answer's `Date`, if any).
+  const retryAfter = readRetryAfter(headers.get('retry-after'), Date.now(), headers.get('date'));
   // A time already past asks for no wait at all.
   const retryAfterMs = retryAfter === undefined ? undefined : Math.max(0, retryAfter);
   if (status === 401) return new GatewayUnauthorizedError(request);

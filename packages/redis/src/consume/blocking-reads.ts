@@ -47,17 +47,6 @@ export class BlockingReads implements EntryWaits {
     });
   }
 
-  /** `XREAD` with `args` (`BLOCK` among them) on the blocking connection. */
-  async xread(args: string[]): Promise<unknown> {
-    this.inFlight++;
-    try {
-      this.id ??= String(await this.blocking.client('ID'));
-      return await this.blocking.call('XREAD', ...args);
-    } finally {
-      this.inFlight--;
-    }
-  }
-
   /** {@inheritDoc EntryWaits.wait} */
   async wait(
     streams: readonly { key: string; cursor: string }[],
@@ -65,10 +54,15 @@ export class BlockingReads implements EntryWaits {
   ): Promise<Map<string, string | undefined> | null> {
     const keys = streams.map((s) => s.key);
     const cursors = streams.map((s) => s.cursor);
-    const reply = (await this.xread(['COUNT', '1', 'BLOCK', String(ms), 'STREAMS', ...keys, ...cursors])) as
-      | unknown[]
-      | null;
-    return reply ? streamHeads(reply) : null;
+    this.inFlight++;
+    try {
+      this.id ??= String(await this.blocking.client('ID'));
+      const args = ['COUNT', '1', 'BLOCK', String(ms), 'STREAMS', ...keys, ...cursors];
+      const reply = (await this.blocking.call('XREAD', ...args)) as unknown[] | null;
+      return reply ? streamHeads(reply) : null;
+    } finally {
+      this.inFlight--;
+    }
   }
 
   /**

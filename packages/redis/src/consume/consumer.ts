@@ -60,7 +60,6 @@ export interface ConsumerOptions {
  */
 export class Consumer implements ReadsAlong {
   private readonly parts = new Map<number, Part>();
-  private readonly byKey = new Map<string, Part>();
   private running = 0;
   private reading = false;
   private readingNow = new Set<Part>();
@@ -84,7 +83,6 @@ export class Consumer implements ReadsAlong {
   /** Entries taken and not queued yet: by reads along (until their partition's settle), by the loop's reads. */
   private unqueued = 0;
   private readonly runner: EntryRunner;
-  private readonly blockingReads: EntryWaits;
 
   /**
    * @param c - the replica's connection
@@ -95,13 +93,12 @@ export class Consumer implements ReadsAlong {
    */
   constructor(
     private readonly c: Connected,
-    waits: EntryWaits,
+    private readonly waits: EntryWaits,
     private readonly host: SourceHost,
     private readonly options: ConsumerOptions,
     private readonly feeding: () => boolean = () => false,
   ) {
     this.runner = new EntryRunner(c, host, options, () => this.reading);
-    this.blockingReads = waits;
   }
 
   /** The partitions held (draining ones included). */
@@ -131,7 +128,7 @@ export class Consumer implements ReadsAlong {
   async pause(): Promise<void> {
     this.reading = false;
     this.wake?.();
-    await this.blockingReads.interrupt();
+    await this.waits.interrupt();
     await this.loop;
   }
 
@@ -158,7 +155,6 @@ export class Consumer implements ReadsAlong {
       waiting: [],
     };
     this.parts.set(index, part);
-    this.byKey.set(part.key, part);
     await ensureGroup(this.c.client, part.key);
     const claimed = await this.claim(part, 0);
     if (claimed > 0) {
@@ -186,7 +182,7 @@ export class Consumer implements ReadsAlong {
     // The read loop holds the partition while it waits (for the reader's appends, or in a blocking
     // read) for up to `blockMs`: cut the wait short, so the release does not wait it out.
     this.wake?.();
-    void this.blockingReads.interrupt();
+    void this.waits.interrupt();
     return drained;
   }
 
@@ -291,7 +287,6 @@ export class Consumer implements ReadsAlong {
 
   private forget(part: Part): void {
     if (this.parts.get(part.index) === part) this.parts.delete(part.index);
-    if (this.byKey.get(part.key) === part) this.byKey.delete(part.key);
     this.wake?.();
   }
 
@@ -365,7 +360,7 @@ export class Consumer implements ReadsAlong {
         this.fed.clear();
         // A pause that came during the reads above found no read to cut short: none may start now.
         if (!this.reading) continue;
-        const next = await this.blockingReads.wait(
+        const next = await this.waits.wait(
           active.map((p) => ({ key: p.key, cursor: p.cursor })),
           this.options.blockMs,
         );

@@ -134,10 +134,9 @@ export class EntryRunner {
   }
 
   private async settle(part: RunPart, id: string, event: BotEvent): Promise<void> {
-    const message = !event.unknown && event.name === 'message.create' ? event.data.message : undefined;
     const { keys, client } = this.c;
     const keyList = [part.key, keys.inflight, keys.boards, keys.meta, keys.attempts];
-    const args = [GROUP, id, sortKeyOf(id), message?.board_id ?? '', message?.seq ?? 0];
+    const args = [GROUP, id, sortKeyOf(id), ...boardMark(event)];
     // The only acknowledgement in flight (live traffic) is sent at once: an auto-pipeline of one
     // command costs more than its write. Those that end while others are on their way share a write.
     const now = this.acking === 0;
@@ -172,14 +171,9 @@ export class EntryRunner {
       { partition: part.index, entry: id, deliveries, reason },
       'event moved to the dead-letter stream: its board moves on',
     );
-    let board = '';
-    let seq = 0;
+    let mark: [board: string, seq: number] = ['', 0];
     try {
-      const event = JSON.parse(payload ?? '') as BotEvent;
-      if (!event.unknown && event.name === 'message.create') {
-        board = event.data.message.board_id;
-        seq = event.data.message.seq;
-      }
+      mark = boardMark(JSON.parse(payload ?? '') as BotEvent);
     } catch {
       // An unreadable payload moves no board's mark.
     }
@@ -193,8 +187,7 @@ export class EntryRunner {
             GROUP,
             id,
             sortKeyOf(id),
-            board,
-            seq,
+            ...mark,
             part.index,
             deliveries,
             reason,
@@ -206,6 +199,12 @@ export class EntryRunner {
       ACK_PERSIST_MS,
     );
   }
+}
+
+/** The board and `seq` a finished event moves the mark of: a message's; `''` and 0 for any other event. */
+function boardMark(event: BotEvent): [board: string, seq: number] {
+  if (event.unknown || event.name !== 'message.create') return ['', 0];
+  return [event.data.message.board_id, event.data.message.seq];
 }
 
 /** The trace headers an entry was appended with, or undefined (untraced, or unreadable: a new trace). */

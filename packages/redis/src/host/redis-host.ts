@@ -1,9 +1,9 @@
 import type { AppPlacement, Clock, HostScale, ScaleAdapter } from '@boardbot/core';
 import type { Logger } from '@boardbot/protocol';
 import type { Redis } from 'ioredis';
-import { defaultReplicaId, openConnection, watchErrors } from '../connection.js';
+import { openReplica, sleep } from '../connection.js';
 import { SharedReads } from '../consume/shared-reads.js';
-import { RedisNotConnectedError, RedisOptionError, RedisUnavailableError } from '../errors.js';
+import { RedisNotConnectedError, RedisOptionError } from '../errors.js';
 import { type RedisScaleOptions, redactRedisUrl, resolveRedisOptions } from '../options.js';
 import { RedisScale, type SharedReplica } from '../scale.js';
 import { AppLeases } from './app-leases.js';
@@ -67,29 +67,14 @@ export class RedisHostScale implements HostScale {
   }
 
   async connect(target: { log: Logger; clock: Clock }): Promise<void> {
-    const o = this.resolved;
-    const client = (o.connect ?? openConnection)(o.url);
-    const replicaId = o.replicaId ?? defaultReplicaId();
-    const log = (o.logger ?? target.log).child({ replica: replicaId });
-    watchErrors(client, log);
-    const blocking = client.duplicate();
-    watchErrors(blocking, log);
-    try {
-      await client.connect();
-      await blocking.connect();
-    } catch (error) {
-      client.disconnect();
-      blocking.disconnect();
-      throw new RedisUnavailableError(redactRedisUrl(o.url), error);
-    }
+    const opened = await openReplica(this.resolved, target.log, true);
+    const blocking = opened.blocking as Redis;
     this.c = {
-      client,
+      ...opened,
       blocking,
-      replicaId,
-      log,
       clock: target.clock,
-      keys: new HostKeys(o.keyPrefix, this.hostName),
-      reads: new SharedReads(blocking, client, target.clock),
+      keys: new HostKeys(this.resolved.keyPrefix, this.hostName),
+      reads: new SharedReads(blocking, opened.client, target.clock),
       join: (scale) => this.scales.add(scale),
       leave: (scale) => this.scales.delete(scale),
     };
@@ -118,7 +103,7 @@ export class RedisHostScale implements HostScale {
     // The first heartbeat only joins: replicas started together see each other before any takes its
     // share, rather than the first taking every app and handing most of them over at once.
     await this.leases.beat(true, true);
-    await new Promise<void>((resolve) => c.clock.setTimeout(() => resolve(), Math.max(50, Math.floor(leaseMs / 3))));
+    await sleep(c.clock, Math.max(50, Math.floor(leaseMs / 3)));
     await this.beat();
     // The apps taken at the second heartbeat run (or failed) before the start ends.
     await this.leases.settled();

@@ -18,11 +18,11 @@ import type { Buckets } from '../ratelimit/buckets.js';
 import type { CallQueue, QueuedCall } from '../ratelimit/call-queue.js';
 import { header, readRateLimitHeaders } from '../ratelimit/read-headers.js';
 import { retryAfterDelay } from '../ratelimit/retry-after.js';
+import { backoffWait } from '../retry/backoff-wait.js';
 import { RETRY_JITTER, RETRYABLE_STATUSES } from '../retry/retry-policy.js';
-import type { Sleeper } from '../retry/sleeper.js';
 import { type CallTracer, endCallSpan } from '../trace/call-tracer.js';
 import type { Call } from './call.js';
-import { classifyTransportError, transportError } from './classify.js';
+import { transportFailure } from './classify.js';
 import type { HeaderSets } from './headers.js';
 import { MAX_ERROR_BODY_BYTES, parseErrorBody, parseSuccessBody } from './read-body.js';
 import { secretsOf } from './redact.js';
@@ -37,10 +37,10 @@ export interface ExecutorDeps {
   headers: HeaderSets;
   options: ResolvedRestOptions;
   buckets: Buckets;
-  sleeper: Sleeper;
   emitter: RestEventEmitter;
   tracer: CallTracer;
-  isClosed(): boolean;
+  /** Aborted when the client closes. */
+  closing: AbortSignal;
 }
 
 /** What one attempt came to when it did not return: the error, and whether another attempt may fix it. */
@@ -84,7 +84,7 @@ export class Executor {
   async run(call: Call, o: RequestOptions | undefined): Promise<unknown> {
     const deps = this.deps;
     const ctx = queuedCall(call, o, deps.options.logger, deps.origin + deps.basePath);
-    if (deps.isClosed()) throw new AbortedError('closed', ctx);
+    if (deps.closing.aborted) throw new AbortedError('closed', ctx);
     if (!call.interactionToken && !deps.token) {
       throw new InvalidArgumentError(
         `${call.method} ${call.logPath} needs the app token: pass \`token\` to new RestClient() (usually process.env.BOARDBOT_TOKEN)`,
@@ -95,15 +95,7 @@ export class Executor {
     const queue = call.interactionToken ? deps.buckets.interaction(call.interactionToken) : deps.buckets.app;
     const headers = deps.headers.for(call, o, ctx);
     const traced = deps.tracer.start(call, o?.traceContext, headers);
-    const run: Run = {
-      call,
-      o,
-      ctx,
-      queue,
-      headers,
-      attempt: 0,
-      limited: 0,
-    };
+    const run: Run = { call, o, ctx, queue, headers, attempt: 0, limited: 0 };
     let retriesUsed = 0;
     try {
       for (;;) {
@@ -132,10 +124,10 @@ export class Executor {
     const { call, ctx, queue, o } = run;
     const signal = o?.signal;
     // A retry after close() must not queue again (the queues were emptied and would never drain).
-    if (run.attempt > 0 && deps.isClosed()) throw new AbortedError('closed', ctx);
+    if (run.attempt > 0 && deps.closing.aborted) throw new AbortedError('closed', ctx);
     const slot = queue.acquire(ctx, run.attempt > 0);
     const generation = typeof slot === 'number' ? slot : await slot;
-    if (deps.isClosed()) {
+    if (deps.closing.aborted) {
       queue.settle(null, generation);
       throw new AbortedError('closed', ctx);
     }
@@ -236,10 +228,11 @@ export class Executor {
   }
 
   private transportFailure(err: unknown, run: Run): FailedAttempt {
-    const failure = classifyTransportError(err, run.o?.signal);
-    const error = transportError(failure, run.attempt, run.ctx, this.deps.options.timeoutMs, this.deps.isClosed());
-    if (failure.kind === 'aborted' || failure.kind === 'closed') throw error;
-    return new FailedAttempt({ error, reason: failure.kind, retryable: true });
+    const { options, closing } = this.deps;
+    const closed = closing.aborted;
+    const { error, retry } = transportFailure(err, run.o?.signal, run.attempt, run.ctx, options.timeoutMs, closed);
+    if (retry === undefined) throw error;
+    return new FailedAttempt({ error, reason: retry, retryable: true });
   }
 
   /** CONTRACT: on 429 the credential waits `retry_after`; the call keeps its place and tries again. */
@@ -257,15 +250,7 @@ export class Executor {
       throw new RateLimitError({ ...context, reason: 'too_many_429' }, run.ctx);
     // The whole credential waits, not only this call: the queue holds the others back too.
     run.queue.block(waitMs);
-    this.emitRetry(run, {
-      method: run.call.method,
-      path: run.call.logPath,
-      route: run.call.route,
-      attempt: run.attempt,
-      delayMs: waitMs,
-      reason: 'rate_limited',
-      status: 429,
-    });
+    this.emitRetry(run, waitMs, 'rate_limited', 429);
     return RETRY_NOW;
   }
 
@@ -281,22 +266,23 @@ export class Executor {
             jitter: RETRY_JITTER,
             random: random(),
           });
-    const event: RetryEvent = {
-      method: run.call.method,
-      path: run.call.logPath,
-      route: run.call.route,
-      attempt: run.attempt,
-      delayMs,
-      reason: failed.reason,
-    };
-    if (failed.status !== undefined) event.status = failed.status;
-    this.emitRetry(run, event);
-    await this.deps.sleeper.sleep(delayMs, run.ctx, run.o?.signal);
+    this.emitRetry(run, delayMs, failed.reason, failed.status);
+    await backoffWait(delayMs, run.ctx, run.o?.signal, this.deps.closing);
   }
 
-  private emitRetry(run: Run, event: RetryEvent): void {
-    if (run.o?.requestId) event.requestId = run.o.requestId;
-    run.ctx.log().debug(event, `retrying after ${event.reason}`);
+  private emitRetry(run: Run, delayMs: number, reason: RetryEvent['reason'], status: number | undefined): void {
+    const { call, o } = run;
+    const event: RetryEvent = {
+      method: call.method,
+      path: call.logPath,
+      route: call.route,
+      attempt: run.attempt,
+      delayMs,
+      reason,
+    };
+    if (status !== undefined) event.status = status;
+    if (o?.requestId) event.requestId = o.requestId;
+    run.ctx.log().debug(event, `retrying after ${reason}`);
     if (this.deps.emitter.has('retry')) this.deps.emitter.emit('retry', event);
   }
 }
