@@ -1,5 +1,6 @@
 // `node scripts/host-soak.mjs [--minutes 60] [--slice-seconds 300] [--rate 3] [--apps 20] [--replicas 4]
-//   [--kill-every-seconds 300] [--restart-after-seconds 15] [--json <file>] [--keep-logs] [--no-build] [--help]`
+//   [--kill-every-seconds 300] [--restart-after-seconds 15] [--replica-node-flags=<flags>] [--json <file>] [--keep-logs]
+//   [--no-build] [--help]`
 //
 // A host of apps over Redis left running under steady traffic, with a replica SIGKILLed and
 // restarted now and then. One emulator (its own process, the platform's rate limit per app token),
@@ -17,7 +18,8 @@
 // each process gets soak.mjs's verdict (scripts/soak/stats.mjs, `leakVerdict`) over its own life; the
 // part of the heap that is V8's compiled code is reported beside it, to tell JIT growth from data kept.
 // `--keep-logs` keeps each replica's log (`<tmp>/boardbot-host-soak-*/r<n>/log.jsonl`); `--no-build`
-// skips the `tsc -b` of the packages it runs.
+// skips the `tsc -b` of the packages it runs. `--replica-node-flags="--trace-deopt"` adds Node flags to every
+// replica, `"a|b|c"` flags per slot (the first long-lived replica gets `a`...): a control beside the others.
 // Per slice: operations sent, answers lost and doubled, kills, each replica's RSS and heap after GC,
 // the event-loop delay p99, the load. The last line of output is the JSON report.
 import { fork } from 'node:child_process';
@@ -40,6 +42,7 @@ const values = soakFlags(import.meta.url, {
   'kill-every-seconds': { type: 'string', default: '300' },
   'restart-after-seconds': { type: 'string', default: '15' },
   'keep-logs': { type: 'boolean', default: false },
+  'replica-node-flags': { type: 'string', default: '' },
 });
 const runMs = Number(values.minutes) * 60_000;
 const sliceMs = Number(values['slice-seconds']) * 1000;
@@ -58,6 +61,9 @@ if (
   console.error('every flag takes a positive number; --apps a whole number ≥ 1, --replicas ≥ 2');
   process.exit(2);
 }
+// Node flags per slot, `|` between slots ("a|b|c"); one group is every slot's.
+const slotFlags = values['replica-node-flags'].split('|').map((group) => group.split(' ').filter(Boolean));
+const nodeFlagsOf = (slot) => (slotFlags.length === 1 ? slotFlags[0] : (slotFlags[slot] ?? []));
 const ADMIN = 'host-soak-admin-key';
 const SAMPLE_MS = Math.min(20_000, sliceMs / 3);
 
@@ -104,7 +110,7 @@ const bin = join(root, 'packages/cli/dist/bin.js');
 const samplerModule = join(root, 'scripts/soak/host-sampler.mjs');
 let started = performance.now();
 const minuteNow = () => (performance.now() - started) / 60_000;
-/** Every replica process started: `{ name, slot, child, bornMinute, diedMinute, memory }`. */
+/** Every replica process started: `{ name, slot, nodeFlags, child, bornMinute, diedMinute, memory }`. */
 const processes = [];
 let incarnations = 0;
 
@@ -113,14 +119,15 @@ async function startReplica(slot) {
   const name = `r${incarnations++}`;
   const cwd = join(dir, name);
   mkdirSync(cwd);
+  const nodeFlags = nodeFlagsOf(slot);
   const child = fork(bin, ['start', '--host', hostFile, '--redis', redisUrl, '--replica-id', name], {
     cwd,
-    execArgv: ['--expose-gc', '--import', samplerModule],
+    execArgv: ['--expose-gc', ...nodeFlags, '--import', samplerModule],
     env: { ...process.env, ...tokens, BOARDBOT_API_URL: urls.apiUrl, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   children.push(child);
-  const replica = { name, slot, child, bornMinute: minuteNow(), diedMinute: null, memory: [], warnings: 0 };
+  const replica = { name, slot, nodeFlags, child, bornMinute: minuteNow(), diedMinute: null, memory: [], warnings: 0 };
   processes.push(replica);
   const file = createWriteStream(join(cwd, 'log.jsonl'));
   let buffered = '';
@@ -313,10 +320,13 @@ const report = {
     slot: p.slot,
     lifeMinutes: round((p.diedMinute ?? endMinute) - p.bornMinute, 1),
     killed: p.diedMinute !== null,
+    nodeFlags: p.nodeFlags,
     // First and last samples of the whole heap and of its compiled code, beside the verdict.
     heapMb: [p.memory[0], p.memory.at(-1)].map((m) => m && round(m.heapMb)),
     codeMb: [p.memory[0], p.memory.at(-1)].map((m) => m && round(m.codeMb)),
     ...leakVerdict(p.memory, (p.diedMinute ?? endMinute) - p.bornMinute),
+    // Every sample, `[minute, heap MB, compiled code MB]`: the curves behind the verdict.
+    series: p.memory.map((m) => [round(m.minute), round(m.heapMb, 3), round(m.codeMb, 3)]),
   })),
 };
 if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);

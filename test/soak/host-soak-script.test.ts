@@ -27,7 +27,7 @@ it('reports a short soak of a host over replicas, a replica killed: no answer lo
   const kills = ['--kill-every-seconds', '20', '--restart-after-seconds', '4'];
   await promisify(execFile)(
     process.execPath,
-    ['scripts/host-soak.mjs', ...args, ...kills, '--no-build', '--json', json],
+    ['scripts/host-soak.mjs', ...args, ...kills, '--replica-node-flags=--no-opt|', '--no-build', '--json', json],
     {
       cwd: root,
       env: cleanEnv(),
@@ -61,4 +61,8 @@ it('reports a short soak of a host over replicas, a replica killed: no answer lo
     codeMb: [figure, figure],
   });
   expect(['leak', 'no leak']).toContain(report.memory[0].verdict);
+  // Each process's samples, `[minute, heap, code]`, and its own Node flags (slot 0's; slot 1's none).
+  expect(report.memory[0].series).toHaveLength(report.memory[0].samples);
+  expect(report.memory[0].series[0]).toEqual([figure, figure, figure]);
+  expect(report.memory.map((m: { nodeFlags: string[] }) => m.nodeFlags)).toEqual([['--no-opt'], [], []]);
 }, 150_000);
