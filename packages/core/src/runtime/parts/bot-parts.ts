@@ -37,8 +37,8 @@ export interface CoreParts {
 export function botParts(host: PartsHost, services: Services): { list: BotPart[]; core: CoreParts } {
   const adapter = host.built.scale;
   const health = new HealthPart(host);
-  const app = new AppPart(host, adapter);
-  const commands = new CommandsPart(host, adapter);
+  const app = new AppPart(host);
+  const commands = new CommandsPart(host);
   const source = new SourcePart(host, app, health);
   const dispatch = new DispatchPart(host.built, host.options.shutdownTimeoutMs, () => source.abandon());
   const list: BotPart[] = [
