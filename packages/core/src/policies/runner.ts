@@ -1,9 +1,8 @@
 import type { Logger } from '@boardbot/protocol';
-import { type Context, context as otelContext } from '@opentelemetry/api';
+import { type Context, context as otelContext, ROOT_CONTEXT } from '@opentelemetry/api';
 import { ShutdownTimeoutError } from '../errors.js';
 import type { AnyContext } from '../kernel/context.js';
 import type { CoreEnv } from '../kernel/env.js';
-import { contextManaged } from '../kernel/otel-context.js';
 import { HandlerRun } from '../kernel/run.js';
 import { type Telemetry, TRACE } from '../telemetry/telemetry.js';
 import { Deadlines } from './deadlines.js';
@@ -34,6 +33,23 @@ export interface RunnerDeps extends FailurePolicy {
 }
 
 const NO_ARGS: readonly unknown[] = [];
+
+const probe = (): void => {};
+/** Set once a context manager was seen: then it is assumed to stay (see `contextManaged`). */
+let managed = false;
+
+/**
+ * Whether a context manager is registered with OpenTelemetry's API (an SDK's, such as NodeSDK's
+ * AsyncLocalStorage one). Without one, `context.with` only calls its function (after copying its
+ * arguments twice), so a handler run need not enter its trace context through it: the API's no-op
+ * manager binds a function to nothing and returns it as it is, which is the test. Once a manager was
+ * seen the answer stays yes without asking again (binding through a real one costs a wrapper);
+ * entering through `context.with` after it was removed is still right, only not free.
+ */
+function contextManaged(): boolean {
+  if (!managed) managed = otelContext.bind(ROOT_CONTEXT, probe) !== probe;
+  return managed;
+}
 
 /** A run on its way through the stages. */
 class Pass implements Passage {
@@ -84,13 +100,9 @@ export class Runner implements Runs, RunSlots {
     return this.interrupt.signal;
   }
 
-  /**
-   * Plans every handler's run again at its next run: the stages changed (a plugin added), or what
-   * they apply to did (the bot's middleware, which `use()` adds to).
-   * @param stages - every stage, in order, if they changed
-   */
-  replan(stages?: readonly Stage[]): void {
-    this.plans.replan(stages);
+  /** Plans every handler's run again at its next run: what the stages apply to changed (`use()` added middleware). */
+  replan(): void {
+    this.plans.replan();
   }
 
   run<C extends AnyContext>(request: RunRequest<C>): Promise<void> {
