@@ -134,7 +134,9 @@ export class Intake implements EventIntake {
    */
   private setAside(event: BotEvent, message: Message): boolean {
     const { pressure } = this.deps;
-    if (!this.isFull(message.board_id) || !this.readBacks?.setAside(event, message)) return false;
+    if (!this.shares?.full(message.board_id, pressure?.count ?? 0) || !this.readBacks?.setAside(event, message)) {
+      return false;
+    }
     if (pressure && (this.shares?.asideCount ?? 0) > pressure.high * ASIDE_PER_BOUND) {
       this.overBound++;
       pressure.add();
@@ -147,11 +149,6 @@ export class Intake implements EventIntake {
     if (this.overBound === 0) return;
     this.overBound--;
     this.deps.pressure?.done();
-  }
-
-  /** Whether a new message of the board is set aside (see {@link BoardShares}). */
-  private isFull(boardId: string): boolean {
-    return this.shares?.full(boardId, this.deps.pressure?.count ?? 0) ?? false;
   }
 
   /** Whether a message was handled before (at or below the stored mark), or received already. */
