@@ -1,4 +1,3 @@
-import type { Services } from '../../kernel/services.js';
 import { AppPart, CommandsPart, DispatchPart, SourcePart } from './feed-parts.js';
 import {
   HealthPart,
@@ -32,9 +31,8 @@ export interface CoreParts {
  * once the bot runs (stopped after the handlers finished). Closed in reverse.
  *
  * @param host - the bot
- * @param services - the bot's services (its session store)
  */
-export function botParts(host: PartsHost, services: Services): { list: BotPart[]; core: CoreParts } {
+export function botParts(host: PartsHost): { list: BotPart[]; core: CoreParts } {
   const adapter = host.built.scale;
   const health = new HealthPart(host);
   const app = new AppPart(host);
@@ -44,7 +42,7 @@ export function botParts(host: PartsHost, services: Services): { list: BotPart[]
   const list: BotPart[] = [
     logPart(host),
     restPart(host),
-    sessionsPart(services),
+    sessionsPart(host.plugins.services),
     providersPart(host),
     signalsPart(host),
     patternsPart(host),

@@ -100,7 +100,6 @@ export class SourcePart implements BotPart {
       appId: this.app.app.id,
       startLog: log,
       startedAt,
-      rateLimit: built.scale?.rateLimit,
       watch: (gateway, resumePoint) => this.health?.health?.watch(gateway, resumePoint),
       gatewayFailed: (error) => this.host.gatewayFailed(error),
     });
