@@ -9,7 +9,7 @@ import { Deadlines } from './deadlines.js';
 import { type EndingRule, endingOf, SUPERVISION_ENDINGS } from './endings.js';
 import { answerFailure, type FailurePolicy, say } from './failure.js';
 import { isThenable, type Plan, Plans, runPlan, sequence } from './plan.js';
-import { DEFAULT_REFUSAL_INTERVAL_MS, RefusalThrottle } from './refusal-throttle.js';
+import { RefusalThrottle } from './refusal-throttle.js';
 import { RunCalls } from './run-calls.js';
 import { RUNS, RunningHandlers, type RunSlots } from './running-handlers.js';
 import type { Answerable, HandlerTarget, KindRules, Passage, RunRequest, Runs, Stage } from './stages.js';
@@ -25,11 +25,8 @@ export interface RunnerDeps extends FailurePolicy {
   stages: readonly Stage[];
   /** The features' and plugins' endings, in order (supervision's come first). */
   endings: readonly EndingRule[];
-  /**
-   * The window of the refusals a person is told on the board, per command (`createBot({ refusalIntervalMs })`).
-   * @defaultValue {@link DEFAULT_REFUSAL_INTERVAL_MS}
-   */
-  refusalIntervalMs?: number | undefined;
+  /** The window of the refusals a person is told on the board, per command (`createBot({ refusalIntervalMs })`). */
+  refusalIntervalMs: number;
 }
 
 const NO_ARGS: readonly unknown[] = [];
@@ -83,8 +80,7 @@ export class Runner implements Runs, RunSlots {
 
   /** @param deps - the bot's environment, stages, endings, refusal window and failure policy */
   constructor(private readonly deps: RunnerDeps) {
-    const interval = deps.refusalIntervalMs ?? DEFAULT_REFUSAL_INTERVAL_MS;
-    this.refusals = new RefusalThrottle(() => deps.env.clock.now(), interval);
+    this.refusals = new RefusalThrottle(() => deps.env.clock.now(), deps.refusalIntervalMs);
     this.deadlines = new Deadlines(deps.env.clock);
     this.plans = new Plans(deps.stages);
     this.endings = [...SUPERVISION_ENDINGS, ...deps.endings];
