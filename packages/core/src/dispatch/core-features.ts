@@ -4,7 +4,7 @@ import type { ExhaustedInteraction } from '../commands/context.js';
 import { type CommandMethod, commandKind, commandTable } from '../commands/handle-interaction.js';
 import { TEXT_COMMANDS } from '../editable/answer-link.js';
 import { AnswerDeletions } from '../editable/delete-answers.js';
-import { BURST_CANCELLED } from '../listeners/bursts/cancelled.js';
+import { BURST_CANCELLED } from '../listeners/bursts/bursts.js';
 import { EVENT_KIND, EVENT_STAGES } from '../listeners/handle-event.js';
 import { MESSAGE_KIND } from '../listeners/handle-message.js';
 import { MESSAGE_STAGES } from '../listeners/message-stages.js';

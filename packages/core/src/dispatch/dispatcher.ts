@@ -14,18 +14,15 @@ import { handlersOf, type Routes } from './routes.js';
 /** What the dispatcher needs from the bot. */
 export interface DispatcherDeps extends CoreEnv, FailurePolicy {
   handlerTimeoutMs: number;
-  /** The window of the refusals a person is told on the board. @defaultValue 3000 */
-  refusalIntervalMs?: number | undefined;
+  /** The window of the refusals a person is told on the board. */
+  refusalIntervalMs: number;
   telemetry: Telemetry;
   /** The handler methods of every kind. */
   routes: Routes;
   /** Core's features, then the plugins', in order: their stages, endings and kinds. */
   features: readonly Pick<Plugin, 'stages' | 'endings' | 'kinds'>[];
-  /**
-   * The bot's queue: a burst's run takes one of its workers, outside any ordering slot.
-   * @defaultValue runs at once
-   */
-  queue?: KeyedQueue | undefined;
+  /** The bot's queue: a burst's run takes one of its workers, outside any ordering slot. */
+  queue: KeyedQueue;
 }
 
 /** How an event is dispatched: whether it may have been handled already, where it comes from, its trace. */
@@ -64,9 +61,7 @@ export class Dispatcher {
       stages: features.flatMap((f) => f.stages ?? []),
       endings: features.flatMap((f) => f.endings ?? []),
     });
-    const schedule = queue
-      ? (task: () => Promise<void>) => queueTask(queue, task)
-      : (task: () => Promise<void>) => task();
+    const schedule = (task: () => Promise<void>) => queueTask(queue, task);
     this.kinds = features
       .flatMap((f) => f.kinds ?? [])
       .map((kind) =>

@@ -22,27 +22,21 @@ export type OrderBy = 'board' | 'user' | 'none';
  */
 export function orderingKey(event: BotEvent, by: OrderBy): string | undefined {
   if (event.unknown) return undefined;
-  if (by === 'none') return messageKey(event);
   switch (event.name) {
     case 'interaction.create': {
       const { board_id, user } = event.data.interaction;
+      if (by === 'none') return undefined;
       return by === 'board' ? board_id : `${board_id}:${user.id}`;
     }
     case 'message.create':
     case 'message.edit':
     case 'message.delete': {
-      const { board_id, author, webhook_name } = event.data.message;
+      const { board_id, author, webhook_name, id } = event.data.message;
+      // With `'none'`, the events of one message share a key; other events have none.
+      if (by === 'none') return `${board_id}:message:${id}`;
       return by === 'board' ? board_id : `${board_id}:${author ?? `webhook:${webhook_name ?? ''}`}`;
     }
     default:
       return undefined;
   }
-}
-
-/** With `'none'`, the events of one message share a key (`<board>:message:<id>`); other events have none. */
-function messageKey(event: BotEvent): string | undefined {
-  if (event.unknown) return undefined;
-  if (event.name !== 'message.create' && event.name !== 'message.edit' && event.name !== 'message.delete')
-    return undefined;
-  return `${event.data.message.board_id}:message:${event.data.message.id}`;
 }

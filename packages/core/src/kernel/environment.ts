@@ -22,20 +22,16 @@ export interface BoardbotEnvironment {
   readonly NODE_ENV?: string | undefined;
 }
 
+/** Every variable's name; the compiler checks them against {@link BoardbotEnvironment}. */
+const NAMES = Object.keys({
+  ...{ BOARDBOT_API_URL: true, BOARDBOT_STATE_DIR: true, BOARDBOT_HEALTH_PORT: true, BOARDBOT_HEALTH_HOST: true },
+  ...{ BOARDBOT_HEALTH_ALLOWED_HOSTS: true, BOARDBOT_REDIS_URL: true, LOG_LEVEL: true, NODE_ENV: true },
+} satisfies Record<keyof BoardbotEnvironment, true>);
+
 /**
  * The variables of {@link BoardbotEnvironment}, read from the process now (each call reads again:
  * tests and the CLI set them before a bot is created).
  */
 export function readEnvironment(): BoardbotEnvironment {
-  const env = process.env;
-  return {
-    BOARDBOT_API_URL: env.BOARDBOT_API_URL,
-    BOARDBOT_STATE_DIR: env.BOARDBOT_STATE_DIR,
-    BOARDBOT_HEALTH_PORT: env.BOARDBOT_HEALTH_PORT,
-    BOARDBOT_HEALTH_HOST: env.BOARDBOT_HEALTH_HOST,
-    BOARDBOT_HEALTH_ALLOWED_HOSTS: env.BOARDBOT_HEALTH_ALLOWED_HOSTS,
-    BOARDBOT_REDIS_URL: env.BOARDBOT_REDIS_URL,
-    LOG_LEVEL: env.LOG_LEVEL,
-    NODE_ENV: env.NODE_ENV,
-  };
+  return Object.fromEntries(NAMES.map((name) => [name, process.env[name]]));
 }

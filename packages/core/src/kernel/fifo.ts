@@ -25,6 +25,11 @@ export class Fifo<T> {
     return this.head < this.items.length ? this.items[this.items.length - 1] : undefined;
   }
 
+  /** The first `n` items (fewer when the line is shorter), left in the line. */
+  first(n: number): T[] {
+    return this.items.slice(this.head, this.head + n) as T[];
+  }
+
   /** Adds an item at the end. */
   push(item: T): void {
     this.items.push(item);

@@ -20,21 +20,17 @@ export const DESIGN_PARAMTYPES = 'design:paramtypes';
  * the target inherits.
  */
 export function appendMetadata<T>(key: string, value: T, target: object, property?: string): void {
-  const previous = readMetadataList<T>(key, target, property);
-  if (property === undefined) Reflect.defineMetadata(key, [...previous, value], target);
-  else Reflect.defineMetadata(key, [...previous, value], target, property);
+  // reflect-metadata reads an undefined property as none: the class's own metadata.
+  Reflect.defineMetadata(key, [...readMetadataList<T>(key, target, property), value], target, property as string);
 }
 
 /** The list stored under `key` on `target` (or its `property`), inherited entries included. */
 export function readMetadataList<T>(key: string, target: object, property?: string): readonly T[] {
-  const list: unknown =
-    property === undefined ? Reflect.getMetadata(key, target) : Reflect.getMetadata(key, target, property);
+  const list: unknown = readMetadata(key, target, property);
   return Array.isArray(list) ? (list as T[]) : [];
 }
 
 /** The value stored under `key` on `target` (or its `property`), inherited values included. */
 export function readMetadata<T>(key: string, target: object, property?: string): T | undefined {
-  const value: unknown =
-    property === undefined ? Reflect.getMetadata(key, target) : Reflect.getMetadata(key, target, property);
-  return value as T | undefined;
+  return Reflect.getMetadata(key, target, property as string) as T | undefined;
 }

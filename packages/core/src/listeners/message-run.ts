@@ -36,13 +36,7 @@ export async function startMessageRun(
     board_id: message.board_id,
     ...fields,
   });
-  const author =
-    message.author === null
-      ? null
-      : await authors.get(message.author, runLog, {
-          requestId: correlationId,
-          logger: runLog,
-          traceContext: event.trace,
-        });
+  const requestOptions = { requestId: correlationId, logger: runLog, traceContext: event.trace };
+  const author = message.author === null ? null : await authors.get(message.author, runLog, requestOptions);
   return { correlationId, log: runLog, author };
 }

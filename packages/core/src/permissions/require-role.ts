@@ -1,7 +1,6 @@
 import type { HandlerContext } from '../kernel/context.js';
-import { appendMetadata } from '../kernel/metadata.js';
 import type { GuardFn } from '../policies/guards.js';
-import { GUARDS_KEY } from '../policies/metadata.js';
+import { UseGuards } from '../policies/use-guards.js';
 import { type MemberRole, memberRole, roleAtLeast } from './member-roles.js';
 
 /** The roles `@RequireRole` orders: an owner may do what an admin may, an admin what a member may. */
@@ -43,8 +42,5 @@ export function RequireRole(role: RequiredRole | RolePredicate, options: Require
     return allows(fresh, ctx) || (options.reply ?? refusal(ctx, role, fresh));
   };
   Object.defineProperty(guard, 'name', { value: `RequireRole(${typeof role === 'function' ? 'predicate' : role})` });
-  return (target: object, method?: string | symbol, _descriptor?: PropertyDescriptor): void => {
-    if (method === undefined) appendMetadata(GUARDS_KEY, guard, target);
-    else appendMetadata(GUARDS_KEY, guard, target.constructor, String(method));
-  };
+  return UseGuards(guard);
 }

@@ -47,7 +47,7 @@ export async function answerFailure(
   ctx.log.error({ err: error, handler: target.label }, 'handler failed');
   const answer = rules.answers ? (ctx as unknown as Answerable) : undefined;
   const before = answer?.answerCount ?? 0;
-  const { onError } = policy;
+  const { onError, errorReply } = policy;
   // The bot's onError is called as the plain function it was given (`this` undefined), not as a wrapper's method.
   const global = onError && { label: 'onError', call: (e: unknown, c: AnyContext) => onError(e, c) };
   for (const hook of [target.errorHook, global]) {
@@ -57,7 +57,6 @@ export async function answerFailure(
       ctx.log.error({ err: hookError, hook: hook?.label }, 'error hook failed');
     }
   }
-  const { errorReply } = policy;
   const told = (error as { personTold?: unknown } | null)?.personTold === true;
   if (answer && errorReply !== false && !told && answer.answerCount === before) {
     // The default words are the runtime's text, in the person's locale; the bot's own are said as given.

@@ -78,7 +78,7 @@ export async function runPlan(plan: Plan, pass: Passage): Promise<void> {
  */
 export class Plans {
   private cache = new WeakMap<HandlerTarget, Plan>();
-  private stages: readonly Stage[];
+  private readonly stages: readonly Stage[];
 
   /** @param stages - every stage, in the order they were given */
   constructor(stages: readonly Stage[]) {
@@ -103,12 +103,8 @@ export class Plans {
     return plan;
   }
 
-  /**
-   * Plans every handler again at its next run: the stages changed, or what they apply to did.
-   * @param stages - every stage, in order, if they changed
-   */
-  replan(stages?: readonly Stage[]): void {
-    if (stages) this.stages = [HANDLER, ...stages];
+  /** Plans every handler again at its next run: what the stages apply to changed. */
+  replan(): void {
     this.cache = new WeakMap();
   }
 }

@@ -1,16 +1,15 @@
 import type { Logger } from '@boardbot/protocol';
-import { type Context, context as otelContext } from '@opentelemetry/api';
+import { type Context, context as otelContext, ROOT_CONTEXT } from '@opentelemetry/api';
 import { ShutdownTimeoutError } from '../errors.js';
 import type { AnyContext } from '../kernel/context.js';
 import type { CoreEnv } from '../kernel/env.js';
-import { contextManaged } from '../kernel/otel-context.js';
 import { HandlerRun } from '../kernel/run.js';
 import { type Telemetry, TRACE } from '../telemetry/telemetry.js';
 import { Deadlines } from './deadlines.js';
 import { type EndingRule, endingOf, SUPERVISION_ENDINGS } from './endings.js';
 import { answerFailure, type FailurePolicy, say } from './failure.js';
 import { isThenable, type Plan, Plans, runPlan, sequence } from './plan.js';
-import { DEFAULT_REFUSAL_INTERVAL_MS, RefusalThrottle } from './refusal-throttle.js';
+import { RefusalThrottle } from './refusal-throttle.js';
 import { RunCalls } from './run-calls.js';
 import { RUNS, RunningHandlers, type RunSlots } from './running-handlers.js';
 import type { Answerable, HandlerTarget, KindRules, Passage, RunRequest, Runs, Stage } from './stages.js';
@@ -26,14 +25,28 @@ export interface RunnerDeps extends FailurePolicy {
   stages: readonly Stage[];
   /** The features' and plugins' endings, in order (supervision's come first). */
   endings: readonly EndingRule[];
-  /**
-   * The window of the refusals a person is told on the board, per command (`createBot({ refusalIntervalMs })`).
-   * @defaultValue {@link DEFAULT_REFUSAL_INTERVAL_MS}
-   */
-  refusalIntervalMs?: number | undefined;
+  /** The window of the refusals a person is told on the board, per command (`createBot({ refusalIntervalMs })`). */
+  refusalIntervalMs: number;
 }
 
 const NO_ARGS: readonly unknown[] = [];
+
+const probe = (): void => {};
+/** Set once a context manager was seen: then it is assumed to stay (see `contextManaged`). */
+let managed = false;
+
+/**
+ * Whether a context manager is registered with OpenTelemetry's API (an SDK's, such as NodeSDK's
+ * AsyncLocalStorage one). Without one, `context.with` only calls its function (after copying its
+ * arguments twice), so a handler run need not enter its trace context through it: the API's no-op
+ * manager binds a function to nothing and returns it as it is, which is the test. Once a manager was
+ * seen the answer stays yes without asking again (binding through a real one costs a wrapper);
+ * entering through `context.with` after it was removed is still right, only not free.
+ */
+function contextManaged(): boolean {
+  if (!managed) managed = otelContext.bind(ROOT_CONTEXT, probe) !== probe;
+  return managed;
+}
 
 /** A run on its way through the stages. */
 class Pass implements Passage {
@@ -67,8 +80,7 @@ export class Runner implements Runs, RunSlots {
 
   /** @param deps - the bot's environment, stages, endings, refusal window and failure policy */
   constructor(private readonly deps: RunnerDeps) {
-    const interval = deps.refusalIntervalMs ?? DEFAULT_REFUSAL_INTERVAL_MS;
-    this.refusals = new RefusalThrottle(() => deps.env.clock.now(), interval);
+    this.refusals = new RefusalThrottle(() => deps.env.clock.now(), deps.refusalIntervalMs);
     this.deadlines = new Deadlines(deps.env.clock);
     this.plans = new Plans(deps.stages);
     this.endings = [...SUPERVISION_ENDINGS, ...deps.endings];
@@ -84,13 +96,9 @@ export class Runner implements Runs, RunSlots {
     return this.interrupt.signal;
   }
 
-  /**
-   * Plans every handler's run again at its next run: the stages changed (a plugin added), or what
-   * they apply to did (the bot's middleware, which `use()` adds to).
-   * @param stages - every stage, in order, if they changed
-   */
-  replan(stages?: readonly Stage[]): void {
-    this.plans.replan(stages);
+  /** Plans every handler's run again at its next run: what the stages apply to changed (`use()` added middleware). */
+  replan(): void {
+    this.plans.replan();
   }
 
   run<C extends AnyContext>(request: RunRequest<C>): Promise<void> {

@@ -1,13 +1,14 @@
-import type { Logger } from '@boardbot/protocol';
 import type { DispatchOutcome } from '../kernel/outcome.js';
 import type { HandlerRun } from '../kernel/run.js';
 import { ServiceKey } from '../kernel/services.js';
+import type { Runs } from './stages.js';
 
 /**
  * What the runs of a bot share with the features that need to act on all of them, or on their
- * dispatch: a streamed answer hands its slot back, and ends at once when the bot begins to stop.
+ * dispatch: a streamed answer hands its slot back, and ends at once when the bot begins to stop; every
+ * kind's refusals posted as messages go through the one throttle (`mayRefuse`).
  */
-export interface RunSlots {
+export interface RunSlots extends Pick<Runs, 'mayRefuse'> {
   /**
    * Hands back a run's ordering slot and worker while the run goes on: its event's dispatch returns
    * (the board's next events may run), and the event stays unfinished (below the resume point,
@@ -21,15 +22,6 @@ export interface RunSlots {
    * from then on, end at once, marked interrupted, and leave their event to the next start.
    */
   readonly stopping: AbortSignal;
-  /**
-   * Whether a refusal to `who` about `what` may be posted on the board now: the one throttle every
-   * kind's refusals posted as messages go through, at most one per person and command (or listener)
-   * in `refusalIntervalMs`; one held back is logged.
-   * @param who - the person (a user id, or a webhook's name)
-   * @param what - the command as typed (`!daily`), a listener's label, or what else was refused
-   * @param log - the run's logger
-   */
-  mayRefuse(who: string, what: string, log: Logger): boolean;
 }
 
 /** Where the bot's runner offers {@link RunSlots} to the features (a service of the bot). */

@@ -132,11 +132,7 @@ export function assembleBot(o: ResolvedBotOptions, checked: CheckedDefinition, s
   return {
     ...{ log, clock, middleware, plugins, scheduler, telemetry, scale, source, rest, dispatcher, queue, container },
     commands: checked.commands.map((c) => c.definition),
-    patterns: patternsToCheck(
-      { handlers: checked.described, commands: checked.core.commands, listeners: checked.listeners },
-      services,
-      { stateDir: o.stateDir, log },
-    ),
+    patterns: patternsToCheck(checked, services, { stateDir: o.stateDir, log }),
   };
 }
 

@@ -86,26 +86,23 @@ export class Bot {
     // The adapter knows the replica's role; a source the author reports stays theirs.
     const { scale } = this.built;
     this.replicas = scale?.status?.bind(scale);
-    const { list, core } = botParts(
-      {
-        options: this.options,
-        built: this.built,
-        hub: hosted.health,
-        plugins: this,
-        start: () => this.current as StartContext,
-        startEnded: () => this.startEnded,
-        stopping: () => this.currentState === 'stopping',
-        running: () => {
-          this.currentState = 'running';
-        },
-        replicas: () => this.replicas,
-        checks: async () => ({ ...(await this.runner.readiness()), running: !this.stopping }),
-        gatewayFailed: (error) => this.onGatewayError(error),
-        stop: () => this.stop(),
-        exit: (code) => this.exitProcess(code),
+    const { list, core } = botParts({
+      options: this.options,
+      built: this.built,
+      hub: hosted.health,
+      plugins: this,
+      start: () => this.current as StartContext,
+      startEnded: () => this.startEnded,
+      stopping: () => this.currentState === 'stopping',
+      running: () => {
+        this.currentState = 'running';
       },
-      this.services,
-    );
+      replicas: () => this.replicas,
+      checks: async () => ({ ...(await this.runner.readiness()), running: !this.stopping }),
+      gatewayFailed: (error) => this.onGatewayError(error),
+      stop: () => this.stop(),
+      exit: (code) => this.exitProcess(code),
+    });
     this.core = core;
     this.runner = new PartRunner(list, this.log);
     this.parts = this.runner;

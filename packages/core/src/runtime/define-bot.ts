@@ -4,6 +4,7 @@ import { assertValidCommands } from '../commands/validate-commands.js';
 import { coreKinds } from '../dispatch/core-features.js';
 import { exploreHandler, type HandlerDescription, methodsOf } from '../dispatch/explorer.js';
 import { buildRoutes, handlersOf } from '../dispatch/routes.js';
+import { BurstUnorderedError } from '../errors.js';
 import { Container, type Provider } from '../kernel/container.js';
 import type { Class } from '../kernel/metadata.js';
 import { MESSAGE_KIND } from '../listeners/handle-message.js';
@@ -11,7 +12,6 @@ import type { MessageListenerMetadata } from '../listeners/metadata.js';
 import { CommandCatalogue } from '../text-commands/catalogue.js';
 import { HelpCommand } from '../text-commands/help-command.js';
 import { type ResolvedTextCommandOptions, resolveTextCommandOptions } from '../text-commands/options.js';
-import { assertBurstsOrdered } from './check-burst-order.js';
 import { type BotDefinitionOptions, type BotOptions, DEFAULT_BOT_OPTIONS } from './options.js';
 import { checkBotOptions } from './resolve-options.js';
 
@@ -91,7 +91,11 @@ function check(options: BotDefinitionOptions): CheckedDefinition {
     plugins.flatMap((p) => p.guards ?? []),
   );
   const listeners = handlersOf(routes, MESSAGE_KIND);
-  assertBurstsOrdered(listeners, options.orderBy ?? DEFAULT_BOT_OPTIONS.orderBy);
+  // A burst is formed from a key's messages in their order, which only `'board'` and `'user'` keep.
+  const bursty = listeners.filter(({ meta }) => meta.event === 'message.create' && meta.burst !== undefined);
+  if ((options.orderBy ?? DEFAULT_BOT_OPTIONS.orderBy) === 'none' && bursty.length > 0) {
+    throw new BurstUnorderedError(bursty.map(({ target }) => target.label));
+  }
   return { textCommands, core, described: all, commands, catalogue, listeners: listeners.map(({ meta }) => meta) };
 }
 

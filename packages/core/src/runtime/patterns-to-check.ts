@@ -1,24 +1,12 @@
-import type { CommandMethod } from '../commands/handle-interaction.js';
 import { validatorPatterns } from '../commands/options/validator-patterns.js';
 import { answerClassesOf } from '../conversations/answer-classes.js';
-import { type HandlerDescription, methodsOf } from '../dispatch/explorer.js';
+import { methodsOf } from '../dispatch/explorer.js';
 import type { Class } from '../kernel/metadata.js';
 import type { Services } from '../kernel/services.js';
-import type { MessageListenerMetadata } from '../listeners/metadata.js';
 import { declaredPatterns, type PatternCheckOptions } from '../listeners/patterns/check-patterns.js';
 import { LATE_PATTERN_CHECK, LatePatternCheck } from '../listeners/patterns/late-pattern-check.js';
 import type { DeclaredPattern } from '../listeners/patterns/verdict.js';
-import type { KindDefinition } from '../policies/kind.js';
-
-/** What the bot declares that holds regular expressions. */
-export interface PatternSources {
-  /** The explored handler classes, the plugins' included. */
-  handlers: readonly HandlerDescription[];
-  /** The command kind, whose routes name each options class. */
-  commands: KindDefinition<CommandMethod>;
-  /** The message listeners' metadata. */
-  listeners: readonly MessageListenerMetadata[];
-}
+import type { CheckedDefinition } from './define-bot.js';
 
 /**
  * Every regular expression of the bot that a stranger's text reaches, for the start-time check:
@@ -27,18 +15,19 @@ export interface PatternSources {
  * every handler class is known, and each class once however many commands share it. Sets the bot's
  * {@link LatePatternCheck} for the classes a run meets later (an answer class a branch returns).
  *
- * @param sources - the handler classes, the command kind and the message listeners
+ * @param checked - the bot's checked definition: its described handlers (the plugins' included), its
+ *   command kind (whose routes name each options class) and its message listeners
  * @param services - where the late check is set
  * @param options - the bot's state directory and log
  */
 export function patternsToCheck(
-  { handlers, commands, listeners }: PatternSources,
+  { described, core, listeners }: CheckedDefinition,
   services: Services,
   options: PatternCheckOptions,
 ): DeclaredPattern[] {
   const classes = new Set<Class>();
-  for (const handler of handlers) {
-    for (const { route } of methodsOf(handler, commands)) if (route.optionsClass) classes.add(route.optionsClass);
+  for (const handler of described) {
+    for (const { route } of methodsOf(handler, core.commands)) if (route.optionsClass) classes.add(route.optionsClass);
     for (const answer of answerClassesOf(handler.cls)) classes.add(answer);
   }
   services.set(LATE_PATTERN_CHECK, new LatePatternCheck(options, classes));

@@ -1,7 +1,19 @@
+import { RunCancelledError } from '../../errors.js';
 import type { EventMeta } from '../../kernel/event.js';
+import type { EndingRule } from '../../policies/endings.js';
 import type { KindHost } from '../../policies/kind.js';
 import type { MessageTarget } from '../target.js';
 import { BurstKeeper, type BurstRun, type HeldMessage } from './burst-keeper.js';
+
+/** A burst's newer message took over (burst `'latest'`): nothing failed, nothing to apologise for. */
+export const BURST_CANCELLED: EndingRule = (error) =>
+  error instanceof RunCancelledError
+    ? {
+        outcome: 'cancelled',
+        log: ({ ctx, target }) =>
+          ctx.log.info({ handler: target.label }, 'run cancelled by a newer message of its burst'),
+      }
+    : undefined;
 
 /** The run of a message no burst holds: its own event, nothing skipped. */
 export function unheld(meta: EventMeta): BurstRun {

@@ -1,17 +1,13 @@
-import type { Logger } from '@boardbot/protocol';
 import { UnsafeRegexError } from '../../errors.js';
 import type { MessageListenerMetadata } from '../metadata.js';
-import { patternVerdicts } from './pattern-verdicts.js';
+import { patternVerdicts, type VerdictOptions } from './pattern-verdicts.js';
 import type { DeclaredPattern, PatternVerdict } from './verdict.js';
 
 /** How long the checker may think about one pattern before its verdict is `unknown`. */
 export const PATTERN_CHECK_TIMEOUT_MS = 5000;
 
 /** Where the verdicts are kept, and how the check reports. */
-export interface PatternCheckOptions {
-  /** The bot's state directory: verdicts are cached under `regex-checks/` there. */
-  stateDir: string;
-  log: Logger;
+export interface PatternCheckOptions extends Omit<VerdictOptions, 'timeoutMs'> {
   /** @defaultValue {@link PATTERN_CHECK_TIMEOUT_MS} */
   timeoutMs?: number;
 }

@@ -27,21 +27,19 @@ export async function collectMissedMessages(
   marks: BackfillMarks,
   options: { limit: number; log: Logger; requestOptions: RequestOptions },
 ): Promise<Message[]> {
+  const { limit, log, requestOptions } = options;
   const missed: Message[] = [];
   for (const boardId of boardIds) {
     const floor = marks.lastSeq.get(boardId);
-    if (floor !== undefined) options.log.info({ board_id: boardId, after_seq: floor }, 'backfilling after a known seq');
+    if (floor !== undefined) log.info({ board_id: boardId, after_seq: floor }, 'backfilling after a known seq');
     else {
       const since = new Date(marks.since).toISOString();
-      options.log.info({ board_id: boardId, since }, 'backfilling from a time: no seq is known for this board');
+      log.info({ board_id: boardId, since }, 'backfilling from a time: no seq is known for this board');
     }
     const seen = (m: Message) => (floor !== undefined ? m.seq <= floor : Date.parse(m.created_at) < marks.since);
-    const found = await readBack(rest, boardId, { seen, limit: options.limit }, options.requestOptions);
-    if (found.length >= options.limit) {
-      options.log.warn(
-        { board_id: boardId, limit: options.limit },
-        'backfill limit reached: older missed messages are skipped',
-      );
+    const found = await readBack(rest, boardId, { seen, limit }, requestOptions);
+    if (found.length >= limit) {
+      log.warn({ board_id: boardId, limit }, 'backfill limit reached: older missed messages are skipped');
     }
     missed.push(...found);
   }

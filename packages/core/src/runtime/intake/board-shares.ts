@@ -1,4 +1,5 @@
 import type { BotEvent } from '../../kernel/event.js';
+import { Fifo } from '../../kernel/fifo.js';
 
 /** A message the intake set aside: read back over REST once its board has room. */
 export interface AsideMessage {
@@ -9,9 +10,8 @@ export interface AsideMessage {
 interface Board {
   /** Events of the board taken and not done (queued, running, or held by a burst). */
   held: number;
-  /** Set aside, oldest first, from `head` on. */
-  aside: AsideMessage[];
-  head: number;
+  /** Set aside, oldest first. */
+  aside: Fifo<AsideMessage>;
   /** Whether a read-back of its set-aside messages is under way. */
   reading: boolean;
 }
@@ -51,7 +51,7 @@ export class BoardShares {
   add(boardId: string): void {
     const board = this.boards.get(boardId);
     if (board) board.held++;
-    else this.boards.set(boardId, { held: 1, aside: [], head: 0, reading: false });
+    else this.boards.set(boardId, { held: 1, aside: new Fifo(), reading: false });
   }
 
   /**
@@ -62,7 +62,7 @@ export class BoardShares {
     const board = this.boards.get(boardId);
     if (!board) return false;
     board.held--;
-    if (board.head === board.aside.length && board.held === 0) {
+    if (board.aside.size === 0 && board.held === 0) {
       this.boards.delete(boardId);
       return false;
     }
@@ -77,7 +77,7 @@ export class BoardShares {
   full(boardId: string, held: number): boolean {
     const board = this.boards.get(boardId);
     if (!board) return false;
-    return board.reading || board.head < board.aside.length || (board.held >= this.share && held >= this.contended);
+    return board.reading || board.aside.size > 0 || (board.held >= this.share && held >= this.contended);
   }
 
   /**
@@ -87,10 +87,10 @@ export class BoardShares {
   setAside(boardId: string, message: AsideMessage): boolean {
     let board = this.boards.get(boardId);
     if (!board) {
-      board = { held: 0, aside: [], head: 0, reading: false };
+      board = { held: 0, aside: new Fifo(), reading: false };
       this.boards.set(boardId, board);
     }
-    const first = board.head === board.aside.length && !board.reading;
+    const first = board.aside.size === 0 && !board.reading;
     board.aside.push(message);
     this.aside++;
     return first;
@@ -105,8 +105,7 @@ export class BoardShares {
     const board = this.boards.get(boardId);
     if (!board || !this.mayRead(board)) return undefined;
     board.reading = true;
-    const end = Math.min(board.aside.length, board.head + Math.min(most, this.share - board.held));
-    return board.aside.slice(board.head, end);
+    return board.aside.first(Math.min(most, this.share - board.held));
   }
 
   /**
@@ -117,20 +116,11 @@ export class BoardShares {
     const board = this.boards.get(boardId);
     if (!board) return true;
     board.reading = false;
-    board.head += count;
+    for (let i = 0; i < count; i++) board.aside.shift();
     this.aside -= count;
-    if (board.head === board.aside.length) {
-      board.aside = [];
-      board.head = 0;
-      if (board.held === 0) this.boards.delete(boardId);
-      return true;
-    }
-    // A long line set aside: drop what was read from its front now and then, not at every read.
-    if (board.head >= 1024 && board.head * 2 >= board.aside.length) {
-      board.aside = board.aside.slice(board.head);
-      board.head = 0;
-    }
-    return false;
+    if (board.aside.size > 0) return false;
+    if (board.held === 0) this.boards.delete(boardId);
+    return true;
   }
 
   /** A read-back failed: its messages stay set aside, for the next try. */
@@ -140,7 +130,7 @@ export class BoardShares {
   }
 
   private mayRead(board: Board): boolean {
-    return !board.reading && board.head < board.aside.length && board.held <= this.low;
+    return !board.reading && board.aside.size > 0 && board.held <= this.low;
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger, Message, ReadyEvent } from '@boardbot/protocol';
-import { type Clock, systemClock } from '../../kernel/clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { BotEvent, EventOrigin } from '../../kernel/event.js';
 import type { BotRest } from '../../kernel/ports.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
@@ -27,9 +27,9 @@ export interface IntakeDeps {
    * @defaultValue no share
    */
   boardShare?: number | undefined;
-  /** Times a read-back of set-aside messages that failed is tried again. @defaultValue the system clock */
-  clock?: Clock | undefined;
-  /** Runs a read-back of set-aside messages (as a worker of the bot's queue). @defaultValue runs it at once */
+  /** Times a read-back of set-aside messages that failed is tried again. */
+  clock: Clock;
+  /** Runs a read-back of set-aside messages (as a worker of the bot's queue); none: no share. */
   schedule?: ((task: () => Promise<void>) => Promise<void>) | undefined;
 }
 
@@ -58,12 +58,12 @@ export class Intake implements EventIntake {
     private readonly sink: IntakeSink,
     private readonly deps: IntakeDeps,
   ) {
-    const { pressure, boardShare } = deps;
-    if (pressure && boardShare !== undefined && sink.setAside && sink.asideGone) {
+    const { pressure, boardShare, schedule } = deps;
+    if (pressure && boardShare !== undefined && schedule && sink.setAside && sink.asideGone) {
       this.shares = new BoardShares(boardShare, pressure.low);
       this.readBacks = new ReadBacks(
         this.shares,
-        { ...deps, clock: deps.clock ?? systemClock, schedule: deps.schedule ?? ((task) => task()) },
+        { ...deps, schedule },
         {
           setAside: (event) => sink.setAside?.(event) ?? false,
           gone: (id) => {
@@ -134,7 +134,9 @@ export class Intake implements EventIntake {
    */
   private setAside(event: BotEvent, message: Message): boolean {
     const { pressure } = this.deps;
-    if (!this.isFull(message.board_id) || !this.readBacks?.setAside(event, message)) return false;
+    if (!this.shares?.full(message.board_id, pressure?.count ?? 0) || !this.readBacks?.setAside(event, message)) {
+      return false;
+    }
     if (pressure && (this.shares?.asideCount ?? 0) > pressure.high * ASIDE_PER_BOUND) {
       this.overBound++;
       pressure.add();
@@ -147,11 +149,6 @@ export class Intake implements EventIntake {
     if (this.overBound === 0) return;
     this.overBound--;
     this.deps.pressure?.done();
-  }
-
-  /** Whether a new message of the board is set aside (see {@link BoardShares}). */
-  private isFull(boardId: string): boolean {
-    return this.shares?.full(boardId, this.deps.pressure?.count ?? 0) ?? false;
   }
 
   /** Whether a message was handled before (at or below the stored mark), or received already. */

@@ -1,4 +1,3 @@
-import type { Services } from '../../kernel/services.js';
 import { AppPart, CommandsPart, DispatchPart, SourcePart } from './feed-parts.js';
 import {
   HealthPart,
@@ -32,19 +31,18 @@ export interface CoreParts {
  * once the bot runs (stopped after the handlers finished). Closed in reverse.
  *
  * @param host - the bot
- * @param services - the bot's services (its session store)
  */
-export function botParts(host: PartsHost, services: Services): { list: BotPart[]; core: CoreParts } {
+export function botParts(host: PartsHost): { list: BotPart[]; core: CoreParts } {
   const adapter = host.built.scale;
   const health = new HealthPart(host);
-  const app = new AppPart(host, adapter);
-  const commands = new CommandsPart(host, adapter);
+  const app = new AppPart(host);
+  const commands = new CommandsPart(host);
   const source = new SourcePart(host, app, health);
   const dispatch = new DispatchPart(host.built, host.options.shutdownTimeoutMs, () => source.abandon());
   const list: BotPart[] = [
     logPart(host),
     restPart(host),
-    sessionsPart(services),
+    sessionsPart(host.plugins.services),
     providersPart(host),
     signalsPart(host),
     patternsPart(host),

@@ -5,7 +5,6 @@ import { syncCommands } from '../../commands/sync/sync.js';
 import { BotStateError } from '../../errors.js';
 import type { Assembly } from '../assemble.js';
 import type { StopReport } from '../exit-codes.js';
-import type { ScaleAdapter } from '../scale/scale-port.js';
 import type { BotEventSource } from '../source/event-source.js';
 import { sourceHost } from '../source/source-host.js';
 import type { HealthPart } from './house-parts.js';
@@ -17,14 +16,8 @@ export class AppPart implements BotPart {
   readonly name = 'app';
   private read: App | undefined;
 
-  /**
-   * @param host - the bot
-   * @param adapter - the replicas' adapter, if any
-   */
-  constructor(
-    private readonly host: PartsHost,
-    private readonly adapter: ScaleAdapter | undefined,
-  ) {}
+  /** @param host - the bot (its `scale` adapter, if any) */
+  constructor(private readonly host: PartsHost) {}
 
   /** The app, once read. */
   get app(): App {
@@ -37,9 +30,10 @@ export class AppPart implements BotPart {
     const app = await this.host.built.rest.getApp(requestOptions);
     this.read = app;
     log.info({ app_id: app.id, bot_user_id: app.bot_user_id }, 'running as app');
-    if (!this.adapter) return;
-    await this.adapter.joinApp(app.id);
-    log.info({ scale: this.adapter.description }, 'running as a replica');
+    const { scale } = this.host.built;
+    if (!scale) return;
+    await scale.joinApp(app.id);
+    log.info({ scale: scale.description }, 'running as a replica');
   }
 }
 
@@ -53,22 +47,16 @@ export class CommandsPart implements BotPart {
   plan: CommandSyncPlan | undefined;
   private synced = false;
 
-  /**
-   * @param host - the bot
-   * @param adapter - the replicas' adapter, if any
-   */
-  constructor(
-    private readonly host: PartsHost,
-    private readonly adapter: ScaleAdapter | undefined,
-  ) {}
+  /** @param host - the bot (its `scale` adapter, if any) */
+  constructor(private readonly host: PartsHost) {}
 
   async start(): Promise<void> {
     const { built, options } = this.host;
     const { log, requestOptions } = this.host.start();
     const sync = () => syncCommands(built.rest, [...built.commands], options.commandSync, log, requestOptions);
     this.plan =
-      this.adapter && options.commandSync === 'sync'
-        ? await this.adapter.syncCommands(commandSetHash(built.commands), sync)
+      built.scale && options.commandSync === 'sync'
+        ? await built.scale.syncCommands(commandSetHash(built.commands), sync)
         : await sync();
     this.synced = true;
   }
@@ -112,7 +100,6 @@ export class SourcePart implements BotPart {
       appId: this.app.app.id,
       startLog: log,
       startedAt,
-      rateLimit: built.scale?.rateLimit,
       watch: (gateway, resumePoint) => this.health?.health?.watch(gateway, resumePoint),
       gatewayFailed: (error) => this.host.gatewayFailed(error),
     });

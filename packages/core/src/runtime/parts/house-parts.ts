@@ -63,18 +63,12 @@ export function signalsPart(host: PartsHost): BotPart {
     name: 'signals',
     start: () => {
       if (!host.options.handleSignals) return;
-      dispose = handleShutdownSignals(
-        () =>
-          host
-            .startEnded()
-            .then(() => host.stop())
-            .then(exitCodeAfterStop),
-        {
-          source: host.options.signals ?? process,
-          exit: (code) => host.exit(code),
-          log: host.built.log,
-        },
-      );
+      const stop = async () => {
+        await host.startEnded();
+        return exitCodeAfterStop(await host.stop());
+      };
+      const source = host.options.signals ?? process;
+      dispose = handleShutdownSignals(stop, { source, exit: (code) => host.exit(code), log: host.built.log });
     },
     close: () => {
       dispose?.();

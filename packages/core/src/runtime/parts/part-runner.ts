@@ -23,7 +23,10 @@ export class PartRunner implements PartList {
     parts: readonly BotPart[],
     private readonly log: Logger,
   ) {
-    for (const part of parts) this.insert(part, this.parts.length);
+    for (const part of parts) {
+      this.unique(part.name);
+      this.parts.push(part);
+    }
   }
 
   names(): string[] {
@@ -114,11 +117,6 @@ export class PartRunner implements PartList {
       }
     }
     for (const part of last) this.started.delete(part);
-  }
-
-  private insert(part: BotPart, at: number): void {
-    this.unique(part.name);
-    this.parts.splice(at, 0, part);
   }
 
   private unique(name: string): void {

@@ -1,6 +1,5 @@
 import { GatewayClient } from '@boardbot/gateway';
 import type { Logger } from '@boardbot/protocol';
-import type { SharedRateLimit } from '@boardbot/rest';
 import { queueTask } from '../../dispatch/keyed-queue.js';
 import { orderingKey } from '../../dispatch/ordering.js';
 import type { BotEvent } from '../../kernel/event.js';
@@ -23,8 +22,6 @@ export interface SourceHostDeps {
   startLog: Logger;
   /** When this process started (epoch ms). */
   startedAt: number;
-  /** The replicas' shared rate limit, when the source is a replica adapter. */
-  rateLimit?: SharedRateLimit | undefined;
   /** The bot's health follows each gateway the source opens, with where the resume point stands. */
   watch(gateway: BotGateway, resumePoint: () => string | undefined): void;
   gatewayFailed(error: GatewayFailure): void;
@@ -41,12 +38,13 @@ export interface SourceHostDeps {
 export function sourceHost(d: SourceHostDeps): SourceHost {
   const { parts, options, startedAt } = d;
   const { dispatcher, queue, telemetry, clock, log } = parts;
-  const replica = d.rateLimit !== undefined;
+  const rateLimit = parts.scale?.rateLimit;
+  const replica = rateLimit !== undefined;
   const bound = intakeBound(parts, options.maxPendingEvents, replica ? 'this replica' : 'the gateway');
   return {
     ...{ appId: d.appId, apiUrl: options.apiUrl, log, startLog: d.startLog, orderBy: options.orderBy, startedAt },
     openGateway: (lastEventId, readGate, resumePoint = () => lastEventId) => {
-      const fetch = d.rateLimit && rateLimitedFetch(d.rateLimit, clock);
+      const fetch = rateLimit && rateLimitedFetch(rateLimit, clock);
       const o = { token: options.token, baseUrl: options.apiUrl, logger: log, lastEventId };
       const made = { ...o, ...(fetch && { fetch }), ...(readGate && { readGate }) };
       const gateway = options.gateway ? options.gateway(made) : new GatewayClient(made);
