@@ -16,6 +16,7 @@
 // share back); the others live through the whole run, taking and handing over apps each time, so
 // their heaps say whether moving apps leaks. Heap after GC is sampled per process every 20 s, and
 // each process gets soak.mjs's verdict (scripts/soak/stats.mjs, `leakVerdict`) over its own life; the
+// run's (`heap`) is that of the processes that lived the rule's 20-minute window (the run when shorter). The
 // part of the heap that is V8's compiled code is reported beside it, to tell JIT growth from data kept.
 // `--keep-logs` keeps each replica's log (`<tmp>/boardbot-host-soak-*/r<n>/log.jsonl`); `--no-build`
 // skips the `tsc -b` of the packages it runs. `--replica-node-flags="--trace-deopt"` adds Node flags to every
@@ -298,6 +299,30 @@ for (const slice of slices) {
 }
 
 const endMinute = minuteNow();
+const memory = processes.map((p) => ({
+  replica: p.name,
+  slot: p.slot,
+  lifeMinutes: round((p.diedMinute ?? endMinute) - p.bornMinute, 1),
+  killed: p.diedMinute !== null,
+  nodeFlags: p.nodeFlags,
+  // First and last samples of the whole heap and of its compiled code, beside the verdict.
+  heapMb: [p.memory[0], p.memory.at(-1)].map((m) => m && round(m.heapMb)),
+  codeMb: [p.memory[0], p.memory.at(-1)].map((m) => m && round(m.codeMb)),
+  ...leakVerdict(p.memory, (p.diedMinute ?? endMinute) - p.bornMinute),
+  // Every sample, `[minute, heap MB, compiled code MB]`: the curves behind the verdict.
+  series: p.memory.map((m) => [round(m.minute), round(m.heapMb, 3), round(m.codeMb, 3)]),
+}));
+// The rule judges the last 20 minutes of a life (the whole run when shorter). A process that lived
+// less than that window (a replica killed after 5 minutes, its successor started late) is judged
+// on its warm-up, in which it loads the apps it takes over: its verdict is in `memory`, but the
+// run's heap verdict is that of the processes that lived the window.
+const windowMinutes = Math.min(20, runMs / 60_000);
+const judged = memory.filter((m) => m.lifeMinutes >= windowMinutes - 0.1);
+const heap = {
+  windowMinutes,
+  judged: judged.map((m) => m.replica),
+  verdict: judged.length === 0 ? 'too short to say' : judged.some((m) => m.verdict === 'leak') ? 'leak' : 'no leak',
+};
 const report = {
   node: process.version,
   apps: appCount,
@@ -315,20 +340,14 @@ const report = {
   doubledAnswers: [...expected.keys()].filter((k) => (counts.get(k) ?? 0) > 1).slice(0, 10),
   slices,
   // Each process's heap after GC over its own life: the verdict of soak.mjs.
-  memory: processes.map((p) => ({
-    replica: p.name,
-    slot: p.slot,
-    lifeMinutes: round((p.diedMinute ?? endMinute) - p.bornMinute, 1),
-    killed: p.diedMinute !== null,
-    nodeFlags: p.nodeFlags,
-    // First and last samples of the whole heap and of its compiled code, beside the verdict.
-    heapMb: [p.memory[0], p.memory.at(-1)].map((m) => m && round(m.heapMb)),
-    codeMb: [p.memory[0], p.memory.at(-1)].map((m) => m && round(m.codeMb)),
-    ...leakVerdict(p.memory, (p.diedMinute ?? endMinute) - p.bornMinute),
-    // Every sample, `[minute, heap MB, compiled code MB]`: the curves behind the verdict.
-    series: p.memory.map((m) => [round(m.minute), round(m.heapMb, 3), round(m.codeMb, 3)]),
-  })),
+  memory,
+  // The run's heap verdict: that of the processes that lived the rule's window.
+  heap,
 };
+log(
+  `heap: ${heap.verdict}, by the rule over the last ${windowMinutes} minutes of ${heap.judged.join(', ') || 'no process'} ` +
+    `(the processes that lived that long; ${memory.length - judged.length} shorter-lived judged on their warm-up in the report)`,
+);
 if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
 console.log(JSON.stringify(report));
 for (const p of live) p.child.kill('SIGTERM');

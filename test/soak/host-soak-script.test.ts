@@ -53,7 +53,7 @@ it('reports a short soak of a host over replicas, a replica killed: no answer lo
     ['r1', true],
     ['r2', false],
   ]);
-  // The verdict judges the heap without compiled code; the whole heap and the code are reported beside.
+  // The verdict judges the whole heap after GC; the compiled code in it is reported beside.
   expect(report.memory[0]).toMatchObject({
     slopeMbPerMinute: figure,
     scatterMb: figure,
@@ -61,6 +61,9 @@ it('reports a short soak of a host over replicas, a replica killed: no answer lo
     codeMb: [figure, figure],
   });
   expect(['leak', 'no leak']).toContain(report.memory[0].verdict);
+  // The run's verdict is that of the processes that lived the rule's window (the whole 30 s here):
+  // r0 alone; r1 was killed and r2 started late.
+  expect(report.heap).toEqual({ windowMinutes: 0.5, judged: ['r0'], verdict: report.memory[0].verdict });
   // Each process's samples, `[minute, heap, code]`, and its own Node flags (slot 0's; slot 1's none).
   expect(report.memory[0].series).toHaveLength(report.memory[0].samples);
   expect(report.memory[0].series[0]).toEqual([figure, figure, figure]);
