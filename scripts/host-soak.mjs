@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { buildUnlessTold, soakFlags } from './soak/command-line.mjs';
 import { log, runDirectory, startEmulator, startRedis } from './soak/processes.mjs';
 import { countAnswers, runSlices, settledCounts, steadyTraffic, tally } from './soak/settle.mjs';
-import { leakVerdict, round } from './soak/stats.mjs';
+import { leakVerdict, round, runVerdict } from './soak/stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const values = soakFlags(import.meta.url, {
@@ -312,17 +312,8 @@ const memory = processes.map((p) => ({
   // Every sample, `[minute, heap MB, compiled code MB]`: the curves behind the verdict.
   series: p.memory.map((m) => [round(m.minute), round(m.heapMb, 3), round(m.codeMb, 3)]),
 }));
-// The rule judges the last 20 minutes of a life (the whole run when shorter). A process that lived
-// less than that window (a replica killed after 5 minutes, its successor started late) is judged
-// on its warm-up, in which it loads the apps it takes over: its verdict is in `memory`, but the
-// run's heap verdict is that of the processes that lived the window.
-const windowMinutes = Math.min(20, runMs / 60_000);
-const judged = memory.filter((m) => m.lifeMinutes >= windowMinutes - 0.1);
-const heap = {
-  windowMinutes,
-  judged: judged.map((m) => m.replica),
-  verdict: judged.length === 0 ? 'too short to say' : judged.some((m) => m.verdict === 'leak') ? 'leak' : 'no leak',
-};
+// The run's verdict: that of the processes that lived the rule's window (stats.mjs, `runVerdict`).
+const heap = runVerdict(memory, runMs / 60_000);
 const report = {
   node: process.version,
   apps: appCount,
@@ -345,8 +336,8 @@ const report = {
   heap,
 };
 log(
-  `heap: ${heap.verdict}, by the rule over the last ${windowMinutes} minutes of ${heap.judged.join(', ') || 'no process'} ` +
-    `(the processes that lived that long; ${memory.length - judged.length} shorter-lived judged on their warm-up in the report)`,
+  `heap: ${heap.verdict}, by the rule over the last ${heap.windowMinutes} minutes of ${heap.judged.join(', ') || 'no process'} ` +
+    `(the processes that lived that long; ${memory.length - heap.judged.length} shorter-lived judged on their warm-up in the report)`,
 );
 if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
 console.log(JSON.stringify(report));

@@ -50,3 +50,19 @@ export function leakVerdict(memory, runMinutes) {
     verdict,
   };
 }
+
+/**
+ * The verdict of a run of several processes (the host soak's), from each process's own
+ * (`{ replica, lifeMinutes, verdict }`): that of the processes that lived the rule's window, the last
+ * 20 minutes of the run (the whole run when shorter). A process that lived less (a replica killed
+ * after 5 minutes, its successor started late) would be judged on its warm-up, in which it starts
+ * what it was handed, so it does not decide the run's verdict; its own stays beside.
+ */
+export function runVerdict(memory, runMinutes) {
+  const windowMinutes = Math.min(20, runMinutes);
+  // Lives are reported to a tenth of a minute.
+  const judged = memory.filter((m) => m.lifeMinutes >= windowMinutes - 0.1);
+  const verdict =
+    judged.length === 0 ? 'too short to say' : judged.some((m) => m.verdict === 'leak') ? 'leak' : 'no leak';
+  return { windowMinutes, judged: judged.map((m) => m.replica), verdict };
+}
