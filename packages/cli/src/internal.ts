@@ -19,6 +19,7 @@ export * from './dev/gateway-relay.js';
 export * from './dev/ipc-source.js';
 export * from './dev/one-per-press.js';
 export * from './dev/relay-messages.js';
+export * from './dev/reloads.js';
 export * from './dev/watch-compiler.js';
 export * from './dev/write-output.js';
 export * from './program.js';

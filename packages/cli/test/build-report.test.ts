@@ -1,8 +1,8 @@
 import { BuildReport } from '@boardbot/cli/internal';
 import { describe, expect, it } from 'vitest';
 
-const failed = { errors: 1, emitted: 0, first: false };
-const good = { errors: 0, emitted: 1, first: false };
+const failed = { errors: 1, emitted: 0, first: false, emittable: false };
+const good = { errors: 0, emitted: 1, first: false, emittable: true };
 const ERROR = "src/ping.ts(3,14): error TS2322: Type 'string' is not assignable to type 'number'.";
 const OTHER = "src/ping.ts(4,1): error TS2304: Cannot find name 'oops'.";
 

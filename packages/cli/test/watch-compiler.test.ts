@@ -89,4 +89,43 @@ describe('the watch build of boardbot dev', () => {
     expect({ ino: after.ino, mtimeMs: after.mtimeMs }).toEqual({ ino: emitted.ino, mtimeMs: emitted.mtimeMs });
     expect(readFileSync(built, 'utf8')).toContain("'v2'");
   }, 60_000);
+
+  it('says whether the fast emit writes a failed build alone: a type error yes, a syntax error or a new file no', async () => {
+    const project = fixtureProjectForTest('watch-emittable');
+    project.write('src/version.ts', versionSource('v1'));
+    const builds: BuildResult[] = [];
+    let next: (() => void) | undefined;
+    const watch = watchProject({
+      typescript: ts,
+      tsconfig: join(project.dir, 'tsconfig.json'),
+      onDiagnostic: () => {},
+      onBuild(result) {
+        builds.push(result);
+        next?.();
+      },
+    });
+    onTestFinished(() => watch.close());
+    const saved = (path: string, text: string) => {
+      const count = builds.length + 1;
+      const built = new Promise<BuildResult>((resolve) => {
+        next = () => builds.length >= count && resolve(builds[count - 1] as BuildResult);
+      });
+      project.write(path, text);
+      return built;
+    };
+
+    expect(await saved('src/version.ts', `${versionSource('v2')}export const n: number = 'x';\n`)).toMatchObject({
+      errors: 1,
+      emittable: true,
+    });
+    expect(await saved('src/version.ts', `${versionSource('v3')}export const broken = ;\n`)).toMatchObject({
+      emittable: false,
+    });
+    expect(await saved('src/version.ts', versionSource('v4'))).toMatchObject({ errors: 0, emittable: true });
+    // The fast emit knows the files of the tsconfig as dev started: a new one is the build's.
+    expect(await saved('src/added.ts', "export const n: number = 'x';\n")).toMatchObject({
+      errors: 1,
+      emittable: false,
+    });
+  }, 60_000);
 });

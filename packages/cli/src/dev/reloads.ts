@@ -85,7 +85,11 @@ export function reloadOnChanges(options: ReloadsOptions): Reloads {
     onDiagnostic: (text) => report.diagnostic(text),
     onBuild(result) {
       events.emit('build', result);
-      const runs = aheadOfBuild ? 'saved' : bot.running ? 'last-good' : 'none';
+      // The save's fast emit and this build run in two threads, and either may report first: a failed
+      // build that the fast emit writes alone leaves the bot on the saved code, even when the emit's
+      // restart comes after this report.
+      const savedRuns = !result.first && result.emittable && bot.startCount > 0;
+      const runs = aheadOfBuild || savedRuns ? 'saved' : bot.running ? 'last-good' : 'none';
       aheadOfBuild = false;
       for (const line of report.ended(result, runs)) io.err(line);
       if (result.errors > 0) return;

@@ -9,6 +9,13 @@ export interface BuildResult {
   emitted: number;
   /** Whether this is the first build since the watch started. */
   first: boolean;
+  /**
+   * Whether the fast emit (fast-emit.ts) writes every file of this build alone, by its own rule: no
+   * file has a syntax error, none is new since the watch started, and the project's tsconfig does not
+   * skip an emit with errors. A failed build that is emittable leaves the bot on the saved code,
+   * whichever thread got to the save first.
+   */
+  emittable: boolean;
 }
 
 /** Options of {@link watchProject}. */
@@ -62,6 +69,7 @@ export function watchProject(options: WatchProjectOptions): ProjectWatch {
   let closed = false;
   let emitted = 0;
   let first = true;
+  let emittable = false;
   // The build being checked and emitted, and which of its source files each output comes from.
   let building: ts.Program | undefined;
   let sources: Map<string, ts.SourceFile> | undefined;
@@ -139,15 +147,19 @@ export function watchProject(options: WatchProjectOptions): ProjectWatch {
   const reportWatchStatus: ts.WatchStatusReporter = (d, _newLine, _options, errorCount) => {
     if (closed || !BUILD_DONE_CODES.has(d.code)) return;
     const text = t.flattenDiagnosticMessageText(d.messageText, '\n');
-    const result = { errors: errorCount ?? Number(/\d+/.exec(text)?.[0] ?? 1), emitted, first };
+    const result = { errors: errorCount ?? Number(/\d+/.exec(text)?.[0] ?? 1), emitted, first, emittable };
     emitted = 0;
     first = false;
     options.onBuild(result);
   };
-  const references = t.getParsedCommandLineOfConfigFile(tsconfig, undefined, {
+  const parsed = t.getParsedCommandLineOfConfigFile(tsconfig, undefined, {
     ...system,
     onUnRecoverableConfigFileDiagnostic: reportDiagnostic,
-  })?.projectReferences;
+  });
+  const references = parsed?.projectReferences;
+  // The files the fast emit knows: it reads the same tsconfig once, when `dev` starts.
+  const emitterFiles = new Set(parsed?.fileNames);
+  const emitSkipped = parsed?.options.noEmit === true || parsed?.options.noEmitOnError === true;
   if (references && references.length > 0) {
     const builder = t.createSolutionBuilder(
       t.createSolutionBuilderHost(system, t.createEmitAndSemanticDiagnosticsBuilderProgram, reportDiagnostic),
@@ -172,6 +184,10 @@ export function watchProject(options: WatchProjectOptions): ProjectWatch {
   host.afterProgramCreate = (builderProgram) => {
     building = builderProgram.getProgram();
     sources = undefined;
+    emittable =
+      !emitSkipped &&
+      building.getRootFileNames().every((f) => emitterFiles.has(f)) &&
+      building.getSyntacticDiagnostics().length === 0;
     if (!closed) options.onBuildStart?.();
     try {
       checkAndEmit?.(builderProgram);
