@@ -9,21 +9,18 @@ import {
 } from '@boardbot/gateway';
 import { type LoopbackServer, type Script, startLoopbackServer, tempDir } from '@boardbot/test-support';
 import { type SeededEmulator, startSeededEmulator } from '@boardbot/test-support/emulator';
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 
 /** The token every test uses; tests assert it never shows up in a log line or an error. */
 export const TOKEN = 'tok_SECRET_do_not_log_4f9a';
 
-const cleanups: Array<() => Promise<void>> = [];
-
-/** Runs `fn` after the current test, last registered first. */
+/**
+ * Runs `fn` after the current test, last registered first. (Not a module-level `afterEach`: test
+ * files share this module in their worker, and its hook would belong to the first file only.)
+ */
 export function onCleanup(fn: () => Promise<void>): void {
-  cleanups.push(fn);
+  onTestFinished(fn);
 }
-
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
 
 /** A client with fast reconnects for tests, closed after the test. */
 export function testClient(baseUrl: string, extra: Partial<GatewayClientOptions> = {}): GatewayClient {
