@@ -157,9 +157,11 @@ export function watchProject(options: WatchProjectOptions): ProjectWatch {
     onUnRecoverableConfigFileDiagnostic: reportDiagnostic,
   });
   const references = parsed?.projectReferences;
-  // The files the fast emit knows: it reads the same tsconfig once, when `dev` starts.
+  // The files the fast emit knows: it reads the same tsconfig once, when `dev` starts (and makes no
+  // emitter of one with errors or noEmit).
   const emitterFiles = new Set(parsed?.fileNames);
-  const emitSkipped = parsed?.options.noEmit === true || parsed?.options.noEmitOnError === true;
+  const emitSkipped =
+    !parsed || parsed.errors.length > 0 || parsed.options.noEmit === true || parsed.options.noEmitOnError === true;
   if (references && references.length > 0) {
     const builder = t.createSolutionBuilder(
       t.createSolutionBuilderHost(system, t.createEmitAndSemanticDiagnosticsBuilderProgram, reportDiagnostic),
