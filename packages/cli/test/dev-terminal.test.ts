@@ -88,14 +88,16 @@ describe('boardbot dev in a terminal', () => {
     onTestFinished(() => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     });
-    await until(() => output.includes('bot started'), 'the bot started', { timeoutMs: 100_000 });
+    // A wait that fails shows what the terminal printed, so the failure says which line came instead.
+    const printed = () => stripVTControlCharacters(output);
+    await until(() => output.includes('bot started'), 'the bot started', { timeoutMs: 100_000, report: printed });
     const port = /Emulator {6}http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1] ?? '';
     const adminKey = /Admin key {5}(\S+)/.exec(output)?.[1] ?? '';
 
     const invoke = testIo(project.dir);
     expect(await runCli(['node', 'boardbot', 'invoke', 'greet', 'name=Ada'], invoke)).toBe(0);
     expect(invoke.lines).toEqual(['Hello, Ada!']);
-    await until(() => output.includes('handled'), 'the handled line', { timeoutMs: 30_000 });
+    await until(() => output.includes('handled'), 'the handled line', { timeoutMs: 30_000, report: printed });
 
     const seen = asInGuide(output, project.dir, port, adminKey);
     // Only the lines from `boardbot dev:` on: a checkout without the built playground warns before it.
@@ -120,9 +122,13 @@ describe('boardbot dev in a terminal', () => {
     const startsBefore = output.split('bot started').length;
     let from = output.length;
     project.write('src/commands/greet.ts', greet.replace(': text;', ': text.lenght;'));
-    await until(() => output.slice(from).includes('Type check found'), 'the type check', { timeoutMs: 60_000 });
+    await until(() => output.slice(from).includes('Type check found'), 'the type check', {
+      timeoutMs: 60_000,
+      report: printed,
+    });
     await until(() => output.split('bot started').length > startsBefore, 'the saved code running', {
       timeoutMs: 60_000,
+      report: printed,
     });
     const typeCheck = asInGuide(output.slice(from), project.dir, port, adminKey).filter(
       (l) => l.includes('error TS') || l.startsWith('Type check found'),
@@ -133,7 +139,10 @@ describe('boardbot dev in a terminal', () => {
     from = output.length;
     const ping = readFileSync(join(templates, 'src/listeners/ping.ts'), 'utf8');
     project.write('src/listeners/ping.ts', ping.replace('/^ping$/i', '/^(p+)+$/i'));
-    await until(() => output.slice(from).includes('The bot exited'), 'the failed start', { timeoutMs: 60_000 });
+    await until(() => output.slice(from).includes('The bot exited'), 'the failed start', {
+      timeoutMs: 60_000,
+      report: printed,
+    });
     const startFailure = output.slice(from);
     const afterTypo = asInGuide(output, project.dir, port, adminKey);
     expect(afterTypo.filter((l) => l.includes('error TS2551'))).toHaveLength(1);
